@@ -1,0 +1,66 @@
+/**
+ * The remote expects `2018-02-16T20:00:00.000Z` and answers in other ISO 8601
+ * forms (offsets, microseconds). `Date.parse` is too lenient (it accepts
+ * `2018-02-31` and free text) and drops time zones inconsistently, so dates are
+ * parsed here by the ISO 8601 grammar, calendar and extended or basic format.
+ */
+
+const ISO_8601 =
+  /^([+-]\d{6}|\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+export class InvalidDateError extends Error {
+  constructor(input: unknown) {
+    super(`Not an ISO 8601 date: ${JSON.stringify(typeof input === 'string' ? input.slice(0, 64) : String(input))}`);
+    this.name = 'InvalidDateError';
+  }
+}
+
+function offsetMinutes(zone: string | undefined): number | undefined {
+  // A date without a zone is taken as UTC: the remote only speaks UTC and the
+  // server's own time zone must not leak into what is sent.
+  if (!zone || zone === 'Z' || zone === 'z') return 0;
+  const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+  if (!match) return undefined;
+  const hours = Number(match[2]);
+  const minutes = Number(match[3] ?? '0');
+  if (hours > 23 || minutes > 59) return undefined;
+  return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
+/** Any ISO 8601 date or date-time (or a valid Date) as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export function toMsUtc(input: string | Date): string {
+  if (input instanceof Date) {
+    if (Number.isNaN(input.getTime())) throw new InvalidDateError(input);
+    return input.toISOString();
+  }
+  if (typeof input !== 'string') throw new InvalidDateError(input);
+  const match = ISO_8601.exec(input.trim());
+  if (!match) throw new InvalidDateError(input);
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  // Truncated, not rounded, so 23:59:59.9999 stays on its day.
+  const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+  const offset = offsetMinutes(zone);
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && ms === 0;
+  if (
+    offset === undefined ||
+    month < 1 || month > 12 || day < 1 ||
+    (hour > 23 && !endOfDay) || minute > 59 || second > 59
+  ) {
+    throw new InvalidDateError(input);
+  }
+  const base = new Date(0);
+  base.setUTCFullYear(year, month - 1, day);
+  if (base.getUTCFullYear() !== year || base.getUTCMonth() !== month - 1 || base.getUTCDate() !== day) {
+    throw new InvalidDateError(input);
+  }
+  const time = base.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms;
+  const result = new Date(time);
+  if (Number.isNaN(result.getTime())) throw new InvalidDateError(input);
+  return result.toISOString();
+}

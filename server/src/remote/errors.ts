@@ -1,0 +1,181 @@
+import { STATUS_CODES } from 'node:http';
+
+export type RemoteErrorCode =
+  | 'network'
+  | 'timeout'
+  | 'rate_limited'
+  | 'server'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'validation'
+  | 'client';
+
+export interface RemoteErrorInit {
+  message: string;
+  code: RemoteErrorCode;
+  method: string;
+  path: string;
+  status?: number;
+  retryable?: boolean;
+  retryAfterMs?: number;
+  body?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of the remote client. Callers decide retry vs. stop from
+ * `retryable` alone; `code` and `status` say what to show an editor.
+ */
+export class RemoteError extends Error {
+  readonly code: RemoteErrorCode;
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  /** Parsed JSON or raw text of the response, truncated and redacted: for display only. */
+  readonly body?: unknown;
+  readonly method: string;
+  /** Path (and non-secret query) of the call, never the host or credentials. */
+  readonly path: string;
+
+  constructor(init: RemoteErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'RemoteError';
+    this.code = init.code;
+    this.status = init.status;
+    this.retryable = init.retryable ?? isRetryable(init.code, init.status);
+    this.retryAfterMs = init.retryAfterMs;
+    this.body = init.body;
+    this.method = init.method;
+    this.path = init.path;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      code: this.code,
+      status: this.status,
+      retryable: this.retryable,
+      retryAfterMs: this.retryAfterMs,
+      method: this.method,
+      path: this.path,
+      body: this.body,
+    };
+  }
+}
+
+export function isRemoteError(value: unknown): value is RemoteError {
+  return value instanceof RemoteError;
+}
+
+export function classifyStatus(status: number): RemoteErrorCode {
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server';
+  if (status === 400 || status === 422) return 'validation';
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not_found';
+  return 'client';
+}
+
+export function isRetryable(code: RemoteErrorCode, status?: number): boolean {
+  if (code === 'network' || code === 'timeout' || code === 'rate_limited') return true;
+  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
+  return code === 'server';
+}
+
+/** `Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value == null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // A bare number with a sign or garbage is not a date: Date.parse would accept '-1' as a year.
+  if (/^[+-]?\d/.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export const MAX_BODY_CHARS = 4096;
+
+/** Parsed JSON when the text is JSON, else the text; either way small enough to store and show. */
+export function bodyForDisplay(text: string): unknown {
+  if (text === '') return undefined;
+  if (text.length <= MAX_BODY_CHARS) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]`;
+}
+
+const MAX_DETAIL_CHARS = 500;
+
+function clip(text: string, max = MAX_DETAIL_CHARS): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+function messagesOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  return [];
+}
+
+/** Flattens DRF errors: `{field: [msgs]}`, nested `{dates: [{start: [msgs]}]}`, `non_field_errors`. */
+function fieldErrors(value: unknown, prefix: string, out: string[]): void {
+  const direct = messagesOf(value);
+  if (direct.length > 0) {
+    out.push(prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' '));
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      if (item && typeof item === 'object' && Object.keys(item).length === 0) return;
+      fieldErrors(item, `${prefix}[${index}]`, out);
+    });
+    return;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, val] of Object.entries(value as Record<string, unknown>)) {
+      const isGeneral = key === 'non_field_errors' || key === 'detail';
+      fieldErrors(val, isGeneral ? prefix : prefix ? `${prefix}.${key}` : key, out);
+    }
+  }
+}
+
+/** What the body says, in one line, whatever its shape. */
+export function describeBody(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') {
+    if (/^\s*</.test(body)) {
+      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+      return title ? `HTML page "${clip(title, 120)}"` : 'HTML page';
+    }
+    return clip(body);
+  }
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    if (typeof record.detail === 'string') return clip(record.detail);
+    // OAuth2 error answers (RFC 6749 §5.2)
+    if (typeof record.error === 'string') {
+      const description = typeof record.error_description === 'string' ? `: ${record.error_description}` : '';
+      return clip(`${record.error}${description}`);
+    }
+  }
+  const out: string[] = [];
+  fieldErrors(body, '', out);
+  if (out.length > 0) return clip(out.join('; '));
+  return clip(JSON.stringify(body));
+}
+
+export function statusLine(status: number, statusText?: string): string {
+  const text = statusText && statusText.trim() !== '' ? statusText : STATUS_CODES[status];
+  return text ? `${status} ${text}` : String(status);
+}

@@ -1,0 +1,68 @@
+/**
+ * Keeps the client secret and access tokens out of everything the client hands
+ * back or logs: error messages, error bodies, log lines. A server may echo a
+ * header or a form back in an error page, so redaction runs on received text too.
+ */
+
+export const REDACTED = '[redacted]';
+
+// Keys whose values are credentials whatever they contain.
+const SECRET_KEY = /^(authorization|proxy-authorization|access_token|refresh_token|client_secret|password|token|secret)$/i;
+
+// Shorter strings would match inside ordinary words and mangle messages.
+const MIN_SECRET_LENGTH = 4;
+
+// Tokens are renewed; the last few stay redacted because a late log line may still carry one.
+const MAX_TOKENS_REMEMBERED = 8;
+
+export interface Redactor {
+  /** Registers a credential that must never appear in output. */
+  addSecret(secret: string | undefined): void;
+  text(input: string): string;
+  value<T>(input: T): T;
+}
+
+function escapeRegExp(input: string): string {
+  return input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function createRedactor(initial: Array<string | undefined> = []): Redactor {
+  const fixed = new Set<string>();
+  const rotating: string[] = [];
+
+  const redactText = (input: string): string => {
+    let out = input
+      .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
+      .replace(/("?(?:access_token|refresh_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/gi, `$1${REDACTED}`);
+    for (const secret of [...fixed, ...rotating]) {
+      if (out.includes(secret)) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
+    }
+    return out;
+  };
+
+  const redactValue = (input: unknown, depth: number): unknown => {
+    if (typeof input === 'string') return redactText(input);
+    if (input === null || typeof input !== 'object' || depth > 20) return input;
+    if (Array.isArray(input)) return input.map((item) => redactValue(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, val] of Object.entries(input as Record<string, unknown>)) {
+      out[key] = SECRET_KEY.test(key) ? REDACTED : redactValue(val, depth + 1);
+    }
+    return out;
+  };
+
+  const redactor: Redactor = {
+    addSecret(secret) {
+      if (!secret || secret.length < MIN_SECRET_LENGTH) return;
+      if (fixed.has(secret) || rotating.includes(secret)) return;
+      rotating.push(secret);
+      if (rotating.length > MAX_TOKENS_REMEMBERED) rotating.shift();
+    },
+    text: redactText,
+    value: <T>(input: T) => redactValue(input, 0) as T,
+  };
+  for (const secret of initial) {
+    if (secret && secret.length >= MIN_SECRET_LENGTH) fixed.add(secret);
+  }
+  return redactor;
+}

@@ -1,0 +1,102 @@
+/**
+ * Shapes of the Location Content REST API v3.0, limited to the fields the contract lists.
+ * Nothing outside this file's request types may ever be sent to the remote.
+ */
+
+export interface MediaFile {
+  /** base64 of the bytes */
+  content: string;
+  name: string;
+  /** media type, e.g. image/png */
+  type: string;
+}
+
+export interface DateRange {
+  /** ISO 8601 UTC with milliseconds: 2018-02-16T20:00:00.000Z */
+  start: string;
+  end: string;
+}
+
+export interface PinpointRequest {
+  name?: string;
+  description?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+  altitude?: number;
+  category?: number | null;
+  tags?: string[];
+  media_credits?: string;
+  media_file?: MediaFile;
+}
+
+export interface Pinpoint {
+  id: number;
+  name?: string;
+  description?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+  category?: number | null;
+  tags?: string[];
+  media_credits?: string;
+  media_url?: string | null;
+}
+
+export interface CategoryRequest {
+  name?: string;
+  image_file?: MediaFile;
+}
+
+export interface Category {
+  id: number;
+  name?: string;
+  image_url?: string | null;
+}
+
+export interface EventRequest {
+  name?: string;
+  description?: string;
+  dates?: DateRange[];
+  pinpoint?: number;
+  tags?: string[];
+  media_credits?: string;
+  media_file?: MediaFile;
+}
+
+export interface RemoteEvent {
+  id: number;
+  name?: string;
+  description?: string;
+  dates?: DateRange[];
+  tags?: string[];
+  media_credits?: string;
+  media_url?: string | null;
+}
+
+export interface ListRequest {
+  name?: string;
+  description?: string;
+}
+
+/** The contract does not show list response bodies: only `id` is relied upon. */
+export interface RemoteList {
+  id: number;
+  name?: string;
+  description?: string;
+}
+
+export interface MembershipResult {
+  /** entries are undocumented: kept as received */
+  errors: unknown[];
+  total: number;
+}
+
+export interface Page<T> {
+  count?: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
