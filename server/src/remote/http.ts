@@ -1,0 +1,175 @@
+import { RemoteError, bodyForDisplay, classifyStatus, describeBody, parseRetryAfter, statusLine } from './errors';
+import type { Redactor } from './redact';
+import type { TokenSource } from './token';
+import type { Logger, RawResponse, Transport } from './transport';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiRequest {
+  method: Method;
+  /** a contract path (`/v3.0/...`) or a URL the remote returned (`next`) */
+  target: string | URL;
+  /** only for contract paths: the documented filters */
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** parsed JSON, or undefined for an empty body */
+  data: unknown;
+  method: Method;
+  path: string;
+}
+
+export interface Api {
+  request(request: ApiRequest): Promise<ApiResponse>;
+  /** Turns a `next`/`previous` link into a URL safe to send the token to. */
+  resolveLink(link: string): URL;
+}
+
+export interface ApiOptions {
+  transport: Transport;
+  tokens: TokenSource;
+  baseUrl: URL;
+  redactor: Redactor;
+  logger?: Logger;
+}
+
+// Query keys whose values must not reach errors, logs or metrics.
+const SECRET_QUERY = /token|secret|password|key|auth|sig/i;
+
+export function displayPath(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  for (const key of [...params.keys()]) {
+    if (SECRET_QUERY.test(key)) params.set(key, 'redacted');
+  }
+  const query = params.toString();
+  return `${url.pathname}${query ? `?${query}` : ''}`;
+}
+
+export function createApi(options: ApiOptions): Api {
+  const { transport, tokens, baseUrl, redactor, logger } = options;
+  const root = baseUrl.href.replace(/\/+$/, '');
+
+  const resolveLink = (link: string): URL => {
+    let url: URL;
+    try {
+      url = new URL(link, `${root}/`);
+    } catch {
+      throw new RemoteError({
+        message: `The remote returned an unusable page link: ${redactor.text(String(link)).slice(0, 200)}`,
+        code: 'server',
+        retryable: false,
+        method: 'GET',
+        path: String(link).slice(0, 200),
+      });
+    }
+    if (url.host !== baseUrl.host) {
+      // The token is only ever sent to the configured host.
+      throw new RemoteError({
+        message: `The remote returned a page link to another host (${url.host}); not followed`,
+        code: 'server',
+        retryable: false,
+        method: 'GET',
+        path: displayPath(url),
+      });
+    }
+    // Behind a TLS-terminating proxy the service may advertise http:// links; the
+    // token must not travel in clear, so the configured scheme wins.
+    if (url.protocol !== baseUrl.protocol) url.protocol = baseUrl.protocol;
+    return url;
+  };
+
+  const toUrl = (target: string | URL, query: ApiRequest['query']): URL => {
+    if (target instanceof URL) return resolveLink(target.href);
+    if (!target.startsWith('/')) return resolveLink(target);
+    const url = new URL(`${root}${target}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  };
+
+  const failure = (method: Method, path: string, response: RawResponse): RemoteError => {
+    const { status } = response;
+    if (status >= 300 && status < 400) {
+      const location = response.headers.get('location');
+      let where = '';
+      try {
+        if (location) where = ` to ${new URL(location, `${root}/`).host}`;
+      } catch {
+        where = '';
+      }
+      return new RemoteError({
+        message: `Unexpected redirect (${statusLine(status, response.statusText)}) on ${method} ${path}${where}: check the base URL`,
+        code: 'client',
+        status,
+        retryable: false,
+        method,
+        path,
+      });
+    }
+    const body = redactor.value(bodyForDisplay(response.text));
+    const detail = describeBody(body);
+    const message = `${statusLine(status, response.statusText)} on ${method} ${path}${detail ? `: ${detail}` : ''}`;
+    return new RemoteError({
+      message: redactor.text(message),
+      code: classifyStatus(status),
+      status,
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+      body,
+      method,
+      path,
+    });
+  };
+
+  const send = (method: Method, url: URL, path: string, token: string, body: string | undefined) =>
+    transport.send({
+      method,
+      url,
+      path,
+      headers: {
+        Accept: 'application/json',
+        Authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body,
+    });
+
+  return {
+    resolveLink,
+    async request({ method, target, query, body }) {
+      const url = toUrl(target, query);
+      const path = displayPath(url);
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      let token = await tokens.get();
+      let response = await send(method, url, path, token, payload);
+      if (response.status === 401) {
+        // No refresh token exists: a revoked or expired token is replaced once, then
+        // the call is repeated once. A 401 means the call was not carried out, so
+        // repeating a POST cannot duplicate anything.
+        logger?.info(`location-content remote: token refused on ${method} ${path}; requesting a new one`);
+        token = await tokens.renewAfterRejection(token);
+        response = await send(method, url, path, token, payload);
+      }
+      if (response.status < 200 || response.status >= 300) throw failure(method, path, response);
+      if (response.text.trim() === '') return { status: response.status, data: undefined, method, path };
+      try {
+        return { status: response.status, data: JSON.parse(response.text) as unknown, method, path };
+      } catch (err) {
+        throw new RemoteError({
+          message: `Unreadable answer (${statusLine(response.status, response.statusText)}, not JSON) on ${method} ${path}: ${describeBody(redactor.value(bodyForDisplay(response.text))) ?? ''}`,
+          code: 'server',
+          status: response.status,
+          // Whether a POST took effect is unknown: repeating it could duplicate.
+          retryable: method !== 'POST',
+          body: redactor.value(bodyForDisplay(response.text)),
+          method,
+          path,
+          cause: err,
+        });
+      }
+    },
+  };
+}
