@@ -1,0 +1,104 @@
+import fetch from 'node-fetch';
+import { createCategoriesApi, type CategoriesApi } from './categories';
+import { createEventsApi, type EventsApi } from './events';
+import { createApi } from './http';
+import { createListsApi, type ListsApi } from './lists';
+import { createPinpointsApi, type PinpointsApi } from './pinpoints';
+import { createRedactor } from './redact';
+import { createTokenSource } from './token';
+import { createTransport, safeLogger, type FetchLike, type Logger, type RequestInfo, type ResponseInfo } from './transport';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_USER_AGENT = 'strapi-plugin-location-content';
+
+export interface RemoteClientOptions {
+  /** e.g. https://api.getwemap.com; contract paths (`/v3.0/...`) are appended to it */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** defaults to node-fetch 3 */
+  fetch?: FetchLike;
+  /** per HTTP attempt, body included; default 30000 */
+  timeoutMs?: number;
+  logger?: Logger;
+  userAgent?: string;
+  /** called before every HTTP request (token requests included), for metrics */
+  onRequest?(info: RequestInfo): void;
+  /** called after every HTTP request, with `status` undefined when none arrived */
+  onResponse?(info: ResponseInfo): void;
+  /** clock for token expiry; tests only */
+  now?: () => number;
+}
+
+export interface RemoteClient {
+  readonly baseUrl: string;
+  readonly pinpoints: PinpointsApi;
+  readonly events: EventsApi;
+  readonly categories: CategoriesApi;
+  readonly lists: ListsApi;
+  /** Gets a token now: a "test connection" that proves the credentials without touching data. */
+  authenticate(): Promise<void>;
+  /** Forgets the cached token, e.g. after the credentials changed. */
+  resetToken(): void;
+  /** Closes idle keep-alive sockets. */
+  close(): void;
+}
+
+function parseBaseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`Invalid base URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`Invalid base URL: ${JSON.stringify(value)} (expected http or https)`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new TypeError('Invalid base URL: it must not carry credentials, a query or a fragment');
+  }
+  return url;
+}
+
+export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  if (!options.clientId) throw new TypeError('clientId is required');
+  if (!options.clientSecret) throw new TypeError('clientSecret is required');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+
+  const redactor = createRedactor([options.clientSecret]);
+  const logger = safeLogger(options.logger, redactor);
+  const transport = createTransport({
+    // node-fetch's own declaration of AbortSignal differs from the DOM's; the shapes match.
+    fetch: options.fetch ?? (fetch as unknown as FetchLike),
+    timeoutMs,
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    redactor,
+    logger,
+    hooks: { onRequest: options.onRequest, onResponse: options.onResponse },
+  });
+  const tokens = createTokenSource({
+    transport,
+    baseUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    redactor,
+    logger,
+    now: options.now ?? Date.now,
+  });
+  const api = createApi({ transport, tokens, baseUrl, redactor, logger });
+
+  return {
+    baseUrl: baseUrl.href.replace(/\/+$/, ''),
+    pinpoints: createPinpointsApi(api),
+    events: createEventsApi(api),
+    categories: createCategoriesApi(api),
+    lists: createListsApi(api),
+    async authenticate() {
+      await tokens.get();
+    },
+    resetToken: () => tokens.clear(),
+    close: () => transport.close(),
+  };
+}
