@@ -1,0 +1,668 @@
+/**
+ * The HTTP server: raw node:http, one pipeline per request:
+ *   control routes (/__emulator/, never faulted nor logged)
+ *   -> fault decision (latency, status, reset-before, revoke-tokens)
+ *   -> body -> token endpoint | media | API (auth 401 -> scope 403 -> rate limit 429 -> 405 -> 415/400 -> handler)
+ *   -> reset-after fault or answer -> request log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Auth, type AuthedClient } from './auth';
+import { Clock } from './clock';
+import { DEFAULT_CONFIG, validateConfigPatch } from './config';
+import { FaultEngine, type FaultDecision } from './faults';
+import { EmulatorApiError, json, mediaTypeOf, notFound, readBody, writeReply, type Reply } from './http';
+import { MediaStore } from './media';
+import { HAND_BUILT_PARAMS, Paginator, type Filters } from './pagination';
+import { RateLimiter } from './ratelimit';
+import { RequestLog, redactBody, redactHeaders } from './requestlog';
+import { Store } from './store';
+import { validateBody, validateMembership, type Mode, type ValidationContext } from './validation';
+import type {
+  EmulatorClient,
+  EmulatorConfig,
+  EmulatorOptions,
+  FaultSpec,
+  FaultsConfig,
+  RequestFilter,
+  RequestLogEntry,
+  ResourceKind,
+  TokenResponse,
+} from './types';
+
+const API_PATH = /^\/v3\.0\/(lists|pinpoints|events|categories)(?:\/([^/]+?)(\/pinpoints)?)?\/?$/;
+const TOKEN_PATHS = new Set(['/v3.0/oauth2/token', '/v3.0/oauth2/token/']);
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NO_FAULT: FaultDecision = { delayMs: 0, action: null, recorded: null };
+
+const COLLECTION_METHODS: Record<ResourceKind, string[]> = {
+  pinpoints: ['GET', 'POST'],
+  events: ['GET', 'POST'],
+  categories: ['GET', 'POST'],
+  lists: ['GET', 'POST'],
+};
+const ITEM_METHODS: Record<ResourceKind, string[]> = {
+  pinpoints: ['GET', 'PUT', 'DELETE'],
+  events: ['GET', 'PUT', 'DELETE'],
+  categories: ['GET', 'PUT'], // no delete for categories in the contract: 405
+  lists: ['GET', 'PUT', 'DELETE'],
+};
+/** Query parameters the contract lists per collection (strict mode rejects others). */
+const FILTERS: Record<ResourceKind, string | null> = { pinpoints: 'list', events: 'pinpoint', categories: null, lists: null };
+
+const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
+  new EmulatorApiError(405, { detail: `Method "${method}" not allowed.` }, { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') });
+
+/** Body of a proxy/server error page for injected status faults (real error bodies are often not JSON). */
+function faultReply(f: FaultSpec): Reply {
+  const status = f.status ?? 503;
+  const headers: Record<string, string> = {};
+  if (f.retryAfter !== undefined) headers['retry-after'] = String(f.retryAfter);
+  if (f.body !== undefined) {
+    if (typeof f.body === 'string') return { status, body: f.body, raw: true, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } };
+    return { status, body: f.body, headers };
+  }
+  if (status === 429) {
+    const wait = f.retryAfter ?? 1;
+    return { status, body: { detail: `Request was throttled. Expected available in ${wait} seconds.` }, headers: { 'retry-after': String(wait), ...headers } };
+  }
+  if (status < 500) return { status, body: { detail: `Injected fault ${status}.` }, headers };
+  const titles: Record<number, string> = { 500: 'Server Error (500)', 502: '502 Bad Gateway', 503: '503 Service Temporarily Unavailable', 504: '504 Gateway Time-out' };
+  const title = titles[status] ?? `${status} Error`;
+  return {
+    status,
+    raw: true,
+    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
+    headers: { ...headers, 'content-type': 'text/html' },
+  };
+}
+
+function resetSocket(socket: Socket | null | undefined): void {
+  if (!socket || socket.destroyed) return;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+interface RequestCtx {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  entry: RequestLogEntry;
+}
+
+export class Emulator {
+  readonly clock = new Clock();
+  readonly auth: Auth;
+  readonly faults = new FaultEngine();
+  readonly limiter: RateLimiter;
+  readonly media: MediaStore;
+  readonly store: Store;
+  readonly log: RequestLog;
+  readonly paginator = new Paginator();
+  readonly server: Server;
+  cfg: EmulatorConfig;
+  baseUrl = 'http://127.0.0.1:0';
+  port = 0;
+
+  private readonly startConfig: EmulatorConfig;
+  private readonly startClients: EmulatorClient[];
+  private readonly startFaults: FaultsConfig;
+  private readonly maxBodyBytesOpt: number | undefined;
+  private readonly logger: ((line: string) => void) | undefined;
+  private readonly sleeping = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  private stopped = false;
+  private stopping: Promise<void> | null = null;
+
+  constructor(opts: EmulatorOptions = {}) {
+    const { port: _p, clientId, clientSecret, scope, clients, faults, requestLogSize, maxBodyBytes, logger, ...configOpts } = opts;
+    const defined = Object.fromEntries(Object.entries(configOpts).filter(([, v]) => v !== undefined));
+    this.startConfig = { ...DEFAULT_CONFIG, ...validateConfigPatch(defined) };
+    this.cfg = { ...this.startConfig };
+    this.startClients = clients && clients.length
+      ? clients.map((c) => ({ ...c }))
+      : [{ clientId: clientId ?? 'demo-client', clientSecret: clientSecret ?? 'demo-secret', scope: scope ?? 'write read' }];
+    this.auth = new Auth(this.startClients, this.clock);
+    this.limiter = new RateLimiter(this.clock);
+    this.media = new MediaStore(() => this.baseUrl);
+    this.store = new Store(this.media, () => this.clock.now());
+    this.log = new RequestLog(requestLogSize ?? 10_000);
+    this.faults.set(faults ?? null);
+    this.startFaults = this.faults.get();
+    if (maxBodyBytes !== undefined && (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)) {
+      throw new TypeError('maxBodyBytes must be an integer >= 1');
+    }
+    this.maxBodyBytesOpt = maxBodyBytes;
+    this.logger = logger;
+    this.server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+      this.onRequest(req, res).catch((err: unknown) => this.crash(res, err));
+    });
+    this.server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  listen(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error): void => reject(err);
+      this.server.once('error', onError);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', onError);
+        const addr = this.server.address();
+        this.port = typeof addr === 'object' && addr ? addr.port : port;
+        this.baseUrl = `http://127.0.0.1:${this.port}`;
+        resolve();
+      });
+    });
+  }
+
+  stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.stopped = true;
+    for (const s of this.sleeping) {
+      clearTimeout(s.timer);
+      s.resolve();
+    }
+    this.sleeping.clear();
+    this.stopping = new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    return this.stopping;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const s = {
+        timer: setTimeout(() => {
+          this.sleeping.delete(s);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.sleeping.add(s);
+    });
+  }
+
+  private bodyLimit(): number {
+    return this.maxBodyBytesOpt ?? Math.ceil((this.cfg.maxMediaBytes * 4) / 3) + 1024 * 1024;
+  }
+
+  private crash(res: ServerResponse, err: unknown): void {
+    // A bug of the emulator must never take the process down: answer 500 and say so.
+    process.stderr.write(`[emulator] internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
+    if (!res.headersSent && !res.destroyed) {
+      writeReply(res, json(500, { detail: 'Emulator internal error (a bug in the emulator, not a injected fault).' }));
+    } else if (!res.destroyed) res.destroy();
+  }
+
+  // ---------------------------------------------------------------- pipeline
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const t0 = performance.now();
+    const rawUrl = req.url ?? '/';
+    const qi = rawUrl.indexOf('?');
+    const path = qi === -1 ? rawUrl : rawUrl.slice(0, qi);
+    const query = qi === -1 ? '' : rawUrl.slice(qi + 1);
+    const method = (req.method ?? 'GET').toUpperCase();
+
+    if (path === '/__emulator' || path.startsWith('/__emulator/')) return this.control(req, res, method, path, query);
+
+    const entry: RequestLogEntry = {
+      seq: this.log.nextSeq(),
+      time: new Date(this.clock.now()).toISOString(),
+      method,
+      path: rawUrl,
+      status: null,
+      durationMs: 0,
+      clientId: null,
+      fault: null,
+      headers: redactHeaders(req.headers),
+    };
+    const finish = (status: number | null, applied?: number): void => {
+      entry.status = status;
+      if (applied !== undefined) entry.appliedStatus = applied;
+      entry.durationMs = Math.round((performance.now() - t0) * 100) / 100;
+      this.log.add(entry);
+      this.logger?.(`${entry.method} ${entry.path} -> ${status ?? `reset${applied ? ` (applied ${applied})` : ''}`} ${entry.durationMs}ms${entry.fault ? ` [fault ${entry.fault}]` : ''}`);
+    };
+
+    const decision = this.faults.active ? this.faults.decide(method, path) : NO_FAULT;
+    entry.fault = decision.recorded;
+    if (decision.delayMs > 0) {
+      await this.sleep(decision.delayMs);
+      if (this.stopped) return;
+    }
+    const action = decision.action;
+    if (action?.kind === 'reset-before') {
+      resetSocket(req.socket);
+      return finish(null);
+    }
+    if (action?.kind === 'status') {
+      const reply = faultReply(action);
+      writeReply(res, reply, method === 'HEAD');
+      return finish(reply.status);
+    }
+    if (action?.kind === 'revoke-tokens') this.auth.revoke();
+
+    const limit = this.bodyLimit();
+    const got = await readBody(req, limit, limit * 4);
+    if (this.stopped) return;
+    let reply: Reply;
+    if (!got.ok) {
+      if (!got.tooLarge) {
+        // The client went away mid-body: nothing to answer.
+        return finish(null);
+      }
+      reply = json(413, { detail: `Request body too large: ${got.received} bytes; at most ${limit} bytes.` });
+    } else {
+      const ctx: RequestCtx = { method, path, query, headers: req.headers, body: got.body, entry };
+      try {
+        reply = this.route(ctx);
+      } catch (err) {
+        if (err instanceof EmulatorApiError) reply = { status: err.status, body: err.body, headers: err.headers };
+        else {
+          process.stderr.write(`[emulator] internal error on ${method} ${rawUrl}: ${err instanceof Error ? err.stack : String(err)}\n`);
+          reply = json(500, { detail: 'Emulator internal error (a bug in the emulator, not an injected fault).' });
+        }
+      }
+    }
+    if (action?.kind === 'reset-after') {
+      resetSocket(req.socket);
+      return finish(null, reply.status);
+    }
+    if (res.destroyed) return finish(null);
+    writeReply(res, reply, method === 'HEAD');
+    finish(reply.status);
+  }
+
+  private route(ctx: RequestCtx): Reply {
+    const { method, path } = ctx;
+    if (TOKEN_PATHS.has(path)) return this.tokenEndpoint(ctx);
+    if (path.startsWith('/images/')) return this.serveMedia(ctx);
+    const m = API_PATH.exec(path);
+    if (!m) throw notFound();
+    const kind = m[1] as ResourceKind;
+    const idText = m[2];
+    const members = m[3] !== undefined;
+    if (members && kind !== 'lists') throw notFound();
+    let id: number | null = null;
+    if (idText !== undefined) {
+      if (!/^\d{1,15}$/.test(idText)) throw notFound();
+      id = Number(idText);
+    }
+
+    // DRF order: authentication, permission, throttling, then the method handler.
+    const client = this.authenticate(ctx);
+    if (WRITE_METHODS.has(method) && !client.canWrite) {
+      throw new EmulatorApiError(403, { detail: 'You do not have permission to perform this action.' });
+    }
+    if (this.cfg.rateLimit) this.limiter.take(client.clientId, this.cfg.rateLimit);
+
+    const allowed = members ? ['POST', 'DELETE'] : id === null ? COLLECTION_METHODS[kind] : ITEM_METHODS[kind];
+    const verb = method === 'HEAD' ? 'GET' : method;
+    if (method === 'OPTIONS') return json(200, { name: kind, renders: ['application/json'], parses: ['application/json'] }, { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') });
+    if (!allowed.includes(verb)) throw methodNotAllowed(method, allowed);
+
+    const params = new URLSearchParams(ctx.query);
+    if (this.cfg.strict) {
+      const ok = new Set<string>();
+      if (id === null && !members && verb === 'GET') {
+        ok.add('cursor');
+        const f = FILTERS[kind];
+        if (f) ok.add(f);
+      }
+      const unknown: Record<string, string[]> = {};
+      for (const k of params.keys()) if (!ok.has(k) && !HAND_BUILT_PARAMS.includes(k)) unknown[k] = ['Unknown query parameter.'];
+      if (Object.keys(unknown).length) throw new EmulatorApiError(400, unknown);
+    }
+
+    if (members) {
+      const ids = validateMembership(this.parseJson(ctx), this.cfg.strict);
+      return this.membership(id!, ids, verb === 'POST');
+    }
+    if (id === null) {
+      if (verb === 'GET') return this.listCollection(kind, params);
+      return json(201, this.createObject(kind, this.parseJson(ctx)));
+    }
+    if (verb === 'GET') return json(200, this.render(kind, this.find(kind, id)));
+    if (verb === 'PUT') return json(200, this.updateObject(kind, id, this.parseJson(ctx)));
+    this.deleteObject(kind, id);
+    return { status: 204 };
+  }
+
+  private authenticate(ctx: RequestCtx): AuthedClient {
+    const client = this.auth.authenticate(ctx.headers.authorization);
+    ctx.entry.clientId = client.clientId;
+    return client;
+  }
+
+  private parseJson(ctx: RequestCtx): unknown {
+    if (ctx.body.length === 0) return {};
+    const type = mediaTypeOf(ctx.headers['content-type']);
+    if (type !== 'application/json') {
+      throw new EmulatorApiError(415, { detail: `Unsupported media type "${ctx.headers['content-type'] ?? ''}" in request.` });
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(ctx.body.toString('utf8'));
+    } catch (err) {
+      throw new EmulatorApiError(400, { detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}` });
+    }
+    ctx.entry.body = redactBody(value);
+    return value;
+  }
+
+  // ---------------------------------------------------------------- token + media
+
+  private tokenEndpoint(ctx: RequestCtx): Reply {
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ['POST']);
+    const basicId = Auth.basicClientId(ctx.headers.authorization);
+    if (this.cfg.rateLimit?.includeTokenRequests) this.limiter.take(basicId ?? 'anonymous', this.cfg.rateLimit);
+    ctx.entry.clientId = basicId;
+    const { token, form } = this.auth.tokenRequest(
+      { authorization: ctx.headers.authorization, 'content-type': ctx.headers['content-type'] },
+      ctx.body,
+      this.cfg.strict,
+      this.cfg.tokenTtl,
+    );
+    ctx.entry.body = redactBody(form);
+    return json(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
+  }
+
+  private serveMedia(ctx: RequestCtx): Reply {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ['GET']);
+    let p = ctx.path;
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      throw notFound();
+    }
+    const m = this.media.get(p);
+    if (!m) throw notFound();
+    const etag = `"${m.sha256.slice(0, 32)}"`;
+    const headers = { 'content-type': m.type, etag, 'cache-control': 'public, max-age=86400' };
+    if (ctx.headers['if-none-match'] === etag) return { status: 304, headers };
+    return { status: 200, body: m.bytes, raw: true, headers };
+  }
+
+  // ---------------------------------------------------------------- resources
+
+  private vctx(mode: Mode): ValidationContext {
+    return {
+      mode,
+      strict: this.cfg.strict,
+      maxMediaBytes: this.cfg.maxMediaBytes,
+      pinpointExists: (id) => this.store.pinpoints.has(id),
+      categoryExists: (id) => this.store.categories.has(id),
+    };
+  }
+
+  private find(kind: ResourceKind, id: number): object {
+    const rec = this.store[kind].get(id);
+    if (!rec) throw notFound();
+    return rec;
+  }
+
+  private render(kind: ResourceKind, rec: object): Record<string, unknown> {
+    switch (kind) {
+      case 'pinpoints':
+        return this.store.renderPinpoint(rec as never, this.cfg.extraFields);
+      case 'events':
+        return this.store.renderEvent(rec as never, this.cfg.dateStyle);
+      case 'categories':
+        return this.store.renderCategory(rec as never);
+      case 'lists':
+        return this.store.renderList(rec as never);
+    }
+  }
+
+  createObject(kind: ResourceKind, body: unknown): Record<string, unknown> {
+    const f = validateBody(kind, body, this.vctx('create'));
+    const s = this.store;
+    const rec = kind === 'pinpoints' ? s.createPinpoint(f) : kind === 'events' ? s.createEvent(f) : kind === 'categories' ? s.createCategory(f) : s.createList(f);
+    return this.render(kind, rec);
+  }
+
+  private updateObject(kind: ResourceKind, id: number, body: unknown): Record<string, unknown> {
+    const rec = this.find(kind, id);
+    const mode = this.cfg.putMode;
+    const f = validateBody(kind, body, this.vctx(mode));
+    const s = this.store;
+    if (kind === 'pinpoints') s.updatePinpoint(rec as never, f, mode);
+    else if (kind === 'events') s.updateEvent(rec as never, f, mode);
+    else if (kind === 'categories') s.updateCategory(rec as never, f, mode);
+    else s.updateList(rec as never, f, mode);
+    return this.render(kind, rec);
+  }
+
+  private deleteObject(kind: ResourceKind, id: number): void {
+    const s = this.store;
+    const ok = kind === 'pinpoints' ? s.deletePinpoint(id) : kind === 'events' ? s.deleteEvent(id) : kind === 'lists' ? s.deleteList(id) : false;
+    if (!ok) throw notFound();
+  }
+
+  private membership(listId: number, ids: number[], add: boolean): Reply {
+    const list = this.store.lists.get(listId);
+    if (!list) throw notFound();
+    const errors: unknown[] = [];
+    for (const id of ids) {
+      if (!this.store.pinpoints.has(id)) {
+        errors.push({ id, detail: 'Not found.' });
+        continue;
+      }
+      if (add) list.members.add(id);
+      else list.members.delete(id);
+    }
+    list.updated = this.clock.now();
+    // total: pinpoints in the list after the operation.
+    return json(200, { errors, total: list.members.size });
+  }
+
+  private listCollection(kind: ResourceKind, params: URLSearchParams): Reply {
+    for (const p of HAND_BUILT_PARAMS) {
+      if (params.has(p)) {
+        throw new EmulatorApiError(400, {
+          detail: `Unsupported pagination parameter "${p}": page addresses are opaque; follow the "next" and "previous" URLs as returned.`,
+        });
+      }
+    }
+    const cursorText = params.get('cursor');
+    const resource = `/v3.0/${kind}`;
+    const cursor = cursorText !== null ? this.paginator.decode(cursorText, resource) : null;
+    let filters: Filters = {};
+    if (cursor) filters = cursor.f;
+    else {
+      const f = FILTERS[kind];
+      const v = f ? params.get(f) : null;
+      if (f && v !== null) {
+        const n = /^\d{1,15}$/.test(v) ? Number(v) : NaN;
+        const exists = f === 'list' ? this.store.lists.has(n) : this.store.pinpoints.has(n);
+        if (!exists) throw new EmulatorApiError(400, { [f]: ['Select a valid choice. That choice is not one of the available choices.'] });
+        filters = { [f]: n };
+      }
+    }
+    let items: object[];
+    const s = this.store;
+    if (kind === 'pinpoints' && filters.list !== undefined) items = s.pinpointsOfList(filters.list);
+    else if (kind === 'events' && filters.pinpoint !== undefined) {
+      const pp = filters.pinpoint;
+      items = [...s.events.values()].filter((e) => e.pinpoint === pp);
+    } else items = [...s[kind].values()];
+    const page = this.paginator.page(items as { id: number }[], {
+      resource,
+      baseUrl: this.baseUrl,
+      cursor,
+      pageSize: this.cfg.pageSize,
+      filters,
+    });
+    return json(200, { count: page.count, next: page.next, previous: page.previous, results: page.results.map((r) => this.render(kind, r)) });
+  }
+
+  // ---------------------------------------------------------------- handle operations
+
+  reset(opts: { tokens?: boolean } = {}): void {
+    this.store.clear();
+    this.log.clear();
+    this.log.resetStats();
+    this.faults.set(this.startFaults);
+    this.limiter.clear();
+    this.clock.resetOffset();
+    this.cfg = { ...this.startConfig };
+    if (opts.tokens) this.auth.clearTokens();
+  }
+
+  configure(patch: unknown): EmulatorConfig {
+    const v = validateConfigPatch(patch);
+    this.cfg = { ...this.cfg, ...v };
+    if ('rateLimit' in v) this.limiter.clear();
+    return { ...this.cfg };
+  }
+
+  issueToken(clientId?: string): TokenResponse {
+    return this.auth.issue(clientId ?? this.startClients[0]!.clientId, this.cfg.tokenTtl);
+  }
+
+  // ---------------------------------------------------------------- control API
+
+  private async control(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: string): Promise<void> {
+    const got = await readBody(req, 64 * 1024 * 1024, 64 * 1024 * 1024);
+    let reply: Reply;
+    try {
+      const body = (): unknown => {
+        if (!got.ok) throw new EmulatorApiError(413, { detail: 'Control request body too large.' });
+        if (got.body.length === 0) return undefined;
+        try {
+          return JSON.parse(got.body.toString('utf8'));
+        } catch (err) {
+          throw new EmulatorApiError(400, { detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}` });
+        }
+      };
+      reply = this.controlRoute(method, path.replace(/\/+$/, ''), new URLSearchParams(query), body);
+    } catch (err) {
+      if (err instanceof EmulatorApiError) reply = { status: err.status, body: err.body, headers: err.headers };
+      else if (err instanceof TypeError || err instanceof RangeError) reply = json(400, { detail: err.message });
+      else throw err;
+    }
+    if (!res.destroyed) writeReply(res, reply, method === 'HEAD');
+  }
+
+  private controlRoute(method: string, path: string, q: URLSearchParams, body: () => unknown): Reply {
+    const routes: Record<string, Record<string, () => Reply>> = {
+      '/__emulator': {
+        GET: () => json(200, {
+          baseUrl: this.baseUrl,
+          clients: this.auth.listClients().map((c) => ({ clientId: c.clientId, scope: c.scope })),
+          config: this.cfg,
+          routes: [
+            'GET /__emulator/state', 'GET /__emulator/requests', 'DELETE /__emulator/requests', 'GET /__emulator/stats',
+            'POST /__emulator/reset', 'GET|PUT /__emulator/config', 'GET|PUT|DELETE /__emulator/faults',
+            'POST /__emulator/faults/script', 'POST /__emulator/tokens', 'POST /__emulator/tokens/revoke',
+            'POST /__emulator/clock', 'POST /__emulator/clients', 'POST /__emulator/create/:kind',
+          ],
+        }),
+      },
+      '/__emulator/state': { GET: () => json(200, this.store.snapshot(this.auth.activeCount())) },
+      '/__emulator/requests': {
+        GET: () => {
+          const f: RequestFilter = {};
+          const method2 = q.get('method');
+          const prefix = q.get('pathPrefix');
+          const since = q.get('since');
+          const limit = q.get('limit');
+          if (method2) f.method = method2;
+          if (prefix) f.pathPrefix = prefix;
+          if (since !== null) f.since = intParam('since', since);
+          if (limit !== null) f.limit = intParam('limit', limit);
+          return json(200, this.log.list(f));
+        },
+        DELETE: () => {
+          this.log.clear();
+          return { status: 204 };
+        },
+      },
+      '/__emulator/stats': { GET: () => json(200, this.log.stats()) },
+      '/__emulator/reset': {
+        POST: () => {
+          const b = body();
+          const tokens = b && typeof b === 'object' && (b as { tokens?: unknown }).tokens === true;
+          this.reset({ tokens: tokens === true });
+          return { status: 204 };
+        },
+      },
+      '/__emulator/config': {
+        GET: () => json(200, this.cfg),
+        PUT: () => json(200, this.configure(body())),
+      },
+      '/__emulator/faults': {
+        GET: () => json(200, this.faults.get()),
+        PUT: () => {
+          this.faults.set((body() ?? null) as FaultsConfig | null);
+          return json(200, this.faults.get());
+        },
+        DELETE: () => {
+          this.faults.set(null);
+          return { status: 204 };
+        },
+      },
+      '/__emulator/faults/script': {
+        POST: () => {
+          const b = body();
+          this.faults.append(Array.isArray(b) ? b : (b as { script?: unknown } | undefined)?.script);
+          return json(200, this.faults.get());
+        },
+      },
+      '/__emulator/tokens': {
+        POST: () => {
+          const b = body() as { clientId?: unknown } | undefined;
+          const id = b?.clientId;
+          if (id !== undefined && (typeof id !== 'string' || !this.auth.listClients().some((c) => c.clientId === id))) {
+            throw new EmulatorApiError(400, { detail: 'unknown clientId' });
+          }
+          return json(200, this.issueToken(id as string | undefined));
+        },
+      },
+      '/__emulator/tokens/revoke': {
+        POST: () => {
+          const b = (body() ?? {}) as { token?: unknown; clientId?: unknown };
+          if (typeof b !== 'object' || (b.token !== undefined && typeof b.token !== 'string') || (b.clientId !== undefined && typeof b.clientId !== 'string')) {
+            throw new EmulatorApiError(400, { detail: 'body must be {} (all tokens), {"token": "..."} or {"clientId": "..."}' });
+          }
+          return json(200, { revoked: this.auth.revoke(b as { token?: string; clientId?: string }) });
+        },
+      },
+      '/__emulator/clock': {
+        POST: () => {
+          const b = body() as { advanceMs?: unknown } | undefined;
+          if (!b || typeof b.advanceMs !== 'number') throw new EmulatorApiError(400, { detail: 'body must be {"advanceMs": number}' });
+          return json(200, { offsetMs: this.clock.advance(b.advanceMs) });
+        },
+      },
+      '/__emulator/clients': {
+        POST: () => {
+          const b = body() as EmulatorClient;
+          this.auth.addClient(b);
+          return json(201, { clientId: b.clientId, scope: b.scope ?? 'write read' });
+        },
+      },
+    };
+    const createMatch = /^\/__emulator\/create\/(pinpoints|events|categories|lists)$/.exec(path);
+    if (createMatch) {
+      if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
+      return json(201, this.createObject(createMatch[1] as ResourceKind, body()));
+    }
+    const r = routes[path];
+    if (!r) throw new EmulatorApiError(404, { detail: `Unknown control route ${path}. GET /__emulator lists them.` });
+    const h = r[method === 'HEAD' ? 'GET' : method];
+    if (!h) throw methodNotAllowed(method, Object.keys(r));
+    return h();
+  }
+}
+
+function intParam(name: string, v: string): number {
+  if (!/^\d{1,15}$/.test(v)) throw new EmulatorApiError(400, { detail: `${name} must be a non-negative integer` });
+  return Number(v);
+}
