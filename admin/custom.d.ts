@@ -1,0 +1,3 @@
+declare module '@strapi/strapi/admin' {
+  export * from '@strapi/admin/strapi-admin';
+}

@@ -1,0 +1,27 @@
+const path = require('path');
+
+module.exports = ({ env }) => {
+  const client = env('DATABASE_CLIENT', 'sqlite');
+  if (client === 'postgres') {
+    return {
+      connection: {
+        client: 'postgres',
+        connection: {
+          host: env('DATABASE_HOST', '127.0.0.1'),
+          port: env.int('DATABASE_PORT', 5432),
+          database: env('DATABASE_NAME', 'strapi'),
+          user: env('DATABASE_USERNAME', 'strapi'),
+          password: env('DATABASE_PASSWORD', 'strapi'),
+        },
+        pool: { min: 0, max: env.int('DATABASE_POOL_MAX', 10) },
+      },
+    };
+  }
+  return {
+    connection: {
+      client: 'sqlite',
+      connection: { filename: env('DATABASE_FILENAME', path.join(__dirname, '..', '.tmp', 'data.db')) },
+      useNullAsDefault: true,
+    },
+  };
+};

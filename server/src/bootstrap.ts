@@ -1,0 +1,15 @@
+import type { Core } from '@strapi/strapi';
+import { ACTIONS, PLUGIN_ID } from './permissions';
+
+const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
+  await strapi.service('admin::permission').actionProvider.registerMany([
+    { section: 'plugins', displayName: 'Read settings', uid: ACTIONS.readSettings, subCategory: 'settings', pluginName: PLUGIN_ID },
+    { section: 'plugins', displayName: 'Change settings', uid: ACTIONS.updateSettings, subCategory: 'settings', pluginName: PLUGIN_ID },
+    { section: 'plugins', displayName: 'Read sync status', uid: ACTIONS.readSync, subCategory: 'sync', pluginName: PLUGIN_ID },
+    { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
+  ]);
+  strapi.plugin(PLUGIN_ID).service('mappings').report();
+  await strapi.plugin(PLUGIN_ID).service('sync').start();
+};
+
+export default bootstrap;

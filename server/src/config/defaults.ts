@@ -1,0 +1,15 @@
+import type { PluginConfig } from './types';
+
+export const defaults: PluginConfig = {
+  baseUrl: undefined,
+  clientId: undefined,
+  clientSecret: undefined,
+  rateLimit: { requestsPerSecond: 10, concurrency: 4 },
+  mappings: [],
+  requestTimeoutMs: 30_000,
+  maxMediaBytes: 10 * 1024 * 1024,
+  syncEnabled: true,
+  batchSize: 50,
+  leaseMs: 60_000,
+  retry: { baseMs: 1_000, maxMs: 15 * 60_000, maxAttempts: 12 },
+};

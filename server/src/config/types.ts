@@ -1,0 +1,120 @@
+import type { ResourceKind } from '../remote/types';
+
+/**
+ * A field source: a dotted path into the entry (components, JSON, relations),
+ * or an object with the path and options.
+ */
+export type FieldPath = string;
+
+export interface FieldOptions {
+  path: FieldPath;
+  /** value used when the path is empty */
+  default?: unknown;
+}
+
+export type FieldSource = FieldPath | FieldOptions;
+
+/** Repeatable component / JSON array of ranges. */
+export interface DatesSource {
+  path: FieldPath;
+  /** key of the start inside each item (default 'start') */
+  start?: string;
+  /** key of the end inside each item (default 'end'; when absent in an item, end = start) */
+  end?: string;
+}
+
+/** A relation whose related entries' field becomes a tag each, or a string list / JSON array. */
+export interface TagsOptions {
+  path: FieldPath;
+  /** for a relation or array of objects: which key of each item is the tag (default 'name') */
+  key?: string;
+}
+
+export interface PinpointFields {
+  name: FieldSource;
+  description?: FieldSource;
+  address?: FieldSource;
+  latitude?: FieldSource;
+  longitude?: FieldSource;
+  /** one JSON / component field holding both coordinates ({lat,lng}, {latitude,longitude}, [lng,lat] GeoJSON point) */
+  coordinates?: FieldSource;
+  altitude?: FieldSource;
+  tags?: FieldSource | TagsOptions;
+  media?: FieldSource;
+  media_credits?: FieldSource;
+  /** relation to an entry of a content type mapped to `category` */
+  category?: FieldSource;
+  /** relation to entries of a content type mapped to `list` (membership kept from this side) */
+  lists?: FieldSource;
+}
+
+export interface EventFields {
+  name: FieldSource;
+  description?: FieldSource;
+  dates: DatesSource | FieldSource;
+  /** relation to an entry of a content type mapped to `pinpoint` */
+  pinpoint: FieldSource;
+  tags?: FieldSource | TagsOptions;
+  media?: FieldSource;
+  media_credits?: FieldSource;
+}
+
+export interface CategoryFields {
+  name: FieldSource;
+  image?: FieldSource;
+}
+
+export interface ListFields {
+  name: FieldSource;
+  description?: FieldSource;
+  /** relation to entries of a content type mapped to `pinpoint` */
+  pinpoints?: FieldSource;
+}
+
+export interface FieldsByResource {
+  pinpoint: PinpointFields;
+  event: EventFields;
+  category: CategoryFields;
+  list: ListFields;
+}
+
+export type Entry = Record<string, any>;
+
+interface MappingBase<R extends ResourceKind> {
+  contentType: string;
+  resource: R;
+  fields: FieldsByResource[R];
+  /** runs on the populated entry before the field map; may return a changed copy, or null to skip (remove remote) */
+  transform?: (entry: Entry) => Entry | null | Promise<Entry | null>;
+}
+
+export type Mapping =
+  | MappingBase<'pinpoint'>
+  | MappingBase<'event'>
+  | MappingBase<'category'>
+  | MappingBase<'list'>;
+
+export interface RateLimitConfig {
+  requestsPerSecond: number;
+  concurrency: number;
+}
+
+export interface PluginConfig {
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  rateLimit: RateLimitConfig;
+  mappings: Mapping[];
+  /** ms before a remote call is abandoned */
+  requestTimeoutMs: number;
+  /** largest media file sent, in bytes */
+  maxMediaBytes: number;
+  /** pushes go out only when true; off in scripts that must not touch the remote */
+  syncEnabled: boolean;
+  /** outbox rows claimed per worker round */
+  batchSize: number;
+  /** how long a claimed row stays leased to a worker */
+  leaseMs: number;
+  /** retry backoff: base and cap, in ms */
+  retry: { baseMs: number; maxMs: number; maxAttempts: number };
+}

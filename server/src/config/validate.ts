@@ -1,0 +1,68 @@
+import type { PluginConfig } from './types';
+
+const RESOURCES = ['pinpoint', 'event', 'category', 'list'] as const;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+/**
+ * Shape checks that need no Strapi: run by Strapi when it loads config/plugins.
+ * Checks against the content models (fields exist, relations point at mapped types)
+ * happen in register(), where the models are known.
+ */
+export function configShapeProblems(config: Partial<PluginConfig>): string[] {
+  const problems: string[] = [];
+  const key = (k: string) => `location-content.config.${k}`;
+
+  if (config.baseUrl !== undefined && config.baseUrl !== null && config.baseUrl !== '') {
+    if (typeof config.baseUrl !== 'string') problems.push(`${key('baseUrl')} must be a string URL`);
+    else {
+      try {
+        const url = new URL(config.baseUrl);
+        if (!/^https?:$/.test(url.protocol)) problems.push(`${key('baseUrl')} must be an http(s) URL, got ${url.protocol}`);
+      } catch {
+        problems.push(`${key('baseUrl')} is not a valid URL: '${config.baseUrl}'`);
+      }
+    }
+  }
+  for (const k of ['clientId', 'clientSecret'] as const) {
+    const v = config[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') problems.push(`${key(k)} must be a string`);
+  }
+
+  if (!isPlainObject(config.rateLimit)) problems.push(`${key('rateLimit')} must be an object { requestsPerSecond, concurrency }`);
+  else {
+    if (!positive(config.rateLimit.requestsPerSecond))
+      problems.push(`${key('rateLimit.requestsPerSecond')} must be a number above 0, got ${JSON.stringify(config.rateLimit.requestsPerSecond)}`);
+    if (!Number.isInteger(config.rateLimit.concurrency) || config.rateLimit.concurrency < 1)
+      problems.push(`${key('rateLimit.concurrency')} must be an integer of at least 1, got ${JSON.stringify(config.rateLimit.concurrency)}`);
+  }
+  for (const k of ['requestTimeoutMs', 'maxMediaBytes', 'batchSize', 'leaseMs'] as const) {
+    if (!positive(config[k])) problems.push(`${key(k)} must be a number above 0, got ${JSON.stringify(config[k])}`);
+  }
+  if (typeof config.syncEnabled !== 'boolean') problems.push(`${key('syncEnabled')} must be true or false`);
+  if (!isPlainObject(config.retry) || !positive(config.retry.baseMs) || !positive(config.retry.maxMs) || !positive(config.retry.maxAttempts))
+    problems.push(`${key('retry')} must be { baseMs, maxMs, maxAttempts }, all above 0`);
+
+  if (!Array.isArray(config.mappings)) {
+    problems.push(`${key('mappings')} must be an array`);
+    return problems;
+  }
+  const seen = new Map<string, number>();
+  config.mappings.forEach((m: any, i) => {
+    const at = key(`mappings[${i}]`);
+    if (!isPlainObject(m)) return problems.push(`${at} must be an object { contentType, resource, fields }`);
+    if (typeof m.contentType !== 'string' || !m.contentType.includes('::'))
+      problems.push(`${at}.contentType must be a content type uid such as 'api::place.place', got ${JSON.stringify(m.contentType)}`);
+    else if (seen.has(m.contentType))
+      problems.push(`${at}.contentType '${m.contentType}' is already mapped by mappings[${seen.get(m.contentType)}]: one mapping per content type`);
+    else seen.set(m.contentType, i);
+    if (!RESOURCES.includes(m.resource))
+      problems.push(`${at}.resource must be one of ${RESOURCES.join(', ')}, got ${JSON.stringify(m.resource)}`);
+    if (!isPlainObject(m.fields)) problems.push(`${at}.fields must be an object mapping remote fields to entry paths`);
+    if (m.transform !== undefined && typeof m.transform !== 'function') problems.push(`${at}.transform must be a function`);
+  });
+  return problems;
+}

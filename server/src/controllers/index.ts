@@ -1,0 +1,3 @@
+import sync from './sync';
+
+export default { sync };

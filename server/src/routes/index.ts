@@ -1,0 +1,3 @@
+import admin from './admin';
+
+export default { admin };

@@ -1,0 +1,4 @@
+import mappings from './mappings';
+import sync from './sync';
+
+export default { mappings, sync };

@@ -1,0 +1,243 @@
+import nodeFetch from 'node-fetch';
+import type { Core } from '@strapi/strapi';
+import type { PluginConfig } from '../config/types';
+import { PLUGIN_ID } from '../permissions';
+import { createRemoteClient, type RemoteClient } from '../remote';
+import { createCredentialsStore, type Credentials } from '../settings/credentials';
+import { toKey } from '../sync/keys';
+import { createLimiter, type Limiter } from '../sync/limiter';
+import { createMediaReader } from '../sync/media';
+import { createDocumentMiddleware } from '../sync/middleware';
+import { createOutbox } from '../sync/outbox';
+import { createPusher } from '../sync/push';
+import { createRecovery } from '../sync/recovery';
+import { createResync } from '../sync/resync';
+import { createStateStore } from '../sync/state';
+import type { DryRunPlan, EntryState, ResyncProgress, SyncStatus, SyncStatusReport } from '../sync/types';
+import { createWorker } from '../sync/worker';
+
+const STATUSES: SyncStatus[] = ['pending', 'synced', 'failed', 'orphaned', 'skipped'];
+const emptyCounts = () => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
+
+type KeyInput = { contentType: string; documentId: string; locale?: string | null };
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const mappings = () => strapi.plugin(PLUGIN_ID).service('mappings');
+  const credentials = createCredentialsStore(strapi);
+  const outbox = createOutbox(strapi);
+  const states = createStateStore(strapi);
+  const recovery = createRecovery();
+
+  let limiter: Limiter | undefined;
+  let client: { key: string; client: RemoteClient } | undefined;
+
+  const getLimiter = () =>
+    (limiter ??= createLimiter({
+      requestsPerSecond: config().rateLimit.requestsPerSecond,
+      concurrency: config().rateLimit.concurrency,
+      onPause: (ms) => strapi.log.warn(`[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`),
+    }));
+
+  /** One client per set of credentials, so a token is shared by every push and renewed once. */
+  const remoteClient = async (): Promise<RemoteClient> => {
+    const c = await credentials.get();
+    if (!credentials.complete(c)) throw new Error('The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.');
+    const key = `${c.baseUrl}\n${c.clientId}\n${c.clientSecret}`;
+    if (client?.key !== key) {
+      client?.client.close();
+      client = { key, client: buildClient(c) };
+    }
+    return client.client;
+  };
+
+  const buildClient = (c: Credentials, opts: { limited?: boolean } = {}) =>
+    createRemoteClient({
+      ...c,
+      timeoutMs: config().requestTimeoutMs,
+      fetch: opts.limited === false ? undefined : (getLimiter().wrap(nodeFetch) as any),
+      logger: {
+        debug: () => undefined,
+        info: (m: string) => strapi.log.info(`[location-content] ${m}`),
+        warn: (m: string) => strapi.log.warn(`[location-content] ${m}`),
+        error: (m: string) => strapi.log.error(`[location-content] ${m}`),
+      },
+    });
+
+  const mappingFor = (uid: string) => mappings().forContentType(uid);
+  const resourceOf = (uid: string) => mappingFor(uid)?.resource;
+
+  const pusher = createPusher({
+    strapi,
+    states,
+    outbox,
+    recovery,
+    client: remoteClient,
+    mappingFor,
+    readMedia: createMediaReader(strapi, { timeoutMs: config().requestTimeoutMs }),
+    maxMediaBytes: config().maxMediaBytes,
+    requestTimeoutMs: config().requestTimeoutMs,
+  });
+
+  let resync: ReturnType<typeof createResync>;
+  const worker = createWorker({
+    strapi,
+    outbox,
+    states,
+    pusher,
+    resourceOf,
+    maxInFlight: config().rateLimit.concurrency * 2,
+    batchSize: config().batchSize,
+    leaseMs: config().leaseMs,
+    pollMs: 1000,
+    retry: config().retry,
+    onRowDone: (row, result) => resync?.onRowDone(row, result),
+    canRun: async () => config().syncEnabled && credentials.complete(await credentials.get()),
+  });
+  resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
+
+  const enqueueKeys = async (keys: KeyInput[], reason: string) => {
+    const items = [];
+    for (const k of keys) {
+      const resource = resourceOf(k.contentType);
+      if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
+      let locale = k.locale;
+      if (!locale && pusher.isLocalized(k.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      items.push({ ...toKey({ ...k, locale }), resource, reason });
+    }
+    await outbox.enqueue(items);
+    worker.wake();
+    return items.length;
+  };
+
+  const localesOf = async (uid: string, documentId: string) => {
+    const rows = await strapi.db.query(uid as any).findMany({ select: ['locale'], where: { documentId } });
+    const fromStates = [];
+    for await (const page of states.iterate(uid)) fromStates.push(...page.filter((s) => s.documentId === documentId).map((s) => s.locale));
+    return [...new Set([...rows.map((r: any) => r.locale ?? ''), ...fromStates])];
+  };
+
+  return {
+    /** document service middleware; registered in register() */
+    middleware: () =>
+      createDocumentMiddleware({
+        strapi,
+        resourceOf,
+        localesOf,
+        record: async (items) => {
+          await outbox.enqueue(items);
+          worker.wake();
+        },
+      }),
+
+    async start() {
+      await outbox.ensureIndexes();
+      await states.ensureIndexes();
+      worker.start();
+      resync.startTicker();
+      await resync.resume();
+    },
+
+    async stop() {
+      await worker.stop();
+      await resync.stop();
+      limiter?.stop();
+      client?.client.close();
+    },
+
+    /** Queues one entry now (the "Push now" action); the push itself happens in the background. */
+    async push(key: KeyInput) {
+      await enqueueKeys([key], 'manual');
+    },
+
+    async pushMany(keys: KeyInput[]) {
+      return enqueueKeys(keys, 'manual');
+    },
+
+    resync(options: { dryRun?: boolean } = {}): Promise<ResyncProgress | DryRunPlan> {
+      return options.dryRun ? resync.dryRun() : resync.start();
+    },
+
+    async retryFailed() {
+      let n = 0;
+      for (;;) {
+        const failed = await states.listByStatus('failed', 500);
+        const fresh = failed.filter((f) => f.attempts >= 0);
+        if (!fresh.length) break;
+        await outbox.enqueue(fresh.map((f) => ({ contentType: f.contentType, documentId: f.documentId, locale: f.locale, resource: f.resource, reason: 'retry' })));
+        for (const f of fresh) await states.upsert(f, { resource: f.resource, status: 'pending', attempts: 0 });
+        n += fresh.length;
+        if (failed.length < 500) break;
+      }
+      worker.wake();
+      return n;
+    },
+
+    async status(options: { failedLimit?: number } = {}): Promise<SyncStatusReport> {
+      const counts = emptyCounts();
+      const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
+      for (const m of mappings().active()) byType.set(m.contentType, { contentType: m.contentType, resource: m.resource, counts: emptyCounts() });
+      for (const row of await states.countBy()) {
+        counts[row.status] = (counts[row.status] ?? 0) + row.n;
+        const t = byType.get(row.contentType) ?? { contentType: row.contentType, resource: row.resource, counts: emptyCounts() };
+        t.counts[row.status] = (t.counts[row.status] ?? 0) + row.n;
+        byType.set(row.contentType, t);
+      }
+      const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
+      const q = await outbox.depth();
+      const lim = getLimiter().stats();
+      return {
+        counts,
+        byContentType: [...byType.values()],
+        queue: { ...q, inFlight: worker.stats().inFlight },
+        rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
+        resync: await resync.progress(),
+        failed: failed.map((f) => ({
+          contentType: f.contentType,
+          documentId: f.documentId,
+          locale: f.locale,
+          resource: f.resource,
+          reason: f.lastError ?? 'unknown error',
+          at: f.lastErrorAt?.toISOString() ?? null,
+          attempts: f.attempts,
+        })),
+        configured: credentials.complete(await credentials.get()),
+      };
+    },
+
+    async stateOf(key: KeyInput): Promise<EntryState | null> {
+      let locale = key.locale;
+      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      const k = toKey({ ...key, locale });
+      const s = await states.get(k);
+      const queued = await outbox.isQueued(k);
+      if (!s) return queued ? { ...k, resource: resourceOf(k.contentType) as any, status: 'pending', remoteId: null, attempts: 0, lastError: null, lastErrorAt: null, lastSyncedAt: null, mediaUrl: null, queued } : null;
+      return {
+        ...k,
+        resource: s.resource,
+        status: s.status,
+        remoteId: s.remoteId,
+        attempts: s.attempts,
+        lastError: s.lastError,
+        lastErrorAt: s.lastErrorAt?.toISOString() ?? null,
+        lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
+        mediaUrl: s.mediaUrl,
+        queued,
+      };
+    },
+
+    idle(options: { timeoutMs?: number } = {}) {
+      return worker.idle(options.timeoutMs);
+    },
+
+    /** For the settings page: a client on given credentials, outside the rate-limited queue of the sync. */
+    testClient: (c: Credentials) => buildClient(c, { limited: false }),
+    credentials,
+    /** drops the cached client so changed credentials take effect at the next push */
+    credentialsChanged() {
+      client?.client.close();
+      client = undefined;
+      worker.wake();
+    },
+  };
+};

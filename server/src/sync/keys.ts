@@ -1,0 +1,15 @@
+import type { EntryKey } from './types';
+
+export const normalizeLocale = (locale: string | null | undefined): string => locale ?? '';
+
+export const toKey = (k: { contentType: string; documentId: string; locale?: string | null }): EntryKey => ({
+  contentType: k.contentType,
+  documentId: k.documentId,
+  locale: normalizeLocale(k.locale),
+});
+
+/** Text form used in `refKeys` so dependants can be found with a LIKE on any database. */
+export const keyString = (k: EntryKey) => `${k.contentType}|${k.documentId}|${k.locale}`;
+
+export const sameKey = (a: EntryKey, b: EntryKey) =>
+  a.contentType === b.contentType && a.documentId === b.documentId && a.locale === b.locale;

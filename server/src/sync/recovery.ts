@@ -1,0 +1,91 @@
+import type { RemoteClient } from '../remote';
+import type { ResourceKind } from '../remote/types';
+
+/**
+ * What identifies the object a lost POST may have created: the fields the remote
+ * echoes back, so it can be recognised in a listing.
+ */
+export type Fingerprint = { name: string; latitude?: number; longitude?: number; pinpoint?: number; start?: string };
+
+export function fingerprintOf(resource: ResourceKind, payload: Record<string, any>): Fingerprint {
+  const fp: Fingerprint = { name: String(payload.name ?? '') };
+  if (resource === 'pinpoint') {
+    fp.latitude = payload.latitude;
+    fp.longitude = payload.longitude;
+  }
+  if (resource === 'event') {
+    fp.pinpoint = payload.pinpoint;
+    fp.start = payload.dates?.[0]?.start;
+  }
+  return fp;
+}
+
+const close = (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
+const sameInstant = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
+
+export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<string, any>): boolean {
+  if ((remote.name ?? '') !== fp.name) return false;
+  if (resource === 'pinpoint') return close(remote.latitude, fp.latitude) && close(remote.longitude, fp.longitude);
+  if (resource === 'event') return fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start);
+  return true;
+}
+
+interface Listing {
+  walkStartedAt: number;
+  objects: Array<Record<string, any>>;
+}
+
+/**
+ * Finds remote objects that a POST whose answer was lost may have created. A walk of a
+ * whole collection is shared by every recovery that happened before it started, so a
+ * burst of lost answers costs one walk, not one each.
+ */
+export function createRecovery(options: { ttlMs?: number } = {}) {
+  const ttl = options.ttlMs ?? 60_000;
+  const listings = new Map<string, Promise<Listing>>();
+
+  const walk = async (client: RemoteClient, resource: ResourceKind, pinpoint?: number): Promise<Listing> => {
+    const walkStartedAt = Date.now();
+    const objects: Array<Record<string, any>> = [];
+    const iterator =
+      resource === 'pinpoint'
+        ? client.pinpoints.list()
+        : resource === 'event'
+          ? client.events.list(pinpoint ? { pinpoint } : undefined)
+          : resource === 'category'
+            ? client.categories.list()
+            : client.lists.list();
+    for await (const o of iterator as AsyncIterable<Record<string, any>>) {
+      // Keep only what matching reads: a listing of many pinpoints stays small.
+      objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, dates: o.dates?.slice(0, 1) });
+    }
+    return { walkStartedAt, objects };
+  };
+
+  /** Candidates (ids, newest first) whose fields match, from a listing started after `lostAt`. */
+  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
+    // Events can be listed by pinpoint: a cheap, exact walk every time.
+    const cacheKey = resource === 'event' ? `event:${fp.pinpoint}` : resource;
+    let pending = listings.get(cacheKey);
+    let listing = pending ? await pending.catch(() => undefined) : undefined;
+    if (!listing || listing.walkStartedAt <= lostAt || Date.now() - listing.walkStartedAt > ttl || resource === 'event') {
+      pending = walk(client, resource, fp.pinpoint);
+      listings.set(cacheKey, pending);
+      try {
+        listing = await pending;
+      } catch (err) {
+        listings.delete(cacheKey);
+        throw err;
+      }
+    }
+    return listing.objects
+      .filter((o) => matches(resource, fp, o))
+      .map((o) => Number(o.id))
+      .sort((a, b) => b - a);
+  }
+
+  return { candidates, forget: () => listings.clear() };
+}
+
+export type Recovery = ReturnType<typeof createRecovery>;

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { AsyncResource } from 'node:async_hooks';
+import type { Core } from '@strapi/strapi';
+import type { Mapping } from '../config/types';
+import { PLUGIN_ID } from '../permissions';
+import { mapEntry, payloadHash, MappingError } from '../mapping';
+import type { Outbox, OutboxRow } from './outbox';
+import { PRIORITY } from './outbox';
+import type { Pusher, PushResult } from './push';
+import type { StateStore } from './state';
+import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
+
+const STORE_KEY = 'resync-job';
+const PAGE = 500;
+
+interface StoredJob extends ResyncProgress {
+  /** where enumeration stands, so a restart resumes instead of starting over */
+  cursor: { mapping: number; phase: 'entries' | 'states'; after: number } | null;
+}
+
+export interface ResyncDeps {
+  strapi: Core.Strapi;
+  outbox: Outbox;
+  states: StateStore;
+  pusher: Pusher;
+  mappings: () => Mapping[];
+  wake: () => void;
+}
+
+export function createResync(deps: ResyncDeps) {
+  const { strapi } = deps;
+  const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
+  let job: StoredJob | null = null;
+  let running: Promise<void> | null = null;
+  let dirty = false;
+  let flushTimer: NodeJS.Timeout | undefined;
+  const window: Array<{ at: number; done: number }> = [];
+
+  const ordered = () => [...deps.mappings()].sort((a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]);
+
+  const save = async () => {
+    if (job) await store().set({ key: STORE_KEY, value: job });
+    dirty = false;
+  };
+
+  const load = async (): Promise<StoredJob | null> => ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
+
+  /** Keys of every entry that should be online: the published ones (or all, without draft & publish). */
+  async function* entryPages(mapping: Mapping, after: number) {
+    const uid = mapping.contentType as any;
+    const model = strapi.getModel(uid) as any;
+    const localized = Boolean(model?.pluginOptions?.i18n?.localized);
+    const where: Record<string, unknown> = {};
+    if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
+    for (;;) {
+      const rows = await strapi.db.query(uid).findMany({
+        select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
+        where: { ...where, id: { $gt: after } },
+        orderBy: { id: 'asc' },
+        limit: PAGE,
+      });
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id;
+      yield { after, keys: rows.map((r: any) => ({ contentType: mapping.contentType, documentId: r.documentId, locale: localized ? r.locale ?? '' : '' })) };
+    }
+  }
+
+  /** States whose entry is gone: they must be removed from the remote too. */
+  async function* orphanPages(mapping: Mapping) {
+    for await (const states of deps.states.iterate(mapping.contentType, PAGE)) {
+      const ids = [...new Set(states.map((s) => s.documentId))];
+      const model = strapi.getModel(mapping.contentType as any) as any;
+      const where: Record<string, unknown> = { documentId: { $in: ids } };
+      if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
+      const present = await strapi.db.query(mapping.contentType as any).findMany({ select: ['documentId', 'locale'], where });
+      const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
+      yield states.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
+    }
+  }
+
+  const enumerate = async () => {
+    if (!job?.cursor) return;
+    const mappings = ordered();
+    for (let m = job.cursor.mapping; m < mappings.length; m++) {
+      const mapping = mappings[m];
+      if (job.cursor.phase === 'entries') {
+        for await (const page of entryPages(mapping, job.cursor.after)) {
+          await deps.outbox.enqueue(page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
+          job.total += page.keys.length;
+          job.cursor.after = page.after;
+          await save();
+          deps.wake();
+        }
+        job.cursor = { mapping: m, phase: 'states', after: 0 };
+      }
+      for await (const gone of orphanPages(mapping)) {
+        if (!gone.length) continue;
+        await deps.outbox.enqueue(gone.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
+        job.total += gone.length;
+        await save();
+        deps.wake();
+      }
+      job.cursor = { mapping: m + 1, phase: 'entries', after: 0 };
+      await save();
+    }
+    job.cursor = null;
+    await save();
+  };
+
+  const refresh = async () => {
+    if (!job || job.state !== 'running') return;
+    const remaining = await deps.outbox.countForJob(job.id);
+    job.done = Math.max(0, job.total - remaining - job.failed - job.skipped) ;
+    const finished = job.done + job.failed + job.skipped;
+    const t = Date.now();
+    window.push({ at: t, done: finished });
+    while (window.length > 2 && t - window[0].at > 10_000) window.shift();
+    const first = window[0];
+    job.rate = t > first.at ? Math.round(((finished - first.done) * 1000) / (t - first.at) * 10) / 10 : 0;
+    job.etaMs = job.rate > 0 ? Math.round(((job.total - finished) / job.rate) * 1000) : null;
+    if (!job.cursor && remaining === 0) {
+      job.state = 'done';
+      job.finishedAt = new Date().toISOString();
+      job.etaMs = 0;
+    }
+    await save();
+  };
+
+  const run = (bound: boolean) => {
+    const go = async () => {
+      try {
+        await enumerate();
+      } catch (err: any) {
+        if (job) {
+          job.state = 'failed';
+          job.error = `Resync stopped while listing entries: ${err?.message ?? err}`;
+          await save();
+        }
+      }
+    };
+    running = (bound ? AsyncResource.bind(go) : go)().finally(() => {
+      running = null;
+    });
+  };
+
+  const start = async (): Promise<ResyncProgress> => {
+    const current = job ?? (await load());
+    if (current && current.state === 'running') return current;
+    job = {
+      id: randomUUID(),
+      state: 'running',
+      dryRun: false,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      total: 0,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      rate: 0,
+      etaMs: null,
+      error: null,
+      cursor: { mapping: 0, phase: 'entries', after: 0 },
+    };
+    window.length = 0;
+    await save();
+    run(true);
+    return job;
+  };
+
+  /** After a restart: finish listing what the previous run had not listed yet. */
+  const resume = async () => {
+    job = await load();
+    if (job?.state === 'running' && job.cursor) run(true);
+  };
+
+  const onRowDone = (row: OutboxRow, result: PushResult) => {
+    if (!job || row.resyncJob !== job.id) return;
+    if (result.kind === 'failed' && !result.retryable) job.failed += 1;
+    else if (result.kind === 'unchanged') job.skipped += 1;
+    dirty = true;
+  };
+
+  const startTicker = () => {
+    flushTimer = setInterval(
+      AsyncResource.bind(() => {
+        if (job?.state === 'running' || dirty) refresh().catch(() => undefined);
+      }),
+      500,
+    );
+    flushTimer.unref?.();
+  };
+
+  const progress = async (): Promise<ResyncProgress | null> => {
+    if (!job) job = await load();
+    if (!job) return null;
+    if (job.state === 'running') await refresh();
+    const { cursor: _cursor, ...rest } = job;
+    return rest;
+  };
+
+  /** What a resync would do, without doing it. Lists are cut at `limit` items; counts are whole. */
+  const dryRun = async (limit = 100): Promise<DryRunPlan> => {
+    const plan: DryRunPlan = { create: [], update: [], delete: [], unchanged: 0, failed: [], truncatedAt: limit };
+    const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
+    for (const mapping of ordered()) {
+      for await (const page of entryPages(mapping, 0)) {
+        const states = await deps.states.getMany(page.keys);
+        for (const key of page.keys as EntryKey[]) {
+          const state = states.get(`${key.contentType}|${key.documentId}|${key.locale}`);
+          try {
+            const entry = await deps.pusher.readEntry(key, mapping);
+            if (!entry) continue;
+            const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+            if (outcome.action === 'skip') {
+              if (state?.remoteId != null) push(plan.delete, key);
+              continue;
+            }
+            if (state?.remoteId == null) push(plan.create, key);
+            else if (state.payloadHash !== payloadHash(outcome) || state.status !== 'synced') push(plan.update, key);
+            else plan.unchanged += 1;
+          } catch (err) {
+            push(plan.failed, { ...key, reason: err instanceof MappingError || err instanceof Error ? err.message : String(err) });
+          }
+        }
+      }
+      for await (const gone of orphanPages(mapping)) {
+        for (const s of gone) if (s.remoteId != null) push(plan.delete, { contentType: s.contentType, documentId: s.documentId, locale: s.locale });
+      }
+    }
+    return plan;
+  };
+
+  const stop = async () => {
+    clearInterval(flushTimer);
+    if (job && dirty) await save().catch(() => undefined);
+  };
+
+  return { start, resume, dryRun, progress, onRowDone, startTicker, stop, isRunning: () => job?.state === 'running', running: () => running };
+}
+
+export type Resync = ReturnType<typeof createResync>;

@@ -1,0 +1,14 @@
+import type { Core } from '@strapi/strapi';
+
+export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
+export const STATE_UID = 'plugin::location-content.sync-state';
+
+/** Table and column names as Strapi created them, so raw knex stays right whatever the naming rules. */
+export function tableInfo(strapi: Core.Strapi, uid: string) {
+  const meta = strapi.db.metadata.get(uid as any);
+  const columns: Record<string, string> = {};
+  for (const [name, attribute] of Object.entries(meta.attributes as Record<string, any>)) {
+    if (attribute.columnName) columns[name] = attribute.columnName;
+  }
+  return { table: meta.tableName as string, col: (attr: string) => columns[attr] ?? attr };
+}

@@ -1,0 +1,183 @@
+import { AsyncResource } from 'node:async_hooks';
+import PQueue from 'p-queue';
+import type { Core } from '@strapi/strapi';
+import type { Outbox, OutboxRow } from './outbox';
+import type { Pusher, PushResult } from './push';
+import type { StateStore } from './state';
+import { backoffMs } from './backoff';
+
+export interface WorkerOptions {
+  strapi: Core.Strapi;
+  outbox: Outbox;
+  states: StateStore;
+  pusher: Pusher;
+  resourceOf: (contentType: string) => string | undefined;
+  /** rows pushed at the same time; HTTP calls are limited separately */
+  maxInFlight: number;
+  batchSize: number;
+  leaseMs: number;
+  pollMs: number;
+  retry: { baseMs: number; maxMs: number; maxAttempts: number };
+  onRowDone?: (row: OutboxRow, result: PushResult) => void;
+  /** false when the remote is not configured: rows wait in the outbox */
+  canRun: () => Promise<boolean>;
+}
+
+/**
+ * Drains the outbox: claims due rows under a lease, pushes them with bounded concurrency,
+ * then completes, reschedules or gives up on each. Woken at once by a change; a slow poll
+ * picks up work enqueued by other instances and rows whose backoff ran out.
+ */
+export function createWorker(o: WorkerOptions) {
+  const queue = new PQueue({ concurrency: o.maxInFlight });
+  const inFlight = new Map<number, OutboxRow>();
+  let stopped = true;
+  let pumping = false;
+  let again = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let lastError: string | null = null;
+  const idleWaiters = new Set<() => void>();
+
+  const handle = async (row: OutboxRow) => {
+    const key = { contentType: row.contentType, documentId: row.documentId, locale: row.locale };
+    let result: PushResult;
+    try {
+      result = await o.pusher.push(key);
+    } catch (err) {
+      result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), retryable: true };
+    }
+    try {
+      if (result.kind === 'failed' && result.retryable) {
+        if (row.attempts + 1 >= o.retry.maxAttempts) {
+          await o.states.upsert(key, {
+            resource: (o.resourceOf(row.contentType) ?? 'pinpoint') as any,
+            status: 'failed',
+            lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
+            lastErrorAt: new Date(),
+          });
+          await o.outbox.complete(row);
+        } else {
+          await o.outbox.retryLater(row, backoffMs(row.attempts, o.retry, result.retryAfterMs));
+        }
+      } else if (result.kind === 'waiting') {
+        // Safety net: the dependency re-queues this entry when it gets its id, but never rely on a race.
+        await o.outbox.retryLater(row, backoffMs(row.attempts + 1, o.retry));
+      } else {
+        await o.outbox.complete(row);
+      }
+      o.onRowDone?.(row, result);
+    } catch (err) {
+      lastError = err instanceof Error ? err.message : String(err);
+      o.strapi.log.error(`[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`);
+    }
+  };
+
+  const pump = async () => {
+    if (stopped) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      if (!(await o.canRun())) return;
+      do {
+        again = false;
+        while (!stopped) {
+          const room = o.maxInFlight * 2 - inFlight.size;
+          if (room <= 0) break;
+          const rows = await o.outbox.claim(Math.min(room, o.batchSize), o.leaseMs);
+          if (!rows.length) break;
+          for (const row of rows) {
+            inFlight.set(row.id, row);
+            queue
+              .add(() => handle(row))
+              .finally(() => {
+                inFlight.delete(row.id);
+                // Refill in batches, not one claim query per finished row.
+                if (inFlight.size <= o.maxInFlight) wake();
+                if (!inFlight.size) checkIdle();
+              });
+          }
+        }
+      } while (again && !stopped);
+    } catch (err) {
+      lastError = err instanceof Error ? err.message : String(err);
+      if (!stopped) o.strapi.log.error(`[location-content] worker: ${lastError}`);
+    } finally {
+      pumping = false;
+      if (!inFlight.size) checkIdle();
+    }
+  };
+
+  // Bound to the context of start(), not of the caller: a wake from inside an editor's
+  // transaction must not run the worker's queries in that transaction.
+  let wake: () => void = () => undefined;
+
+  const checkIdle = async () => {
+    if (!idleWaiters.size || inFlight.size || pumping) return;
+    const { depth } = await o.outbox.depth().catch(() => ({ depth: 1 }));
+    if (depth === 0 && !inFlight.size) {
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters.clear();
+    }
+  };
+
+  const start = () => {
+    if (!stopped) return;
+    stopped = false;
+    const resource = new AsyncResource('location-content-worker');
+    wake = resource.bind(() => {
+      if (!stopped) setImmediate(pump);
+    });
+    const poll = resource.bind(() => {
+      pump();
+      checkIdle();
+    });
+    pollTimer = setInterval(poll, o.pollMs);
+    pollTimer.unref?.();
+    renewTimer = setInterval(
+      resource.bind(() => {
+        if (inFlight.size) o.outbox.renew([...inFlight.keys()], o.leaseMs).catch(() => undefined);
+      }),
+      Math.max(1000, Math.floor(o.leaseMs / 3)),
+    );
+    renewTimer.unref?.();
+    wake();
+  };
+
+  const stop = async () => {
+    stopped = true;
+    clearInterval(pollTimer);
+    clearInterval(renewTimer);
+    queue.clear();
+    await queue.onIdle();
+  };
+
+  /** Resolves when the outbox is empty and nothing is in flight. */
+  const idle = (timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        idleWaiters.delete(done);
+        reject(new Error(`location-content: the sync queue was not idle after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      idleWaiters.add(done);
+      wake();
+      checkIdle();
+    });
+
+  return {
+    start,
+    stop,
+    wake: () => wake(),
+    idle,
+    stats: () => ({ inFlight: inFlight.size, lastError }),
+  };
+}
+
+export type Worker = ReturnType<typeof createWorker>;

@@ -1,0 +1,129 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+const PLAYGROUND = path.join(ROOT, 'playground');
+
+export interface TestApp {
+  strapi: Core.Strapi;
+  emulator: EmulatorHandle;
+  appDir: string;
+  /** http://127.0.0.1:PORT when started with `http: true` */
+  url?: string;
+  logs: string[];
+  sync(): any;
+  stop(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  emulator?: EmulatorOptions;
+  /** changes the playground's plugin config (functions such as transform are allowed) */
+  patchConfig?: (config: any) => any;
+  /** listen on 127.0.0.1 for HTTP tests */
+  http?: boolean;
+  env?: Record<string, string>;
+  /** reuse an app folder (restart tests) */
+  appDir?: string;
+  /** reuse a running emulator */
+  emulatorHandle?: EmulatorHandle;
+}
+
+const copyDir = async (from: string, to: string) => {
+  await fs.cp(from, to, { recursive: true, filter: (src) => !/[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src) });
+};
+
+/** A copy of the playground in a temp folder, so each test file has its own database and files. */
+export async function makeAppDir(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-app-'));
+  for (const part of ['config', 'src', 'package.json']) await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
+  await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
+  await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
+  await fs.writeFile(
+    path.join(dir, 'config', 'plugins.js'),
+    `const base = require('./plugins.playground.js');
+module.exports = (ctx) => {
+  const config = base(ctx);
+  const patch = globalThis.__LOCATION_CONTENT_TEST_PATCH__;
+  return patch ? patch(config) : config;
+};
+`,
+  );
+  return dir;
+}
+
+/** Test-friendly retry and rate settings: fast backoff, generous rate. */
+export const fastSync = (config: any) => {
+  const lc = config['location-content'].config;
+  lc.retry = { baseMs: 50, maxMs: 500, maxAttempts: 8 };
+  lc.rateLimit = { requestsPerSecond: 500, concurrency: 4 };
+  lc.requestTimeoutMs = 5000;
+  return config;
+};
+
+export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const emulator = options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
+  const appDir = options.appDir ?? (await makeAppDir());
+  const env: Record<string, string> = {
+    LOCATION_CONTENT_PLUGIN_PATH: ROOT,
+    DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db'),
+    LOCATION_CONTENT_BASE_URL: emulator.baseUrl,
+    LOCATION_CONTENT_CLIENT_ID: emulator.clientId,
+    LOCATION_CONTENT_CLIENT_SECRET: emulator.clientSecret,
+    STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL ?? 'warn',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...options.env,
+  };
+  Object.assign(process.env, env);
+  (globalThis as any).__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
+    const fast = fastSync(config);
+    return options.patchConfig ? options.patchConfig(fast) : fast;
+  };
+
+  const { createStrapi } = await import('@strapi/strapi');
+  const strapi = await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: false } as any).load();
+  const logs: string[] = [];
+  captureLogs(strapi, logs);
+
+  let url: string | undefined;
+  if (options.http) {
+    await new Promise<void>((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', () => resolve()));
+    const address = strapi.server.httpServer.address() as { port: number };
+    url = `http://127.0.0.1:${address.port}`;
+  }
+
+  return {
+    strapi,
+    emulator,
+    appDir,
+    url,
+    logs,
+    sync: () => strapi.plugin('location-content').service('sync'),
+    async stop() {
+      if (options.http) strapi.server.httpServer.closeAllConnections?.();
+      await strapi.destroy();
+      if (!options.emulatorHandle) await emulator.stop();
+      delete (globalThis as any).__LOCATION_CONTENT_TEST_PATCH__;
+    },
+  };
+}
+
+/** Keeps every log line, so tests can check what reached the log (secrets must not). */
+function captureLogs(strapi: Core.Strapi, into: string[]) {
+  const log = strapi.log as any;
+  for (const level of ['error', 'warn', 'info', 'http', 'debug']) {
+    const original = log[level]?.bind(log);
+    if (!original) continue;
+    log[level] = (...args: unknown[]) => {
+      into.push(`${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`);
+      return original(...args);
+    };
+  }
+}
+
+export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });
