@@ -36,9 +36,11 @@ function usage(): string {
   return `Location Content API v3.0 emulator\n\nUsage: npm run emulator -- [flags]\n\n${lines.join('\n')}\n`;
 }
 
+/** A bad flag or value: main() prints it with the usage and exits 2. */
+export class UsageError extends Error {}
+
 function fail(msg: string): never {
-  process.stderr.write(`emulator: ${msg}\n\n${usage()}`);
-  process.exit(2);
+  throw new UsageError(msg);
 }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Record<string, string | boolean> {
@@ -99,18 +101,28 @@ export function optionsFrom(values: Record<string, string | boolean>): EmulatorO
 }
 
 async function main(): Promise<void> {
-  const values = parseArgs(process.argv.slice(2), process.env);
-  if (values.help) {
-    process.stdout.write(usage());
-    return;
+  let values: Record<string, string | boolean>;
+  let opts: EmulatorOptions;
+  try {
+    values = parseArgs(process.argv.slice(2), process.env);
+    if (values.help) {
+      process.stdout.write(usage());
+      return;
+    }
+    opts = optionsFrom(values);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`emulator: ${err.message}\n\n${usage()}`);
+    process.exit(2);
   }
-  const opts = optionsFrom(values);
   if (values.verbose) opts.logger = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   let emu;
   try {
     emu = await startEmulator(opts);
   } catch (err) {
-    fail(err instanceof Error ? err.message : String(err));
+    // e.g. a bad --put-mode or a port in use
+    process.stderr.write(`emulator: ${err instanceof Error ? err.message : String(err)}\n\n${usage()}`);
+    process.exit(2);
   }
   const cfg = emu.config();
   process.stdout.write(
