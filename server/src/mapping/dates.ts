@@ -1,0 +1,96 @@
+import { MappingError } from './errors';
+import { normalizeSource, readPath } from './paths';
+import { show } from './values';
+import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
+import type { DateRange } from '../remote/types';
+
+/**
+ * The remote's date format, `2018-02-16T20:00:00.000Z`, from a Date or any ISO 8601 string:
+ * offsets and microseconds accepted, a date alone is midnight UTC, a time without zone is UTC
+ * (never the server's zone, so every machine sends the same payload). The parser is the remote
+ * client's, so what mapping accepts the payload builder accepts too.
+ */
+export function toMsUtc(value: unknown, field: string): string {
+  if (value instanceof Date || typeof value === 'string') {
+    try {
+      return remoteToMsUtc(value);
+    } catch (err) {
+      if (!(err instanceof InvalidDateError)) throw err;
+    }
+  }
+  throw new MappingError(field, `${show(value)} is not a date (expected ISO 8601, e.g. 2024-05-01 or 2024-05-01T20:00:00+02:00)`);
+}
+
+export interface DatesSpec {
+  /** where the ranges are; undefined: start and end are paths from the entry itself */
+  path?: string;
+  start: string;
+  end: string;
+}
+
+/** A `dates` source with keys, as opposed to a plain path. */
+export function isDatesSpecSource(source: unknown): source is { path?: string; start?: string; end?: string } {
+  return typeof source === 'object' && source !== null && ('start' in source || 'end' in source);
+}
+
+export function datesSpecOf(source: unknown): DatesSpec {
+  if (isDatesSpecSource(source)) {
+    return {
+      path: typeof source.path === 'string' && source.path !== '' ? source.path : undefined,
+      start: source.start || 'start',
+      end: source.end || 'end',
+    };
+  }
+  return { path: normalizeSource(source as string).path, start: 'start', end: 'end' };
+}
+
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
+  if (item instanceof Date || typeof item === 'string') {
+    const at = toMsUtc(item, field);
+    return { start: at, end: at };
+  }
+  if (item === null || typeof item !== 'object') {
+    throw new MappingError(field, `expected a date or an object with '${spec.start}', got ${show(item)}`);
+  }
+  const rawStart = readPath(item, spec.start);
+  const rawEnd = readPath(item, spec.end);
+  if (isBlank(rawStart)) throw new MappingError(field, `no start at '${spec.start}'`);
+  const start = toMsUtc(rawStart, field);
+  // A range without end is an instant; editors leave the end empty for one-off happenings.
+  const end = isBlank(rawEnd) ? start : toMsUtc(rawEnd, field);
+  if (Date.parse(end) < Date.parse(start)) throw new MappingError(field, `end ${end} is before start ${start}`);
+  return { start, end };
+}
+
+/**
+ * Ranges from a repeatable component, a JSON array (of objects or of plain dates), one object,
+ * or one date. Every problem names the index so the editor finds the row.
+ */
+export function mapDates(entry: unknown, spec: DatesSpec, field = 'dates'): DateRange[] {
+  const raw = spec.path === undefined ? entry : readPath(entry, spec.path);
+  const where = spec.path === undefined ? `'${spec.start}'` : `'${spec.path}'`;
+  let items: unknown[];
+  if (isBlank(raw)) items = [];
+  else if (Array.isArray(raw)) items = raw.filter((i) => i !== null && i !== undefined);
+  else items = [raw];
+  if (spec.path === undefined && items.length === 1 && isBlank(readPath(items[0], spec.start))) items = [];
+  if (items.length === 0) throw new MappingError(field, `no dates at ${where}; the remote needs at least one`);
+
+  const problems: MappingError[] = [];
+  const ranges: DateRange[] = [];
+  const many = Array.isArray(raw);
+  items.forEach((item, i) => {
+    try {
+      ranges.push(rangeOf(item, spec, many ? `${field}[${i}]` : field));
+    } catch (err) {
+      if (err instanceof MappingError) problems.push(err);
+      else throw err;
+    }
+  });
+  if (problems.length > 0) throw MappingError.combine(problems);
+  return ranges;
+}

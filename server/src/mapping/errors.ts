@@ -1,0 +1,43 @@
+/**
+ * A problem with the content of one entry, worded for the editor who has to fix it:
+ * `latitude: no value at 'geo.lat'`. Several problems of one entry travel together
+ * so that an editor fixes them in one pass instead of one push attempt each.
+ */
+export class MappingError extends Error {
+  readonly field: string;
+  readonly reason: string;
+  /** every problem found in the entry; this error itself is the first */
+  readonly problems: Array<{ field: string; reason: string }>;
+
+  constructor(field: string, reason: string, more: Array<{ field: string; reason: string }> = []) {
+    const problems = [{ field, reason }, ...more];
+    super(problems.map((p) => `${p.field}: ${p.reason}`).join('; '));
+    this.name = 'MappingError';
+    this.field = field;
+    this.reason = reason;
+    this.problems = problems;
+  }
+
+  static combine(errors: MappingError[]): MappingError {
+    const all = errors.flatMap((e) => e.problems);
+    return new MappingError(all[0].field, all[0].reason, all.slice(1));
+  }
+}
+
+/**
+ * Runs every field builder, even after one failed, and throws all problems at once.
+ * Errors that are not MappingErrors (a failing readMedia, a bug) are not the editor's to fix:
+ * they propagate untouched so that the sync engine classifies them as retryable.
+ */
+export async function collectProblems(steps: Array<() => unknown | Promise<unknown>>): Promise<void> {
+  const errors: MappingError[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      if (err instanceof MappingError) errors.push(err);
+      else throw err;
+    }
+  }
+  if (errors.length > 0) throw MappingError.combine(errors);
+}

@@ -1,0 +1,79 @@
+import { MappingError } from './errors';
+import { show } from './values';
+import type { MediaFile } from '../remote/types';
+import type { MappingContext, MediaFileObject } from './types';
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB'];
+
+/** "12.3 MB", "5 MB", "800 KB": what an editor reads, not a byte count. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const rounded = unit === 0 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
+  return `${rounded} ${UNITS[unit]}`;
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
+  '.webp': 'image/webp', '.svg': 'image/svg+xml', '.avif': 'image/avif', '.bmp': 'image/bmp',
+  '.tif': 'image/tiff', '.tiff': 'image/tiff', '.ico': 'image/x-icon', '.mp4': 'video/mp4',
+  '.webm': 'video/webm', '.mov': 'video/quicktime', '.mp3': 'audio/mpeg', '.pdf': 'application/pdf',
+};
+
+function extOf(name: string): string {
+  const m = /(\.[a-z0-9]+)$/i.exec(name);
+  return m ? m[1].toLowerCase() : '';
+}
+
+function baseName(url: string): string {
+  const clean = url.split(/[?#]/)[0];
+  const last = clean.split('/').filter(Boolean).pop() ?? 'file';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+function asFile(value: unknown, field: string, path: string): MediaFileObject | undefined {
+  // A multiple media field gives a list; the remote holds one media per object.
+  const first = Array.isArray(value) ? value.find((v) => v !== null && v !== undefined) : value;
+  if (first === undefined || first === null || first === '') return undefined;
+  if (typeof first === 'string') return { url: first };
+  if (typeof first === 'object' && typeof (first as MediaFileObject).url === 'string') return first as MediaFileObject;
+  throw new MappingError(field, `expected a media file at '${path}', got ${show(first)}`);
+}
+
+/**
+ * A Strapi media value as the remote's `{content, name, type}`. The size limit is checked on the
+ * stored size first, so an oversized video is refused without being read into memory.
+ */
+export async function mediaFileOf(
+  value: unknown,
+  field: string,
+  path: string,
+  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>,
+): Promise<MediaFile | undefined> {
+  const file = asFile(value, field, path);
+  if (!file) return undefined;
+  let name = typeof file.name === 'string' && file.name.trim() !== '' ? file.name.trim() : baseName(file.url);
+  if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.')) name += file.ext;
+  const tooBig = (bytes: number) =>
+    new MappingError(field, `${name} is ${formatBytes(bytes)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
+
+  // Strapi's `size` is in kilobytes.
+  if (typeof file.size === 'number' && Number.isFinite(file.size) && file.size * 1024 > ctx.maxMediaBytes * 1.01) {
+    throw tooBig(file.size * 1024);
+  }
+  const bytes = await ctx.readMedia(file);
+  if (bytes.length > ctx.maxMediaBytes) throw tooBig(bytes.length);
+  if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
+
+  const mime = typeof file.mime === 'string' && file.mime.includes('/') ? file.mime
+    : MIME_BY_EXT[extOf(name)] ?? MIME_BY_EXT[extOf(baseName(file.url))] ?? 'application/octet-stream';
+  return { content: bytes.toString('base64'), name, type: mime };
+}

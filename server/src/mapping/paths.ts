@@ -1,0 +1,199 @@
+import type { FieldSource, SchemaAttribute, StrapiSchemaLookup } from './types';
+
+/** Upload plugin's file model: what a media attribute points to. */
+export const FILE_UID = 'plugin::upload.file';
+
+/** Keys a populated media object carries, for when the upload model is not registered (unit tests, odd setups). */
+const FILE_KEYS = [
+  'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url',
+  'previewUrl', 'provider', 'provider_metadata', 'documentId', 'id', 'locale',
+];
+
+const TO_MANY = new Set(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany', 'morphMany']);
+const MORPH = new Set(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
+
+export type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
+
+export interface PathStep {
+  /** attribute name */
+  name: string;
+  attr: SchemaAttribute;
+  /** uid of the model (content type or component) that owns the attribute */
+  owner: string;
+  kind: StepKind;
+  /** repeatable component, to-many relation, multiple media */
+  many: boolean;
+  /** component uid, relation target uid, or the upload file uid for media */
+  target?: string;
+}
+
+export interface ResolvedPath {
+  path: string;
+  steps: PathStep[];
+  /** the attribute the path ends on (or enters, for JSON) */
+  last: PathStep;
+  /** keys read inside a JSON value after its attribute; no schema below JSON */
+  jsonRest: string[];
+}
+
+/** A path that does not fit the schema; `reason` is already readable. */
+export class PathError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PathError';
+  }
+}
+
+export interface NormalizedSource {
+  path: string;
+  hasDefault: boolean;
+  default?: unknown;
+}
+
+export function normalizeSource(source: FieldSource | { path?: unknown; default?: unknown }): NormalizedSource {
+  if (typeof source === 'string') return { path: source, hasDefault: false };
+  const obj = source as { path?: unknown; default?: unknown };
+  return {
+    path: typeof obj.path === 'string' ? obj.path : '',
+    hasDefault: Object.prototype.hasOwnProperty.call(obj, 'default') && obj.default !== undefined,
+    default: obj.default,
+  };
+}
+
+export function splitPath(path: string): string[] {
+  return path.split('.');
+}
+
+function kindOf(attr: SchemaAttribute): StepKind {
+  switch (attr.type) {
+    case 'component':
+      return 'component';
+    case 'relation':
+      return 'relation';
+    case 'media':
+      return 'media';
+    case 'json':
+      return 'json';
+    case 'dynamiczone':
+      return 'dynamiczone';
+    default:
+      return 'scalar';
+  }
+}
+
+function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
+  const model = getModel(uid);
+  const isComponent = model?.modelType === 'component' || (!uid.includes('::') && uid.includes('.'));
+  return isComponent ? `component ${uid}` : uid;
+}
+
+/**
+ * Walks a dotted path through the schema of `uid`: components, relations and media are
+ * entered with the model they point to; JSON ends the schema walk (its inside is free-form).
+ */
+export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLookup): ResolvedPath {
+  if (typeof path !== 'string' || path.trim() === '') throw new PathError('the path is empty');
+  const segments = splitPath(path);
+  if (segments.some((s) => s.trim() === '' || s !== s.trim())) {
+    throw new PathError(`'${path}' is not a valid path (empty or padded segment)`);
+  }
+
+  const steps: PathStep[] = [];
+  let owner = uid;
+  let prev: PathStep | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i];
+    if (prev) {
+      if (prev.kind === 'json') {
+        return { path, steps, last: prev, jsonRest: segments.slice(i) };
+      }
+      if (prev.kind === 'scalar') {
+        throw new PathError(`'${prev.name}' is a ${prev.attr.type} field; it has no '${name}'`);
+      }
+      if (prev.kind === 'dynamiczone') {
+        throw new PathError(`'${prev.name}' is a dynamic zone; paths cannot go through dynamic zones`);
+      }
+      owner = prev.target as string;
+    }
+
+    const model = getModel(owner);
+    if (!model) {
+      if (owner === FILE_UID && FILE_KEYS.includes(name)) {
+        prev = { name, attr: { type: name === 'width' || name === 'height' || name === 'size' ? 'float' : 'string' }, owner, kind: name === 'formats' || name === 'provider_metadata' ? 'json' : 'scalar', many: false };
+        steps.push(prev);
+        continue;
+      }
+      throw new PathError(`${describeOwner(owner, getModel)} is not known to this Strapi`);
+    }
+    const attr = model.attributes?.[name] as SchemaAttribute | undefined;
+    if (!attr || typeof attr !== 'object') {
+      const where = prev ? `'${prev.name}' has no attribute '${name}' in ${describeOwner(owner, getModel)}` : `${describeOwner(owner, getModel)} has no attribute '${name}'`;
+      throw new PathError(where);
+    }
+    const kind = kindOf(attr);
+    let target: string | undefined;
+    let many = false;
+    if (kind === 'component') {
+      target = attr.component;
+      many = attr.repeatable === true;
+      if (!target) throw new PathError(`'${name}' is a component field without a component uid`);
+    } else if (kind === 'relation') {
+      if (MORPH.has(String(attr.relation)) || !attr.target) {
+        throw new PathError(`'${name}' is a polymorphic relation; only relations to one content type are supported`);
+      }
+      target = attr.target;
+      many = TO_MANY.has(String(attr.relation));
+    } else if (kind === 'media') {
+      target = FILE_UID;
+      many = attr.multiple === true;
+    }
+    prev = { name, attr, owner, kind, many, target };
+    steps.push(prev);
+  }
+  return { path, steps, last: prev as PathStep, jsonRest: [] };
+}
+
+/** Did the walk pass through something that yields several values (repeatable, to-many, multiple media) before the end? */
+export function throughMany(resolved: ResolvedPath): PathStep | undefined {
+  return resolved.steps.slice(0, -1).find((s) => s.many);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * Reads a dotted path in a populated entry. Arrays met on the way (repeatable components,
+ * to-many relations) are walked element by element and flattened, so `stops.title` gives
+ * every stop's title.
+ */
+export function readPath(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const segment of splitPath(path)) {
+    if (current === undefined || current === null) return undefined;
+    if (Array.isArray(current)) {
+      const next: unknown[] = [];
+      for (const item of current) {
+        const v = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[segment] : undefined;
+        if (v === undefined || v === null) continue;
+        if (Array.isArray(v)) next.push(...v);
+        else next.push(v);
+      }
+      current = next;
+    } else if (typeof current === 'object') {
+      current = (current as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+/** Reads the source's path; an empty value gives the source's default when it has one. */
+export function readSource(entry: unknown, source: NormalizedSource): unknown {
+  const value = readPath(entry, source.path);
+  return isEmpty(value) && source.hasDefault ? source.default : value;
+}
+
+export { isEmpty };

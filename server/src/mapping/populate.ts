@@ -1,0 +1,152 @@
+import { normalizeSource, PathError, resolvePath, type ResolvedPath } from './paths';
+import { datesSpecOf } from './dates';
+import { tagKeyFor } from './tags';
+import type { Mapping, StrapiSchemaLookup } from './types';
+
+/** Fields whose path must end on a relation: the related entry's identity is what is read. */
+export const RELATION_FIELDS: Record<string, string[]> = {
+  pinpoint: ['category', 'lists'],
+  event: ['pinpoint'],
+  category: [],
+  list: ['pinpoints'],
+};
+
+export interface FieldPath {
+  field: string;
+  path: string;
+  /** the path ends on a relation whose identity (documentId, locale) is read */
+  ref?: boolean;
+}
+
+/** Every path a mapping reads, with dates and tag keys spelled out. */
+export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): FieldPath[] {
+  const out: FieldPath[] = [];
+  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  const refFields = RELATION_FIELDS[mapping.resource] ?? [];
+  for (const [field, source] of Object.entries(fields)) {
+    if (source === undefined || source === null) continue;
+    if (field === 'dates') {
+      const spec = datesSpecOf(source);
+      const prefix = spec.path === undefined ? '' : `${spec.path}.`;
+      if (spec.path !== undefined) out.push({ field, path: spec.path });
+      out.push({ field, path: `${prefix}${spec.start}` }, { field, path: `${prefix}${spec.end}` });
+      continue;
+    }
+    const { path } = normalizeSource(source as never);
+    if (!path) continue;
+    out.push({ field, path, ref: refFields.includes(field) });
+    if (field === 'tags') {
+      const explicit = typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
+        ? (source as { key: string }).key : undefined;
+      let resolved: ResolvedPath | undefined;
+      try {
+        resolved = resolvePath(mapping.contentType, path, getModel);
+      } catch {
+        resolved = undefined;
+      }
+      const key = tagKeyFor(resolved, explicit, getModel);
+      if (key && resolved && (resolved.last.kind === 'relation' || resolved.last.kind === 'component')) {
+        out.push({ field, path: `${path}.${key}` });
+      }
+    }
+  }
+  return out;
+}
+
+interface PopNode {
+  kind: 'component' | 'relation' | 'media';
+  target?: string;
+  fields: Set<string>;
+  children: Map<string, PopNode>;
+}
+
+function isLocalized(uid: string | undefined, getModel: StrapiSchemaLookup): boolean {
+  if (!uid) return false;
+  const model = getModel(uid);
+  // Strapi 5's i18n adds `locale` to every content type; pluginOptions covers a bare schema.
+  return Boolean(model?.attributes?.locale) || model?.pluginOptions?.i18n?.localized === true;
+}
+
+function render(children: Map<string, PopNode>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of [...children.keys()].sort()) {
+    const node = children.get(name) as PopNode;
+    if (node.kind === 'media') out[name] = true;
+    else if (node.kind === 'component') out[name] = node.children.size === 0 ? true : { populate: render(node.children) };
+    else {
+      out[name] = {
+        fields: [...node.fields].sort(),
+        ...(node.children.size > 0 ? { populate: render(node.children) } : {}),
+      };
+    }
+  }
+  return out;
+}
+
+/**
+ * The `populate` of `strapi.documents(uid).findOne` that loads exactly what the field map reads:
+ * components (nested ones through `populate`), media, and relations limited to the fields read
+ * plus documentId/locale — never whole related entries, which can be large and themselves
+ * relation-heavy. Paths that do not fit the schema are left out (the validator reports them).
+ */
+export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Record<string, any> {
+  const root = new Map<string, PopNode>();
+  for (const fp of fieldPaths(mapping, getModel)) {
+    let resolved: ResolvedPath;
+    try {
+      resolved = resolvePath(mapping.contentType, fp.path, getModel);
+    } catch (err) {
+      if (err instanceof PathError) continue;
+      throw err;
+    }
+    let level = root;
+    let parent: PopNode | undefined;
+    resolved.steps.forEach((step, i) => {
+      const isLast = i === resolved.steps.length - 1;
+      if (step.kind === 'scalar' || step.kind === 'json' || step.kind === 'dynamiczone') {
+        if (parent?.kind === 'relation') parent.fields.add(step.name);
+        return;
+      }
+      if (parent?.kind === 'media') return;
+      let node = level.get(step.name);
+      if (!node) {
+        node = { kind: step.kind, target: step.target, fields: new Set(), children: new Map() };
+        level.set(step.name, node);
+      }
+      if (node.kind === 'relation') {
+        node.fields.add('documentId');
+        if (isLast && fp.ref && isLocalized(step.target, getModel)) node.fields.add('locale');
+      }
+      parent = node;
+      level = node.children;
+    });
+  }
+  return render(root);
+}
+
+/**
+ * Content types this mapping reads through relations (every hop), so that a change to one of
+ * their entries re-queues the entries that use it.
+ */
+export function relationTargets(mapping: Mapping, getModel: StrapiSchemaLookup): Array<{ field: string; path: string; target: string }> {
+  const out: Array<{ field: string; path: string; target: string }> = [];
+  const seen = new Set<string>();
+  for (const fp of fieldPaths(mapping, getModel)) {
+    let resolved: ResolvedPath;
+    try {
+      resolved = resolvePath(mapping.contentType, fp.path, getModel);
+    } catch (err) {
+      if (err instanceof PathError) continue;
+      throw err;
+    }
+    resolved.steps.forEach((step, i) => {
+      if (step.kind !== 'relation' || !step.target) return;
+      const path = resolved.steps.slice(0, i + 1).map((s) => s.name).join('.');
+      const key = `${fp.field}\u0000${path}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ field: fp.field, path, target: step.target });
+    });
+  }
+  return out;
+}

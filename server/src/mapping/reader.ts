@@ -1,0 +1,172 @@
+import { parseCoordinates, checkLatitude, checkLongitude, type Position } from './coordinates';
+import { datesSpecOf, mapDates } from './dates';
+import { MappingError } from './errors';
+import { isBlocks } from './blocks';
+import { toHtml } from './html';
+import { mediaFileOf } from './media';
+import { normalizeSource, PathError, readSource, resolvePath, type NormalizedSource, type ResolvedPath } from './paths';
+import { relatedRefs } from './relations';
+import { mapTags, tagKeyFor } from './tags';
+import { show, single, toNumber, toText } from './values';
+import type { DateRange, MediaFile } from '../remote/types';
+import type { Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
+
+interface Read {
+  source: NormalizedSource;
+  /** undefined when the path is not in the schema but a transform may have put it there */
+  resolved: ResolvedPath | undefined;
+  value: unknown;
+}
+
+/**
+ * Reads one entry through one mapping's field map, and keeps track of the related entries
+ * it used. Resource modules ask it for typed values by remote field name.
+ */
+export class EntryReader {
+  readonly refs: Array<EntryRef & { role: RefRole }> = [];
+  readonly unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }> = [];
+
+  constructor(readonly mapping: Mapping, readonly entry: Entry, readonly ctx: MappingContext) {}
+
+  private get fields(): Record<string, unknown> {
+    return (this.mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  }
+
+  has(field: string): boolean {
+    const source = this.fields[field];
+    return source !== undefined && source !== null;
+  }
+
+  resolve(field: string, path: string): ResolvedPath | undefined {
+    try {
+      return resolvePath(this.mapping.contentType, path, this.ctx.getModel);
+    } catch (err) {
+      if (!(err instanceof PathError)) throw err;
+      // A transform may add keys the schema does not have; read them by shape.
+      if (this.mapping.transform && /has no attribute/.test(err.reason)) return undefined;
+      throw new MappingError(field, `'${path}': ${err.reason}`);
+    }
+  }
+
+  read(field: string): Read | undefined {
+    const raw = this.fields[field];
+    if (raw === undefined || raw === null) return undefined;
+    const source = normalizeSource(raw as never);
+    const resolved = this.resolve(field, source.path);
+    return { source, resolved, value: readSource(this.entry, source) };
+  }
+
+  text(field: string): string | undefined {
+    const r = this.read(field);
+    if (!r) return undefined;
+    return toText(r.value, field, r.source.path) ?? '';
+  }
+
+  requiredText(field: string): string {
+    const r = this.read(field);
+    if (!r) throw new MappingError(field, 'is not mapped');
+    const text = toText(r.value, field, r.source.path);
+    if (text === undefined || text === '') {
+      throw new MappingError(field, `is empty (nothing at '${r.source.path}'); the remote needs a ${field}`);
+    }
+    return text;
+  }
+
+  html(field: string): string | undefined {
+    const r = this.read(field);
+    if (!r) return undefined;
+    const type = r.resolved && r.resolved.jsonRest.length === 0 ? String(r.resolved.last.attr.type) : undefined;
+    const value = type === 'blocks' || isBlocks(r.value) ? r.value : single(r.value, field, r.source.path);
+    const html = toHtml(value, type, { publicUrl: this.ctx.publicUrl });
+    if (html === undefined) throw new MappingError(field, `expected text at '${r.source.path}', got ${show(value)}`);
+    return html;
+  }
+
+  number(field: string): number | undefined {
+    const r = this.read(field);
+    if (!r) return undefined;
+    return toNumber(r.value, field, r.source.path);
+  }
+
+  requiredNumber(field: string): number {
+    const r = this.read(field);
+    if (!r) throw new MappingError(field, 'is not mapped');
+    const n = toNumber(r.value, field, r.source.path);
+    if (n === undefined) throw new MappingError(field, `no value at '${r.source.path}'`);
+    return n;
+  }
+
+  /** latitude + longitude, from two fields or from one `coordinates` field */
+  position(): Position {
+    if (this.has('coordinates')) {
+      const r = this.read('coordinates') as Read;
+      const position = parseCoordinates(r.value, 'coordinates', r.source.path);
+      if (!position) throw new MappingError('coordinates', `no value at '${r.source.path}'`);
+      return position;
+    }
+    const problems: MappingError[] = [];
+    const attempt = (field: 'latitude' | 'longitude', check: (n: number) => number) => {
+      try {
+        return check(this.requiredNumber(field));
+      } catch (err) {
+        if (err instanceof MappingError) problems.push(err);
+        else throw err;
+        return NaN;
+      }
+    };
+    const latitude = attempt('latitude', checkLatitude);
+    const longitude = attempt('longitude', checkLongitude);
+    if (problems.length > 0) throw MappingError.combine(problems);
+    return { latitude, longitude };
+  }
+
+  tags(field = 'tags'): string[] | undefined {
+    const raw = this.fields[field];
+    if (raw === undefined || raw === null) return undefined;
+    const r = this.read(field) as Read;
+    const key = typeof raw === 'object' && typeof (raw as { key?: unknown }).key === 'string' ? (raw as { key: string }).key : undefined;
+    return mapTags(r.value, field, tagKeyFor(r.resolved, key, this.ctx.getModel));
+  }
+
+  async media(field: string): Promise<MediaFile | undefined> {
+    const r = this.read(field);
+    if (!r) return undefined;
+    return mediaFileOf(r.value, field, r.source.path, this.ctx);
+  }
+
+  dates(field = 'dates'): DateRange[] {
+    const raw = this.fields[field];
+    if (raw === undefined || raw === null) throw new MappingError(field, 'is not mapped');
+    const spec = datesSpecOf(raw);
+    if (spec.path !== undefined) this.resolve(field, spec.path);
+    return mapDates(this.entry, spec, field);
+  }
+
+  /**
+   * Remote ids of the related entries at a relation field. Entries not synced yet are recorded
+   * as unresolved: the caller's `blocking` says whether the push must wait for them.
+   */
+  async related(field: string, role: RefRole, opts: { blocking: boolean; single: boolean }): Promise<{ ids: number[]; count: number }> {
+    const r = this.read(field);
+    if (!r) return { ids: [], count: 0 };
+    const last = r.resolved?.last;
+    if (!r.resolved || !last || last.kind !== 'relation' || r.resolved.jsonRest.length > 0 || !last.target) {
+      throw new MappingError(field, `'${r.source.path}' is not a relation`);
+    }
+    // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
+    const localized = this.ctx.getModel(last.target)?.pluginOptions?.i18n?.localized === true;
+    const refs = relatedRefs(r.value, last.target, field, r.source.path)
+      .map((ref) => (localized ? ref : { ...ref, locale: null }));
+    if (opts.single && refs.length > 1) {
+      throw new MappingError(field, `'${r.source.path}' gives ${refs.length} related entries, one is needed`);
+    }
+    const ids: number[] = [];
+    for (const ref of refs) {
+      this.refs.push({ ...ref, role });
+      const id = await this.ctx.remoteIdOf(ref);
+      if (id === undefined || id === null) this.unresolved.push({ ...ref, role, blocking: opts.blocking });
+      else if (!ids.includes(id)) ids.push(id);
+    }
+    return { ids, count: refs.length };
+  }
+}

@@ -1,0 +1,65 @@
+import { MappingError } from './errors';
+import type { ResolvedPath } from './paths';
+import { show } from './values';
+import type { StrapiSchemaLookup } from './types';
+
+const TEXT_TYPES = new Set(['string', 'text', 'uid', 'email', 'enumeration']);
+
+/**
+ * Which attribute of a related entry (or repeatable component item) is the tag: the configured
+ * key, else `name`, else the target's first text attribute. Undefined when the path does not end
+ * on a relation or component (text, JSON: the value's shape decides).
+ */
+export function tagKeyFor(resolved: ResolvedPath | undefined, key: string | undefined, getModel: StrapiSchemaLookup): string | undefined {
+  if (key) return key;
+  const last = resolved?.last;
+  if (!last || resolved.jsonRest.length > 0 || (last.kind !== 'relation' && last.kind !== 'component')) return undefined;
+  const model = last.target ? getModel(last.target) : undefined;
+  const attributes = (model?.attributes ?? {}) as Record<string, { type?: string }>;
+  if (attributes.name) return 'name';
+  return Object.keys(attributes).find((k) => TEXT_TYPES.has(String(attributes[k]?.type)));
+}
+
+function fromObject(obj: Record<string, unknown>, key: string | undefined): unknown {
+  if (key !== undefined) return obj[key];
+  if (typeof obj.name === 'string') return obj.name;
+  // Free-form JSON: the first text property is the best guess of a label.
+  return Object.values(obj).find((v) => typeof v === 'string');
+}
+
+/**
+ * Tags from a string list, a comma-separated text (one tag per line works too), or related
+ * entries/objects. Trimmed, empties dropped, duplicates dropped, first order kept.
+ */
+export function mapTags(value: unknown, field: string, key?: string): string[] {
+  const raw: string[] = [];
+  const add = (item: unknown, label: string, split: boolean) => {
+    if (item === undefined || item === null) return;
+    if (typeof item === 'string') {
+      raw.push(...(split ? item.split(/[,\n]/) : [item]));
+    } else if (typeof item === 'number' || typeof item === 'bigint') {
+      raw.push(String(item));
+    } else if (typeof item === 'object' && !Array.isArray(item)) {
+      const tag = fromObject(item as Record<string, unknown>, key);
+      if (tag === undefined || tag === null) return;
+      if (typeof tag !== 'string' && typeof tag !== 'number') {
+        throw new MappingError(label, `expected text at '${key ?? 'name'}', got ${show(tag)}`);
+      }
+      raw.push(String(tag));
+    } else {
+      throw new MappingError(label, `expected text, got ${show(item)}`);
+    }
+  };
+  if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
+  else add(value, field, true);
+
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const t of raw) {
+    const tag = t.trim();
+    if (tag === '' || seen.has(tag)) continue;
+    seen.add(tag);
+    tags.push(tag);
+  }
+  return tags;
+}

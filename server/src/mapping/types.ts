@@ -1,0 +1,94 @@
+import type {
+  CategoryRequest,
+  EventRequest,
+  ListRequest,
+  PinpointRequest,
+  ResourceKind,
+} from '../remote/types';
+
+export type { Entry, Mapping, FieldSource, FieldOptions, DatesSource, TagsOptions } from '../config/types';
+export type { ResourceKind } from '../remote/types';
+
+/** One attribute as `strapi.getModel(uid).attributes[name]` gives it; only the keys the mapping reads are typed. */
+export interface SchemaAttribute {
+  type: string;
+  component?: string;
+  repeatable?: boolean;
+  components?: string[];
+  relation?: string;
+  target?: string;
+  multiple?: boolean;
+  allowedTypes?: string[] | null;
+  customField?: string;
+  [key: string]: unknown;
+}
+
+export interface SchemaModel {
+  uid?: string;
+  kind?: string;
+  modelType?: string;
+  attributes: Record<string, SchemaAttribute | any>;
+  pluginOptions?: any;
+  options?: any;
+}
+
+/** `strapi.getModel(uid)`: content types and components (component uids look like 'shared.geo'). */
+export interface StrapiSchemaLookup {
+  (uid: string): SchemaModel | undefined;
+}
+
+export interface EntryRef {
+  contentType: string;
+  documentId: string;
+  locale?: string | null;
+}
+
+export type RefRole = 'category' | 'pinpoint' | 'list' | 'member';
+
+export interface MediaFileObject {
+  url: string;
+  mime?: string;
+  name?: string;
+  ext?: string;
+  /** Strapi stores this in kilobytes */
+  size?: number;
+  [key: string]: unknown;
+}
+
+export interface MappingContext {
+  getModel: StrapiSchemaLookup;
+  /** remote id of a related entry that is already synced, else undefined */
+  remoteIdOf(ref: EntryRef): Promise<number | undefined>;
+  /** bytes of a Strapi media file object */
+  readMedia(file: MediaFileObject): Promise<Buffer>;
+  maxMediaBytes: number;
+  /** locale of the entry being mapped */
+  locale?: string | null;
+  /**
+   * Public origin of this Strapi (e.g. https://cms.example.com). Relative media URLs inside
+   * descriptions (/uploads/x.png from the local provider) are made absolute with it, because
+   * the remote renders the HTML far away from Strapi.
+   */
+  publicUrl?: string;
+}
+
+export type RemotePayload = PinpointRequest | EventRequest | CategoryRequest | ListRequest;
+
+export interface UpsertOutcome {
+  action: 'upsert';
+  resource: ResourceKind;
+  payload: RemotePayload;
+  /** list: remote ids of member pinpoints; pinpoint with `lists`: remote ids of the lists it belongs to */
+  members?: number[];
+  /** every related entry this payload used (to re-queue dependants when they change) */
+  refs: Array<EntryRef & { role: RefRole }>;
+  /** related entries without a remote id yet: category/pinpoint ones block the push, member/list ones do not */
+  unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }>;
+}
+
+export interface SkipOutcome {
+  action: 'skip';
+  reason: string;
+}
+
+export type MapOutcome = UpsertOutcome | SkipOutcome;

@@ -1,0 +1,49 @@
+import { MappingError } from './errors';
+
+/** A printable hint of a value for error messages, short enough for a status line. */
+export function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+/**
+ * One value where one is expected. A path through a repeatable component or a to-many relation
+ * yields a list; a list of one is fine, more is a modelling mistake worth reporting rather than
+ * silently picking one.
+ */
+export function single(value: unknown, field: string, path: string): unknown {
+  if (!Array.isArray(value)) return value;
+  const present = value.filter((v) => v !== null && v !== undefined && v !== '');
+  if (present.length <= 1) return present[0];
+  throw new MappingError(field, `'${path}' gives ${present.length} values, one is needed`);
+}
+
+/** Text as the remote wants it: trimmed, but otherwise untouched (emoji, right-to-left marks). */
+export function toText(value: unknown, field: string, path: string): string | undefined {
+  const v = single(value, field, path);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  throw new MappingError(field, `expected text at '${path}', got ${show(v)}`);
+}
+
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Numbers may arrive as strings (decimal and biginteger columns); anything not finite is refused. */
+export function toNumber(value: unknown, field: string, path: string): number | undefined {
+  const v = single(value, field, path);
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  let n: number;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'bigint') n = Number(v);
+  else if (typeof v === 'string' && NUMERIC.test(v.trim())) n = Number(v.trim());
+  else throw new MappingError(field, `expected a number at '${path}', got ${show(v)}`);
+  if (!Number.isFinite(n)) throw new MappingError(field, `expected a finite number at '${path}', got ${show(v)}`);
+  return n;
+}
