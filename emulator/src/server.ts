@@ -512,6 +512,7 @@ export class Emulator {
     this.limiter.clear();
     this.clock.resetOffset();
     this.cfg = { ...this.startConfig };
+    this.auth.resetClients(this.startClients);
     if (opts.tokens) this.auth.clearTokens();
   }
 

@@ -248,7 +248,7 @@ export interface EmulatorHandle {
   stats(): EmulatorStats;
   /**
    * Back to the start: data, media, id counters, request log, stats, faults, rate-limit buckets,
-   * clock offset and config (to the start options). Issued tokens stay valid unless `tokens: true`.
+   * clock offset, config and clients (to the start options). Issued tokens stay valid unless `tokens: true`.
    */
   reset(opts?: { tokens?: boolean }): void;
   config(): EmulatorConfig;

@@ -251,12 +251,13 @@ export function validateBody(kind: keyof typeof SCHEMAS, raw: unknown, ctx: Vali
       }
       case 'category':
       case 'pinpoint': {
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+        if (typeof v !== 'number' || !Number.isInteger(v)) {
           errors[field] = [`Incorrect type. Expected pk value, received ${pyType(v)}.`];
           break;
         }
-        const exists = spec.type === 'category' ? ctx.categoryExists(v) : ctx.pinpointExists(v);
-        if (!exists) errors[field] = [`Invalid pk "${v}" - object does not exist.`];
+        // An integer too large for any id (e.g. 1e20) simply names no object.
+        const exists = Number.isSafeInteger(v) && (spec.type === 'category' ? ctx.categoryExists(v) : ctx.pinpointExists(v));
+        if (!exists) errors[field] = [`Invalid pk "${BigInt(v)}" - object does not exist.`];
         else out[field] = v;
         break;
       }

@@ -213,7 +213,7 @@ describe('lists and membership', () => {
     expect((await a.get('/v3.0/lists')).body.results).toEqual([created.body]);
     expect((await a.put(`/v3.0/lists/${id}`, { name: 'Tour 2' })).body.name).toBe('Tour 2');
 
-    const pps = [];
+    const pps: { id: number }[] = [];
     for (const n of ['a', 'b', 'c']) pps.push((await a.post('/v3.0/pinpoints', place(n))).body);
     const add = await a.post(`/v3.0/lists/${id}/pinpoints`, pps.map((p) => ({ id: p.id })));
     expect(add.status).toBe(200);
