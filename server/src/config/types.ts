@@ -14,12 +14,16 @@ export interface FieldOptions {
 
 export type FieldSource = FieldPath | FieldOptions;
 
-/** Repeatable component / JSON array of ranges. */
+/**
+ * Repeatable component / to-many relation / JSON array of ranges (or plain dates), or, without
+ * `path`, two date fields of the entry itself: `{ start: 'startsAt', end: 'endsAt' }`.
+ */
 export interface DatesSource {
-  path: FieldPath;
-  /** key of the start inside each item (default 'start') */
+  /** where the ranges are; omitted when start and end are fields of the entry itself */
+  path?: FieldPath;
+  /** key (or dotted path) of the start inside each item, or in the entry without `path` (default 'start') */
   start?: string;
-  /** key of the end inside each item (default 'end'; when absent in an item, end = start) */
+  /** key of the end (default 'end'); an empty end makes the range an instant: end = start */
   end?: string;
 }
 
