@@ -13,7 +13,7 @@ export interface CallOptions {
   token?: string | null;
   json?: unknown;
   /** Raw body (sent as is, with `contentType` if given). */
-  raw?: string | Buffer;
+  raw?: string;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -22,7 +22,7 @@ export async function call(emu: EmulatorHandle, method: string, path: string, op
   const url = path.startsWith('http') ? path : `${emu.baseUrl}${path}`;
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: string | Buffer | undefined;
+  let body: string | undefined;
   if (opts.json !== undefined) {
     body = JSON.stringify(opts.json);
     headers['content-type'] = opts.contentType ?? 'application/json';

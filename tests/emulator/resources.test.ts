@@ -219,16 +219,16 @@ describe('lists and membership', () => {
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ errors: [], total: 3 });
     // adding again is harmless
-    expect((await a.post(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[0].id }])).body).toEqual({ errors: [], total: 3 });
+    expect((await a.post(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[0]!.id }])).body).toEqual({ errors: [], total: 3 });
 
     const inList = await a.get(`/v3.0/pinpoints?list=${id}`);
     expect(inList.body.results.map((p: { id: number }) => p.id)).toEqual(pps.map((p) => p.id));
 
-    const remove = await a.del(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[1].id }]);
+    const remove = await a.del(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[1]!.id }]);
     expect(remove.status).toBe(200);
     expect(remove.body).toEqual({ errors: [], total: 2 });
-    expect(emu.state().lists[0]!.members).toEqual([pps[0].id, pps[2].id]);
-    expect(emu.state().pinpoints.find((p) => p.id === pps[0].id)!.lists).toEqual([id]);
+    expect(emu.state().lists[0]!.members).toEqual([pps[0]!.id, pps[2]!.id]);
+    expect(emu.state().pinpoints.find((p) => p.id === pps[0]!.id)!.lists).toEqual([id]);
 
     const del = await a.del(`/v3.0/lists/${id}`);
     expect(del.status).toBe(204);
