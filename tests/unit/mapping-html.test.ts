@@ -26,7 +26,8 @@ describe('description HTML', () => {
       + '<a href="javascript:alert(1)">a</a><a href="JaVaScRiPt&colon;alert(1)">b</a><img src="data:image/png;base64,AA"><svg><script>x</script></svg>'
       + '<a href="https://ok.example" target="_blank">c</a>';
     const clean = sanitize(dirty);
-    expect(clean).toBe('<p>ok</p><a>a</a><a>b</a><img /><a href="https://ok.example" target="_blank" rel="noopener noreferrer">c</a>');
+    expect(clean).toBe('<p>ok</p><a>a</a><a>b</a><a href="https://ok.example" target="_blank" rel="noopener noreferrer">c</a>');
+    expect(sanitize('<img src="/uploads/a.png" alt="">')).toBe('<img src="/uploads/a.png" alt="" />');
   });
 
   it('relative media URLs become absolute when the public URL is known', () => {
@@ -76,7 +77,8 @@ describe('Strapi blocks renderer', () => {
       { type: 'paragraph', children: [{ type: 'link', url: 'javascript:alert(1)', children: [text('x')] }, text('<script>y</script>')] },
       { type: 'image', image: { url: 'javascript:alert(1)' }, children: [] },
     ], 'blocks', { publicUrl: 'https://cms.example' });
-    expect(html).toBe('<p><a>x</a>&lt;script&gt;y&lt;/script&gt;</p><p><img alt="" /></p>');
+    expect(html).toBe('<p><a>x</a>&lt;script&gt;y&lt;/script&gt;</p>');
+    expect(toHtml([{ type: 'image', image: { url: '/uploads/p.png' }, children: [] }], 'blocks')).toBe('<p><img src="/uploads/p.png" alt="" /></p>');
   });
 
   it('a JSON field holding blocks renders as blocks; unknown nodes keep their text', () => {

@@ -43,6 +43,11 @@ export function sanitize(html: string, opts: HtmlOptions = {}): string {
     allowProtocolRelative: true,
     // Their text content is code or markup, never prose worth keeping.
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math'],
+    // An image whose source was refused (javascript:, data:) is an empty box on the remote page,
+    // and so is the paragraph that only held it.
+    exclusiveFilter: (frame) =>
+      (frame.tag === 'img' && !frame.attribs.src) ||
+      (frame.tag === 'p' && frame.text.trim() === '' && frame.mediaChildren.length === 0),
     transformTags: {
       a: (tagName, attribs) => {
         const out: Record<string, string> = { ...attribs };
