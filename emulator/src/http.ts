@@ -7,7 +7,11 @@ export class EmulatorApiError extends Error {
     public readonly body: unknown,
     public readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'detail' in body ? String((body as { detail: unknown }).detail) : `HTTP ${status}`);
+    super(
+      typeof body === 'object' && body && 'detail' in body
+        ? `HTTP ${status}: ${String((body as { detail: unknown }).detail)}`
+        : `HTTP ${status}: ${JSON.stringify(body)}`,
+    );
     this.name = 'EmulatorApiError';
   }
 }

@@ -195,7 +195,7 @@ export class Emulator {
     // A bug of the emulator must never take the process down: answer 500 and say so.
     process.stderr.write(`[emulator] internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
     if (!res.headersSent && !res.destroyed) {
-      writeReply(res, json(500, { detail: 'Emulator internal error (a bug in the emulator, not a injected fault).' }));
+      writeReply(res, json(500, { detail: 'Emulator internal error (a bug in the emulator, not an injected fault).' }));
     } else if (!res.destroyed) res.destroy();
   }
 
