@@ -30,7 +30,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
     },
   ],
 };

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
@@ -37,7 +36,10 @@ const copyDir = async (from: string, to: string) => {
 
 /** A copy of the playground in a temp folder, so each test file has its own database and files. */
 export async function makeAppDir(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-app-'));
+  // Inside the repository so that the app's requires ('@strapi/strapi', ...) resolve to our node_modules.
+  const base = path.join(ROOT, 'tests', '.artifacts', 'apps');
+  await fs.mkdir(base, { recursive: true });
+  const dir = await fs.mkdtemp(path.join(base, 'app-'));
   for (const part of ['config', 'src', 'package.json']) await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
   await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
@@ -74,7 +76,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     LOCATION_CONTENT_CLIENT_SECRET: emulator.clientSecret,
     STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL ?? 'warn',
     STRAPI_TELEMETRY_DISABLED: 'true',
-    STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
+    
     HOST: '127.0.0.1',
     PORT: '0',
     ...options.env,

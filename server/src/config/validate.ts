@@ -59,7 +59,7 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     else if (seen.has(m.contentType))
       problems.push(`${at}.contentType '${m.contentType}' is already mapped by mappings[${seen.get(m.contentType)}]: one mapping per content type`);
     else seen.set(m.contentType, i);
-    if (!RESOURCES.includes(m.resource))
+    if (!(RESOURCES as readonly unknown[]).includes(m.resource))
       problems.push(`${at}.resource must be one of ${RESOURCES.join(', ')}, got ${JSON.stringify(m.resource)}`);
     if (!isPlainObject(m.fields)) problems.push(`${at}.fields must be an object mapping remote fields to entry paths`);
     if (m.transform !== undefined && typeof m.transform !== 'function') problems.push(`${at}.transform must be a function`);

@@ -63,8 +63,8 @@ interface PopNode {
 function isLocalized(uid: string | undefined, getModel: StrapiSchemaLookup): boolean {
   if (!uid) return false;
   const model = getModel(uid);
-  // Strapi 5's i18n adds `locale` to every content type; pluginOptions covers a bare schema.
-  return Boolean(model?.attributes?.locale) || model?.pluginOptions?.i18n?.localized === true;
+  // Strapi 5 has a `locale` attribute on every content type, but refuses it in `fields` unless the type is localized.
+  return model?.pluginOptions?.i18n?.localized === true;
 }
 
 function render(children: Map<string, PopNode>): Record<string, unknown> {

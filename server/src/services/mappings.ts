@@ -25,7 +25,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
         problems.push(`mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`);
       } else {
-        problems.push(...validateMappingFields(mapping, getModel, config.mappings).map((p: string) => p.replace(/^mappings\[\d+\]/, `mappings[${index}]`)));
+        problems.push(...validateMappingFields(mapping, getModel, { index, mappings: config.mappings }));
       }
       return {
         index,

@@ -78,6 +78,19 @@ export function createPusher(deps: PushDeps) {
     );
   };
 
+  /**
+   * Closes the race with a dependency that got its remote id between our read of it and our
+   * state write: from that write on, the dependency finds us by our refs; before it, we look.
+   */
+  const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
+    for (const ref of unresolved) {
+      if ((await states.get(ref))?.remoteId != null) {
+        await deps.outbox.enqueue([{ ...key, resource, reason: 'dependency ready' }]);
+        return;
+      }
+    }
+  };
+
   const membershipDiff = async (
     client: RemoteClient,
     resource: ResourceKind,
@@ -222,6 +235,7 @@ export function createPusher(deps: PushDeps) {
           refs,
           lastError: `Waiting for ${blocking.map((b) => `${b.contentType} ${b.documentId}${b.locale ? ` (${b.locale})` : ''}`).join(', ')} to reach the remote first.`,
         });
+        await recheck(key, resource, blocking);
         return { kind: 'waiting', on: blocking };
       }
 
@@ -277,6 +291,7 @@ export function createPusher(deps: PushDeps) {
         createFingerprint: null,
       });
       if (changedId) await requeueDependants(key, `${resource} got its remote id`);
+      if (outcome.unresolved.length) await recheck(key, resource, outcome.unresolved.map((u) => toKey(u)));
       if (membershipErrors.length) return { kind: 'failed', reason: 'list membership errors', retryable: true };
       return { kind: 'synced', changed: true };
     } catch (err) {

@@ -60,10 +60,8 @@ export function createWorker(o: WorkerOptions) {
         } else {
           await o.outbox.retryLater(row, backoffMs(row.attempts, o.retry, result.retryAfterMs));
         }
-      } else if (result.kind === 'waiting') {
-        // Safety net: the dependency re-queues this entry when it gets its id, but never rely on a race.
-        await o.outbox.retryLater(row, backoffMs(row.attempts + 1, o.retry));
       } else {
+        // A waiting entry is re-queued by its dependency when that one gets its remote id.
         await o.outbox.complete(row);
       }
       o.onRowDone?.(row, result);
