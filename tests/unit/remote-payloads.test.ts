@@ -25,6 +25,12 @@ describe('payload builders', () => {
     expect(Object.keys(pinpointPayload({ name: 'a', media_file: undefined }))).toEqual(['name']);
   });
 
+  it('keeps a null media_file / image_file: it removes the media in both PUT modes', () => {
+    expect(pinpointPayload({ name: 'a', media_file: null })).toEqual({ name: 'a', media_file: null });
+    expect(eventPayload({ name: 'a', media_file: null })).toEqual({ name: 'a', media_file: null });
+    expect(categoryPayload({ name: 'a', image_file: null })).toEqual({ name: 'a', image_file: null });
+  });
+
   it('ignores inherited and prototype keys', () => {
     const input = Object.create({ name: 'inherited', evil: 1 }) as PinpointRequest;
     (input as Record<string, unknown>).latitude = 1;

@@ -41,8 +41,10 @@ function pick<T extends object>(input: T, fields: readonly (keyof T)[]): Partial
   return out;
 }
 
-function mediaFile(input: MediaFile | undefined): MediaFile | undefined {
-  if (input === undefined || input === null) return undefined;
+/** null is kept: it removes the media an object has (a PUT that merges keeps an omitted one). */
+function mediaFile(input: MediaFile | null | undefined): MediaFile | null | undefined {
+  if (input === undefined) return undefined;
+  if (input === null) return null;
   return pick(input, MEDIA_FIELDS) as MediaFile;
 }
 
@@ -55,7 +57,7 @@ function dateRange(input: DateRange): DateRange {
   return { start: toMsUtc(input.start), end: toMsUtc(input.end) };
 }
 
-function withNested<T extends { media_file?: MediaFile; tags?: string[] }>(out: Partial<T>): Partial<T> {
+function withNested<T extends { media_file?: MediaFile | null; tags?: string[] }>(out: Partial<T>): Partial<T> {
   if ('media_file' in out) out.media_file = mediaFile(out.media_file);
   if ('tags' in out) out.tags = tags(out.tags);
   return dropUndefined(out);

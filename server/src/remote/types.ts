@@ -27,7 +27,8 @@ export interface PinpointRequest {
   category?: number | null;
   tags?: string[];
   media_credits?: string;
-  media_file?: MediaFile;
+  /** null removes the media the object has */
+  media_file?: MediaFile | null;
 }
 
 export interface Pinpoint {
@@ -45,7 +46,8 @@ export interface Pinpoint {
 
 export interface CategoryRequest {
   name?: string;
-  image_file?: MediaFile;
+  /** null removes the image the category has */
+  image_file?: MediaFile | null;
 }
 
 export interface Category {
@@ -61,7 +63,8 @@ export interface EventRequest {
   pinpoint?: number;
   tags?: string[];
   media_credits?: string;
-  media_file?: MediaFile;
+  /** null removes the media the object has */
+  media_file?: MediaFile | null;
 }
 
 export interface RemoteEvent {
