@@ -8,7 +8,7 @@ export async function buildCategory(r: EntryReader): Promise<Built<CategoryReque
   const c: CategoryRequest = {};
   await collectProblems([
     () => { c.name = r.requiredText('name'); },
-    async () => { c.image_file = await r.media('image'); },
+    async () => { c.image_file = await r.media('image', 'image_file'); },
   ]);
   return { payload: categoryPayload(c) };
 }

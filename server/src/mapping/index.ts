@@ -11,7 +11,7 @@ import { EntryReader } from './reader';
 import type { Entry, MapOutcome, Mapping, MappingContext, RemotePayload } from './types';
 
 export type {
-  EntryRef, MapOutcome, MappingContext, MediaFileObject, RefRole, RemotePayload, SchemaAttribute, SchemaModel,
+  DeferredMedia, EntryRef, MapOutcome, MappingContext, MediaFileObject, RefRole, RemotePayload, SchemaAttribute, SchemaModel,
   SkipOutcome, StrapiSchemaLookup, UpsertOutcome,
 } from './types';
 export { MappingError } from './errors';
@@ -23,7 +23,7 @@ export { renderBlocks } from './blocks';
 export { parseCoordinates } from './coordinates';
 export { mapDates, toMsUtc } from './dates';
 export { mapTags } from './tags';
-export { formatBytes } from './media';
+export { formatBytes, loadMedia } from './media';
 export { resolvePath, readPath, PathError } from './paths';
 
 const BUILDERS: Record<Mapping['resource'], (r: EntryReader) => Promise<Built<RemotePayload>>> = {
@@ -80,5 +80,6 @@ export async function mapEntry(mapping: Mapping, entry: Entry, ctx: MappingConte
     ...(built.members ? { members: built.members } : {}),
     refs: reader.refs,
     unresolved: reader.unresolved,
+    ...(reader.deferredMedia.length ? { deferredMedia: reader.deferredMedia } : {}),
   };
 }

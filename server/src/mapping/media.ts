@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { MappingError } from './errors';
 import { show } from './values';
 import type { MediaFile } from '../remote/types';
-import type { MappingContext, MediaFileObject } from './types';
+import type { DeferredMedia, MappingContext, MediaFileObject } from './types';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB'];
 
@@ -48,32 +49,68 @@ function asFile(value: unknown, field: string, path: string): MediaFileObject | 
   throw new MappingError(field, `expected a media file at '${path}', got ${show(first)}`);
 }
 
+const PLACEHOLDER_PREFIX = 'location-content-media:';
+
+/** Bytes of a file, with the limits the remote needs checked on what was really read. */
+async function readBytes(file: MediaFileObject, name: string, field: string, ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>) {
+  const bytes = await ctx.readMedia(file);
+  if (bytes.length > ctx.maxMediaBytes) {
+    throw new MappingError(field, `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
+  }
+  if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
+  return bytes;
+}
+
 /**
  * A Strapi media value as the remote's `{content, name, type}`. The size limit is checked on the
- * stored size first, so an oversized video is refused without being read into memory.
+ * stored size first, so an oversized video is refused without being read into memory. With
+ * `ctx.mediaIdentity`, the bytes are not read here: `onDeferred` receives what `loadMedia` needs.
  */
 export async function mediaFileOf(
   value: unknown,
   field: string,
   path: string,
-  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>,
+  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes' | 'mediaIdentity'>,
+  onDeferred?: (placeholder: string, file: MediaFileObject, name: string) => void,
 ): Promise<MediaFile | undefined> {
   const file = asFile(value, field, path);
   if (!file) return undefined;
   let name = typeof file.name === 'string' && file.name.trim() !== '' ? file.name.trim() : baseName(file.url);
   if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.')) name += file.ext;
-  const tooBig = (bytes: number) =>
-    new MappingError(field, `${name} is ${formatBytes(bytes)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
 
   // Strapi's `size` is in kilobytes.
   if (typeof file.size === 'number' && Number.isFinite(file.size) && file.size * 1024 > ctx.maxMediaBytes * 1.01) {
-    throw tooBig(file.size * 1024);
+    throw new MappingError(field, `${name} is ${formatBytes(file.size * 1024)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
   }
-  const bytes = await ctx.readMedia(file);
-  if (bytes.length > ctx.maxMediaBytes) throw tooBig(bytes.length);
-  if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
-
   const mime = typeof file.mime === 'string' && file.mime.includes('/') ? file.mime
     : MIME_BY_EXT[extOf(name)] ?? MIME_BY_EXT[extOf(baseName(file.url))] ?? 'application/octet-stream';
+
+  const identity = onDeferred ? ctx.mediaIdentity?.(file) : undefined;
+  if (identity !== undefined && onDeferred) {
+    const placeholder = `${PLACEHOLDER_PREFIX}${createHash('sha256').update(`${identity}\n${ctx.maxMediaBytes}`).digest('hex')}`;
+    onDeferred(placeholder, file, name);
+    return { content: placeholder, name, type: mime };
+  }
+  const bytes = await readBytes(file, name, field, ctx);
   return { content: bytes.toString('base64'), name, type: mime };
+}
+
+/**
+ * The payload with the bytes of its deferred media read in: called right before a payload is
+ * sent. Throws a MappingError when a file turns out too big or empty.
+ */
+export async function loadMedia<P extends Record<string, any>>(
+  payload: P,
+  deferred: DeferredMedia[] | undefined,
+  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>,
+): Promise<P> {
+  if (!deferred?.length) return payload;
+  const out: Record<string, any> = { ...payload };
+  for (const d of deferred) {
+    const current = out[d.remoteField];
+    if (!current || current.content !== d.placeholder) continue;
+    const bytes = await readBytes(d.file, d.name, d.field, ctx);
+    out[d.remoteField] = { ...current, content: bytes.toString('base64') };
+  }
+  return out as P;
 }

@@ -121,7 +121,17 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
       level = node.children;
     });
   }
-  return render(root);
+  const out = render(root);
+  if (mapping.transform) {
+    // A transform may read any field, not only mapped ones: give it every relation, component and
+    // media of the entry, one level deep (the mapped paths keep their deeper populate).
+    const attributes = (getModel(mapping.contentType)?.attributes ?? {}) as Record<string, { type?: string }>;
+    for (const [name, attr] of Object.entries(attributes)) {
+      if (name in out || name === 'localizations' || name === 'createdBy' || name === 'updatedBy') continue;
+      if (attr?.type === 'relation' || attr?.type === 'component' || attr?.type === 'media' || attr?.type === 'dynamiczone') out[name] = true;
+    }
+  }
+  return out;
 }
 
 /**

@@ -9,7 +9,7 @@ import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
 import type { DateRange, MediaFile } from '../remote/types';
-import type { Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
+import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
 
 interface Read {
   source: NormalizedSource;
@@ -25,6 +25,7 @@ interface Read {
 export class EntryReader {
   readonly refs: Array<EntryRef & { role: RefRole }> = [];
   readonly unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }> = [];
+  readonly deferredMedia: DeferredMedia[] = [];
 
   constructor(readonly mapping: Mapping, readonly entry: Entry, readonly ctx: MappingContext) {}
 
@@ -128,10 +129,12 @@ export class EntryReader {
     return mapTags(r.value, field, tagKeyFor(r.resolved, key, this.ctx.getModel));
   }
 
-  async media(field: string): Promise<MediaFile | undefined> {
+  async media(field: string, remoteField: DeferredMedia['remoteField'] = 'media_file'): Promise<MediaFile | undefined> {
     const r = this.read(field);
     if (!r) return undefined;
-    return mediaFileOf(r.value, field, r.source.path, this.ctx);
+    return mediaFileOf(r.value, field, r.source.path, this.ctx, (placeholder, file, name) => {
+      this.deferredMedia.push({ remoteField, field, placeholder, file, name });
+    });
   }
 
   dates(field = 'dates'): DateRange[] {

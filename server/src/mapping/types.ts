@@ -70,6 +70,23 @@ export interface MappingContext {
    * the remote renders the HTML far away from Strapi.
    */
   publicUrl?: string;
+  /**
+   * A stable identity of a media file (its url, Strapi's hash, size, update time). When given,
+   * mapping does not read the bytes: the payload's `content` holds a placeholder made from the
+   * identity, so the payload hash changes exactly when the file does, and the caller reads the
+   * bytes with `loadMedia` only when it really sends the payload. Undefined: read now.
+   */
+  mediaIdentity?(file: MediaFileObject): string | undefined;
+}
+
+/** A media file whose bytes are read only when the payload is sent (see `mediaIdentity`). */
+export interface DeferredMedia {
+  /** the remote field ('media_file' or 'image_file') and the mapping field it comes from */
+  remoteField: 'media_file' | 'image_file';
+  field: string;
+  placeholder: string;
+  file: MediaFileObject;
+  name: string;
 }
 
 export type RemotePayload = PinpointRequest | EventRequest | CategoryRequest | ListRequest;
@@ -84,6 +101,8 @@ export interface UpsertOutcome {
   refs: Array<EntryRef & { role: RefRole }>;
   /** related entries without a remote id yet: category/pinpoint ones block the push, member/list ones do not */
   unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }>;
+  /** media whose bytes are still to be read into the payload (`loadMedia`) */
+  deferredMedia?: DeferredMedia[];
 }
 
 export interface SkipOutcome {
