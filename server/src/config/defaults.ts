@@ -12,4 +12,5 @@ export const defaults: PluginConfig = {
   batchSize: 50,
   leaseMs: 60_000,
   retry: { baseMs: 1_000, maxMs: 15 * 60_000, maxAttempts: 12 },
+  coalesce: { settleMs: 300, maxWaitMs: 5_000 },
 };

@@ -121,4 +121,9 @@ export interface PluginConfig {
   leaseMs: number;
   /** retry backoff: base and cap, in ms */
   retry: { baseMs: number; maxMs: number; maxAttempts: number };
+  /**
+   * Editors' saves of one entry coalesce: its push waits until no save came for `settleMs`,
+   * but never more than `maxWaitMs` after the first save of a burst.
+   */
+  coalesce: { settleMs: number; maxWaitMs: number };
 }

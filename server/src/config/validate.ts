@@ -45,6 +45,13 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   if (typeof config.syncEnabled !== 'boolean') problems.push(`${key('syncEnabled')} must be true or false`);
   if (!isPlainObject(config.retry) || !positive(config.retry.baseMs) || !positive(config.retry.maxMs) || !positive(config.retry.maxAttempts))
     problems.push(`${key('retry')} must be { baseMs, maxMs, maxAttempts }, all above 0`);
+  if (
+    config.coalesce !== undefined &&
+    (!isPlainObject(config.coalesce) ||
+      typeof config.coalesce.settleMs !== 'number' || !(config.coalesce.settleMs >= 0) ||
+      typeof config.coalesce.maxWaitMs !== 'number' || !(config.coalesce.maxWaitMs >= 0))
+  )
+    problems.push(`${key('coalesce')} must be { settleMs, maxWaitMs }, both 0 or more`);
 
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);

@@ -11,6 +11,7 @@ import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
+import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
 import type { DryRunPlan, EntryState, ResyncProgress, SyncStatus, SyncStatusReport } from '../sync/types';
@@ -67,17 +68,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const mappingFor = (uid: string) => mappings().forContentType(uid);
   const resourceOf = (uid: string) => mappingFor(uid)?.resource;
 
+  const related = createRelated({ strapi, states, outbox, mappings: () => mappings().active() });
+
   const pusher = createPusher({
     strapi,
     states,
     outbox,
     recovery,
+    related,
     client: remoteClient,
     mappingFor,
     readMedia: createMediaReader(strapi, { timeoutMs: config().requestTimeoutMs }),
-    maxMediaBytes: config().maxMediaBytes,
-    requestTimeoutMs: config().requestTimeoutMs,
+    maxMediaBytes: () => config().maxMediaBytes,
+    requestTimeoutMs: () => config().requestTimeoutMs,
   });
+  const coalesce = () => config().coalesce ?? { settleMs: 300, maxWaitMs: 5_000 };
 
   let resync: ReturnType<typeof createResync>;
   const worker = createWorker({
@@ -90,8 +95,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     batchSize: config().batchSize,
     leaseMs: config().leaseMs,
     pollMs: 1000,
-    retry: config().retry,
-    onRowDone: (row, result) => resync?.onRowDone(row, result),
+    retry: () => config().retry,
+    settleWindowMs: () => coalesce().maxWaitMs,
+    onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
     canRun: async () => config().syncEnabled && credentials.complete(await credentials.get()),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
@@ -110,11 +116,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return items.length;
   };
 
+  /** Locales of a document in the database and in the sync state (after a delete, only the state knows them). */
   const localesOf = async (uid: string, documentId: string) => {
     const rows = await strapi.db.query(uid as any).findMany({ select: ['locale'], where: { documentId } });
-    const fromStates = [];
-    for await (const page of states.iterate(uid)) fromStates.push(...page.filter((s) => s.documentId === documentId).map((s) => s.locale));
-    return [...new Set([...rows.map((r: any) => r.locale ?? ''), ...fromStates])];
+    return [...new Set([...rows.map((r: any) => r.locale ?? ''), ...(await states.localesOf(uid, documentId))])];
   };
 
   return {
@@ -123,6 +128,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       createDocumentMiddleware({
         strapi,
         resourceOf,
+        isRead: (uid) => related.isRead(uid),
+        settle: coalesce,
         localesOf,
         record: async (items) => {
           await outbox.enqueue(items);
@@ -158,16 +165,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return options.dryRun ? resync.dryRun() : resync.start();
     },
 
+    /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {
       let n = 0;
+      let after = 0;
       for (;;) {
-        const failed = await states.listByStatus('failed', 500);
-        const fresh = failed.filter((f) => f.attempts >= 0);
-        if (!fresh.length) break;
-        await outbox.enqueue(fresh.map((f) => ({ contentType: f.contentType, documentId: f.documentId, locale: f.locale, resource: f.resource, reason: 'retry' })));
-        for (const f of fresh) await states.upsert(f, { resource: f.resource, status: 'pending', attempts: 0 });
-        n += fresh.length;
-        if (failed.length < 500) break;
+        const page = await states.pageByStatus('failed', after, 500);
+        if (!page.length) break;
+        after = page[page.length - 1].id!;
+        // Pending first, then queued: a push that finishes in between must not be overwritten.
+        await states.setStatus(page.map((f) => f.id!), 'pending', 'failed');
+        await outbox.enqueue(page.map((f) => ({ contentType: f.contentType, documentId: f.documentId, locale: f.locale, resource: f.resource, reason: 'retry' })));
+        n += page.length;
       }
       worker.wake();
       return n;

@@ -7,6 +7,10 @@ const WRITE_ACTIONS = new Set(['create', 'update', 'delete', 'publish', 'unpubli
 export interface MiddlewareDeps {
   strapi: Core.Strapi;
   resourceOf: (contentType: string) => ResourceKind | undefined;
+  /** a type that is not mapped but that mapped types read through relations */
+  isRead: (contentType: string) => boolean;
+  /** how long an editor's burst of saves of one entry is coalesced */
+  settle: () => { settleMs: number; maxWaitMs: number };
   /** locales a document has, in the database or in the sync state */
   localesOf: (contentType: string, documentId: string) => Promise<string[]>;
   record: (items: EnqueueItem[]) => Promise<void>;
@@ -28,7 +32,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
 
   const intentsOf = async (ctx: any, result: any): Promise<EnqueueItem[]> => {
     const resource = deps.resourceOf(ctx.uid);
-    if (!resource) return [];
+    if (!resource && !deps.isRead(ctx.uid)) return [];
     const model = strapi.getModel(ctx.uid) as any;
     const params = ctx.params ?? {};
     if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish))) return [];
@@ -45,12 +49,13 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     else locales = [await strapi.plugin('i18n').service('locales').getDefaultLocale()];
 
     const reason = ctx.action;
-    return locales.map((locale) => ({ contentType: ctx.uid, documentId, locale, resource, reason }));
+    const settle = deps.settle();
+    return locales.map((locale) => ({ contentType: ctx.uid, documentId, locale, resource, reason, settle }));
   };
 
   return async (ctx: any, next: () => Promise<unknown>) => {
     const result = await next();
-    if (!WRITE_ACTIONS.has(ctx.action) || !deps.resourceOf(ctx.uid)) return result;
+    if (!WRITE_ACTIONS.has(ctx.action) || (!deps.resourceOf(ctx.uid) && !deps.isRead(ctx.uid))) return result;
     try {
       const items = await intentsOf(ctx, result);
       if (items.length) {

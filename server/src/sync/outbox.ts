@@ -18,13 +18,22 @@ export interface OutboxRow extends EntryKey {
 }
 
 export interface EnqueueItem extends EntryKey {
-  resource: ResourceKind;
+  /** undefined for a content type that is not mapped but that mapped entries read through a relation */
+  resource?: ResourceKind;
   reason: string;
   operation?: 'upsert' | 'delete';
   resyncJob?: string | null;
   /** ms from now; 0 = due at once */
   delayMs?: number;
+  /**
+   * An editor's change: the row waits until the entry has been quiet for `settleMs`, so a burst
+   * of saves is one push, but never past `maxWaitMs` after the burst began.
+   */
+  settle?: { settleMs: number; maxWaitMs: number };
 }
+
+/** Rows of content types that are only read through relations go first: they only re-queue others. */
+const priorityOf = (resource: ResourceKind | undefined) => (resource ? PRIORITY[resource] : -1);
 
 export const createOutbox = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, OUTBOX_UID);
@@ -40,11 +49,20 @@ export const createOutbox = (strapi: Core.Strapi) => {
   };
 
   /**
-   * One row per entry: a later change of an entry already waiting only moves it forward
-   * and bumps its generation, so a push in flight knows it must run once more.
+   * One row per entry: a later change of an entry already waiting only reschedules it and
+   * bumps its generation, so a push in flight knows it must run once more.
+   * Editors' changes (`settle`) move the row later, up to the end of its settle window;
+   * other work (dependencies, resync, retries asked by an editor) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
     if (!items.length) return;
+    const settling = items.filter((it) => it.settle);
+    const direct = items.filter((it) => !it.settle);
+    if (direct.length) await upsertRows(direct, false);
+    if (settling.length) await upsertRows(settling, true);
+  };
+
+  const upsertRows = async (items: EnqueueItem[], settle: boolean) => {
     const { table, col } = info();
     const now = Date.now();
     const rows = items.map((it) => ({
@@ -54,8 +72,9 @@ export const createOutbox = (strapi: Core.Strapi) => {
       [col('entryLocale')]: it.locale,
       [col('operation')]: it.operation ?? 'upsert',
       [col('reason')]: it.reason,
-      [col('dueAt')]: now + (it.delayMs ?? 0),
-      [col('priority')]: PRIORITY[it.resource],
+      [col('dueAt')]: now + (it.settle ? it.settle.settleMs : it.delayMs ?? 0),
+      [col('settleBy')]: now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
+      [col('priority')]: priorityOf(it.resource),
       [col('generation')]: 0,
       [col('attempts')]: 0,
       [col('resyncJob')]: it.resyncJob ?? null,
@@ -64,11 +83,19 @@ export const createOutbox = (strapi: Core.Strapi) => {
     }));
     const k = knex();
     const dueCol = col('dueAt');
-    // A sooner due time wins; a resync tag is kept until that row is done.
+    const settleCol = col('settleBy');
+    const due = settle
+      ? // Later (the burst goes on), but not past the end of the row's settle window.
+        k.raw(`CASE WHEN ??.?? IS NULL OR excluded.?? < ??.?? THEN excluded.?? ELSE ??.?? END`, [
+          table, settleCol, dueCol, table, settleCol, dueCol, table, settleCol,
+        ])
+      : // Sooner wins.
+        k.raw(`CASE WHEN excluded.?? < ??.?? THEN excluded.?? ELSE ??.?? END`, [dueCol, table, dueCol, dueCol, table, dueCol]);
+    // A resync tag is kept until that row is done.
     const merge: Record<string, any> = {
       [col('operation')]: k.raw('excluded.??', [col('operation')]),
       [col('reason')]: k.raw('excluded.??', [col('reason')]),
-      [dueCol]: k.raw(`CASE WHEN excluded.?? < ??.?? THEN excluded.?? ELSE ??.?? END`, [dueCol, table, dueCol, dueCol, table, dueCol]),
+      [dueCol]: due,
       [col('generation')]: k.raw('??.?? + 1', [table, col('generation')]),
       [col('resyncJob')]: k.raw('COALESCE(excluded.??, ??.??)', [col('resyncJob'), table, col('resyncJob')]),
       [col('updatedAt')]: k.raw('excluded.??', [col('updatedAt')]),
@@ -117,19 +144,24 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return rows.map(toRow);
   };
 
-  /** Done: the row goes, unless the entry changed while it was pushed; then it runs again at once. */
-  const complete = async (row: OutboxRow) => {
+  /**
+   * Done: the row goes, unless the entry changed while it was pushed; then it runs again once
+   * its changes settle, in a new settle window of `windowMs`. True when the row is gone.
+   */
+  const complete = async (row: OutboxRow, windowMs = 0): Promise<boolean> => {
     const { table, col } = info();
     const k = knex();
     const deleted = await k(table).where({ id: row.id, [col('generation')]: row.generation, [col('leaseOwner')]: owner }).del();
     if (!deleted) {
       await k(table)
         .where({ id: row.id, [col('leaseOwner')]: owner })
-        .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null, [col('attempts')]: 0 });
+        .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null, [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs });
     }
+    return deleted > 0;
   };
 
-  const retryLater = async (row: OutboxRow, delayMs: number) => {
+  /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
+  const retryLater = async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
     const { table, col } = info();
     await knex()(table)
       .where({ id: row.id, [col('leaseOwner')]: owner })
@@ -137,7 +169,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         [col('leaseOwner')]: null,
         [col('leaseUntil')]: null,
         [col('dueAt')]: Date.now() + delayMs,
-        [col('attempts')]: row.attempts + 1,
+        [col('attempts')]: row.attempts + (opts.countAttempt === false ? 0 : 1),
       });
   };
 
@@ -156,9 +188,14 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return { depth: Number(total), due: Number(due) };
   };
 
+  /** When the next row nobody holds becomes due. */
   const nextDueAt = async (): Promise<number | null> => {
     const { table, col } = info();
-    const row = await knex()(table).min({ next: col('dueAt') }).first();
+    const now = Date.now();
+    const row = await knex()(table)
+      .where((w: any) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
+      .min({ next: col('dueAt') })
+      .first();
     return row?.next == null ? null : Number(row.next);
   };
 

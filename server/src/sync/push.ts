@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
-import { mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
+import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
 import { RemoteError, type RemoteClient } from '../remote';
 import type { ResourceKind } from '../remote/types';
 import { toKey } from './keys';
 import type { Outbox } from './outbox';
 import { fingerprintOf, type Recovery } from './recovery';
+import type { Related } from './related';
 import type { StateRecord, StateStore } from './state';
 import type { EntryKey } from './types';
 
@@ -14,11 +15,12 @@ export interface PushDeps {
   states: StateStore;
   outbox: Outbox;
   recovery: Recovery;
+  related: Related;
   client: () => Promise<RemoteClient>;
   mappingFor: (contentType: string) => Mapping | undefined;
   readMedia: MappingContext['readMedia'];
-  maxMediaBytes: number;
-  requestTimeoutMs: number;
+  maxMediaBytes: () => number;
+  requestTimeoutMs: () => number;
 }
 
 export type PushResult =
@@ -26,7 +28,7 @@ export type PushResult =
   | { kind: 'removed' }
   | { kind: 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
-  | { kind: 'failed'; reason: string; retryable: boolean; retryAfterMs?: number };
+  | { kind: 'failed'; reason: string; retryable: boolean; retryAfterMs?: number; throttled?: boolean };
 
 const now = () => new Date();
 
@@ -36,6 +38,34 @@ export const reasonOf = (err: unknown): string => {
   if (err instanceof RemoteError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
+};
+
+/** 404 and 410: the remote object is not there (any more). */
+const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
+
+/** The ids a membership answer's `errors` name. Null when one of them names none: its call is then uncertain. */
+export function idsInErrors(errors: unknown[]): Set<number> | null {
+  const ids = new Set<number>();
+  for (const e of errors) {
+    const raw = e && typeof e === 'object' ? (e as Record<string, unknown>).id ?? (e as Record<string, unknown>).pk : e;
+    const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
+    ids.add(id);
+  }
+  return ids;
+}
+
+/** An absolute public URL of this Strapi (server.url), for links to /uploads inside descriptions. */
+const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
+  const url = strapi.config.get('server.url') as unknown;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url.replace(/\/+$/, '') : undefined;
+};
+
+/** What identifies the content of an uploaded file without reading it. */
+const mediaIdentity = (file: Record<string, any>): string | undefined => {
+  // A bare URL (from a transform) says nothing about the bytes behind it: read them.
+  if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined) return undefined;
+  return JSON.stringify([file.url, file.hash ?? null, file.size ?? null, file.updatedAt ?? null, file.mime ?? null]);
 };
 
 export function createPusher(deps: PushDeps) {
@@ -62,21 +92,17 @@ export function createPusher(deps: PushDeps) {
   const context = (key: EntryKey): MappingContext => ({
     getModel: modelOf,
     locale: key.locale || null,
-    maxMediaBytes: deps.maxMediaBytes,
+    maxMediaBytes: deps.maxMediaBytes(),
     readMedia: deps.readMedia,
+    mediaIdentity,
+    publicUrl: publicUrlOf(strapi),
     remoteIdOf: async (ref) => {
       const state = await states.get(toKey(ref));
       return state?.remoteId ?? undefined;
     },
   });
 
-  /** Entries whose payload points at `key`, to be pushed again now that its remote id changed or vanished. */
-  const requeueDependants = async (key: EntryKey, reason: string) => {
-    const dependants = await states.dependantsOf(key);
-    await deps.outbox.enqueue(
-      dependants.map((d) => ({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason })),
-    );
-  };
+  const requeueDependants = (key: EntryKey, reason: string) => deps.related.requeue(key, reason);
 
   /**
    * Closes the race with a dependency that got its remote id between our read of it and our
@@ -91,6 +117,10 @@ export function createPusher(deps: PushDeps) {
     }
   };
 
+  /**
+   * Adds and removes only the difference. What `errors` names (or, when an error names no id,
+   * every id of that call) is not recorded as done, so the next push tries it again.
+   */
   const membershipDiff = async (
     client: RemoteClient,
     resource: ResourceKind,
@@ -102,31 +132,61 @@ export function createPusher(deps: PushDeps) {
     const drop = before.filter((id) => !after.includes(id));
     const errors: unknown[] = [];
     const members = new Set(before);
+    const apply = (ids: number[], result: { errors?: unknown[] }, done: (id: number) => void) => {
+      const errs = result.errors ?? [];
+      errors.push(...errs);
+      if (!errs.length) return ids.forEach(done);
+      const refused = idsInErrors(errs);
+      if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
+    };
     if (resource === 'list') {
-      if (add.length) {
-        const r = await client.lists.addPinpoints(remoteId, add);
-        errors.push(...(r.errors ?? []));
-        add.forEach((id) => members.add(id));
-      }
-      if (drop.length) {
-        const r = await client.lists.removePinpoints(remoteId, drop);
-        errors.push(...(r.errors ?? []));
-        drop.forEach((id) => members.delete(id));
-      }
+      if (add.length) apply(add, await client.lists.addPinpoints(remoteId, add), (id) => members.add(id));
+      if (drop.length) apply(drop, await client.lists.removePinpoints(remoteId, drop), (id) => members.delete(id));
     } else {
       // A pinpoint that names its lists: one membership call per list changed.
       for (const listId of add) {
         const r = await client.lists.addPinpoints(listId, [remoteId]);
         errors.push(...(r.errors ?? []));
-        members.add(listId);
+        if (!r.errors?.length) members.add(listId);
       }
       for (const listId of drop) {
         const r = await client.lists.removePinpoints(listId, [remoteId]);
         errors.push(...(r.errors ?? []));
-        members.delete(listId);
+        if (!r.errors?.length) members.delete(listId);
       }
     }
     return { members: [...members], errors };
+  };
+
+  /**
+   * What the remote holds for other entries once the object of `key` (remote id `remoteId`) is
+   * gone: a pinpoint takes its events with it (the remote deletes them, or we do) and leaves its
+   * lists; a list leaves the pinpoints that named it.
+   */
+  const forgetLinksTo = async (client: RemoteClient, key: EntryKey, resource: ResourceKind, remoteId: number) => {
+    for (const d of await states.dependantsOf(key)) {
+      const dKey = { contentType: d.contentType, documentId: d.documentId, locale: d.locale };
+      if (resource === 'pinpoint' && d.resource === 'event' && d.remoteId != null) {
+        // Whether or not the remote cascades, no event stays online at a pinpoint that is gone.
+        try {
+          await client.events.delete(d.remoteId);
+        } catch (err) {
+          if (!isGone(err)) throw err;
+        }
+        await states.upsert(dKey, {
+          resource: 'event',
+          remoteId: null,
+          payloadHash: null,
+          status: 'pending',
+          createStartedAt: null,
+          createFingerprint: null,
+          lastError: `Its pinpoint was removed from the remote, and the event with it.`,
+          lastErrorAt: now(),
+        });
+      } else if (d.members?.includes(remoteId) && ((resource === 'pinpoint' && d.resource === 'list') || (resource === 'list' && d.resource === 'pinpoint'))) {
+        await states.upsert(dKey, { resource: d.resource, members: d.members.filter((m) => m !== remoteId), payloadHash: null });
+      }
+    }
   };
 
   /** Takes the remote object away (or marks a category orphaned, since categories cannot be deleted). */
@@ -134,19 +194,25 @@ export function createPusher(deps: PushDeps) {
     if (!state) return { kind: 'removed' };
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {
-        await states.upsert(key, {
-          resource: 'category',
-          status: 'orphaned',
-          lastError: `The entry is no longer published (${why}); the remote has no delete for categories, so category ${state.remoteId} stays online without a source.`,
-          lastErrorAt: now(),
-        });
+        if (state.status !== 'orphaned') {
+          await states.upsert(key, {
+            resource: 'category',
+            status: 'orphaned',
+            payloadHash: null,
+            lastError: `The entry is no longer published (${why}); the remote has no delete for categories, so category ${state.remoteId} stays online without a source.`,
+            lastErrorAt: now(),
+          });
+          // Pinpoints using it must drop it.
+          await requeueDependants(key, 'category orphaned');
+        }
         return { kind: 'removed' };
       }
       const client = await deps.client();
+      await forgetLinksTo(client, key, mapping.resource, state.remoteId);
       try {
         await api(client, mapping.resource).delete(state.remoteId);
       } catch (err) {
-        if (!(err instanceof RemoteError && err.status === 404)) throw err;
+        if (!isGone(err)) throw err;
       }
     }
     await states.remove(key);
@@ -168,10 +234,12 @@ export function createPusher(deps: PushDeps) {
       // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
       const started = state.createStartedAt.getTime();
       const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
-      const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs, Date.now());
+      const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
       const candidates = await deps.recovery.candidates(client, resource, (state.createFingerprint as any) ?? fingerprint, lostAt);
       for (const id of candidates) {
         if (!(await states.isRemoteIdClaimed(resource, id))) {
+          // Claimed at once, so that no other entry adopts the same object.
+          await states.upsert(key, { resource, remoteId: id, createStartedAt: null, createFingerprint: null, payloadHash: null });
           const updated = await api(client, resource).update(id, payload);
           return { ...updated, id, adopted: true };
         }
@@ -183,16 +251,36 @@ export function createPusher(deps: PushDeps) {
   };
 
   /**
+   * Fields the remote holds from an earlier push that the entry no longer has. A PUT that merges
+   * would keep an omitted field: they are sent as null, which clears them under both PUT modes.
+   */
+  const withClears = (mapping: Mapping, state: StateRecord | null, payload: Record<string, any>) => {
+    if (state?.remoteId == null) return payload;
+    const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+    const out = { ...payload };
+    if (mapping.resource === 'pinpoint' && fields.category && out.category === undefined && state.refs?.some((r) => r.role === 'category')) {
+      out.category = null;
+    }
+    const media = mapping.resource === 'category' ? ['image', 'image_file'] : mapping.resource === 'list' ? null : ['media', 'media_file'];
+    if (media && fields[media[0]] && out[media[1]] === undefined && state.mediaUrl) out[media[1]] = null;
+    return out;
+  };
+
+  /**
    * Brings the remote object of one entry to the entry's current published content.
    * Never throws for an entry's own problem: the outcome says what happened.
    */
   const push = async (key: EntryKey): Promise<PushResult> => {
     const mapping = deps.mappingFor(key.contentType);
-    if (!mapping) return { kind: 'unchanged' };
+    if (!mapping) {
+      // A type only read through relations by mapped types: its readers are pushed again.
+      if (deps.related.isRead(key.contentType)) await requeueDependants(key, `${key.contentType} changed`);
+      return { kind: 'unchanged' };
+    }
     const resource = mapping.resource;
     let state = await states.get(key);
 
-    const fail = async (reason: string, retryable: boolean, extra: { retryAfterMs?: number } = {}): Promise<PushResult> => {
+    const fail = async (reason: string, retryable: boolean, extra: { retryAfterMs?: number; throttled?: boolean } = {}): Promise<PushResult> => {
       await states.upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
@@ -208,16 +296,17 @@ export function createPusher(deps: PushDeps) {
       const entry = await readEntry(key, mapping);
       if (!entry) return await remove(key, mapping, state, 'unpublished or deleted');
 
+      const ctx = context(key);
       let outcome: MapOutcome;
       try {
-        outcome = await mapEntry(mapping, entry, context(key));
+        outcome = await mapEntry(mapping, entry, ctx);
       } catch (err) {
         if (!(err instanceof MappingError)) throw err;
         // An event whose pinpoint is gone cannot stay online pointing at nothing.
         if (resource === 'event' && err.field === 'pinpoint' && state?.remoteId != null) {
           const client = await deps.client();
           await client.events.delete(state.remoteId).catch((e: unknown) => {
-            if (!(e instanceof RemoteError && e.status === 404)) throw e;
+            if (!isGone(e)) throw e;
           });
           await states.upsert(key, { resource, remoteId: null, payloadHash: null });
           state = await states.get(key);
@@ -226,7 +315,7 @@ export function createPusher(deps: PushDeps) {
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
-      const refs = outcome.refs.map((r) => toKey(r));
+      const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
       const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
       if (blocking.length) {
         await states.upsert(key, {
@@ -242,18 +331,25 @@ export function createPusher(deps: PushDeps) {
       const hash = payloadHash(outcome);
       if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced') return { kind: 'unchanged' };
 
+      // The bytes of media are read only now that they are sent.
+      let payload: Record<string, any>;
+      try {
+        payload = await loadMedia(outcome.payload as Record<string, any>, outcome.deferredMedia, ctx);
+      } catch (err) {
+        if (err instanceof MappingError) return await fail(err.message, false);
+        throw err;
+      }
       const client = await deps.client();
-      const payload = outcome.payload as Record<string, any>;
       let remote: { id: number; media_url?: string | null; image_url?: string | null } | undefined;
       let firstId = false;
       if (state?.remoteId != null) {
         try {
-          remote = await api(client, resource).update(state.remoteId, payload);
+          remote = await api(client, resource).update(state.remoteId, withClears(mapping, state, payload));
           remote = { ...remote, id: state.remoteId } as any;
         } catch (err) {
           // Deleted on the remote by someone else: create it again rather than fail forever.
-          if (!(err instanceof RemoteError && err.status === 404)) throw err;
-          await states.upsert(key, { resource, remoteId: null, members: null });
+          if (!isGone(err)) throw err;
+          await states.upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
           state = await states.get(key);
         }
       }
@@ -271,36 +367,43 @@ export function createPusher(deps: PushDeps) {
         membershipErrors = result.errors;
       }
 
+      const mediaUrl = resource === 'list' ? null
+        : resource === 'category' ? ('image_url' in remote! ? remote!.image_url ?? null : state?.mediaUrl ?? null)
+          : 'media_url' in remote! ? remote!.media_url ?? null : state?.mediaUrl ?? null;
       const changedId = firstId && state?.remoteId !== remoteId;
+      const refused = membershipErrors.length
+        ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
+        : null;
       await states.upsert(key, {
         resource,
         remoteId,
-        payloadHash: membershipErrors.length ? null : hash,
-        status: membershipErrors.length ? 'failed' : 'synced',
+        // No hash after refused members: the next push must try them again.
+        payloadHash: refused ? null : hash,
+        status: refused ? 'failed' : 'synced',
         attempts: 0,
-        lastError: membershipErrors.length
-          ? `The remote refused part of the list membership: ${JSON.stringify(membershipErrors).slice(0, 1000)}`
-          : null,
-        lastErrorAt: membershipErrors.length ? now() : null,
+        lastError: refused,
+        lastErrorAt: refused ? now() : null,
         lastSyncedAt: now(),
-        mediaUrl: remote!.media_url ?? remote!.image_url ?? state?.mediaUrl ?? null,
+        mediaUrl,
         members: outcome.members ? members : null,
-        membershipErrors: membershipErrors.length ? membershipErrors : null,
+        membershipErrors: refused ? membershipErrors : null,
         refs,
         createStartedAt: null,
         createFingerprint: null,
       });
-      if (changedId) await requeueDependants(key, `${resource} got its remote id`);
+      // Entries that read this one (its remote id, or other fields through a relation) follow it.
+      await requeueDependants(key, changedId ? `${resource} got its remote id` : `${resource} changed`);
       if (outcome.unresolved.length) await recheck(key, resource, outcome.unresolved.map((u) => toKey(u)));
-      if (membershipErrors.length) return { kind: 'failed', reason: 'list membership errors', retryable: true };
+      if (refused) return { kind: 'failed', reason: refused, retryable: false };
       return { kind: 'synced', changed: true };
     } catch (err) {
       if (err instanceof RemoteError) {
-        // A create that got a definite refusal did not happen: no recovery walk next time.
-        if (!err.retryable && state?.remoteId == null) {
+        // A create that got a definite refusal (4xx) did not happen: no recovery walk next time.
+        // Anything else (a 2xx we could not read, a 5xx, a lost answer) may have created it.
+        if (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable && state?.remoteId == null) {
           await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null }).catch(() => undefined);
         }
-        return await fail(err.message, err.retryable, { retryAfterMs: err.retryAfterMs });
+        return await fail(err.message, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' });
       }
       strapi.log.error(`[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`);
       return await fail(reasonOf(err), true);

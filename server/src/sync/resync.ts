@@ -7,6 +7,7 @@ import { mapEntry, payloadHash, MappingError } from '../mapping';
 import type { Outbox, OutboxRow } from './outbox';
 import { PRIORITY } from './outbox';
 import type { Pusher, PushResult } from './push';
+import type { RowEnd } from './worker';
 import type { StateStore } from './state';
 import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
 
@@ -110,7 +111,8 @@ export function createResync(deps: ResyncDeps) {
   const refresh = async () => {
     if (!job || job.state !== 'running') return;
     const remaining = await deps.outbox.countForJob(job.id);
-    job.done = Math.max(0, job.total - remaining - job.failed - job.skipped) ;
+    // Failed and skipped rows are counted as they end; every other row that left the outbox was pushed.
+    job.done = Math.max(0, job.total - remaining - job.failed - job.skipped);
     const finished = job.done + job.failed + job.skipped;
     const t = Date.now();
     window.push({ at: t, done: finished });
@@ -173,10 +175,11 @@ export function createResync(deps: ResyncDeps) {
     if (job?.state === 'running' && job.cursor) run(true);
   };
 
-  const onRowDone = (row: OutboxRow, result: PushResult) => {
-    if (!job || row.resyncJob !== job.id) return;
-    if (result.kind === 'failed' && !result.retryable) job.failed += 1;
-    else if (result.kind === 'unchanged') job.skipped += 1;
+  /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
+  const onRowDone = (row: OutboxRow, _result: PushResult, end: RowEnd) => {
+    if (!job || row.resyncJob !== job.id || job.state !== 'running') return;
+    if (end === 'failed') job.failed += 1;
+    else if (end === 'skipped') job.skipped += 1;
     dirty = true;
   };
 

@@ -16,7 +16,8 @@ export interface StateRecord extends EntryKey {
   lastSyncedAt: Date | null;
   mediaUrl: string | null;
   members: number[] | null;
-  refs: EntryKey[] | null;
+  /** related entries the last payload used, with the role they played (category, pinpoint, member, list) */
+  refs: Array<EntryKey & { role?: string }> | null;
   membershipErrors: unknown[] | null;
   createStartedAt: Date | null;
   createFingerprint: Record<string, unknown> | null;
@@ -205,7 +206,33 @@ export const createStateStore = (strapi: Core.Strapi) => {
     }
   }
 
-  return { ensureIndexes, get, getMany, upsert, remove, dependantsOf, isRemoteIdClaimed, countBy, listByStatus, iterate };
+  /** Locales of one document that have a state. */
+  const localesOf = async (contentType: string, documentId: string): Promise<string[]> => {
+    const { table, col } = info();
+    const rows = await knex()(table).where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId }).select({ locale: col('entryLocale') });
+    return rows.map((r: any) => r.locale ?? '');
+  };
+
+  /** States with `status`, `size` at a time by id after `after` (a cursor that later status changes cannot upset). */
+  const pageByStatus = async (status: SyncStatus, after: number, size: number): Promise<StateRecord[]> => {
+    const { table, col } = info();
+    const rows = await knex()(table).where(col('status'), status).andWhere('id', '>', after).orderBy('id').limit(size);
+    return rows.map(fromRow);
+  };
+
+  /** Sets status (and resets attempts) of the given state rows in one statement. */
+  const setStatus = async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
+    if (!ids.length) return 0;
+    const { table, col } = info();
+    const q = knex()(table).whereIn('id', ids);
+    if (from) q.andWhere(col('status'), from);
+    return q.update({ [col('status')]: status, [col('attempts')]: 0, [col('updatedAt')]: new Date() });
+  };
+
+  return {
+    ensureIndexes, get, getMany, upsert, remove, dependantsOf, isRemoteIdClaimed, countBy, listByStatus, iterate,
+    localesOf, pageByStatus, setStatus,
+  };
 };
 
 export type StateStore = ReturnType<typeof createStateStore>;

@@ -17,16 +17,25 @@ export interface WorkerOptions {
   batchSize: number;
   leaseMs: number;
   pollMs: number;
-  retry: { baseMs: number; maxMs: number; maxAttempts: number };
-  onRowDone?: (row: OutboxRow, result: PushResult) => void;
+  retry: () => { baseMs: number; maxMs: number; maxAttempts: number };
+  /** settle window given to a row that changed again while it was pushed */
+  settleWindowMs: () => number;
+  /** a row left the outbox (or was given up): how it ended */
+  onRowDone?: (row: OutboxRow, result: PushResult, end: RowEnd) => void;
   /** false when the remote is not configured: rows wait in the outbox */
   canRun: () => Promise<boolean>;
 }
 
+/** How a row ended: pushed (or removed), skipped (nothing to change, or waiting for a dependency), failed. */
+export type RowEnd = 'done' | 'skipped' | 'failed';
+
+export const endOf = (result: PushResult): RowEnd =>
+  result.kind === 'failed' ? 'failed' : result.kind === 'unchanged' || result.kind === 'waiting' ? 'skipped' : 'done';
+
 /**
  * Drains the outbox: claims due rows under a lease, pushes them with bounded concurrency,
- * then completes, reschedules or gives up on each. Woken at once by a change; a slow poll
- * picks up work enqueued by other instances and rows whose backoff ran out.
+ * then completes, reschedules or gives up on each. Woken at once by a change and by a timer
+ * set to the next due row; a slow poll picks up work enqueued by other instances.
  */
 export function createWorker(o: WorkerOptions) {
   const queue = new PQueue({ concurrency: o.maxInFlight });
@@ -36,6 +45,8 @@ export function createWorker(o: WorkerOptions) {
   let again = false;
   let pollTimer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
+  let dueTimer: NodeJS.Timeout | undefined;
+  let dueTimerAt = Infinity;
   let lastError: string | null = null;
   const idleWaiters = new Set<() => void>();
 
@@ -48,27 +59,51 @@ export function createWorker(o: WorkerOptions) {
       result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), retryable: true };
     }
     try {
+      const retry = o.retry();
       if (result.kind === 'failed' && result.retryable) {
-        if (row.attempts + 1 >= o.retry.maxAttempts) {
+        if (result.throttled) {
+          // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
+          await o.outbox.retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), { countAttempt: false });
+        } else if (row.attempts + 1 >= retry.maxAttempts) {
+          // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           await o.states.upsert(key, {
             resource: (o.resourceOf(row.contentType) ?? 'pinpoint') as any,
             status: 'failed',
             lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
             lastErrorAt: new Date(),
           });
-          await o.outbox.complete(row);
+          const finished = await o.outbox.complete(row, o.settleWindowMs());
+          if (finished) o.onRowDone?.(row, result, 'failed');
         } else {
-          await o.outbox.retryLater(row, backoffMs(row.attempts, o.retry, result.retryAfterMs));
+          await o.outbox.retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
       } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
-        await o.outbox.complete(row);
+        const finished = await o.outbox.complete(row, o.settleWindowMs());
+        if (finished) o.onRowDone?.(row, result, endOf(result));
       }
-      o.onRowDone?.(row, result);
     } catch (err) {
       lastError = err instanceof Error ? err.message : String(err);
       o.strapi.log.error(`[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`);
     }
+  };
+
+  /** Wakes the worker when the next waiting row (settling, backing off) becomes due. */
+  const armDueTimer = async () => {
+    // Rows already due wait for room, and finishing rows make room and wake the worker.
+    if (stopped || inFlight.size >= o.maxInFlight * 2) return;
+    const next = await o.outbox.nextDueAt().catch(() => null);
+    if (next == null || stopped) return;
+    const at = Math.max(next, Date.now());
+    // The poll covers what is further away than one poll interval.
+    if (at - Date.now() > o.pollMs || at >= dueTimerAt) return;
+    clearTimeout(dueTimer);
+    dueTimerAt = at;
+    dueTimer = setTimeout(() => {
+      dueTimerAt = Infinity;
+      wake();
+    }, at - Date.now() + 5);
+    dueTimer.unref?.();
   };
 
   const pump = async () => {
@@ -100,6 +135,7 @@ export function createWorker(o: WorkerOptions) {
           }
         }
       } while (again && !stopped);
+      await armDueTimer();
     } catch (err) {
       lastError = err instanceof Error ? err.message : String(err);
       if (!stopped) o.strapi.log.error(`[location-content] worker: ${lastError}`);
@@ -149,6 +185,7 @@ export function createWorker(o: WorkerOptions) {
     stopped = true;
     clearInterval(pollTimer);
     clearInterval(renewTimer);
+    clearTimeout(dueTimer);
     queue.clear();
     await queue.onIdle();
   };

@@ -1,0 +1,112 @@
+import type { Core } from '@strapi/strapi';
+import type { Mapping } from '../config/types';
+import { relationTargets } from '../mapping';
+import type { EnqueueItem, Outbox } from './outbox';
+import type { StateStore } from './state';
+import type { EntryKey } from './types';
+
+const PAGE = 500;
+
+export interface RelatedDeps {
+  strapi: Core.Strapi;
+  states: StateStore;
+  outbox: Outbox;
+  mappings: () => Mapping[];
+}
+
+interface Reader {
+  mapping: Mapping;
+  /** relation path from the reading type to the changed type, e.g. 'place' or 'tours' */
+  path: string;
+}
+
+/**
+ * Which entries must be pushed again when another entry changes. Two sources, because each
+ * misses cases the other sees:
+ * - the sync state: entries whose last payload used the entry (its remote id, a membership).
+ *   Finds links Strapi has since dropped (an unpublished pinpoint's events).
+ * - the database: entries whose published version relates to the entry now. Finds links made
+ *   while the entry was not online yet (Strapi reconnects relations to an entry when it is
+ *   published), and readers of fields other than the remote id (tags from related names).
+ */
+export function createRelated(deps: RelatedDeps) {
+  const { strapi } = deps;
+  let cache: { mappings: Mapping[]; readers: Map<string, Reader[]> } | undefined;
+
+  const readersByTarget = () => {
+    const mappings = deps.mappings();
+    if (cache && cache.mappings.length === mappings.length && cache.mappings.every((m, i) => m === mappings[i])) return cache.readers;
+    const readers = new Map<string, Reader[]>();
+    const getModel = (uid: string) => strapi.getModel(uid as any) as any;
+    for (const mapping of mappings) {
+      const seen = new Set<string>();
+      for (const t of relationTargets(mapping, getModel)) {
+        if (seen.has(`${t.target}|${t.path}`)) continue;
+        seen.add(`${t.target}|${t.path}`);
+        readers.set(t.target, [...(readers.get(t.target) ?? []), { mapping, path: t.path }]);
+      }
+    }
+    cache = { mappings, readers };
+    return readers;
+  };
+
+  /** True when a mapped content type reads entries of `uid` through a relation. */
+  const isRead = (uid: string) => readersByTarget().has(uid);
+
+  const whereOn = (path: string, documentId: string): Record<string, unknown> =>
+    path
+      .split('.')
+      .reverse()
+      .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId });
+
+  async function* relatedNow(key: EntryKey): AsyncGenerator<EnqueueItem[]> {
+    for (const { mapping, path } of readersByTarget().get(key.contentType) ?? []) {
+      const uid = mapping.contentType as any;
+      const model = strapi.getModel(uid) as any;
+      const localized = Boolean(model?.pluginOptions?.i18n?.localized);
+      const where: Record<string, unknown> = whereOn(path, key.documentId);
+      if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
+      let after = 0;
+      for (;;) {
+        let rows: any[];
+        try {
+          rows = await strapi.db.query(uid).findMany({
+            select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
+            where: { ...where, id: { $gt: after } },
+            orderBy: { id: 'asc' },
+            limit: PAGE,
+          });
+        } catch (err: any) {
+          strapi.log.warn(`[location-content] could not find the ${uid} entries related to ${key.contentType} ${key.documentId} through '${path}': ${err?.message ?? err}`);
+          break;
+        }
+        if (!rows.length) break;
+        after = rows[rows.length - 1].id;
+        yield rows.map((r) => ({
+          contentType: mapping.contentType,
+          documentId: r.documentId,
+          locale: localized ? r.locale ?? '' : '',
+          resource: mapping.resource,
+          reason: '',
+        }));
+        if (rows.length < PAGE) break;
+      }
+    }
+  }
+
+  /** Queues every entry that reads `key`, now or in its last push. */
+  const requeue = async (key: EntryKey, reason: string) => {
+    const used = await deps.states.dependantsOf(key);
+    await deps.outbox.enqueue(used.map((d) => ({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason })));
+    let n = used.length;
+    for await (const page of relatedNow(key)) {
+      await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
+      n += page.length;
+    }
+    return n;
+  };
+
+  return { isRead, requeue };
+}
+
+export type Related = ReturnType<typeof createRelated>;

@@ -1,0 +1,59 @@
+import type { Core } from '@strapi/strapi';
+import type { EmulatorHandle } from '../../emulator/src';
+import type { TestApp } from './strapi';
+
+export const PLACE = 'api::place.place';
+export const HAPPENING = 'api::happening.happening';
+export const ICON = 'api::icon.icon';
+export const TOUR = 'api::tour.tour';
+
+export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid as any) as any;
+
+/** The sync state of one entry (locale: default locale of a localized type when omitted). */
+export const stateOf = (app: TestApp, contentType: string, documentId: string, locale?: string) =>
+  app.sync().stateOf({ contentType, documentId, locale });
+
+/** The remote object the plugin holds for an entry, or undefined. */
+export async function remoteOf(app: TestApp, contentType: string, documentId: string, locale?: string) {
+  const s = await stateOf(app, contentType, documentId, locale);
+  if (s?.remoteId == null) return undefined;
+  const remote = app.emulator.state() as any;
+  const kind = { pinpoint: 'pinpoints', event: 'events', category: 'categories', list: 'lists' }[s.resource as string] as string;
+  return remote[kind].find((o: any) => o.id === s.remoteId);
+}
+
+const WRITE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** API calls that change the remote (token requests excluded), optionally only those after `since` (a request seq). */
+export function writes(emulator: EmulatorHandle, since = 0) {
+  return emulator
+    .requests({ since })
+    .filter((r: any) => WRITE.has(r.method) && !r.path.startsWith('/v3.0/oauth2/'));
+}
+
+/** Sequence number of the last logged request: pass it to `writes` to count what happens afterwards. */
+export const mark = (emulator: EmulatorHandle) => {
+  const all = emulator.requests();
+  return all.length ? all[all.length - 1].seq : 0;
+};
+
+/** Polls until `check` returns a truthy value (no timed assertion: only a ceiling against hanging). */
+export async function until<T>(check: () => Promise<T> | T, what = 'condition', timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Everything on the emulator, with counts: handy in assertions on "no duplicates". */
+export const counts = (emulator: EmulatorHandle) => {
+  const s = emulator.state() as any;
+  return { pinpoints: s.pinpoints.length, events: s.events.length, categories: s.categories.length, lists: s.lists.length };
+};
+
+/** Sets a plugin config value at runtime (the engine reads its config at each use). */
+export const setPluginConfig = (strapi: Core.Strapi, path: string, value: unknown) =>
+  strapi.config.set(`plugin::location-content.${path}`, value);
