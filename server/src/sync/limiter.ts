@@ -22,6 +22,23 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
 }
 
 /**
+ * A call whose time ran out while it waited for its turn under the rate limit: it never left,
+ * so it cannot have changed anything, and the entry is not at fault.
+ */
+export class RateLimitWaitError extends Error {
+  constructor() {
+    super('the call waited too long for its turn under the remote\'s rate limit and was not sent');
+    this.name = 'RateLimitWaitError';
+  }
+}
+
+/** True for an error (or any error in its `cause` chain) raised by waiting under the rate limit. */
+export const isRateLimitWait = (err: unknown): boolean => {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) if (e instanceof RateLimitWaitError) return true;
+  return false;
+};
+
+/**
  * Every HTTP call to the remote, token requests included, goes through one queue that
  * holds the rate limit. A 429 pauses the whole queue for Retry-After, since the remote
  * would refuse every other call too, then the same request is sent again.
@@ -38,10 +55,13 @@ export function createLimiter(options: LimiterOptions) {
   let pauses = 0;
 
   const pause = (ms: number) => {
-    const until = Date.now() + ms;
+    const now = Date.now();
+    const until = now + ms;
     if (until <= pausedUntil) return;
+    // The calls that were already in flight get their 429 too: one pause, extended, not one each.
+    const extending = pausedUntil > now;
     pausedUntil = until;
-    pauses += 1;
+    if (!extending) pauses += 1;
     queue.pause();
     clearTimeout(resumeTimer);
     resumeTimer = setTimeout(() => {
@@ -49,13 +69,30 @@ export function createLimiter(options: LimiterOptions) {
       queue.start();
     }, ms);
     resumeTimer.unref?.();
-    options.onPause?.(ms);
+    if (!extending) options.onPause?.(ms);
   };
 
   const wrap = (fetchImpl: FetchLike): FetchLike =>
     async function limitedFetch(url, init) {
+      const signal: AbortSignal | undefined = init?.signal;
       for (let attempt = 0; ; attempt++) {
-        const res = await queue.add(() => fetchImpl(url, init), { throwOnTimeout: true } as any);
+        let sent = false;
+        let res: any;
+        try {
+          // A call whose caller gave up while it waited leaves the queue; one that did not is
+          // never handed to fetch with an aborted signal (node-fetch then throws from a stream).
+          res = await queue.add(
+            () => {
+              if (signal?.aborted) throw new RateLimitWaitError();
+              sent = true;
+              return fetchImpl(url, init);
+            },
+            { throwOnTimeout: true, ...(signal ? { signal } : {}) } as any,
+          );
+        } catch (err) {
+          // Only a call that really left may have had an effect: the rest is a wait that ran out.
+          throw sent || err instanceof RateLimitWaitError || !signal?.aborted ? err : new RateLimitWaitError();
+        }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(retryAfterMs(res.headers.get('retry-after')));
         await res.arrayBuffer?.().catch(() => undefined);

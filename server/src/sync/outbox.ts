@@ -173,6 +173,13 @@ export const createOutbox = (strapi: Core.Strapi) => {
       });
   };
 
+  /** Gives back rows this instance claimed but will not push (it is stopping): others may take them at once. */
+  const release = async (ids: number[]) => {
+    if (!ids.length) return;
+    const { table, col } = info();
+    await knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null });
+  };
+
   /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
   const renew = async (ids: number[], leaseMs: number) => {
     if (!ids.length) return;
@@ -213,7 +220,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return Number(n);
   };
 
-  return { owner, ensureIndexes, enqueue, claim, complete, retryLater, renew, depth, nextDueAt, isQueued, countForJob };
+  return { owner, ensureIndexes, enqueue, claim, complete, retryLater, release, renew, depth, nextDueAt, isQueued, countForJob };
 };
 
 export type Outbox = ReturnType<typeof createOutbox>;

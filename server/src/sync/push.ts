@@ -4,6 +4,7 @@ import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type Mappi
 import { RemoteError, type RemoteClient } from '../remote';
 import type { ResourceKind } from '../remote/types';
 import { toKey } from './keys';
+import { isRateLimitWait } from './limiter';
 import type { Outbox } from './outbox';
 import { fingerprintOf, type Recovery } from './recovery';
 import type { Related } from './related';
@@ -400,10 +401,14 @@ export function createPusher(deps: PushDeps) {
       if (err instanceof RemoteError) {
         // A create that got a definite refusal (4xx) did not happen: no recovery walk next time.
         // Anything else (a 2xx we could not read, a 5xx, a lost answer) may have created it.
-        if (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable && state?.remoteId == null) {
+        // A call that never left the rate limit queue did not happen either.
+        const neverSent = isRateLimitWait(err);
+        const refused = err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable;
+        if ((refused || neverSent) && state?.remoteId == null) {
           await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null }).catch(() => undefined);
         }
-        return await fail(err.message, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' });
+        const reason = neverSent ? `Waiting for the remote's rate limit: ${err.message}` : err.message;
+        return await fail(reason, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' || neverSent });
       }
       strapi.log.error(`[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`);
       return await fail(reasonOf(err), true);

@@ -188,6 +188,10 @@ export function createWorker(o: WorkerOptions) {
     clearTimeout(dueTimer);
     queue.clear();
     await queue.onIdle();
+    // Claimed rows that never started would stay leased until the lease runs out: a restart
+    // (or another instance) would wait that long for them.
+    await o.outbox.release([...inFlight.keys()]).catch(() => undefined);
+    inFlight.clear();
   };
 
   /** Resolves when the outbox is empty and nothing is in flight. */

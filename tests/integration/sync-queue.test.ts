@@ -1,0 +1,99 @@
+jest.setTimeout(120_000);
+import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { createIcon, createPlace } from '../helpers/content';
+import { docs, ICON, mark, PLACE, remoteOf, stateOf, writes } from '../helpers/sync';
+
+/** The queue: coalescing, the remote's rate limit, and saves that never wait for the remote. */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({
+    // A loop of saves is a burst: the push waits until the entry is quiet for 400 ms.
+    patchConfig: (config) => {
+      config['location-content'].config.coalesce = { settleMs: 400, maxWaitMs: 20_000 };
+      return config;
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  if (app) await removeDir(app.appDir);
+});
+
+test('100 quick publishes of one place are at most 2 pushes, and the last one wins', async () => {
+  const { strapi, emulator } = app;
+  const place = await createPlace(strapi, { title: 'Counter 0' });
+  await app.sync().idle();
+  const { remoteId } = await stateOf(app, PLACE, place.documentId);
+
+  const since = mark(emulator);
+  for (let i = 1; i <= 100; i++) {
+    await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: `Counter ${i}` } });
+    await docs(strapi, PLACE).publish({ documentId: place.documentId });
+  }
+  await app.sync().idle();
+  const puts = writes(emulator, since);
+  expect(puts.length).toBeGreaterThanOrEqual(1);
+  expect(puts.length).toBeLessThanOrEqual(2);
+  expect(puts.every((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${remoteId}`)).toBe(true);
+  expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ id: remoteId, name: 'Counter 100' });
+});
+
+test('100 quick updates of an entry without draft & publish are at most 2 pushes', async () => {
+  const { strapi, emulator } = app;
+  const since = mark(emulator);
+  const icon = await createIcon(strapi, 'Flag 0');
+  for (let i = 1; i <= 99; i++) await docs(strapi, ICON).update({ documentId: icon.documentId, data: { label: `Flag ${i}` } });
+  await app.sync().idle();
+  const calls = writes(emulator, since);
+  expect(calls.length).toBeGreaterThanOrEqual(1);
+  expect(calls.length).toBeLessThanOrEqual(2);
+  expect(calls[0].method).toBe('POST');
+  expect(emulator.state().categories.filter((c: any) => c.name.startsWith('Flag '))).toHaveLength(1);
+  expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: 'Flag 99' });
+});
+
+test('a 429 storm pauses the whole queue, and everything still syncs', async () => {
+  const { strapi, emulator } = app;
+  emulator.configure({ rateLimit: { rate: 4, burst: 2 } });
+  try {
+    const pausesBefore = (await app.sync().status()).rateLimit.pauses;
+    const places = [];
+    for (let i = 0; i < 12; i++) places.push(await createPlace(strapi, { title: `Storm ${i}`, geo: { lat: 10 + i, lng: 20 } }));
+    await app.sync().idle({ timeoutMs: 60_000 });
+
+    for (const p of places) expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced', attempts: 0 });
+    const stormNames = emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Storm ')).map((p: any) => p.name);
+    expect(stormNames.sort()).toEqual(places.map((_, i) => `Storm ${i}`).sort());
+    expect(emulator.stats().throttled).toBeGreaterThan(0);
+    const report = await app.sync().status();
+    expect(report.rateLimit.pauses).toBeGreaterThan(pausesBefore);
+    expect(report.failed).toEqual([]);
+  } finally {
+    emulator.configure({ rateLimit: null });
+  }
+});
+
+test('a save does not wait for the remote: a publish returns long before a 2 s remote answers', async () => {
+  const { strapi, emulator } = app;
+  const place = await createPlace(strapi, { title: 'Slow 0' });
+  await app.sync().idle();
+  emulator.setFaults({ rules: [{ kind: 'latency', latencyMs: 2000, pathPrefix: '/v3.0/' }] });
+  try {
+    const since = mark(emulator);
+    const started = Date.now();
+    await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Slow 1' } });
+    await docs(strapi, PLACE).publish({ documentId: place.documentId });
+    const created = await createPlace(strapi, { title: 'Slow new' });
+    const elapsed = Date.now() - started;
+    // Behavioural bound with a wide margin: the remote alone would take 2 s per call.
+    expect(elapsed).toBeLessThan(1000);
+    await app.sync().idle();
+    expect(writes(emulator, since).length).toBe(2);
+    expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Slow 1' });
+    expect(await remoteOf(app, PLACE, created.documentId)).toMatchObject({ name: 'Slow new' });
+  } finally {
+    emulator.clearFaults();
+  }
+});

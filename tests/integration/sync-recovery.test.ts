@@ -1,0 +1,132 @@
+jest.setTimeout(120_000);
+import { startEmulator } from '../../emulator/src';
+import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
+import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, until } from '../helpers/sync';
+
+/** No duplicates after a lost answer, nothing lost across a restart. */
+
+describe('a POST whose answer is lost', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // Small pages, so that finding the lost object means following `next`.
+    app = await startApp({ emulator: { pageSize: 5 } });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    if (app) await removeDir(app.appDir);
+  });
+
+  test('is adopted from the remote listing, not created twice', async () => {
+    const { strapi, emulator } = app;
+    // Other pinpoints, among them a twin with the same name and position that belongs to another entry.
+    for (let i = 0; i < 11; i++) await createPlace(strapi, { title: `Filler ${i}`, geo: { lat: i, lng: i } });
+    const twin = await createPlace(strapi, { title: 'Twin', geo: { lat: 47.2, lng: -1.55 } });
+    await app.sync().idle();
+    const twinId = (await stateOf(app, PLACE, twin.documentId)).remoteId;
+
+    emulator.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
+    const since = mark(emulator);
+    const place = await createPlace(strapi, { title: 'Twin', geo: { lat: 47.2, lng: -1.55 } });
+    await app.sync().idle();
+
+    const twins = emulator.state().pinpoints.filter((p: any) => p.name === 'Twin');
+    expect(twins).toHaveLength(2);
+    const s = await stateOf(app, PLACE, place.documentId);
+    expect(s).toMatchObject({ status: 'synced', lastError: null });
+    expect(s.remoteId).not.toBe(twinId);
+    expect(twins.map((p: any) => p.id).sort()).toEqual([twinId, s.remoteId].sort());
+
+    const calls = emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+    const posts = calls.filter((r: any) => r.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0].status).toBeNull(); // the connection was reset after the pinpoint was stored
+    // The walk followed `next` through every page of 13 pinpoints (pages of 5).
+    const gets = calls.filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
+    expect(gets.length).toBe(3);
+    expect(gets.slice(1).every((r: any) => r.path.includes('cursor='))).toBe(true);
+    expect(calls.filter((r: any) => r.method === 'PUT').map((r: any) => r.path)).toEqual([`/v3.0/pinpoints/${s.remoteId}`]);
+  });
+
+  test('works for events and lists too', async () => {
+    const { strapi, emulator } = app;
+    const place = await createPlace(strapi, { title: 'Stage', geo: { lat: 44.8, lng: -0.58 } });
+    await app.sync().idle();
+    emulator.scriptFaults([
+      { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/events' },
+      { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/lists' },
+    ]);
+    const happening = await createHappening(strapi, { title: 'Opera', slots: [{ from: '2026-09-01T19:00:00Z', to: '2026-09-01T22:00:00Z' }], place: place.documentId });
+    const tour = await createTour(strapi, { name: 'Stages', stops: [place.documentId] });
+    await app.sync().idle();
+    expect(emulator.state().events.filter((e: any) => e.name === 'Opera')).toHaveLength(1);
+    expect(emulator.state().lists.filter((l: any) => l.name === 'Stages')).toHaveLength(1);
+    expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ status: 'synced' });
+    expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([(await stateOf(app, PLACE, place.documentId)).remoteId]);
+    expect(emulator.faults().script ?? []).toEqual([]);
+  });
+});
+
+describe('a restart', () => {
+  test('with pending work loses nothing: queued rows, rows backing off and a resync resume at boot', async () => {
+    const emulator = await startEmulator({ strict: true });
+    const appDir = await makeAppDir();
+    let app: TestApp | undefined;
+    try {
+      // First run: the sync is off, every change waits in the outbox.
+      app = await startApp({ appDir, emulatorHandle: emulator, patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c) });
+      const icon = await createIcon(app.strapi, 'Bench');
+      const place = await createPlace(app.strapi, { title: 'Park', icon: icon.documentId });
+      const happening = await createHappening(app.strapi, { title: 'Picnic', slots: [{ from: '2026-07-01T12:00:00Z' }], place: place.documentId });
+      const tour = await createTour(app.strapi, { name: 'Green', stops: [place.documentId] });
+      const report = await app.sync().status();
+      expect(report.queue.depth).toBe(4);
+      expect(counts(emulator)).toEqual({ pinpoints: 0, events: 0, categories: 0, lists: 0 });
+      await app.stop();
+      app = undefined;
+
+      // Second run: the sync is on but the remote fails every write; the rows back off.
+      emulator.setFaults({ rules: [{ kind: 'status', status: 503, method: ['POST', 'PUT', 'DELETE'], pathPrefix: '/v3.0/' }] });
+      app = await startApp({ appDir, emulatorHandle: emulator });
+      await until(async () => (await stateOf(app!, ICON, icon.documentId))?.attempts >= 1, 'a failed attempt');
+      // The category and the list back off in the outbox; the pinpoint and event wait for them in their state.
+      await until(async () => (await app!.sync().status()).counts.pending === 4, 'four pending entries');
+      expect((await app.sync().status()).queue.depth).toBeGreaterThanOrEqual(2);
+      await app.stop();
+      app = undefined;
+
+      // Third run, the remote is back: everything arrives once, in order.
+      emulator.clearFaults();
+      app = await startApp({ appDir, emulatorHandle: emulator });
+      await app.sync().idle();
+      const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
+      const pinpoint = await remoteOf(app, PLACE, place.documentId);
+      expect(pinpoint).toMatchObject({ name: 'Park', category: categoryId });
+      expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Picnic', pinpoint: pinpoint.id });
+      expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([pinpoint.id]);
+      expect(counts(emulator)).toEqual({ pinpoints: 1, events: 1, categories: 1, lists: 1 });
+
+      // A resync started before a stop finishes after the restart.
+      // Changed behind the plugin's back (no document service call): only a resync can see it.
+      await app.strapi.db.query(PLACE as any).updateMany({ where: { documentId: place.documentId }, data: { title: 'Park (renamed)' } });
+      app.strapi.config.set('plugin::location-content.syncEnabled', false);
+      const job = await app.sync().resync();
+      await until(async () => (await app!.sync().status()).resync?.total === 4, 'the resync to list every entry');
+      await app.stop();
+      app = undefined;
+      app = await startApp({ appDir, emulatorHandle: emulator });
+      await app.sync().idle();
+      await until(async () => (await app!.sync().status()).resync?.state === 'done', 'the resync to finish');
+      const progress = (await app.sync().status()).resync;
+      expect(progress).toMatchObject({ id: job.id, state: 'done', total: 4, done: 1, skipped: 3, failed: 0 });
+      expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Park (renamed)' });
+      expect(counts(emulator)).toEqual({ pinpoints: 1, events: 1, categories: 1, lists: 1 });
+    } finally {
+      await app?.stop();
+      await emulator.stop();
+      await removeDir(appDir);
+    }
+  });
+});
