@@ -57,3 +57,31 @@ export const counts = (emulator: EmulatorHandle) => {
 /** Sets a plugin config value at runtime (the engine reads its config at each use). */
 export const setPluginConfig = (strapi: Core.Strapi, path: string, value: unknown) =>
   strapi.config.set(`plugin::location-content.${path}`, value);
+
+/** An image of random pixels (it does not compress): `size` x `size` pixels, uploaded through Strapi. */
+export async function uploadNoise(strapi: Core.Strapi, name: string, size: number) {
+  const sharp = require('sharp');
+  const { promises: fs } = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { randomBytes } = require('node:crypto');
+  const buffer: Buffer = await sharp(randomBytes(size * size * 3), { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+  const filepath = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'lc-noise-')), name);
+  await fs.writeFile(filepath, buffer);
+  const [file] = await strapi
+    .plugin('upload')
+    .service('upload')
+    .upload({ data: { fileInfo: { name } }, files: { filepath, originalFilename: name, mimetype: 'image/png', size: buffer.length } });
+  return { file, bytes: buffer };
+}
+
+/** A token of the emulator's client, to change the remote behind the plugin's back. */
+export async function remoteCall(emulator: EmulatorHandle, method: string, path: string, body?: unknown) {
+  const { access_token } = emulator.issueToken();
+  const res = await fetch(`${emulator.baseUrl}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${access_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: res.status === 204 ? undefined : await res.json().catch(() => undefined) };
+}
