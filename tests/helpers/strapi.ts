@@ -28,6 +28,8 @@ export interface TestAppOptions {
   appDir?: string;
   /** reuse a running emulator */
   emulatorHandle?: EmulatorHandle;
+  /** serve the admin panel built into `<appDir>/build` (browser tests) */
+  serveAdminPanel?: boolean;
 }
 
 const copyDir = async (from: string, to: string) => {
@@ -90,13 +92,14 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 
   const { createStrapi } = await import('@strapi/strapi');
-  const strapi = await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: false } as any).load();
+  const strapi = await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: options.serveAdminPanel ?? false } as any).load();
   const logs: string[] = [];
   captureLogs(strapi, logs);
 
   let url: string | undefined;
   if (options.http) {
-    await new Promise<void>((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', () => resolve()));
+    // strapi.server.listen mounts the routes first (httpServer.listen alone answers 404 everywhere).
+    await new Promise<void>((resolve) => strapi.server.listen(0, '127.0.0.1', () => resolve()));
     const address = strapi.server.httpServer.address() as { port: number };
     url = `http://127.0.0.1:${address.port}`;
   }
