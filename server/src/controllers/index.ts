@@ -1,3 +1,5 @@
+import mappings from './mappings';
+import settings from './settings';
 import sync from './sync';
 
-export default { sync };
+export default { mappings, settings, sync };

@@ -1,5 +1,6 @@
 import { ACTIONS, permissionUid } from '../permissions';
 
+/** Every admin route checks a permission on the server, reads included. */
 const guard = (action: (typeof ACTIONS)[keyof typeof ACTIONS]) => ({
   policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions: [permissionUid(action)] } }],
 });
@@ -7,6 +8,11 @@ const guard = (action: (typeof ACTIONS)[keyof typeof ACTIONS]) => ({
 export default {
   type: 'admin',
   routes: [
+    { method: 'GET', path: '/settings', handler: 'settings.get', config: guard(ACTIONS.readSettings) },
+    { method: 'PUT', path: '/settings', handler: 'settings.update', config: guard(ACTIONS.updateSettings) },
+    // Sends the saved secret to the remote: only for who may change it.
+    { method: 'POST', path: '/settings/test', handler: 'settings.test', config: guard(ACTIONS.updateSettings) },
+    { method: 'GET', path: '/mappings', handler: 'mappings.list', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/status', handler: 'sync.status', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/entries/:contentType/:documentId', handler: 'sync.entry', config: guard(ACTIONS.readSync) },
     { method: 'POST', path: '/push', handler: 'sync.push', config: guard(ACTIONS.triggerSync) },
