@@ -1,9 +1,46 @@
+import { PinMap } from '@strapi/icons';
+import { EntrySyncPanel } from './components/EntrySyncPanel';
+import { PushNowAction } from './components/PushNowAction';
+import { PushSelectedAction } from './components/PushSelectedAction';
+import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID } from './pluginId';
+import { getTranslation } from './utils/getTranslation';
 
 export default {
   register(app: any) {
+    app.addMenuLink({
+      to: `plugins/${PLUGIN_ID}`,
+      icon: PinMap,
+      intlLabel: { id: getTranslation('menu.sync'), defaultMessage: 'Location sync' },
+      permissions: PERMISSIONS.readSync,
+      Component: () => import('./pages/SyncPage').then((mod) => ({ default: mod.ProtectedSyncPage })),
+    });
+
+    app.addSettingsLink('global', {
+      id: PLUGIN_ID,
+      to: PLUGIN_ID,
+      intlLabel: { id: getTranslation('settings.link'), defaultMessage: 'Location Content' },
+      permissions: PERMISSIONS.readSettings,
+      Component: () => import('./pages/SettingsPage').then((mod) => ({ default: mod.ProtectedSettingsPage })),
+    });
+
     app.registerPlugin({ id: PLUGIN_ID, name: 'Location Content' });
   },
+
+  bootstrap(app: any) {
+    const cm = app.getPlugin('content-manager')?.apis;
+    if (!cm) return;
+    cm.addEditViewSidePanel?.([EntrySyncPanel]);
+    cm.addDocumentAction?.((actions: any[]) => [...actions, PushNowAction]);
+    cm.addBulkAction?.((actions: any[]) => {
+      // before "Delete", like the other additions to the list view
+      const at = actions.findIndex((a) => a.type === 'delete');
+      const next = [...actions];
+      next.splice(at === -1 ? next.length : at, 0, PushSelectedAction);
+      return next;
+    });
+  },
+
   async registerTrads({ locales }: { locales: string[] }) {
     return Promise.all(
       locales.map(async (locale) => {

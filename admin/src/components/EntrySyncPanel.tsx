@@ -1,0 +1,149 @@
+import * as React from 'react';
+import { Box, Flex, Link, Loader, Typography } from '@strapi/design-system';
+import type { PanelComponent } from '@strapi/content-manager/strapi-admin';
+import { useFetchClient, useRBAC } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { useMappings } from '../hooks/useMappings';
+import { useCurrentLocale } from '../hooks/useLocale';
+import { onPush } from '../hooks/pushEvents';
+import { PERMISSIONS } from '../permissions';
+import type { EntryState } from '../types';
+import { API, errorMessage } from '../utils/api';
+import { getTranslation } from '../utils/getTranslation';
+import { StatusBadge } from './StatusBadge';
+
+/** While a push is queued or running, the panel asks again this often. */
+const POLL_MS = 1500;
+
+const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
+  <Flex direction="column" alignItems="flex-start" gap={1}>
+    <Typography variant="sigma" textColor="neutral600">
+      {label}
+    </Typography>
+    {children}
+  </Flex>
+);
+
+interface ContentProps {
+  contentType: string;
+  documentId: string;
+  locale?: string;
+  /** changes when the editor saves or publishes, so the state is read again */
+  version?: string;
+}
+
+export const EntrySyncPanelContent = ({ contentType, documentId, locale, version }: ContentProps) => {
+  const { formatMessage, formatDate } = useIntl();
+  const { get } = useFetchClient();
+  const [entry, setEntry] = React.useState<EntryState | null | undefined>(undefined);
+  const [error, setError] = React.useState<string | null>(null);
+
+  const refresh = React.useCallback(async () => {
+    try {
+      const { data } = await get<{ state: EntryState | null }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
+      setEntry(data.state);
+      setError(null);
+    } catch (err) {
+      if ((err as any)?.name === 'AbortError') return;
+      setError(errorMessage(err));
+    }
+  }, [get, contentType, documentId, locale]);
+
+  React.useEffect(() => {
+    refresh();
+  }, [refresh, version]);
+
+  React.useEffect(
+    () => onPush((pushed) => pushed.contentType === contentType && pushed.documentIds.includes(documentId) && refresh()),
+    [refresh, contentType, documentId],
+  );
+
+  const busy = Boolean(entry && (entry.queued || entry.status === 'pending'));
+  React.useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(refresh, POLL_MS);
+    return () => clearInterval(timer);
+  }, [busy, refresh]);
+
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'medium' });
+
+  if (entry === undefined && !error) return <Loader small>{t('panel.loading', 'Loading sync status')}</Loader>;
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="location-content-panel">
+      {error ? (
+        <Typography textColor="danger600">{error}</Typography>
+      ) : (
+        <>
+          <Flex gap={2} wrap="wrap">
+            <StatusBadge status={entry?.status ?? 'none'} />
+            {entry?.queued ? (
+              <Typography variant="pi" textColor="neutral600">
+                {t('panel.queued', 'In the queue')}
+              </Typography>
+            ) : null}
+          </Flex>
+          {!entry ? (
+            <Typography variant="pi" textColor="neutral600">
+              {t('panel.never', 'Published versions are pushed automatically. This entry has not been pushed yet.')}
+            </Typography>
+          ) : (
+            <>
+              <Row label={t('panel.remoteId', 'Remote id')}>
+                <Typography>{entry.remoteId != null ? `${entry.resource} #${entry.remoteId}` : '—'}</Typography>
+              </Row>
+              <Row label={t('panel.lastSynced', 'Last pushed')}>
+                <Typography>{entry.lastSyncedAt ? when(entry.lastSyncedAt) : t('panel.neverPushed', 'Never')}</Typography>
+              </Row>
+              {entry.lastError ? (
+                <Row label={t('panel.lastError', 'Last error')}>
+                  <Box background="danger100" padding={2} hasRadius width="100%">
+                    <Typography textColor="danger700" data-testid="location-content-error" style={{ wordBreak: 'break-word' }}>
+                      {entry.lastError}
+                    </Typography>
+                  </Box>
+                  <Typography variant="pi" textColor="neutral600">
+                    {entry.lastErrorAt ? when(entry.lastErrorAt) : null}
+                    {entry.attempts > 0 ? ` · ${t('panel.attempts', '{count, plural, one {# attempt} other {# attempts}}', { count: entry.attempts })}` : null}
+                  </Typography>
+                </Row>
+              ) : null}
+              {entry.mediaUrl ? (
+                <Row label={t('panel.media', 'Remote media')}>
+                  <Link href={entry.mediaUrl} isExternal style={{ wordBreak: 'break-all' }}>
+                    {entry.mediaUrl}
+                  </Link>
+                </Row>
+              ) : null}
+            </>
+          )}
+        </>
+      )}
+    </Flex>
+  );
+};
+
+/** Side panel of the edit view: shown on mapped content types only, to who may read the sync. */
+export const EntrySyncPanel: PanelComponent = ({ model, documentId, document, collectionType }) => {
+  const { formatMessage } = useIntl();
+  const { allowedActions, isLoading } = useRBAC(PERMISSIONS.readSync);
+  const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
+  const locale = useCurrentLocale();
+  const mapping = activeFor(model);
+  const id = collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
+
+  if (!allowedActions.canRead || !mapping || !id || id === 'create') return null;
+
+  return {
+    title: formatMessage({ id: getTranslation('panel.title'), defaultMessage: 'Location Content' }),
+    content: (
+      <EntrySyncPanelContent
+        contentType={model}
+        documentId={id}
+        locale={mapping.localized ? locale ?? (document?.locale as string | undefined) : undefined}
+        version={[document?.updatedAt, document?.publishedAt].join('|')}
+      />
+    ),
+  };
+};

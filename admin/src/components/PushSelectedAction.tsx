@@ -1,0 +1,59 @@
+import { Typography } from '@strapi/design-system';
+import type { BulkActionComponent } from '@strapi/content-manager/strapi-admin';
+import { PaperPlane } from '@strapi/icons';
+import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { announcePush } from '../hooks/pushEvents';
+import { useMappings } from '../hooks/useMappings';
+import { useCurrentLocale } from '../hooks/useLocale';
+import { SYNC_PERMISSIONS } from '../permissions';
+import { API, errorMessage } from '../utils/api';
+import { getTranslation } from '../utils/getTranslation';
+
+/** "Push selected" in the list view of a mapped content type. */
+export const PushSelectedAction: BulkActionComponent = ({ documents, model }) => {
+  const { formatMessage } = useIntl();
+  const { post } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { allowedActions, isLoading } = useRBAC(SYNC_PERMISSIONS);
+  const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
+  const locale = useCurrentLocale();
+  const mapping = activeFor(model);
+
+  if (!allowedActions.canTrigger || !mapping) return null;
+
+  const documentIds = [...new Set(documents.map((d) => d.documentId as string))];
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+
+  return {
+    label: t('action.pushSelected', 'Push selected'),
+    icon: <PaperPlane />,
+    variant: 'tertiary',
+    dialog: {
+      type: 'dialog',
+      title: t('action.pushSelected.title', 'Push to Location Content'),
+      content: (
+        <Typography textAlign="center">
+          {t(
+            'action.pushSelected.body',
+            'Push the published version of {count, plural, one {# entry} other {# entries}} to the Location Content API now? Drafts are never sent.',
+            { count: documentIds.length },
+          )}
+        </Typography>
+      ),
+      confirmLabel: t('action.pushSelected.confirm', 'Push'),
+      onConfirm: async () => {
+        try {
+          const { data } = await post<{ queued: number }>(API.push, { contentType: model, documentIds, locale: mapping.localized ? locale : undefined });
+          announcePush({ contentType: model, documentIds });
+          toggleNotification({
+            type: 'success',
+            message: t('action.pushSelected.queued', '{count, plural, one {# entry} other {# entries}} queued for push.', { count: data.queued }),
+          });
+        } catch (err) {
+          toggleNotification({ type: 'danger', message: errorMessage(err) });
+        }
+      },
+    },
+  };
+};

@@ -1,0 +1,101 @@
+/** Shapes of the plugin's admin API (server/src/sync/types.ts, server/src/controllers). */
+export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
+export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
+
+export const STATUSES: SyncStatus[] = ['synced', 'pending', 'failed', 'skipped', 'orphaned'];
+
+export interface EntryKey {
+  contentType: string;
+  documentId: string;
+  locale: string;
+}
+
+export interface EntryState extends EntryKey {
+  resource: ResourceKind;
+  status: SyncStatus;
+  remoteId: number | null;
+  attempts: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastSyncedAt: string | null;
+  mediaUrl: string | null;
+  queued: boolean;
+}
+
+export interface ResyncProgress {
+  id: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  dryRun: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  rate: number;
+  etaMs: number | null;
+  error?: string | null;
+}
+
+export interface DryRunPlan {
+  create: EntryKey[];
+  update: EntryKey[];
+  delete: EntryKey[];
+  unchanged: number;
+  failed: Array<EntryKey & { reason: string }>;
+  truncatedAt: number;
+}
+
+export interface FailedEntry extends EntryKey {
+  resource: ResourceKind;
+  reason: string;
+  at: string | null;
+  attempts: number;
+}
+
+export interface SyncStatusReport {
+  counts: Record<SyncStatus, number>;
+  byContentType: Array<{ contentType: string; resource: ResourceKind; counts: Record<SyncStatus, number> }>;
+  queue: { depth: number; due: number; inFlight: number };
+  rateLimit: { pauses: number; pausedUntil: string | null; requestsPerSecond: number; concurrency: number };
+  resync: ResyncProgress | null;
+  failed: FailedEntry[];
+  configured: boolean;
+}
+
+export type CredentialField = 'baseUrl' | 'clientId' | 'clientSecret';
+
+export interface PublicSettings {
+  baseUrl: string | null;
+  clientId: string | null;
+  secretSet: boolean;
+  secretLast4: string | null;
+  locked: Partial<Record<CredentialField, string>>;
+  configured: boolean;
+}
+
+export interface MappingView {
+  index: number;
+  contentType: string;
+  displayName: string;
+  kind: 'collectionType' | 'singleType' | null;
+  localized: boolean;
+  draftAndPublish: boolean;
+  resource: ResourceKind;
+  fields: Record<string, unknown>;
+  hasTransform: boolean;
+  problems: string[];
+  active: boolean;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  host: string | null;
+  message: string;
+  detail?: string;
+  code?: string;
+  status?: number;
+  pinpoints?: number;
+  sample?: Array<{ id: number; name: string }>;
+  durationMs: number;
+}
