@@ -102,7 +102,6 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
     let level = root;
     let parent: PopNode | undefined;
     resolved.steps.forEach((step, i) => {
-      const isLast = i === resolved.steps.length - 1;
       if (step.kind === 'scalar' || step.kind === 'json' || step.kind === 'dynamiczone') {
         if (parent?.kind === 'relation') parent.fields.add(step.name);
         return;
@@ -115,7 +114,8 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
       }
       if (node.kind === 'relation') {
         node.fields.add('documentId');
-        if (isLast && fp.ref && isLocalized(step.target, getModel)) node.fields.add('locale');
+        // The related entry's identity: its sync state is keyed on documentId and locale.
+        if (isLocalized(step.target, getModel)) node.fields.add('locale');
       }
       parent = node;
       level = node.children;

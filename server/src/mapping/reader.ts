@@ -4,7 +4,7 @@ import { MappingError } from './errors';
 import { isBlocks } from './blocks';
 import { toHtml } from './html';
 import { mediaFileOf } from './media';
-import { normalizeSource, PathError, readSource, resolvePath, type NormalizedSource, type ResolvedPath } from './paths';
+import { normalizeSource, PathError, readPath, readSource, resolvePath, type NormalizedSource, type ResolvedPath } from './paths';
 import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
@@ -49,12 +49,40 @@ export class EntryReader {
     }
   }
 
-  read(field: string): Read | undefined {
+  /** `identity`: the path ends on a relation whose entries `related` records with their role. */
+  read(field: string, opts: { identity?: boolean } = {}): Read | undefined {
     const raw = this.fields[field];
     if (raw === undefined || raw === null) return undefined;
     const source = normalizeSource(raw as never);
     const resolved = this.resolve(field, source.path);
+    if (resolved) this.noteReadThrough(resolved, opts.identity === true);
     return { source, resolved, value: readSource(this.entry, source) };
+  }
+
+  private readonly readKeys = new Set<string>();
+
+  /**
+   * Entries a value was read through (tags from related names, a name from a related entry):
+   * recorded as refs, so that when one of them changes or goes, this entry is pushed again.
+   */
+  private noteReadThrough(resolved: ResolvedPath, skipLast: boolean) {
+    resolved.steps.forEach((step, i) => {
+      if (step.kind !== 'relation' || !step.target) return;
+      if (skipLast && i === resolved.steps.length - 1) return;
+      const prefix = resolved.steps.slice(0, i + 1).map((s) => s.name).join('.');
+      const value = readPath(this.entry, prefix);
+      const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+      const localized = this.ctx.getModel(step.target)?.pluginOptions?.i18n?.localized === true;
+      for (const item of items) {
+        const documentId = item && typeof item === 'object' ? (item as { documentId?: unknown }).documentId : undefined;
+        if (typeof documentId !== 'string') continue;
+        const locale = localized && typeof (item as { locale?: unknown }).locale === 'string' ? (item as { locale: string }).locale : null;
+        const key = `${step.target}\u0000${documentId}\u0000${locale ?? ''}`;
+        if (this.readKeys.has(key)) continue;
+        this.readKeys.add(key);
+        this.refs.push({ contentType: step.target, documentId, locale, role: 'read' });
+      }
+    });
   }
 
   text(field: string): string | undefined {
@@ -150,7 +178,7 @@ export class EntryReader {
    * as unresolved: the caller's `blocking` says whether the push must wait for them.
    */
   async related(field: string, role: RefRole, opts: { blocking: boolean; single: boolean }): Promise<{ ids: number[]; count: number }> {
-    const r = this.read(field);
+    const r = this.read(field, { identity: true });
     if (!r) return { ids: [], count: 0 };
     const last = r.resolved?.last;
     if (!r.resolved || !last || last.kind !== 'relation' || r.resolved.jsonRest.length > 0 || !last.target) {

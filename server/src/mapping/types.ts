@@ -43,7 +43,8 @@ export interface EntryRef {
   locale?: string | null;
 }
 
-export type RefRole = 'category' | 'pinpoint' | 'list' | 'member';
+/** `read`: a value was read through the related entry (e.g. tags from its name) */
+export type RefRole = 'category' | 'pinpoint' | 'list' | 'member' | 'read';
 
 export interface MediaFileObject {
   url: string;

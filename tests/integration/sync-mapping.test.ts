@@ -1,0 +1,139 @@
+jest.setTimeout(120_000);
+import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { createHappening, createPlace, createTour } from '../helpers/content';
+import { docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR } from '../helpers/sync';
+
+/**
+ * The general case of the mapping, with a config other than the playground's: coordinates from
+ * one GeoJSON value built by a transform (from a field the map does not name), tags from related
+ * entries' names, event dates from a JSON array, tags from a text, and transforms that skip or fail.
+ */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({
+    patchConfig: (config) => {
+      const lc = config['location-content'].config;
+      lc.mappings = [
+        {
+          contentType: PLACE,
+          resource: 'pinpoint',
+          fields: { name: 'title', coordinates: 'location', tags: { path: 'tours', key: 'name' }, media_credits: 'credits', category: 'icon' },
+          transform: (entry: any) => {
+            if (entry.title === 'BOOM') throw new Error('no place may be called BOOM');
+            if (entry.title.startsWith('PRIVATE')) return null;
+            // GeoJSON is longitude first; the third value is the altitude.
+            return { ...entry, location: entry.geo ? { type: 'Point', coordinates: [entry.geo.lng, entry.geo.lat, 35] } : null };
+          },
+        },
+        {
+          contentType: HAPPENING,
+          resource: 'event',
+          fields: { name: 'title', dates: 'schedule', pinpoint: 'place', tags: 'tagline' },
+          transform: (entry: any) => ({
+            ...entry,
+            schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })),
+            tagline: 'music, live',
+          }),
+        },
+        ...lc.mappings.filter((m: any) => m.contentType === ICON || m.contentType === TOUR),
+      ];
+      return config;
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  if (app) await removeDir(app.appDir);
+});
+
+test('the mappings are active (the validator accepts paths a transform adds)', async () => {
+  const views = app.strapi.plugin('location-content').service('mappings').list();
+  expect(views.map((v: any) => [v.contentType, v.active, v.problems])).toEqual([
+    [PLACE, true, []], [HAPPENING, true, []], [ICON, true, []], [TOUR, true, []],
+  ]);
+});
+
+test('coordinates from one GeoJSON value built by a transform; tags from related entries\' names', async () => {
+  const { strapi } = app;
+  const place = await createPlace(strapi, { title: 'Summit', geo: { lat: 45.83, lng: 6.86 }, credits: 'Alpine club' });
+  const north = await createTour(strapi, { name: 'North face', stops: [place.documentId] });
+  await createTour(strapi, { name: 'Ridge', stops: [place.documentId] });
+  await app.sync().idle();
+  const pinpoint = await remoteOf(app, PLACE, place.documentId);
+  expect(pinpoint).toMatchObject({ name: 'Summit', latitude: 45.83, longitude: 6.86, altitude: 35, media_credits: 'Alpine club' });
+  expect([...pinpoint.tags].sort()).toEqual(['North face', 'Ridge']);
+
+  // Renaming a related entry changes the tags: the pinpoint follows without being saved.
+  await docs(strapi, TOUR).update({ documentId: north.documentId, data: { name: 'North wall' } });
+  await docs(strapi, TOUR).publish({ documentId: north.documentId });
+  await app.sync().idle();
+  expect([...(await remoteOf(app, PLACE, place.documentId)).tags].sort()).toEqual(['North wall', 'Ridge']);
+
+  await docs(strapi, TOUR).unpublish({ documentId: north.documentId });
+  await app.sync().idle();
+  expect((await remoteOf(app, PLACE, place.documentId)).tags).toEqual(['Ridge']);
+});
+
+test('event dates from a JSON array, sent in ms UTC; tags from a comma-separated text', async () => {
+  const { strapi } = app;
+  const place = await createPlace(strapi, { title: 'Hall', geo: { lat: 52.52, lng: 13.4 } });
+  const happening = await createHappening(strapi, {
+    title: 'Concert',
+    slots: [
+      { from: '2026-12-31T22:00:00+01:00', to: '2027-01-01T01:30:00.5+01:00' },
+      { from: '2027-01-01T20:00:00Z' },
+    ],
+    place: place.documentId,
+  });
+  await app.sync().idle();
+  const event = await remoteOf(app, HAPPENING, happening.documentId);
+  expect(event).toMatchObject({
+    name: 'Concert',
+    pinpoint: (await stateOf(app, PLACE, place.documentId)).remoteId,
+    tags: ['music', 'live'],
+    dates: [
+      { start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' },
+      { start: '2027-01-01T20:00:00.000Z', end: '2027-01-01T20:00:00.000Z' },
+    ],
+  });
+  const post = app.emulator.requests({ method: 'POST', pathPrefix: '/v3.0/events' }).slice(-1)[0] as any;
+  expect(post.body.dates[0]).toEqual({ start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' });
+});
+
+test('a transform returning null keeps the entry off the remote, and takes it off when it turns null', async () => {
+  const { strapi, emulator } = app;
+  const hidden = await createPlace(strapi, { title: 'PRIVATE garden' });
+  const shown = await createPlace(strapi, { title: 'Public garden', geo: { lat: 1, lng: 1 } });
+  const happening = await createHappening(strapi, { title: 'Tea', slots: [{ from: '2026-06-06T16:00:00Z' }], place: shown.documentId });
+  await app.sync().idle();
+  expect(await stateOf(app, PLACE, hidden.documentId)).toBeNull();
+  expect(emulator.state().pinpoints.find((p: any) => p.name === 'PRIVATE garden')).toBeUndefined();
+  const pinpointId = (await stateOf(app, PLACE, shown.documentId)).remoteId;
+  const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
+
+  await docs(strapi, PLACE).update({ documentId: shown.documentId, data: { title: 'PRIVATE now' } });
+  await docs(strapi, PLACE).publish({ documentId: shown.documentId });
+  await app.sync().idle();
+  expect(emulator.state().pinpoints.map((p: any) => p.id)).not.toContain(pinpointId);
+  expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
+  expect(await stateOf(app, PLACE, shown.documentId)).toBeNull();
+  // The happening still points at the (published) place, which is not online: it waits for it.
+  expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ remoteId: null, status: 'pending' });
+
+  await docs(strapi, PLACE).update({ documentId: shown.documentId, data: { title: 'Public again' } });
+  await docs(strapi, PLACE).publish({ documentId: shown.documentId });
+  await app.sync().idle();
+  const back = (await stateOf(app, PLACE, shown.documentId)).remoteId;
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Tea', pinpoint: back });
+});
+
+test('a transform that throws fails the entry with its message', async () => {
+  const { strapi } = app;
+  const place = await createPlace(strapi, { title: 'BOOM' });
+  await app.sync().idle();
+  const s = await stateOf(app, PLACE, place.documentId);
+  expect(s.status).toBe('failed');
+  expect(s.lastError).toMatch(/transform failed: no place may be called BOOM/);
+});
