@@ -1,7 +1,8 @@
 jest.setTimeout(120_000);
 import { startApp, removeDir, type TestApp } from '../helpers/strapi';
 import { createIcon, createPlace } from '../helpers/content';
-import { docs, ICON, mark, PLACE, remoteOf, stateOf, writes } from '../helpers/sync';
+import { createOutbox } from '../../server/src/sync/outbox';
+import { docs, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
 
 /** The queue: coalescing, the remote's rate limit, and saves that never wait for the remote. */
 let app: TestApp;
@@ -11,6 +12,8 @@ beforeAll(async () => {
     // A loop of saves is a burst: the push waits until the entry is quiet for 400 ms.
     patchConfig: (config) => {
       config['location-content'].config.coalesce = { settleMs: 400, maxWaitMs: 20_000 };
+      // Below the emulator's limit in the rate test, two calls at a time at most.
+      config['location-content'].config.rateLimit = { requestsPerSecond: 40, concurrency: 2 };
       return config;
     },
   });
@@ -95,5 +98,56 @@ test('a save does not wait for the remote: a publish returns long before a 2 s r
     expect(await remoteOf(app, PLACE, created.documentId)).toMatchObject({ name: 'Slow new' });
   } finally {
     emulator.clearFaults();
+  }
+});
+
+test('the plugin holds its own rate and concurrency: no 429 from a remote that allows a little more', async () => {
+  const { strapi, emulator } = app;
+  emulator.configure({ rateLimit: { rate: 50, burst: 5 } });
+  emulator.setFaults({ rules: [{ kind: 'latency', latencyMs: 40, pathPrefix: '/v3.0/' }] });
+  try {
+    const throttled = emulator.stats().throttled;
+    const since = mark(emulator);
+    const places = [];
+    for (let i = 0; i < 20; i++) places.push(await createPlace(strapi, { title: `Steady ${i}`, geo: { lat: -i, lng: i } }));
+    await app.sync().idle();
+    for (const p of places) expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced' });
+    expect(emulator.stats().throttled).toBe(throttled);
+    // At most `concurrency` calls were open at any moment.
+    const calls = emulator.requests({ since }).map((r: any) => ({ from: Date.parse(r.time) - r.durationMs, to: Date.parse(r.time) }));
+    const open = (t: number) => calls.filter((c) => c.from < t && t < c.to).length;
+    expect(Math.max(...calls.map((c) => open(c.from + 1)))).toBeLessThanOrEqual(2);
+  } finally {
+    emulator.configure({ rateLimit: null });
+    emulator.clearFaults();
+  }
+});
+
+test('rows are leased: two instances never claim the same row; an expired lease is taken over', async () => {
+  const { strapi } = app;
+  setPluginConfig(strapi, 'syncEnabled', false);
+  const a = createOutbox(strapi);
+  const b = createOutbox(strapi);
+  const keys = Array.from({ length: 30 }, (_, i) => ({ contentType: PLACE, documentId: `lease-${i}`, locale: 'en', resource: 'pinpoint' as const, reason: 'test' }));
+  try {
+    await a.enqueue(keys);
+    const [ra, rb] = await Promise.all([a.claim(20, 60_000), b.claim(20, 60_000)]);
+    const ids = [...ra, ...rb].map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(30);
+    // Nothing left for anyone while the leases hold.
+    expect(await a.claim(50, 60_000)).toEqual([]);
+    // b "crashes": its rows come back once their lease runs out, not before.
+    await b.renew(rb.map((r) => r.id), 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const taken = await a.claim(50, 60_000);
+    expect(taken.map((r) => r.id).sort()).toEqual(rb.map((r) => r.id).sort());
+    // b cannot complete rows it no longer holds; a can.
+    await b.complete(rb[0]);
+    expect((await a.depth()).depth).toBe(30);
+    for (const row of [...ra, ...taken]) expect(await a.complete(row)).toBe(true);
+    expect((await a.depth()).depth).toBe(0);
+  } finally {
+    setPluginConfig(strapi, 'syncEnabled', true);
   }
 });
