@@ -1,0 +1,42 @@
+import { backoffMs } from '../../server/src/sync/backoff';
+import { retryAfterMs } from '../../server/src/sync/limiter';
+import { idsInErrors } from '../../server/src/sync/push';
+
+describe('backoffMs', () => {
+  const opts = { baseMs: 1000, maxMs: 60_000 };
+
+  it('grows exponentially, with jitter in the upper half of each step', () => {
+    expect(backoffMs(0, opts, 0, () => 0)).toBe(500);
+    expect(backoffMs(0, opts, 0, () => 1)).toBe(1000);
+    expect(backoffMs(3, opts, 0, () => 0)).toBe(4000);
+    expect(backoffMs(3, opts, 0, () => 1)).toBe(8000);
+  });
+
+  it('never exceeds the cap, even after many attempts', () => {
+    for (const attempt of [10, 30, 1000]) expect(backoffMs(attempt, opts, 0, () => 1)).toBe(60_000);
+  });
+
+  it('never comes sooner than the remote asked', () => {
+    expect(backoffMs(0, opts, 30_000, () => 0)).toBe(30_000);
+  });
+});
+
+describe('retryAfterMs', () => {
+  it('reads seconds and HTTP dates, and defaults to 1 s', () => {
+    expect(retryAfterMs('7')).toBe(7000);
+    expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
+    expect(retryAfterMs(null)).toBe(1000);
+    expect(retryAfterMs('soon')).toBe(1000);
+  });
+});
+
+describe('idsInErrors (membership answers)', () => {
+  it('finds the ids the errors name, in the shapes a Django API may use', () => {
+    expect(idsInErrors([{ id: 5, detail: 'Not found.' }, { pk: '7' }, 9])).toEqual(new Set([5, 7, 9]));
+  });
+
+  it('is null when one error names no id: that call is uncertain', () => {
+    expect(idsInErrors([{ id: 5 }, { detail: 'Something went wrong' }])).toBeNull();
+    expect(idsInErrors(['bad'])).toBeNull();
+  });
+});
