@@ -103,7 +103,7 @@ export function createPusher(deps: PushDeps) {
     },
   });
 
-  const requeueDependants = (key: EntryKey, reason: string) => deps.related.requeue(key, reason);
+  const requeueDependants = (key: EntryKey, reason: string, identity = true) => deps.related.requeue(key, reason, { identity });
 
   /**
    * Closes the race with a dependency that got its remote id between our read of it and our
@@ -275,7 +275,8 @@ export function createPusher(deps: PushDeps) {
     const mapping = deps.mappingFor(key.contentType);
     if (!mapping) {
       // A type only read through relations by mapped types: its readers are pushed again.
-      if (deps.related.isRead(key.contentType)) await requeueDependants(key, `${key.contentType} changed`);
+      // Unmapped, it has no remote object: only values read through it can have changed.
+      if (deps.related.isRead(key.contentType)) await requeueDependants(key, `${key.contentType} changed`, false);
       return { kind: 'unchanged' };
     }
     const resource = mapping.resource;
@@ -393,7 +394,7 @@ export function createPusher(deps: PushDeps) {
         createFingerprint: null,
       });
       // Entries that read this one (its remote id, or other fields through a relation) follow it.
-      await requeueDependants(key, changedId ? `${resource} got its remote id` : `${resource} changed`);
+      await requeueDependants(key, changedId ? `${resource} got its remote id` : `${resource} changed`, changedId);
       if (outcome.unresolved.length) await recheck(key, resource, outcome.unresolved.map((u) => toKey(u)));
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
       return { kind: 'synced', changed: true };

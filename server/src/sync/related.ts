@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
+import { RELATION_FIELDS } from '../mapping/populate';
+import { sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
 import type { EntryKey } from './types';
@@ -18,6 +20,17 @@ interface Reader {
   mapping: Mapping;
   /** relation path from the reading type to the changed type, e.g. 'place' or 'tours' */
   path: string;
+  /** the mapping only needs the related entry's remote id there (category, pinpoint, lists, members) */
+  identityOnly: boolean;
+}
+
+export interface RequeueOptions {
+  /**
+   * The entry's remote object appeared, changed id or went away: everything that uses it must
+   * follow. Otherwise only its content changed, which matters only to entries that read a
+   * value through it (tags from its name...), not to those that only point at it.
+   */
+  identity: boolean;
 }
 
 /**
@@ -39,12 +52,18 @@ export function createRelated(deps: RelatedDeps) {
     const readers = new Map<string, Reader[]>();
     const getModel = (uid: string) => strapi.getModel(uid as any) as any;
     for (const mapping of mappings) {
-      const seen = new Set<string>();
+      const byPath = new Map<string, Reader & { target: string }>();
+      const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
       for (const t of relationTargets(mapping, getModel)) {
-        if (seen.has(`${t.target}|${t.path}`)) continue;
-        seen.add(`${t.target}|${t.path}`);
-        readers.set(t.target, [...(readers.get(t.target) ?? []), { mapping, path: t.path }]);
+        const source = fields[t.field];
+        const fieldPath = typeof source === 'string' ? source : (source as { path?: string } | undefined)?.path;
+        const identity = (RELATION_FIELDS[mapping.resource] ?? []).includes(t.field) && fieldPath === t.path;
+        const known = byPath.get(`${t.target}|${t.path}`);
+        // A path used both ways (identity and a value read through it) counts as a read.
+        if (known) known.identityOnly = known.identityOnly && identity;
+        else byPath.set(`${t.target}|${t.path}`, { mapping, path: t.path, target: t.target, identityOnly: identity });
       }
+      for (const r of byPath.values()) readers.set(r.target, [...(readers.get(r.target) ?? []), { mapping: r.mapping, path: r.path, identityOnly: r.identityOnly }]);
     }
     cache = { mappings, readers };
     return readers;
@@ -59,8 +78,9 @@ export function createRelated(deps: RelatedDeps) {
       .reverse()
       .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId });
 
-  async function* relatedNow(key: EntryKey): AsyncGenerator<EnqueueItem[]> {
-    for (const { mapping, path } of readersByTarget().get(key.contentType) ?? []) {
+  async function* relatedNow(key: EntryKey, opts: RequeueOptions): AsyncGenerator<EnqueueItem[]> {
+    for (const { mapping, path, identityOnly } of readersByTarget().get(key.contentType) ?? []) {
+      if (identityOnly && !opts.identity) continue;
       const uid = mapping.contentType as any;
       const model = strapi.getModel(uid) as any;
       const localized = Boolean(model?.pluginOptions?.i18n?.localized);
@@ -94,12 +114,14 @@ export function createRelated(deps: RelatedDeps) {
     }
   }
 
-  /** Queues every entry that reads `key`, now or in its last push. */
-  const requeue = async (key: EntryKey, reason: string) => {
-    const used = await deps.states.dependantsOf(key);
+  /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
+  const requeue = async (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }) => {
+    const used = (await deps.states.dependantsOf(key)).filter(
+      (d) => opts.identity || (d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), key)),
+    );
     await deps.outbox.enqueue(used.map((d) => ({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason })));
     let n = used.length;
-    for await (const page of relatedNow(key)) {
+    for await (const page of relatedNow(key, opts)) {
       await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
       n += page.length;
     }
