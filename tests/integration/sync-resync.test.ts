@@ -1,7 +1,7 @@
 jest.setTimeout(120_000);
 import { startApp, removeDir, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { counts, docs, HAPPENING, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until, writes } from '../helpers/sync';
+import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until, writes } from '../helpers/sync';
 
 /** Resync: a background job with progress, a dry run, and nothing written when nothing changed. */
 let app: TestApp;
@@ -133,4 +133,22 @@ test('idle() waits for pending and in-flight work only', async () => {
   }
   // Nothing to do: resolves at once.
   await app.sync().idle({ timeoutMs: 2000 });
+});
+
+test('a resync lists more entries than fit in one page (500), one outbox row each', async () => {
+  const { strapi, emulator } = app;
+  // Straight into the database: 510 icons the plugin has never seen.
+  const rows = Array.from({ length: 510 }, (_, i) => ({ documentId: `bulkicon${String(i).padStart(16, '0')}`, label: `Bulk ${i}` }));
+  for (let i = 0; i < rows.length; i += 100) await strapi.db.query(ICON as any).createMany({ data: rows.slice(i, i + 100) });
+  // Listing only: the sync is off, so the rows stay in the outbox where they can be counted.
+  setPluginConfig(strapi, 'syncEnabled', false);
+  const since = mark(emulator);
+  const job = await app.sync().resync();
+  const total = 2 + 510 + 26 + 4 + 3;
+  await until(async () => (await app.sync().status()).resync?.total === total, 'every page to be listed');
+  const report = await app.sync().status();
+  expect(report.resync).toMatchObject({ id: job.id, state: 'running', total, done: 0 });
+  expect(report.queue.depth).toBe(total);
+  expect(writes(emulator, since)).toEqual([]);
+  // Stopping Strapi with this work pending is fine: the restart test shows it resumes.
 });

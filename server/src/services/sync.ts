@@ -235,8 +235,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
     },
 
-    idle(options: { timeoutMs?: number } = {}) {
-      return worker.idle(options.timeoutMs);
+    /** Resolves when nothing is queued or in flight, a resync still listing entries included. */
+    async idle(options: { timeoutMs?: number } = {}) {
+      const end = Date.now() + (options.timeoutMs ?? 60_000);
+      for (;;) {
+        const listing = resync.running();
+        if (listing) await listing;
+        await worker.idle(Math.max(1, end - Date.now()));
+        if (!resync.running()) return;
+      }
     },
 
     /** For the settings page: a client on given credentials, outside the rate-limited queue of the sync. */

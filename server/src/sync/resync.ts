@@ -33,15 +33,24 @@ export function createResync(deps: ResyncDeps) {
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let job: StoredJob | null = null;
   let running: Promise<void> | null = null;
+  /** set by stop(): the listing ends at the next page and resumes from its cursor at the next boot */
+  let stopping = false;
   let dirty = false;
   let flushTimer: NodeJS.Timeout | undefined;
   const window: Array<{ at: number; done: number }> = [];
 
   const ordered = () => [...deps.mappings()].sort((a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]);
 
+  let saved = '';
+  /** Writes the job when it changed since the last write (status polls must not cost a write each). */
   const save = async () => {
-    if (job) await store().set({ key: STORE_KEY, value: job });
     dirty = false;
+    if (!job) return;
+    const { rate: _rate, etaMs: _eta, ...durable } = job;
+    const text = JSON.stringify(durable);
+    if (text === saved) return;
+    await store().set({ key: STORE_KEY, value: job });
+    saved = text;
   };
 
   const load = async (): Promise<StoredJob | null> => ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
@@ -67,15 +76,16 @@ export function createResync(deps: ResyncDeps) {
   }
 
   /** States whose entry is gone: they must be removed from the remote too. */
-  async function* orphanPages(mapping: Mapping) {
-    for await (const states of deps.states.iterate(mapping.contentType, PAGE)) {
+  async function* orphanPages(mapping: Mapping, after = 0) {
+    for await (const states of deps.states.iterate(mapping.contentType, PAGE, after)) {
       const ids = [...new Set(states.map((s) => s.documentId))];
       const model = strapi.getModel(mapping.contentType as any) as any;
       const where: Record<string, unknown> = { documentId: { $in: ids } };
       if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
       const present = await strapi.db.query(mapping.contentType as any).findMany({ select: ['documentId', 'locale'], where });
       const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
-      yield states.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
+      const gone = states.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
+      yield Object.assign(gone, { after: states[states.length - 1].id as number });
     }
   }
 
@@ -86,6 +96,7 @@ export function createResync(deps: ResyncDeps) {
       const mapping = mappings[m];
       if (job.cursor.phase === 'entries') {
         for await (const page of entryPages(mapping, job.cursor.after)) {
+          if (stopping) return;
           await deps.outbox.enqueue(page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
           job.total += page.keys.length;
           job.cursor.after = page.after;
@@ -94,12 +105,16 @@ export function createResync(deps: ResyncDeps) {
         }
         job.cursor = { mapping: m, phase: 'states', after: 0 };
       }
-      for await (const gone of orphanPages(mapping)) {
-        if (!gone.length) continue;
-        await deps.outbox.enqueue(gone.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
-        job.total += gone.length;
+      // Resumed in this phase: from the last state listed, so no state is counted twice.
+      for await (const gone of orphanPages(mapping, job.cursor.phase === 'states' ? job.cursor.after : 0)) {
+        if (stopping) return;
+        if (gone.length) {
+          await deps.outbox.enqueue(gone.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
+          job.total += gone.length;
+          deps.wake();
+        }
+        job.cursor = { mapping: m, phase: 'states', after: gone.after };
         await save();
-        deps.wake();
       }
       job.cursor = { mapping: m + 1, phase: 'entries', after: 0 };
       await save();
@@ -108,7 +123,8 @@ export function createResync(deps: ResyncDeps) {
     await save();
   };
 
-  const refresh = async () => {
+  /** Recomputes the counters; written only by the ticker and when the job ends (`persist`). */
+  const refresh = async (persist = true) => {
     if (!job || job.state !== 'running') return;
     const remaining = await deps.outbox.countForJob(job.id);
     // Failed and skipped rows are counted as they end; every other row that left the outbox was pushed.
@@ -124,8 +140,9 @@ export function createResync(deps: ResyncDeps) {
       job.state = 'done';
       job.finishedAt = new Date().toISOString();
       job.etaMs = 0;
+      persist = true;
     }
-    await save();
+    if (persist) await save();
   };
 
   const run = (bound: boolean) => {
@@ -196,7 +213,7 @@ export function createResync(deps: ResyncDeps) {
   const progress = async (): Promise<ResyncProgress | null> => {
     if (!job) job = await load();
     if (!job) return null;
-    if (job.state === 'running') await refresh();
+    if (job.state === 'running') await refresh(false);
     const { cursor: _cursor, ...rest } = job;
     return rest;
   };
@@ -234,6 +251,8 @@ export function createResync(deps: ResyncDeps) {
   };
 
   const stop = async () => {
+    stopping = true;
+    await running?.catch(() => undefined);
     clearInterval(flushTimer);
     if (job && dirty) await save().catch(() => undefined);
   };

@@ -194,10 +194,9 @@ export const createStateStore = (strapi: Core.Strapi) => {
     return rows.map(fromRow);
   };
 
-  /** Pages through every state of one content type, `size` at a time, by id. */
-  async function* iterate(contentType: string, size = 500): AsyncGenerator<StateRecord[]> {
+  /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
+  async function* iterate(contentType: string, size = 500, after = 0): AsyncGenerator<StateRecord[]> {
     const { table, col } = info();
-    let after = 0;
     for (;;) {
       const rows = await knex()(table).where(col('contentType'), contentType).andWhere('id', '>', after).orderBy('id').limit(size);
       if (!rows.length) return;
