@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { startApp, removeDir, type TestApp } from '../helpers/strapi';
 import { blocks, createHappening, createIcon, createPlace, createTour, uploadImage } from '../helpers/content';
-import { docs, HAPPENING, mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
+import { docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
 
 /** What each field becomes on the remote, under both PUT modes, and what a push costs. */
 let app: TestApp;
@@ -23,7 +23,8 @@ describe.each(['merge', 'replace'] as const)('PUT mode %s', (putMode) => {
 
   test('a field cleared in Strapi is cleared on the remote', async () => {
     const { strapi } = app;
-    const icon = await createIcon(strapi, `Icon ${putMode}`);
+    const { file: glyph } = await uploadImage(strapi, `glyph-${putMode}.png`, 8);
+    const icon = await createIcon(strapi, `Icon ${putMode}`, glyph.id);
     const { file: cover } = await uploadImage(strapi, `cover-${putMode}.png`, 12);
     const place = await createPlace(strapi, {
       title: `Full ${putMode}`, body: blocks('Some text'), address: '2 Quay', keywords: ['a', 'b'], credits: '© Someone', cover: cover.id, icon: icon.documentId,
@@ -36,6 +37,7 @@ describe.each(['merge', 'replace'] as const)('PUT mode %s', (putMode) => {
     expect(full.category).toEqual(expect.any(Number));
     expect((await remoteOf(app, HAPPENING, happening.documentId)).description).toContain('Details');
     expect((await remoteOf(app, TOUR, tour.documentId)).description).toContain('<strong>Bold</strong>');
+    expect((await remoteOf(app, ICON, icon.documentId)).image_url).toEqual(expect.any(String));
 
     await docs(strapi, PLACE).update({
       documentId: place.documentId,
@@ -44,6 +46,7 @@ describe.each(['merge', 'replace'] as const)('PUT mode %s', (putMode) => {
     await docs(strapi, PLACE).publish({ documentId: place.documentId });
     await docs(strapi, HAPPENING).update({ documentId: happening.documentId, data: { description: null } });
     await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
+    await docs(strapi, ICON).update({ documentId: icon.documentId, data: { glyph: null } });
     await docs(strapi, TOUR).update({ documentId: tour.documentId, data: { description: null } });
     await docs(strapi, TOUR).publish({ documentId: tour.documentId });
     await app.sync().idle();
@@ -55,6 +58,7 @@ describe.each(['merge', 'replace'] as const)('PUT mode %s', (putMode) => {
     expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', mediaUrl: null });
     expect((await remoteOf(app, HAPPENING, happening.documentId)).description).toBe('');
     expect((await remoteOf(app, TOUR, tour.documentId)).description).toBe('');
+    expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: `Icon ${putMode}`, image_url: null });
   });
 });
 
