@@ -1,0 +1,81 @@
+/**
+ * Plain-Node (CommonJS) twin of makeAppDir in strapi.ts, for Strapi processes that jest does not
+ * host: the fault tests' child processes and the benchmarks (Strapi does not boot under tsx).
+ *
+ * The app folder is a copy of the playground inside the repository (so its requires resolve to
+ * the root node_modules). Its config/plugins.js applies, in order:
+ *  - LOCATION_CONTENT_CONFIG_PATCH: JSON `{ enabled?, config? }` deep-merged into the plugin entry
+ *    (`{ "enabled": false }` = the plugin is not loaded at all);
+ *  - globalThis.__LOCATION_CONTENT_TEST_PATCH__, as strapi.ts sets it (functions allowed).
+ */
+const { promises: fs } = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PLAYGROUND = path.join(ROOT, 'playground');
+
+const PLUGINS_JS = `const base = require('./plugins.playground.js');
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const merge = (into, patch) => {
+  for (const [k, v] of Object.entries(patch)) {
+    if (isObject(v) && isObject(into[k])) merge(into[k], v);
+    else into[k] = v;
+  }
+  return into;
+};
+
+module.exports = (ctx) => {
+  const config = base(ctx);
+  const raw = process.env.LOCATION_CONTENT_CONFIG_PATCH;
+  if (raw) merge(config['location-content'], JSON.parse(raw));
+  const patch = globalThis.__LOCATION_CONTENT_TEST_PATCH__;
+  return patch ? patch(config) : config;
+};
+`;
+
+const skip = (src) => /[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src);
+
+/** A fresh copy of the playground under `base` (default tests/.artifacts/apps). */
+async function makeAppDir(base = path.join(ROOT, 'tests', '.artifacts', 'apps')) {
+  await fs.mkdir(base, { recursive: true });
+  const dir = await fs.mkdtemp(path.join(base, 'app-'));
+  for (const part of ['config', 'src', 'package.json']) {
+    await fs.cp(path.join(PLAYGROUND, part), path.join(dir, part), { recursive: true, filter: (src) => !skip(src) });
+  }
+  await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
+  await fs.mkdir(path.join(dir, '.tmp'), { recursive: true });
+  await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
+  await fs.writeFile(path.join(dir, 'config', 'plugins.js'), PLUGINS_JS);
+  return dir;
+}
+
+/**
+ * The environment of a Strapi process on `appDir` talking to `emulator` ({ baseUrl, clientId, clientSecret }).
+ * `patch` becomes LOCATION_CONTENT_CONFIG_PATCH.
+ */
+function appEnv({ appDir, emulator, patch, env = {} }) {
+  return {
+    LOCATION_CONTENT_PLUGIN_PATH: ROOT,
+    DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db'),
+    ...(emulator
+      ? {
+          LOCATION_CONTENT_BASE_URL: emulator.baseUrl,
+          LOCATION_CONTENT_CLIENT_ID: emulator.clientId,
+          LOCATION_CONTENT_CLIENT_SECRET: emulator.clientSecret,
+        }
+      : {}),
+    STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL || 'warn',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    NODE_ENV: 'test',
+    ...(patch ? { LOCATION_CONTENT_CONFIG_PATCH: JSON.stringify(patch) } : {}),
+    ...env,
+  };
+}
+
+const removeDir = (dir) => fs.rm(dir, { recursive: true, force: true });
+
+module.exports = { ROOT, PLAYGROUND, makeAppDir, appEnv, removeDir };
