@@ -5,8 +5,9 @@ import { docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR } from '../helper
 
 /**
  * The general case of the mapping, with a config other than the playground's: coordinates from
- * one GeoJSON value built by a transform (from a field the map does not name), tags from related
- * entries' names, event dates from a JSON array, tags from a text, and transforms that skip or fail.
+ * one GeoJSON value built by a transform (from a field the map does not name), tags from the names
+ * of entries of a type that is not mapped (tours here), event dates from a JSON array, event tags
+ * read through its mapped pinpoint, and transforms that skip or fail.
  */
 let app: TestApp;
 
@@ -29,14 +30,11 @@ beforeAll(async () => {
         {
           contentType: HAPPENING,
           resource: 'event',
-          fields: { name: 'title', dates: 'schedule', pinpoint: 'place', tags: 'tagline' },
-          transform: (entry: any) => ({
-            ...entry,
-            schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })),
-            tagline: 'music, live',
-          }),
+          fields: { name: 'title', dates: 'schedule', pinpoint: 'place', tags: { path: 'place', key: 'title' } },
+          transform: (entry: any) => ({ ...entry, schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })) }),
         },
-        ...lc.mappings.filter((m: any) => m.contentType === ICON || m.contentType === TOUR),
+        // Tours are not mapped here: the pinpoints only read their names.
+        ...lc.mappings.filter((m: any) => m.contentType === ICON),
       ];
       return config;
     },
@@ -51,11 +49,11 @@ afterAll(async () => {
 test('the mappings are active (the validator accepts paths a transform adds)', async () => {
   const views = app.strapi.plugin('location-content').service('mappings').list();
   expect(views.map((v: any) => [v.contentType, v.active, v.problems])).toEqual([
-    [PLACE, true, []], [HAPPENING, true, []], [ICON, true, []], [TOUR, true, []],
+    [PLACE, true, []], [HAPPENING, true, []], [ICON, true, []],
   ]);
 });
 
-test('coordinates from one GeoJSON value built by a transform; tags from related entries\' names', async () => {
+test('coordinates from one GeoJSON value built by a transform; tags from names of an unmapped related type', async () => {
   const { strapi } = app;
   const place = await createPlace(strapi, { title: 'Summit', geo: { lat: 45.83, lng: 6.86 }, credits: 'Alpine club' });
   const north = await createTour(strapi, { name: 'North face', stops: [place.documentId] });
@@ -64,6 +62,8 @@ test('coordinates from one GeoJSON value built by a transform; tags from related
   const pinpoint = await remoteOf(app, PLACE, place.documentId);
   expect(pinpoint).toMatchObject({ name: 'Summit', latitude: 45.83, longitude: 6.86, altitude: 35, media_credits: 'Alpine club' });
   expect([...pinpoint.tags].sort()).toEqual(['North face', 'Ridge']);
+
+  expect(app.emulator.state().lists).toEqual([]);
 
   // Renaming a related entry changes the tags: the pinpoint follows without being saved.
   await docs(strapi, TOUR).update({ documentId: north.documentId, data: { name: 'North wall' } });
@@ -76,7 +76,7 @@ test('coordinates from one GeoJSON value built by a transform; tags from related
   expect((await remoteOf(app, PLACE, place.documentId)).tags).toEqual(['Ridge']);
 });
 
-test('event dates from a JSON array, sent in ms UTC; tags from a comma-separated text', async () => {
+test('event dates from a JSON array, sent in ms UTC; tags read through the mapped pinpoint follow it', async () => {
   const { strapi } = app;
   const place = await createPlace(strapi, { title: 'Hall', geo: { lat: 52.52, lng: 13.4 } });
   const happening = await createHappening(strapi, {
@@ -92,7 +92,7 @@ test('event dates from a JSON array, sent in ms UTC; tags from a comma-separated
   expect(event).toMatchObject({
     name: 'Concert',
     pinpoint: (await stateOf(app, PLACE, place.documentId)).remoteId,
-    tags: ['music', 'live'],
+    tags: ['Hall'],
     dates: [
       { start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' },
       { start: '2027-01-01T20:00:00.000Z', end: '2027-01-01T20:00:00.000Z' },
@@ -100,6 +100,12 @@ test('event dates from a JSON array, sent in ms UTC; tags from a comma-separated
   });
   const post = app.emulator.requests({ method: 'POST', pathPrefix: '/v3.0/events' }).slice(-1)[0] as any;
   expect(post.body.dates[0]).toEqual({ start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' });
+
+  // The place is renamed: its pinpoint changes, and the event that reads its title follows.
+  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Concert hall' } });
+  await docs(strapi, PLACE).publish({ documentId: place.documentId });
+  await app.sync().idle();
+  expect((await remoteOf(app, HAPPENING, happening.documentId)).tags).toEqual(['Concert hall']);
 });
 
 test('a transform returning null keeps the entry off the remote, and takes it off when it turns null', async () => {

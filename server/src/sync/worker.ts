@@ -66,12 +66,18 @@ export function createWorker(o: WorkerOptions) {
           await o.outbox.retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), { countAttempt: false });
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
-          await o.states.upsert(key, {
-            resource: (o.resourceOf(row.contentType) ?? 'pinpoint') as any,
-            status: 'failed',
-            lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
-            lastErrorAt: new Date(),
-          });
+          // (A row of a type that is only read through relations has no state to mark.)
+          const resource = o.resourceOf(row.contentType);
+          if (resource) {
+            await o.states.upsert(key, {
+              resource: resource as any,
+              status: 'failed',
+              lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
+              lastErrorAt: new Date(),
+            });
+          } else {
+            o.strapi.log.error(`[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`);
+          }
           const finished = await o.outbox.complete(row, o.settleWindowMs());
           if (finished) o.onRowDone?.(row, result, 'failed');
         } else {
