@@ -557,9 +557,13 @@ async function main() {
     await step(`npm install ${versions.join(' ')} (better-sqlite3 compiles: a few minutes)`, () =>
       run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...versions], { cwd: appDir, timeoutMs: 20 * 60_000 }),
     );
-    await step(`npm install ${path.basename(packed.tarball)}`, () =>
+    const installOut = await step(`npm install ${path.basename(packed.tarball)}`, () =>
       run('npm', ['install', '--no-audit', '--no-fund', packed.tarball], { cwd: appDir, timeoutMs: 10 * 60_000 }),
     );
+    await check('installing the plugin prints no peer dependency warning', () => {
+      const warnings = installOut.split('\n').filter((l) => /ERESOLVE|peer dep|conflicting peer|could not resolve/i.test(l));
+      assert(warnings.length === 0, warnings.slice(0, 10).join('\n'));
+    });
     const installed = path.join(appDir, 'node_modules', PKG.name);
     await check('installed plugin has no private copy of a package it shares with Strapi', () => {
       const nested = MUST_BE_PEERS.filter((name) => existsSync(path.join(installed, 'node_modules', name)));
