@@ -23,10 +23,13 @@ const newDocumentId = () => {
   return out;
 };
 
-/** Where entry `i` of a seed lies: distinct, valid coordinates. */
+/**
+ * Where entry `i` of a seed lies: valid coordinates with 2 decimals, because Strapi's `decimal`
+ * is decimal(10,2) on PostgreSQL (SQLite keeps more).
+ */
 const coordinatesOf = (i) => ({
-  lat: Math.round((-60 + ((i * 7919) % 120000) / 1000) * 1e6) / 1e6,
-  lng: Math.round((-170 + ((i * 104729) % 340000) / 1000) * 1e6) / 1e6,
+  lat: Math.round(-6000 + ((i * 7919) % 12000)) / 100,
+  lng: Math.round(-17000 + ((i * 104729) % 34000)) / 100,
 });
 
 const titleOf = (prefix, i) => `${prefix} ${String(i).padStart(6, '0')}`;

@@ -1,0 +1,123 @@
+/**
+ * A private, throw-away PostgreSQL cluster for tests that need a real shared database (two
+ * Strapi instances on one outbox). Listens on 127.0.0.1 and a unix socket in its own temp folder,
+ * trust authentication, fsync off (test data only).
+ *
+ *   const found = ensurePostgres();             // { bin } or { reason }; installs Debian's package when root
+ *   const pg = await startCluster(found.bin);   // { host, port, user, password, database, env, stop() }
+ *
+ * initdb refuses to run as root: as root the cluster belongs to the `postgres` user (created by
+ * Debian's package), or to `nobody`.
+ */
+const { execFileSync, spawnSync } = require('node:child_process');
+const { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const hasBins = (dir) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
+
+function findBin() {
+  const candidates = [];
+  if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
+  const which = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) {
+    const real = spawnSync('readlink', ['-f', which.stdout.trim()], { encoding: 'utf8' }).stdout.trim();
+    candidates.push(path.dirname(real || which.stdout.trim()));
+  }
+  if (existsSync('/usr/lib/postgresql')) {
+    for (const v of readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))) candidates.push(`/usr/lib/postgresql/${v}/bin`);
+  }
+  return candidates.find(hasBins);
+}
+
+/** The PostgreSQL binaries folder, installing Debian's `postgresql` when missing and root. */
+function ensurePostgres({ install = true } = {}) {
+  let bin = findBin();
+  if (bin) return { bin };
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (!install || !root || !aptGet) {
+    return { reason: `PostgreSQL (initdb, pg_ctl) not found${root ? '' : ', and not root to install it'}${aptGet ? '' : ', and no apt-get'}: install it (Debian: apt-get install postgresql) or set PG_BIN` };
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = spawnSync('apt-get', ['update', '-qq'], { env, encoding: 'utf8' });
+  const inst = spawnSync('apt-get', ['install', '-y', '-qq', 'postgresql'], { env, encoding: 'utf8' });
+  bin = findBin();
+  if (bin) return { bin };
+  return { reason: `apt-get install postgresql failed (${update.status}/${inst.status}): ${(inst.stderr || update.stderr || '').slice(-500)}` };
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Who owns the cluster: ourselves, or (as root) postgres / nobody. */
+function clusterUser() {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
+  for (const name of ['postgres', 'nobody']) {
+    const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+    if (id.status === 0) return { name, uid: Number(id.stdout.trim()), gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()) };
+  }
+  throw new Error('running as root, and neither a postgres nor a nobody user exists to own the test cluster');
+}
+
+async function startCluster(bin, { database = 'strapi_test' } = {}) {
+  const owner = clusterUser();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-pg-'));
+  const data = path.join(dir, 'data');
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const as = (cmd, args) => (owner ? ['runuser', ['-u', owner.name, '--', cmd, ...args]] : [cmd, args]);
+  const run = (cmd, args) => {
+    const [c, a] = as(cmd, args);
+    return execFileSync(c, a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  };
+  const port = await freePort();
+  run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
+  run(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const stop = () => {
+    try {
+      run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already down
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const { Client } = require('pg');
+    const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${database}`);
+    await client.end();
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return {
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    database,
+    dir,
+    /** env for the playground's config/database.js */
+    env: {
+      DATABASE_CLIENT: 'postgres',
+      DATABASE_HOST: '127.0.0.1',
+      DATABASE_PORT: String(port),
+      DATABASE_NAME: database,
+      DATABASE_USERNAME: 'postgres',
+      DATABASE_PASSWORD: 'postgres',
+    },
+    stop,
+  };
+}
+
+module.exports = { ensurePostgres, startCluster };

@@ -1,0 +1,139 @@
+/**
+ * Two Strapi instances on one PostgreSQL database, so two workers on one outbox: each change is
+ * pushed exactly once (the emulator's request log shows one POST per entry), whichever instance
+ * recorded it, and both instances share the work.
+ *
+ * PostgreSQL: a private cluster in a temp folder (tests/helpers/postgres.js); when its binaries are
+ * missing and we are root, Debian's `postgresql` package is installed first (apt-get). The test is
+ * skipped, with the reason, only when PostgreSQL cannot be found or installed.
+ */
+jest.setTimeout(300_000);
+import { startEmulator, type EmulatorHandle } from '../../emulator/src';
+import { makeAppDir, removeDir } from '../helpers/app-dir';
+import { startChildApp, type ChildApp } from '../helpers/child-app';
+import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import { titleOf } from '../helpers/seed';
+
+const found = ensurePostgres();
+if (!found.bin) {
+  // eslint-disable-next-line no-console
+  console.warn(`fault-replicas skipped: ${found.reason}`);
+}
+const describeWithPg = found.bin ? describe : describe.skip;
+
+const SEEDED = 600;
+const EDITED = 40;
+
+describeWithPg('two instances on one PostgreSQL outbox', () => {
+  let pg: PgCluster;
+  let emu: EmulatorHandle;
+  const dirs: string[] = [];
+  const apps: ChildApp[] = [];
+
+  beforeAll(async () => {
+    pg = await startCluster(found.bin!);
+    // One client per instance, so the log says which instance sent what. Writes take a little
+    // while, so both workers always have rows in flight at the same time.
+    emu = await startEmulator({
+      strict: true,
+      requestLogSize: 50_000,
+      clients: [
+        { clientId: 'replica-a', clientSecret: 'secret-a' },
+        { clientId: 'replica-b', clientSecret: 'secret-b' },
+      ],
+      faults: { seed: 3, rules: [{ kind: 'latency', latencyMs: [5, 25], method: ['POST', 'PUT', 'DELETE'] }] },
+    });
+    for (const [i, id] of ['a', 'b'].entries()) {
+      const appDir = await makeAppDir();
+      dirs.push(appDir);
+      // One after the other: the first boot creates the schema.
+      apps.push(
+        await startChildApp({
+          appDir,
+          emulator: { baseUrl: emu.baseUrl, clientId: `replica-${id}`, clientSecret: `secret-${id}` },
+          env: { ...pg.env, DATABASE_POOL_MAX: '6' },
+          patch: { config: { rateLimit: { requestsPerSecond: 500, concurrency: 4 }, batchSize: 10 + i * 5, retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 } } },
+        }),
+      );
+    }
+  });
+
+  afterAll(async () => {
+    for (const a of apps) await a.stop().catch(() => a.kill());
+    await emu?.stop();
+    pg?.stop();
+    for (const d of dirs) await removeDir(d);
+  });
+
+  const api = () => emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
+
+  test('a resync drained by both workers, then editors on both instances: one POST per entry, nothing twice', async () => {
+    const [a, b] = apps;
+    const { documentIds } = await a.call('seedPlaces', { count: SEEDED, prefix: 'Replica' });
+    await a.call('resync');
+    const done = async () => (await a.call('status')).resync?.state === 'done';
+    for (let end = Date.now() + 180_000; !(await done()); ) {
+      if (Date.now() > end) throw new Error('the resync did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await Promise.all([a.call('idle', { timeoutMs: 120_000 }), b.call('idle', { timeoutMs: 120_000 })]);
+
+    // Editors on both instances at the same time: creates, and edits of the same entries from both sides.
+    const edit = async (strapi: any, { who, count, shared }: { who: string; count: number; shared: string[] }) => {
+      const PLACE = 'api::place.place';
+      for (let i = 0; i < count; i++) {
+        const p = await strapi.documents(PLACE).create({ data: { title: `Edited on ${who} ${i}`, geo: { lat: 10 + i / 100, lng: who === 'a' ? 1 : 2 } } });
+        await strapi.documents(PLACE).publish({ documentId: p.documentId });
+        await strapi.documents(PLACE).update({ documentId: shared[i], data: { title: `Shared ${i} renamed on ${who}` } });
+        await strapi.documents(PLACE).publish({ documentId: shared[i] });
+      }
+      return null;
+    };
+    const shared = documentIds.slice(0, EDITED);
+    const seq = emu.requests().at(-1)!.seq;
+    await Promise.all([a.run(edit, { who: 'a', count: EDITED, shared }), b.run(edit, { who: 'b', count: EDITED, shared })]);
+    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all([a.call('idle', { timeoutMs: 120_000 }), b.call('idle', { timeoutMs: 120_000 })]);
+
+    const calls = api();
+    const posts = calls.filter((r) => r.method === 'POST' && r.path === '/v3.0/pinpoints');
+    // Exactly one POST per entry: the seeded ones and those the editors created.
+    const byName = new Map<string, number>();
+    for (const p of posts) byName.set((p.body as any).name, (byName.get((p.body as any).name) ?? 0) + 1);
+    const twice = [...byName].filter(([, n]) => n > 1);
+    expect(twice).toEqual([]);
+    expect(posts).toHaveLength(SEEDED + 2 * EDITED);
+    expect(posts.every((p) => p.status === 201)).toBe(true);
+    const missing = [
+      ...Array.from({ length: SEEDED }, (_, i) => titleOf('Replica', i)),
+      ...Array.from({ length: EDITED }, (_, i) => `Edited on a ${i}`),
+      ...Array.from({ length: EDITED }, (_, i) => `Edited on b ${i}`),
+    ].filter((name) => byName.get(name) !== 1);
+    expect(missing).toEqual([]);
+
+    // The remote holds one object per entry, each with the entry's current name.
+    const remote = emu.state().pinpoints;
+    expect(remote).toHaveLength(SEEDED + 2 * EDITED);
+    const states: any[] = await a.call('states');
+    expect(states.filter((s) => s.status !== 'synced')).toEqual([]);
+    expect(new Set(states.map((s) => s.remoteId)).size).toBe(SEEDED + 2 * EDITED);
+    const titles = await a.run(async (strapi: any, ids: string[]) => {
+      const rows = await strapi.db.query('api::place.place').findMany({ select: ['documentId', 'title'], where: { documentId: { $in: ids }, publishedAt: { $notNull: true } } });
+      return Object.fromEntries(rows.map((r: any) => [r.documentId, r.title]));
+    }, shared);
+    for (const id of shared) {
+      const s = states.find((x) => x.documentId === id);
+      expect(remote.find((p) => p.id === s.remoteId)!.name).toBe(titles[id]);
+    }
+    // Edits of one entry from both instances were coalesced, not pushed once per save per instance.
+    const editPuts = calls.filter((r) => r.seq > seq && r.method === 'PUT').length;
+    expect(editPuts).toBeLessThanOrEqual(2 * EDITED);
+
+    // Both workers took rows from the one outbox.
+    const byClient = { a: posts.filter((p) => p.clientId === 'replica-a').length, b: posts.filter((p) => p.clientId === 'replica-b').length };
+    expect(byClient.a).toBeGreaterThan(posts.length / 10);
+    expect(byClient.b).toBeGreaterThan(posts.length / 10);
+    // eslint-disable-next-line no-console
+    console.info(`two workers, one outbox: ${posts.length} POSTs (${byClient.a} from a, ${byClient.b} from b), ${editPuts} PUTs for ${4 * EDITED} edits+publishes of ${EDITED} shared entries`);
+  });
+});
