@@ -40,9 +40,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       onPause: (ms) => strapi.log.warn(`[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`),
     }));
 
+  /** Bumped when an admin saves credentials: a read of them that started before is stale. */
+  let credentialsVersion = 0;
+
   /** One client per set of credentials, so a token is shared by every push and renewed once. */
   const remoteClient = async (): Promise<RemoteClient> => {
-    const c = await credentials.get();
+    let c: Awaited<ReturnType<typeof credentials.get>>;
+    for (;;) {
+      // A push that read the old credentials just before a save must not swap the new client
+      // back for an old one (and the next push swap again): each swap loses the token, and the
+      // redactor that knows the tokens already issued.
+      const version = credentialsVersion;
+      c = await credentials.get();
+      if (version === credentialsVersion) break;
+    }
     if (!credentials.complete(c)) throw new Error('The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.');
     const key = `${c.baseUrl}\n${c.clientId}\n${c.clientSecret}`;
     if (client?.key !== key) {
@@ -251,6 +262,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     credentials,
     /** drops the cached client so changed credentials take effect at the next push */
     credentialsChanged() {
+      credentialsVersion += 1;
       client?.client.close();
       client = undefined;
       worker.wake();
