@@ -343,10 +343,12 @@ export function createPusher(deps: PushDeps) {
       }
       const client = await deps.client();
       let remote: { id: number; media_url?: string | null; image_url?: string | null } | undefined;
+      let sent: Record<string, any> = payload;
       let firstId = false;
       if (state?.remoteId != null) {
         try {
-          remote = await api(client, resource).update(state.remoteId, withClears(mapping, state, payload));
+          sent = withClears(mapping, state, payload);
+          remote = await api(client, resource).update(state.remoteId, sent);
           remote = { ...remote, id: state.remoteId } as any;
         } catch (err) {
           // Deleted on the remote by someone else: create it again rather than fail forever.
@@ -369,9 +371,11 @@ export function createPusher(deps: PushDeps) {
         membershipErrors = result.errors;
       }
 
-      const mediaUrl = resource === 'list' ? null
-        : resource === 'category' ? ('image_url' in remote! ? remote!.image_url ?? null : state?.mediaUrl ?? null)
-          : 'media_url' in remote! ? remote!.media_url ?? null : state?.mediaUrl ?? null;
+      // The answer's media URL when it has one (update answers are not documented); none once cleared.
+      const urlKey = resource === 'category' ? 'image_url' : 'media_url';
+      const cleared = sent[resource === 'category' ? 'image_file' : 'media_file'] === null;
+      const mediaUrl = resource === 'list' || cleared ? null
+        : urlKey in remote! ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
       const changedId = firstId && state?.remoteId !== remoteId;
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
