@@ -1,0 +1,47 @@
+/**
+ * The yardstick: a bare HTTP client that POSTs given bodies to the emulator with keep-alive and
+ * a fixed number of requests in flight. No queue, no database, no mapping: the best possible.
+ */
+const { Agent, request } = require('node:http');
+
+async function postAll({ baseUrl, token, path, bodies, concurrency }) {
+  const { hostname, port } = new URL(baseUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const statuses = {};
+  const send = (body) =>
+    new Promise((resolve, reject) => {
+      const data = JSON.stringify(body);
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path,
+          agent,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(data);
+    });
+  let next = 0;
+  const t0 = performance.now();
+  const lane = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const status = await send(body);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const ms = performance.now() - t0;
+  agent.destroy();
+  return { ms, statuses, perSecond: (bodies.length * 1000) / ms };
+}
+
+module.exports = { postAll };

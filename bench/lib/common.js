@@ -1,0 +1,101 @@
+/** Shared bits of the benchmarks: figures, tables, machine facts, the plugin build, app folders. */
+const { execSync } = require('node:child_process');
+const { mkdirSync, readdirSync, statSync, writeFileSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { makeAppDir, removeDir } = require('../../tests/helpers/app-dir');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'bench', '.out');
+
+const newest = (dir) => {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+};
+
+/** The playground loads the plugin from dist/: build it when the server source is newer. */
+function ensureBuilt() {
+  let built = 0;
+  try {
+    built = statSync(path.join(ROOT, 'dist', 'server', 'index.js')).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built >= newest(path.join(ROOT, 'server', 'src'))) return;
+  process.stderr.write('> dist/ is older than server/src: npx strapi-plugin build\n');
+  execSync('npx strapi-plugin build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+const appDir = () => makeAppDir(path.join(OUT, 'apps'));
+
+function percentile(values, p) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+const median = (v) => percentile(v, 50);
+const round = (x, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
+
+/** Prints rows as an aligned table (first row = header). */
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
+  const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+const machine = () => ({
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  memGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+});
+
+/** Keeps the figures of a run (bench/.out/results/<name>.json) for bench/RESULTS.md. */
+function saveResult(name, result) {
+  const dir = path.join(OUT, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ name, machine: machine(), ...result }, null, 2));
+}
+
+/** Polls `check` every `everyMs` until it returns a truthy value or `timeoutMs` runs out (then throws). */
+async function until(check, what, timeoutMs = 300_000, everyMs = 50) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Runs main, prints any failure, cleans the app folders made, and exits (children die with us). */
+function runMain(main) {
+  const dirs = [];
+  const track = async () => {
+    const d = await appDir();
+    dirs.push(d);
+    return d;
+  };
+  main({ appDir: track })
+    .then(
+      () => 0,
+      (err) => {
+        process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+        return 1;
+      },
+    )
+    .then(async (code) => {
+      if (!process.env.BENCH_KEEP) for (const d of dirs) await removeDir(d).catch(() => undefined);
+      process.exit(code);
+    });
+}
+
+module.exports = { ROOT, OUT, ensureBuilt, appDir, percentile, median, round, table, machine, saveResult, until, runMain };

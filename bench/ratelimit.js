@@ -1,0 +1,80 @@
+/**
+ * npm run bench:ratelimit [-- --count 5000 --rate 100 --no-wal]
+ *
+ * Resync of COUNT published places against the emulator limited to RATE requests/s per client
+ * (token bucket, burst = RATE), with the plugin's rateLimit.requestsPerSecond = RATE.
+ * Figures: achieved writes/s (POSTs answered 201, first to last), 429 answers (all, and after the
+ * first pause ended), wall time. Headline: achieved writes/s / RATE.
+ *
+ * SQLite runs in WAL mode (synchronous=NORMAL) unless --no-wal: with the playground's rollback
+ * journal the engine's own ceiling on this machine is below 100 pushes/s (see bench:throughput),
+ * and this bench is about using the remote's allowance, not about the disk.
+ */
+const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
+const { startEmulatorProcess } = require('./lib/emulator');
+const { useWal, timedResync } = require('./lib/resync');
+const { startChildApp } = require('../tests/helpers/child-app');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
+};
+const COUNT = arg('count', 5_000);
+const RATE = arg('rate', 100);
+const WAL = !process.argv.includes('--no-wal') && process.env.BENCH_WAL !== '0';
+
+runMain(async ({ appDir }) => {
+  ensureBuilt();
+  const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT * 2 + 5_000, rateLimit: { rate: RATE, burst: RATE } });
+  const app = await startChildApp({
+    appDir: await appDir(),
+    emulator: emu,
+    patch: { config: { syncEnabled: false, rateLimit: { requestsPerSecond: RATE, concurrency: arg('concurrency', 4) } } },
+  });
+  try {
+    if (WAL) await useWal(app);
+    const seeded = await app.call('seedPlaces', { count: COUNT, prefix: 'Rate' });
+    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync at ${RATE}/s (${WAL ? 'SQLite WAL' : 'SQLite default journal'})\n`);
+    const run = await timedResync(app, { timeoutMs: Math.max(600_000, (COUNT / RATE) * 3000) });
+    const pauses = run.status.rateLimit?.pauses ?? null;
+
+    const log = await emu.call('requests', { filter: {} });
+    const api = log.filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
+    const created = api.filter((r) => r.method === 'POST' && r.status === 201);
+    const throttled = api.filter((r) => r.status === 429);
+    const summary = await emu.call('summary');
+    if (summary.pinpoints !== COUNT || created.length !== COUNT) throw new Error(`expected ${COUNT} pinpoints, got ${summary.pinpoints} (${created.length} POST 201)`);
+    const first = Date.parse(created[0].time);
+    const last = Math.max(...created.map((r) => Date.parse(r.time) + r.durationMs));
+    const achieved = ((COUNT - 1) * 1000) / (last - first);
+    // The first 429 pauses every call for Retry-After (>= 1 s): count what came after that pause.
+    const firstThrottle = throttled.length ? Date.parse(throttled[0].time) : null;
+    const after = firstThrottle === null ? 0 : throttled.filter((r) => Date.parse(r.time) > firstThrottle + 1000).length;
+    // Writes per one-second window, to show how even the pace is.
+    const perSecond = new Map();
+    for (const r of created) {
+      const s = Math.floor((Date.parse(r.time) - first) / 1000);
+      perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+    }
+    const full = [...perSecond.entries()].filter(([s]) => s < Math.floor((last - first) / 1000)).map(([, n]) => n);
+    const minSecond = full.length ? Math.min(...full) : NaN;
+    const maxSecond = full.length ? Math.max(...full) : NaN;
+    const ratio = achieved / RATE;
+    table([
+      [`resync of ${COUNT} pinpoints, emulator limit ${RATE}/s, plugin ${RATE}/s`, 'value'],
+      ['wall time resync() -> queue idle, s', round(run.wallMs / 1000, 1)],
+      ['achieved writes/s (first POST -> last answer)', round(achieved, 2)],
+      ['writes in a full second: min / max', `${minSecond} / ${maxSecond}`],
+      ['API calls other than the POSTs (not 429)', api.length - created.length - throttled.length],
+      ['429 answers, all', throttled.length],
+      ['429 answers after the first pause', after],
+      ['pauses the plugin counted', pauses],
+      ['Strapi CPU ms per push', round(run.cpuMs / COUNT, 2)],
+    ]);
+    saveResult(`ratelimit${WAL ? '' : '-nowal'}`, { count: COUNT, rate: RATE, wal: WAL, wallMs: run.wallMs, achieved, throttled: throttled.length, throttledAfterFirstPause: after, pauses, minSecond, maxSecond, ratio });
+    process.stdout.write(`rate-limit use (achieved writes/s / ${RATE}): ${round(ratio, 3)} with ${after} 429 after the first pause (goal >= 0.95, 0)\n`);
+  } finally {
+    await app.stop().catch(() => undefined);
+    await emu.stop();
+  }
+});

@@ -1,0 +1,124 @@
+/**
+ * npm run bench:save [-- --ops 1000 --warmup 100]
+ *
+ * What the plugin costs an editor's save. The same loops run in Strapi processes with the
+ * plugin loaded and syncing (its default coalescing: 300 ms settle, 5 s max wait) and with the
+ * plugin not loaded at all (`'location-content': { enabled: false }`). Both Strapi processes
+ * run side by side and batches of 10 saves alternate between them, so that drift of a shared
+ * machine hits both sides alike.
+ *  - Icon (no draft & publish, mapped to categories): documents().update()
+ *  - Place (draft & publish, localized, mapped to pinpoints): documents().update() then publish()
+ * Figures: median and p95 per operation and side.
+ * Headline: median latency of the Icon update, plugin on / plugin off.
+ */
+const { ensureBuilt, median, percentile, round, table, saveResult, runMain } = require('./lib/common');
+const { startEmulatorProcess } = require('./lib/emulator');
+const { useWal, countQueries, queryCounts } = require('./lib/resync');
+const { startChildApp } = require('../tests/helpers/child-app');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
+};
+const OPS = arg('ops', 1000);
+const WARMUP = arg('warmup', 100);
+
+/** Inside a Strapi child: creates the entries the loops save. */
+async function setup(strapi) {
+  const icon = await strapi.documents('api::icon.icon').create({ data: { label: 'Bench icon' } });
+  const place = await strapi.documents('api::place.place').create({ data: { title: 'Bench place', address: '1 Bench St', geo: { lat: 45.76, lng: 4.83 } } });
+  await strapi.documents('api::place.place').publish({ documentId: place.documentId });
+  global.__bench = { icon: icon.documentId, place: place.documentId };
+  return global.__bench;
+}
+
+/** Inside a Strapi child: `n` timed saves of one kind, from number `from`. */
+async function batch(strapi, { kind, from, n }) {
+  const { icon, place } = global.__bench;
+  const out = [];
+  for (let i = from; i < from + n; i++) {
+    const t = performance.now();
+    if (kind === 'icon') {
+      await strapi.documents('api::icon.icon').update({ documentId: icon, data: { label: `Bench icon ${i}` } });
+    } else {
+      await strapi.documents('api::place.place').update({ documentId: place, data: { title: `Bench place ${i}` } });
+      await strapi.documents('api::place.place').publish({ documentId: place });
+    }
+    out.push(performance.now() - t);
+    // Saves are separate requests in real life: the event loop turns between them, and the
+    // worker runs there (a tight loop on SQLite would starve it: every query is synchronous).
+    await new Promise((r) => setImmediate(r));
+  }
+  return out;
+}
+
+const BATCH = 10;
+/** --wal: both sides on SQLite WAL + synchronous=NORMAL (commits without fsync). */
+const WAL = process.argv.includes('--wal') || process.env.BENCH_WAL === '1';
+
+runMain(async ({ appDir }) => {
+  ensureBuilt();
+  const emu = await startEmulatorProcess({ strict: true });
+  const samples = { on: { icon: [], place: [] }, off: { icon: [], place: [] } };
+  const apps = {};
+  let pushes = 0;
+  const sql = { icon: {}, place: {} };
+  const extraSql = {};
+  try {
+    // Both processes live side by side; batches alternate between them (off, on, on, off, ...), so
+    // that whatever else the machine does hits both sides alike.
+    for (const side of ['off', 'on']) {
+      apps[side] = await startChildApp({
+        appDir: await appDir(),
+        emulator: emu,
+        patch: side === 'on' ? { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 } } } : { enabled: false },
+      });
+      const loaded = await apps[side].run(async (strapi) => Boolean(strapi.plugin('location-content')));
+      if (loaded !== (side === 'on')) throw new Error(`plugin loaded = ${loaded} on the "${side}" side`);
+      if (WAL) await useWal(apps[side]);
+      await apps[side].run(setup);
+    }
+    for (const kind of ['icon', 'place']) {
+      const warm = kind === 'icon' ? WARMUP : Math.ceil(WARMUP / 4);
+      for (const side of ['off', 'on']) await apps[side].run(batch, { kind, from: -warm, n: warm });
+      for (const side of ['off', 'on']) await countQueries(apps[side]);
+      for (let from = 0, k = 0; from < OPS; from += BATCH, k++) {
+        const order = k % 2 ? ['on', 'off'] : ['off', 'on'];
+        for (const side of order) samples[side][kind].push(...(await apps[side].run(batch, { kind, from, n: Math.min(BATCH, OPS - from) })));
+      }
+      for (const side of ['off', 'on']) {
+        const q = await queryCounts(apps[side]);
+        sql[kind][side] = q.reduce((n, x) => n + x.n, 0) / OPS;
+        if (side === 'on') extraSql[kind] = q;
+      }
+      process.stderr.write(`> ${kind}: done\n`);
+    }
+    await apps.on.call('idle', { timeoutMs: 60_000 });
+    pushes = (await emu.call('calls')).writes;
+  } finally {
+    for (const a of Object.values(apps)) await a.stop();
+    await emu.stop();
+  }
+  samples.on.icons = samples.on.icon;
+  samples.off.icons = samples.off.icon;
+  samples.on.places = samples.on.place;
+  samples.off.places = samples.off.place;
+  const fig = (v) => ({ median: median(v), p95: percentile(v, 95) });
+  const r = {
+    icon: { off: fig(samples.off.icons), on: fig(samples.on.icons) },
+    place: { off: fig(samples.off.places), on: fig(samples.on.places) },
+  };
+  const ms = (x) => round(x, 2);
+  table([
+    [`operation (${OPS} per side, batches of ${BATCH} alternating${WAL ? ', SQLite WAL' : ''})`, 'off median ms', 'on median ms', 'ratio', 'off p95 ms', 'on p95 ms', 'p95 ratio', 'SQL/save off', 'SQL/save on'],
+    ['Icon update (no D&P)', ms(r.icon.off.median), ms(r.icon.on.median), round(r.icon.on.median / r.icon.off.median, 3),
+      ms(r.icon.off.p95), ms(r.icon.on.p95), round(r.icon.on.p95 / r.icon.off.p95, 3), round(sql.icon.off, 1), round(sql.icon.on, 1)],
+    ['Place update + publish (D&P, i18n)', ms(r.place.off.median), ms(r.place.on.median), round(r.place.on.median / r.place.off.median, 3),
+      ms(r.place.off.p95), ms(r.place.on.p95), round(r.place.on.p95 / r.place.off.p95, 3), round(sql.place.off, 1), round(sql.place.on, 1)],
+  ]);
+  if (process.env.BENCH_VERBOSE) for (const [k, q] of Object.entries(extraSql)) console.log(k, q.slice(0, 30));
+  process.stdout.write(`remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`);
+  const ratio = r.icon.on.median / r.icon.off.median;
+  saveResult(`save${WAL ? '-wal' : ''}`, { ops: OPS, warmup: WARMUP, wal: WAL, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
+  process.stdout.write(`save overhead ratio (Icon update median, on/off): ${round(ratio, 3)} (goal <= 1.05)\n`);
+});

@@ -1,0 +1,85 @@
+/**
+ * npm run bench:throughput [-- --count 10000 --concurrency 8 --wal]
+ *
+ * Resync of COUNT published places (pinpoints) with no rate limit to speak of
+ * (requestsPerSecond 1e6), against the emulator in its own process. Then a bare keep-alive HTTP
+ * client posts the very same payloads (taken from the emulator's request log) with the same
+ * concurrency. Headline: plugin pushes/s / bare client posts/s.
+ *
+ * --wal: the playground's SQLite in WAL mode with synchronous=NORMAL (no fsync per commit):
+ * the engine without the disk. Default: the playground as it is (rollback journal, fsync per commit).
+ * Processes: this one (orchestrator + bare client), the emulator, Strapi. 127.0.0.1 only.
+ */
+const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
+const { startEmulatorProcess } = require('./lib/emulator');
+const { postAll } = require('./lib/bare-client');
+const { useWal, countQueries, queryCounts, timedResync } = require('./lib/resync');
+const { startChildApp } = require('../tests/helpers/child-app');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
+};
+const COUNT = arg('count', 10_000);
+const CONCURRENCY = arg('concurrency', 8);
+const WAL = process.argv.includes('--wal') || process.env.BENCH_WAL === '1';
+
+runMain(async ({ appDir }) => {
+  ensureBuilt();
+  const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT + 5_000 });
+  const app = await startChildApp({
+    appDir: await appDir(),
+    emulator: emu,
+    patch: { config: { syncEnabled: false, rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY } } },
+    execArgv: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
+  });
+  try {
+    if (WAL) await useWal(app);
+    const seeded = await app.call('seedPlaces', { count: COUNT, prefix: 'Throughput' });
+    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync (${WAL ? 'SQLite WAL, synchronous=NORMAL' : 'SQLite as configured: rollback journal, fsync per commit'})\n`);
+    await countQueries(app);
+    const run = await timedResync(app);
+    const queries = await queryCounts(app);
+    const totalQueries = queries.reduce((n, q) => n + q.n, 0);
+
+    const log = await emu.call('requests', { filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' }, bodies: true });
+    const created = log.filter((r) => r.status === 201);
+    const summary = await emu.call('summary');
+    if (summary.pinpoints !== COUNT || created.length !== COUNT) {
+      throw new Error(`expected ${COUNT} pinpoints, the emulator holds ${summary.pinpoints} (${created.length} POST 201)`);
+    }
+    const first = Date.parse(created[0].time);
+    const last = Math.max(...created.map((r) => Date.parse(r.time) + r.durationMs));
+    const windowMs = last - first;
+    const bodies = created.map((r) => r.body);
+    await app.stop();
+
+    // The same payloads, the same concurrency, nothing else.
+    await emu.call('reset');
+    const token = (await emu.call('issueToken')).access_token;
+    const bare = await postAll({ baseUrl: emu.baseUrl, token, path: '/v3.0/pinpoints', bodies, concurrency: CONCURRENCY });
+    if (bare.statuses[201] !== COUNT) throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
+
+    process.stdout.write(`SQL statements per push: ${round(totalQueries / COUNT, 1)}; the most frequent:\n`);
+    table([['statement', 'per push'], ...queries.slice(0, 12).map((q) => [q.sql.slice(0, 110), round(q.n / COUNT, 2)])]);
+    process.stdout.write('\n');
+
+    const pluginRate = (COUNT * 1000) / run.wallMs;
+    const pluginWindowRate = (COUNT * 1000) / windowMs;
+    const ratio = pluginRate / bare.perSecond;
+    table([
+      [`run (${COUNT} pinpoints, concurrency ${CONCURRENCY}, ${WAL ? 'SQLite WAL' : 'SQLite default journal'})`, 'ms', 'pushes/s', 'Strapi CPU ms/push'],
+      ['plugin resync: resync() -> queue idle', Math.round(run.wallMs), round(pluginRate, 1), round(run.cpuMs / COUNT, 2)],
+      ['plugin resync: first POST -> last answer', Math.round(windowMs), round(pluginWindowRate, 1), ''],
+      ['bare keep-alive HTTP client, same bodies', Math.round(bare.ms), round(bare.perSecond, 1), ''],
+    ]);
+    saveResult(`throughput${WAL ? '-wal' : ''}`, {
+      count: COUNT, concurrency: CONCURRENCY, wal: WAL, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
+      bareRate: bare.perSecond, cpuMsPerPush: run.cpuMs / COUNT, sqlPerPush: totalQueries / COUNT, topSql: queries.slice(0, 15), ratio,
+    });
+    process.stdout.write(`throughput ratio plugin/bare: ${round(ratio, 3)} (goal >= 0.8)\n`);
+  } finally {
+    await app.stop().catch(() => undefined);
+    await emu.stop();
+  }
+});
