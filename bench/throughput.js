@@ -1,5 +1,5 @@
 /**
- * npm run bench:throughput [-- --count 10000 --concurrency 8 --wal]
+ * npm run bench:throughput [-- --count 10000 --concurrency 8 --wal | --pg]
  *
  * Resync of COUNT published places (pinpoints) with no rate limit to speak of
  * (requestsPerSecond 1e6), against the emulator in its own process. Then a bare keep-alive HTTP
@@ -7,7 +7,8 @@
  * concurrency. Headline: plugin pushes/s / bare client posts/s.
  *
  * --wal: the playground's SQLite in WAL mode with synchronous=NORMAL (no fsync per commit):
- * the engine without the disk. Default: the playground as it is (rollback journal, fsync per commit).
+ * the engine without the disk. --pg: a private PostgreSQL cluster (fsync off) instead of SQLite.
+ * Default: the playground as it is (SQLite, rollback journal, fsync per commit).
  * Processes: this one (orchestrator + bare client), the emulator, Strapi. 127.0.0.1 only.
  */
 const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
@@ -15,6 +16,7 @@ const { startEmulatorProcess } = require('./lib/emulator');
 const { postAll } = require('./lib/bare-client');
 const { useWal, countQueries, queryCounts, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
+const { ensurePostgres, startCluster } = require('../tests/helpers/postgres');
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,20 +25,30 @@ const arg = (name, fallback) => {
 const COUNT = arg('count', 10_000);
 const CONCURRENCY = arg('concurrency', 8);
 const WAL = process.argv.includes('--wal') || process.env.BENCH_WAL === '1';
+/** --pg: Strapi on a private PostgreSQL cluster instead of SQLite (tests/helpers/postgres.js). */
+const PG = process.argv.includes('--pg') || process.env.BENCH_PG === '1';
 
 runMain(async ({ appDir }) => {
   ensureBuilt();
+  let pg;
+  if (PG) {
+    const found = ensurePostgres();
+    if (!found.bin) throw new Error(found.reason);
+    pg = await startCluster(found.bin);
+  }
+  const dbName = PG ? 'PostgreSQL' : WAL ? 'SQLite WAL' : 'SQLite default journal';
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT + 5_000 });
   const app = await startChildApp({
     appDir: await appDir(),
     emulator: emu,
+    env: pg ? pg.env : {},
     patch: { config: { syncEnabled: false, rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY } } },
     execArgv: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
   });
   try {
-    if (WAL) await useWal(app);
+    if (WAL && !PG) await useWal(app);
     const seeded = await app.call('seedPlaces', { count: COUNT, prefix: 'Throughput' });
-    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync (${WAL ? 'SQLite WAL, synchronous=NORMAL' : 'SQLite as configured: rollback journal, fsync per commit'})\n`);
+    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync (${PG ? 'PostgreSQL' : WAL ? 'SQLite WAL, synchronous=NORMAL' : 'SQLite as configured: rollback journal, fsync per commit'})\n`);
     await countQueries(app);
     const run = await timedResync(app);
     const queries = await queryCounts(app);
@@ -68,18 +80,19 @@ runMain(async ({ appDir }) => {
     const pluginWindowRate = (COUNT * 1000) / windowMs;
     const ratio = pluginRate / bare.perSecond;
     table([
-      [`run (${COUNT} pinpoints, concurrency ${CONCURRENCY}, ${WAL ? 'SQLite WAL' : 'SQLite default journal'})`, 'ms', 'pushes/s', 'Strapi CPU ms/push'],
+      [`run (${COUNT} pinpoints, concurrency ${CONCURRENCY}, ${dbName})`, 'ms', 'pushes/s', 'Strapi CPU ms/push'],
       ['plugin resync: resync() -> queue idle', Math.round(run.wallMs), round(pluginRate, 1), round(run.cpuMs / COUNT, 2)],
       ['plugin resync: first POST -> last answer', Math.round(windowMs), round(pluginWindowRate, 1), ''],
       ['bare keep-alive HTTP client, same bodies', Math.round(bare.ms), round(bare.perSecond, 1), ''],
     ]);
-    saveResult(`throughput${WAL ? '-wal' : ''}`, {
-      count: COUNT, concurrency: CONCURRENCY, wal: WAL, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
+    saveResult(`throughput${PG ? '-pg' : WAL ? '-wal' : ''}`, {
+      count: COUNT, concurrency: CONCURRENCY, wal: WAL, db: dbName, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
       bareRate: bare.perSecond, cpuMsPerPush: run.cpuMs / COUNT, sqlPerPush: totalQueries / COUNT, topSql: queries.slice(0, 15), ratio,
     });
     process.stdout.write(`throughput ratio plugin/bare: ${round(ratio, 3)} (goal >= 0.8)\n`);
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();
+    pg?.stop();
   }
 });

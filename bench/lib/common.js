@@ -56,6 +56,7 @@ const machine = () => ({
   memGb: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
   platform: `${os.platform()} ${os.release()}`,
+  loadAvg1m: os.loadavg()[0],
 });
 
 /** Keeps the figures of a run (bench/.out/results/<name>.json) for bench/RESULTS.md. */

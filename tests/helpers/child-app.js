@@ -74,7 +74,7 @@ function spawnApp(options) {
     pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.value);
     else {
-      const err = new Error(`[child ${child.pid}] ${msg.error.message}`);
+      const err = new Error(`[child ${child.pid}] ${msg.error.message}${process.env.LC_CHILD_STACKS ? `\n${msg.error.stack}` : ""}`);
       err.childStack = msg.error.stack;
       p.reject(err);
     }
