@@ -17,8 +17,18 @@ const newest = (dir) => {
   return t;
 };
 
-/** The playground loads the plugin from dist/: build it when the server source is newer. */
+/**
+ * The playground loads the plugin from dist/: build it when the server source is newer.
+ * With BENCH_PLUGIN_COMMIT, the child apps load a build of that commit instead (bench/lib/snapshot.js).
+ */
 function ensureBuilt() {
+  if (process.env.BENCH_PLUGIN_COMMIT) {
+    const { dir, sha } = require('./snapshot').snapshot(process.env.BENCH_PLUGIN_COMMIT);
+    process.env.LC_PLUGIN_PATH = dir;
+    process.env.BENCH_PLUGIN_SHA = sha;
+    process.stderr.write(`> plugin as of ${sha.slice(0, 12)}\n`);
+    return;
+  }
   let built = 0;
   try {
     built = statSync(path.join(ROOT, 'dist', 'server', 'index.js')).mtimeMs;
@@ -51,6 +61,7 @@ function table(rows) {
 
 const machine = () => ({
   date: new Date().toISOString(),
+  plugin: process.env.BENCH_PLUGIN_SHA ? `commit ${process.env.BENCH_PLUGIN_SHA}` : 'working tree (dist/)',
   cpus: os.cpus().length,
   cpuModel: os.cpus()[0]?.model ?? 'unknown',
   memGb: Math.round(os.totalmem() / 2 ** 30),

@@ -56,7 +56,8 @@ async function makeAppDir(base = path.join(ROOT, 'tests', '.artifacts', 'apps'))
  */
 function appEnv({ appDir, emulator, patch, env = {} }) {
   return {
-    LOCATION_CONTENT_PLUGIN_PATH: ROOT,
+    // LC_PLUGIN_PATH: another build of the plugin (benchmarks of one commit); default this tree.
+    LOCATION_CONTENT_PLUGIN_PATH: process.env.LC_PLUGIN_PATH || ROOT,
     DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db'),
     ...(emulator
       ? {
