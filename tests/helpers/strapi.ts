@@ -64,8 +64,8 @@ export const fastSync = (config: any) => {
   lc.retry = { baseMs: 50, maxMs: 500, maxAttempts: 8 };
   lc.rateLimit = { requestsPerSecond: 500, concurrency: 4 };
   lc.requestTimeoutMs = 5000;
-  // Saves of one entry coalesce for 20 ms (300 ms in production): enough for a loop of saves, short for tests.
-  lc.coalesce = { settleMs: 20, maxWaitMs: 1000 };
+  // A lone change goes out at once whatever this is; a wide window keeps a loop of saves one burst on a loaded machine.
+  lc.coalesce = { settleMs: 250, maxWaitMs: 3000 };
   return config;
 };
 

@@ -4,7 +4,7 @@ import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
-import { toKey } from '../sync/keys';
+import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
 import { createMediaReader } from '../sync/media';
 import { createDocumentMiddleware } from '../sync/middleware';
@@ -133,6 +133,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return [...new Set([...rows.map((r: any) => r.locale ?? ''), ...(await states.localesOf(uid, documentId))])];
   };
 
+  /** last change of each entry seen by this instance's middleware */
+  const lastChange = new Map<string, number>();
+
   return {
     /** document service middleware; registered in register() */
     middleware: () =>
@@ -143,7 +146,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         settle: coalesce,
         localesOf,
         record: async (items) => {
-          await outbox.enqueue(items);
+          // A lone change goes out at once (freshness); one that follows another change of the
+          // same entry closely waits for the burst to settle, so 100 quick saves make one or two pushes.
+          const { settleMs } = coalesce();
+          const now = Date.now();
+          const paced = items.map((it) => {
+            const key = keyString(it);
+            const previous = lastChange.get(key);
+            lastChange.delete(key);
+            lastChange.set(key, now);
+            if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
+            return previous !== undefined && now - previous < settleMs ? it : { ...it, settle: undefined };
+          });
+          await outbox.enqueue(paced);
           worker.wake();
         },
       }),

@@ -130,18 +130,26 @@ export const createOutbox = (strapi: Core.Strapi) => {
    */
   const claim = async (limit: number, leaseMs: number): Promise<OutboxRow[]> => {
     const { table, col } = info();
-    const now = Date.now();
-    const until = now + leaseMs;
     const k = knex();
-    const free = (q: any) =>
-      q.where(col('dueAt'), '<=', now).andWhere((w: any) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now));
-    const ids = k(table).select('id').modify(free).orderBy([col('priority'), col('dueAt'), 'id']).limit(limit);
-    await k(table)
-      .whereIn('id', ids)
-      .modify(free)
-      .update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
-    const rows = await k(table).where(col('leaseOwner'), owner).andWhere(col('leaseUntil'), until);
-    return rows.map(toRow);
+    const claimed: OutboxRow[] = [];
+    // Another instance may take some candidates first: look again for the rest, a few times.
+    for (let round = 0; round < 3 && claimed.length < limit; round++) {
+      const now = Date.now();
+      const until = now + leaseMs;
+      const free = (q: any) =>
+        q.where(col('dueAt'), '<=', now).andWhere((w: any) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now));
+      // The candidates are read first, so the rows returned are only this claim's, even when an
+      // earlier claim or renewal of this instance wrote the same lease end in the same millisecond.
+      const ids = (await k(table).select('id').modify(free).orderBy([col('priority'), col('dueAt'), 'id']).limit(limit - claimed.length)).map(
+        (r: any) => r.id,
+      );
+      if (!ids.length) break;
+      const taken = await k(table).whereIn('id', ids).modify(free).update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
+      const rows = await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).andWhere(col('leaseUntil'), until);
+      claimed.push(...rows.map(toRow));
+      if (taken === ids.length) break;
+    }
+    return claimed;
   };
 
   /**
