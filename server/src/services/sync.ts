@@ -43,6 +43,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Bumped when an admin saves credentials: a read of them that started before is stale. */
   let credentialsVersion = 0;
 
+  /**
+   * Credentials are read from the store at most every 2 s (a push used to cost one store query),
+   * at once after a save here; another instance's save is seen within that time.
+   */
+  let cached: { at: number; version: number; value: Promise<Awaited<ReturnType<typeof credentials.get>>> } | undefined;
+  const currentCredentials = () => {
+    if (!cached || cached.version !== credentialsVersion || Date.now() - cached.at > 2000) {
+      const value = credentials.get();
+      cached = { at: Date.now(), version: credentialsVersion, value };
+      value.catch(() => (cached = undefined));
+    }
+    return cached.value;
+  };
+
   /** One client per set of credentials, so a token is shared by every push and renewed once. */
   const remoteClient = async (): Promise<RemoteClient> => {
     let c: Awaited<ReturnType<typeof credentials.get>>;
@@ -51,7 +65,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // back for an old one (and the next push swap again): each swap loses the token, and the
       // redactor that knows the tokens already issued.
       const version = credentialsVersion;
-      c = await credentials.get();
+      c = await currentCredentials();
       if (version === credentialsVersion) break;
     }
     if (!credentials.complete(c)) throw new Error('The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.');
@@ -109,7 +123,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     retry: () => config().retry,
     settleWindowMs: () => coalesce().maxWaitMs,
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
-    canRun: async () => config().syncEnabled && credentials.complete(await credentials.get()),
+    canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
 
