@@ -288,7 +288,8 @@ describe('admin API with credentials set in Settings', () => {
     const status = await api('GET', '/location-content/status', { token: admin });
     expect(status.body.configured).toBe(true);
     expect(status.body.counts.failed).toBeGreaterThanOrEqual(1);
-    expect(status.body.failed).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: PLACE, documentId: brokenId, locale: 'en', reason: broken.body.state.lastError })]));
+    // Failed entries carry their title (the Content Manager's main field) for the dashboard.
+    expect(status.body.failed).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: PLACE, documentId: brokenId, locale: 'en', label: 'Nowhere', reason: broken.body.state.lastError })]));
 
     const unknownEntry = await api('GET', `/location-content/entries/${PLACE}/neverexisted000000000000`, { token: admin });
     expect(unknownEntry.body).toEqual({ state: null });
@@ -303,7 +304,7 @@ describe('admin API with credentials set in Settings', () => {
 
     const dry = await api('POST', '/location-content/resync', { token: admin, body: { dryRun: true } });
     expect(dry.body.plan).toMatchObject({ create: [], update: [], delete: [], truncatedAt: expect.any(Number) });
-    expect(dry.body.plan.failed).toEqual([expect.objectContaining({ documentId: brokenId, reason: expect.stringMatching(/latitude|coordinates/i) })]);
+    expect(dry.body.plan.failed).toEqual([expect.objectContaining({ documentId: brokenId, label: 'Nowhere', reason: expect.stringMatching(/latitude|coordinates/i) })]);
     expect(dry.body.plan.unchanged).toBe(1);
 
     const [first, second] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { PLUGIN_ID } from '../permissions';
+import { withLabels } from './labels';
 import { BadRequest, DOCUMENT_ID, handle, objectBody, optionalLocale, UID } from './validate';
 
 const service = (strapi: Core.Strapi) => strapi.plugin(PLUGIN_ID).service('sync');
@@ -29,7 +30,8 @@ let starting: Promise<unknown> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async status(ctx: any) {
-    ctx.body = await service(strapi).status();
+    const report = await service(strapi).status();
+    ctx.body = { ...report, failed: await withLabels(strapi, report.failed) };
   },
 
   entry: handle(async (ctx) => {
@@ -63,7 +65,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const body = objectBody(ctx.request.body, ['dryRun'], '{ dryRun?: boolean }');
     if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') throw new BadRequest('dryRun must be true or false.');
     if (body.dryRun) {
-      ctx.body = { plan: await service(strapi).resync({ dryRun: true }) };
+      const plan = await service(strapi).resync({ dryRun: true });
+      const [create, update, remove, failed] = await Promise.all([plan.create, plan.update, plan.delete, plan.failed].map((keys: any[]) => withLabels(strapi, keys)));
+      ctx.body = { plan: { ...plan, create, update, delete: remove, failed } };
       return;
     }
     if (!starting) starting = service(strapi).resync().finally(() => (starting = null));

@@ -1,0 +1,52 @@
+import type { Core } from '@strapi/strapi';
+
+type Key = { contentType: string; documentId: string; locale: string };
+
+const keyOf = (k: Key) => `${k.contentType}|${k.documentId}|${k.locale}`;
+
+/** The field the Content Manager shows as an entry's title (its "main field"), when it is a plain attribute. */
+async function mainField(strapi: Core.Strapi, uid: string): Promise<string | null> {
+  const model = strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any;
+  if (!model) return null;
+  let field: string | undefined;
+  try {
+    const configuration = await strapi.plugin('content-manager').service('content-types').findConfiguration({ uid });
+    field = configuration?.settings?.mainField;
+  } catch {
+    field = undefined;
+  }
+  const attribute = field ? model.attributes?.[field] : undefined;
+  if (!field || field === 'id' || field === 'documentId' || !attribute) return null;
+  return ['string', 'text', 'uid', 'email', 'enumeration', 'integer', 'biginteger', 'decimal', 'float', 'date', 'datetime'].includes(attribute.type) ? field : null;
+}
+
+/**
+ * Entry titles for lists of keys (failed entries, dry-run plan), so an admin reads "Louvre" rather than a
+ * documentId. One query per content type; an entry without a title (or gone) gets none.
+ */
+export async function withLabels<T extends Key>(strapi: Core.Strapi, keys: T[]): Promise<Array<T & { label: string | null }>> {
+  const labels = new Map<string, string>();
+  const byType = new Map<string, Set<string>>();
+  for (const k of keys) {
+    if (!byType.has(k.contentType)) byType.set(k.contentType, new Set());
+    byType.get(k.contentType)!.add(k.documentId);
+  }
+  for (const [uid, ids] of byType) {
+    const field = await mainField(strapi, uid);
+    if (!field) continue;
+    const localized = Boolean((strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any)?.pluginOptions?.i18n?.localized);
+    const rows = await strapi.db.query(uid as any).findMany({
+      select: ['documentId', field, ...(localized ? ['locale'] : [])],
+      where: { documentId: { $in: [...ids] } },
+    });
+    for (const row of rows as any[]) {
+      const value = row[field];
+      if (value === null || value === undefined || value === '') continue;
+      const text = String(value).slice(0, 200);
+      labels.set(keyOf({ contentType: uid, documentId: row.documentId, locale: localized ? row.locale ?? '' : '' }), text);
+      // any locale's title is better than none
+      if (!labels.has(`${uid}|${row.documentId}|*`)) labels.set(`${uid}|${row.documentId}|*`, text);
+    }
+  }
+  return keys.map((k) => ({ ...k, label: labels.get(keyOf(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null }));
+}
