@@ -37,16 +37,21 @@ export interface ResyncProgress {
   error?: string | null;
 }
 
+/** An entry key with the entry's title (its Content Manager main field), when it has one. */
+export interface LabelledKey extends EntryKey {
+  label?: string | null;
+}
+
 export interface DryRunPlan {
-  create: EntryKey[];
-  update: EntryKey[];
-  delete: EntryKey[];
+  create: LabelledKey[];
+  update: LabelledKey[];
+  delete: LabelledKey[];
   unchanged: number;
-  failed: Array<EntryKey & { reason: string }>;
+  failed: Array<LabelledKey & { reason: string }>;
   truncatedAt: number;
 }
 
-export interface FailedEntry extends EntryKey {
+export interface FailedEntry extends LabelledKey {
   resource: ResourceKind;
   reason: string;
   at: string | null;

@@ -12,8 +12,9 @@ import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 import { StatusBadge } from './StatusBadge';
 
-/** While a push is queued or running, the panel asks again this often. */
+/** While a push is queued or running, the panel asks again this often; slower while it waits on another entry. */
 const POLL_MS = 1500;
+const WAITING_POLL_MS = 5000;
 
 const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
   <Flex direction="column" alignItems="flex-start" gap={1}>
@@ -58,12 +59,12 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
     [refresh, contentType, documentId],
   );
 
-  const busy = Boolean(entry && (entry.queued || entry.status === 'pending'));
+  const every = entry?.queued ? POLL_MS : entry?.status === 'pending' ? WAITING_POLL_MS : null;
   React.useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(refresh, POLL_MS);
+    if (!every) return;
+    const timer = setInterval(refresh, every);
     return () => clearInterval(timer);
-  }, [busy, refresh]);
+  }, [every, refresh]);
 
   const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
   const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -133,17 +134,19 @@ export const EntrySyncPanel: PanelComponent = ({ model, documentId, document, co
   const mapping = activeFor(model);
   const id = collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
 
+  const entryLocale = mapping?.localized ? locale ?? (document?.locale as string | undefined) : undefined;
+  const version = [document?.updatedAt, document?.publishedAt].join('|');
+  // The same element while nothing changed: the Content Manager deep-compares panel descriptions on every
+  // render, and a new element would drag its whole fiber tree into the comparison.
+  const content = React.useMemo(
+    () => (id ? <EntrySyncPanelContent contentType={model} documentId={id} locale={entryLocale} version={version} /> : null),
+    [model, id, entryLocale, version],
+  );
+
   if (!allowedActions.canRead || !mapping || !id || id === 'create') return null;
 
   return {
     title: formatMessage({ id: getTranslation('panel.title'), defaultMessage: 'Location Content' }),
-    content: (
-      <EntrySyncPanelContent
-        contentType={model}
-        documentId={id}
-        locale={mapping.localized ? locale ?? (document?.locale as string | undefined) : undefined}
-        version={[document?.updatedAt, document?.publishedAt].join('|')}
-      />
-    ),
+    content,
   };
 };

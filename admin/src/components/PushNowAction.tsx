@@ -9,6 +9,9 @@ import { SYNC_PERMISSIONS } from '../permissions';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 
+/** Made once: descriptions are deep-compared on every render (see PushSelectedAction). */
+const ICON = <PaperPlane />;
+
 /** Queues one entry now; the push itself runs in the background and the side panel follows it. */
 export const PushNowAction: DocumentActionComponent = ({ model, documentId, document, collectionType }) => {
   const { formatMessage } = useIntl();
@@ -24,7 +27,7 @@ export const PushNowAction: DocumentActionComponent = ({ model, documentId, docu
 
   return {
     label: formatMessage({ id: getTranslation('action.pushNow'), defaultMessage: 'Push now' }),
-    icon: <PaperPlane />,
+    icon: ICON,
     position: ['panel', 'table-row'],
     onClick: async () => {
       try {

@@ -1,4 +1,3 @@
-import { Typography } from '@strapi/design-system';
 import type { BulkActionComponent } from '@strapi/content-manager/strapi-admin';
 import { PaperPlane } from '@strapi/icons';
 import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
@@ -9,6 +8,12 @@ import { useCurrentLocale } from '../hooks/useLocale';
 import { SYNC_PERMISSIONS } from '../permissions';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
+
+/**
+ * Made once: the Content Manager deep-compares action descriptions on every render, and a React element
+ * made during render drags its whole fiber tree into that comparison.
+ */
+const ICON = <PaperPlane />;
 
 /** "Push selected" in the list view of a mapped content type. */
 export const PushSelectedAction: BulkActionComponent = ({ documents, model }) => {
@@ -27,19 +32,16 @@ export const PushSelectedAction: BulkActionComponent = ({ documents, model }) =>
 
   return {
     label: t('action.pushSelected', 'Push selected'),
-    icon: <PaperPlane />,
+    icon: ICON,
     variant: 'tertiary',
     dialog: {
       type: 'dialog',
       title: t('action.pushSelected.title', 'Push to Location Content'),
-      content: (
-        <Typography textAlign="center">
-          {t(
-            'action.pushSelected.body',
-            'Push the published version of {count, plural, one {# entry} other {# entries}} to the Location Content API now? Drafts are never sent.',
-            { count: documentIds.length },
-          )}
-        </Typography>
+      // a string, not an element: see ICON
+      content: t(
+        'action.pushSelected.body',
+        'Push the published version of {count, plural, one {# entry} other {# entries}} to the Location Content API now? Drafts are never sent.',
+        { count: documentIds.length },
       ),
       confirmLabel: t('action.pushSelected.confirm', 'Push'),
       onConfirm: async () => {

@@ -126,8 +126,8 @@ const MappingsTable = ({ mappings }: { mappings: MappingView[] }) => {
   );
 };
 
-const Card = ({ title, subtitle, children }: { title: string; subtitle?: string; children: React.ReactNode }) => (
-  <Box background="neutral0" hasRadius shadow="filterShadow" paddingTop={6} paddingBottom={6} paddingLeft={7} paddingRight={7}>
+const Card = ({ title, subtitle, children, testId }: { title: string; subtitle?: string; children: React.ReactNode; testId?: string }) => (
+  <Box background="neutral0" hasRadius shadow="filterShadow" paddingTop={6} paddingBottom={6} paddingLeft={7} paddingRight={7} data-testid={testId}>
     <Flex direction="column" alignItems="stretch" gap={4}>
       <Flex direction="column" alignItems="flex-start" gap={1}>
         <Typography variant="delta" tag="h2">
@@ -312,6 +312,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
             ) : null}
           </Card>
           <Card
+            testId="mappings-card"
             title={t('settings.mappings.title', 'Mappings')}
             subtitle={t('settings.mappings.subtitle', 'Read-only: set in config/plugins under "location-content". A mapping with a problem is disabled until it is fixed.')}
           >

@@ -9,7 +9,6 @@ import {
   Grid,
   Link,
   Modal,
-  ProgressBar,
   Table,
   Tbody,
   Td,
@@ -25,7 +24,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
-import { STATUSES, type DryRunPlan, type EntryKey, type MappingView, type ResyncProgress, type SyncStatusReport } from '../types';
+import { STATUSES, type DryRunPlan, type LabelledKey, type MappingView, type ResyncProgress, type SyncStatusReport } from '../types';
 import { API, entryPath, errorMessage } from '../utils/api';
 import { formatDuration, percent } from '../utils/format';
 import { getTranslation } from '../utils/getTranslation';
@@ -48,7 +47,7 @@ const Card = ({ children, ...props }: React.ComponentProps<typeof Box>) => (
 );
 
 const Stat = ({ label, value, tone, testId }: { label: string; value: React.ReactNode; tone?: string; testId?: string }) => (
-  <Card padding={4} height="100%">
+  <Card padding={4} height="100%" width="100%">
     <Flex direction="column" alignItems="flex-start" gap={1}>
       <Typography variant="sigma" textColor="neutral600">
         {label}
@@ -91,8 +90,23 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
           </Typography>
         </Flex>
         <Flex gap={3} alignItems="center">
-          <Box flex="1">
-            <ProgressBar value={value} size="M" aria-label={t('resync.progress', 'Resync progress')} style={{ width: '100%' }} />
+          <Box
+            flex="1"
+            background="neutral150"
+            hasRadius
+            height="1rem"
+            overflow="hidden"
+            role="progressbar"
+            aria-label={t('resync.progress', 'Resync progress')}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={value}
+          >
+            <Box
+              background={job.state === 'failed' ? 'danger500' : job.failed ? 'warning500' : running ? 'primary600' : 'success500'}
+              height="100%"
+              style={{ width: `${value}%` }}
+            />
           </Box>
           <Typography fontWeight="bold" data-testid="resync-percent">
             {value}%
@@ -126,7 +140,7 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
 
 const DryRunModal = ({ plan, names, onClose }: { plan: DryRunPlan; names: (uid: string) => string; onClose: () => void }) => {
   const t = useT();
-  const section = (title: string, keys: Array<EntryKey & { reason?: string }>, tone: string) => (
+  const section = (title: string, keys: Array<LabelledKey & { reason?: string }>, tone: string) => (
     <Box>
       <Typography variant="delta" textColor={tone}>
         {title} ({keys.length}
@@ -135,11 +149,19 @@ const DryRunModal = ({ plan, names, onClose }: { plan: DryRunPlan; names: (uid: 
       {keys.length ? (
         <Box paddingTop={2}>
           {keys.map((k) => (
-            <Typography key={`${k.contentType}|${k.documentId}|${k.locale}`} tag="p" variant="pi">
-              {names(k.contentType)} · <code>{k.documentId}</code>
-              {k.locale ? ` (${k.locale})` : ''}
-              {k.reason ? <Typography textColor="danger600">{` — ${k.reason}`}</Typography> : null}
-            </Typography>
+            <Box key={`${k.contentType}|${k.documentId}|${k.locale}`} paddingBottom={1}>
+              <Typography tag="p">
+                <Typography fontWeight="semiBold">{k.label ?? k.documentId}</Typography>
+                <Typography variant="pi" textColor="neutral600">
+                  {` · ${names(k.contentType)}${k.locale ? ` · ${k.locale}` : ''}`}
+                </Typography>
+              </Typography>
+              {k.reason ? (
+                <Typography tag="p" variant="pi" textColor="danger600">
+                  {k.reason}
+                </Typography>
+              ) : null}
+            </Box>
           ))}
         </Box>
       ) : null}
@@ -339,6 +361,74 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Grid.Item>
           </Grid.Root>
 
+          <Card data-testid="failed-card">
+            <Flex direction="column" alignItems="stretch" gap={4}>
+              <Flex justifyContent="space-between">
+                <Typography variant="delta" tag="h2">
+                  {t('sync.failed', 'Failed entries')}
+                </Typography>
+                {report.counts.failed > report.failed.length ? (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('sync.failed.more', 'Showing {shown} of {total}', { shown: report.failed.length, total: report.counts.failed })}
+                  </Typography>
+                ) : null}
+              </Flex>
+              {report.failed.length === 0 ? (
+                <Typography textColor="neutral600">{t('sync.failed.none', 'Nothing failed.')}</Typography>
+              ) : (
+                <Table colCount={5} rowCount={report.failed.length + 1} data-testid="failed-table">
+                  <Thead>
+                    <Tr>
+                      <Th>
+                        <Typography variant="sigma">{t('sync.failed.entry', 'Entry')}</Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma">{t('sync.failed.status', 'Status')}</Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma">{t('sync.failed.error', 'Error')}</Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma">{t('sync.failed.attempts', 'Attempts')}</Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma">{t('sync.failed.when', 'When')}</Typography>
+                      </Th>
+                    </Tr>
+                  </Thead>
+                  <Tbody>
+                    {report.failed.map((f) => (
+                      <Tr key={`${f.contentType}|${f.documentId}|${f.locale}`}>
+                        <Td>
+                          <Flex direction="column" alignItems="flex-start">
+                            <Link tag={RouterLink} to={entryPath(f, byUid.get(f.contentType)?.kind ?? 'collectionType')}>
+                              {f.label ?? f.documentId}
+                            </Link>
+                            <Typography variant="pi" textColor="neutral600">
+                              {names(f.contentType)}
+                              {f.locale ? ` · ${f.locale}` : ''} · {f.documentId}
+                            </Typography>
+                          </Flex>
+                        </Td>
+                        <Td>
+                          <StatusBadge status="failed" />
+                        </Td>
+                        <Td style={{ whiteSpace: 'normal', maxWidth: '40rem' }}>
+                          <Typography textColor="danger600">{f.reason}</Typography>
+                        </Td>
+                        <Td>
+                          <Typography>{f.attempts}</Typography>
+                        </Td>
+                        <Td>
+                          <Typography variant="pi">{f.at ? formatDate(f.at, { dateStyle: 'short', timeStyle: 'medium' }) : '—'}</Typography>
+                        </Td>
+                      </Tr>
+                    ))}
+                  </Tbody>
+                </Table>
+              )}
+            </Flex>
+          </Card>
           <Card>
             <Flex direction="column" alignItems="stretch" gap={2}>
               <Typography variant="delta" tag="h2">
@@ -408,74 +498,6 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Flex>
           </Card>
 
-          <Card>
-            <Flex direction="column" alignItems="stretch" gap={4}>
-              <Flex justifyContent="space-between">
-                <Typography variant="delta" tag="h2">
-                  {t('sync.failed', 'Failed entries')}
-                </Typography>
-                {report.counts.failed > report.failed.length ? (
-                  <Typography variant="pi" textColor="neutral600">
-                    {t('sync.failed.more', 'Showing {shown} of {total}', { shown: report.failed.length, total: report.counts.failed })}
-                  </Typography>
-                ) : null}
-              </Flex>
-              {report.failed.length === 0 ? (
-                <Typography textColor="neutral600">{t('sync.failed.none', 'Nothing failed.')}</Typography>
-              ) : (
-                <Table colCount={5} rowCount={report.failed.length + 1} data-testid="failed-table">
-                  <Thead>
-                    <Tr>
-                      <Th>
-                        <Typography variant="sigma">{t('sync.failed.entry', 'Entry')}</Typography>
-                      </Th>
-                      <Th>
-                        <Typography variant="sigma">{t('sync.failed.status', 'Status')}</Typography>
-                      </Th>
-                      <Th>
-                        <Typography variant="sigma">{t('sync.failed.error', 'Error')}</Typography>
-                      </Th>
-                      <Th>
-                        <Typography variant="sigma">{t('sync.failed.attempts', 'Attempts')}</Typography>
-                      </Th>
-                      <Th>
-                        <Typography variant="sigma">{t('sync.failed.when', 'When')}</Typography>
-                      </Th>
-                    </Tr>
-                  </Thead>
-                  <Tbody>
-                    {report.failed.map((f) => (
-                      <Tr key={`${f.contentType}|${f.documentId}|${f.locale}`}>
-                        <Td>
-                          <Flex direction="column" alignItems="flex-start">
-                            <Link tag={RouterLink} to={entryPath(f, byUid.get(f.contentType)?.kind ?? 'collectionType')}>
-                              {names(f.contentType)} · {f.documentId}
-                            </Link>
-                            <Typography variant="pi" textColor="neutral600">
-                              {f.resource}
-                              {f.locale ? ` · ${f.locale}` : ''}
-                            </Typography>
-                          </Flex>
-                        </Td>
-                        <Td>
-                          <StatusBadge status="failed" />
-                        </Td>
-                        <Td style={{ whiteSpace: 'normal', maxWidth: '40rem' }}>
-                          <Typography textColor="danger600">{f.reason}</Typography>
-                        </Td>
-                        <Td>
-                          <Typography>{f.attempts}</Typography>
-                        </Td>
-                        <Td>
-                          <Typography variant="pi">{f.at ? formatDate(f.at, { dateStyle: 'short', timeStyle: 'medium' }) : '—'}</Typography>
-                        </Td>
-                      </Tr>
-                    ))}
-                  </Tbody>
-                </Table>
-              )}
-            </Flex>
-          </Card>
         </Flex>
       </Layouts.Content>
       {plan ? <DryRunModal plan={plan} names={names} onClose={() => setPlan(null)} /> : null}
