@@ -32,5 +32,7 @@ module.exports = {
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
     },
+    // Browser tests: the built admin in headless chromium (docs/admin.md).
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], testTimeout: 300000 },
   ],
 };
