@@ -1,5 +1,5 @@
 /**
- * npm run bench:save [-- --ops 1000 --warmup 100]
+ * npm run bench:save [-- --ops 1000 --warmup 100 --sqlite wal|delete]
  *
  * What the plugin costs an editor's save. The same loops run in Strapi processes with the
  * plugin loaded and syncing (its default coalescing: 300 ms settle, 5 s max wait) and with the
@@ -13,7 +13,7 @@
  */
 const { ensureBuilt, median, percentile, round, table, saveResult, runMain } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { useWal, countQueries, queryCounts } = require('./lib/resync');
+const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 
 const arg = (name, fallback) => {
@@ -53,8 +53,8 @@ async function batch(strapi, { kind, from, n }) {
 }
 
 const BATCH = 10;
-/** --wal: both sides on SQLite WAL + synchronous=NORMAL (commits without fsync). */
-const WAL = process.argv.includes('--wal') || process.env.BENCH_WAL === '1';
+/** --sqlite wal|delete: force both sides' SQLite journal; default: as the playground configures it. */
+const JOURNAL = journalArg(process.argv.includes('--wal') ? 'wal' : undefined);
 
 runMain(async ({ appDir }) => {
   ensureBuilt();
@@ -63,6 +63,7 @@ runMain(async ({ appDir }) => {
   const apps = {};
   let pushes = 0;
   const sql = { icon: {}, place: {} };
+  let dbName = '';
   const extraSql = {};
   try {
     // Both processes live side by side; batches alternate between them (off, on, on, off, ...), so
@@ -75,7 +76,8 @@ runMain(async ({ appDir }) => {
       });
       const loaded = await apps[side].run(async (strapi) => Boolean(strapi.plugin('location-content')));
       if (loaded !== (side === 'on')) throw new Error(`plugin loaded = ${loaded} on the "${side}" side`);
-      if (WAL) await useWal(apps[side]);
+      await useJournal(apps[side], JOURNAL);
+      dbName = await dbLabel(apps[side]);
       await apps[side].run(setup);
     }
     for (const kind of ['icon', 'place']) {
@@ -110,7 +112,7 @@ runMain(async ({ appDir }) => {
   };
   const ms = (x) => round(x, 2);
   table([
-    [`operation (${OPS} per side, batches of ${BATCH} alternating${WAL ? ', SQLite WAL' : ''})`, 'off median ms', 'on median ms', 'ratio', 'off p95 ms', 'on p95 ms', 'p95 ratio', 'SQL/save off', 'SQL/save on'],
+    [`operation (${OPS} per side, batches of ${BATCH} alternating, ${dbName})`, 'off median ms', 'on median ms', 'ratio', 'off p95 ms', 'on p95 ms', 'p95 ratio', 'SQL/save off', 'SQL/save on'],
     ['Icon update (no D&P)', ms(r.icon.off.median), ms(r.icon.on.median), round(r.icon.on.median / r.icon.off.median, 3),
       ms(r.icon.off.p95), ms(r.icon.on.p95), round(r.icon.on.p95 / r.icon.off.p95, 3), round(sql.icon.off, 1), round(sql.icon.on, 1)],
     ['Place update + publish (D&P, i18n)', ms(r.place.off.median), ms(r.place.on.median), round(r.place.on.median / r.place.off.median, 3),
@@ -119,6 +121,6 @@ runMain(async ({ appDir }) => {
   if (process.env.BENCH_VERBOSE) for (const [k, q] of Object.entries(extraSql)) console.log(k, q.slice(0, 30));
   process.stdout.write(`remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`);
   const ratio = r.icon.on.median / r.icon.off.median;
-  saveResult(`save${WAL ? '-wal' : ''}`, { ops: OPS, warmup: WARMUP, wal: WAL, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
+  saveResult(`save${JOURNAL ? `-${JOURNAL}` : ''}`, { ops: OPS, warmup: WARMUP, db: dbName, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
   process.stdout.write(`save overhead ratio (Icon update median, on/off): ${round(ratio, 3)} (goal <= 1.05)\n`);
 });

@@ -1,20 +1,21 @@
 /**
- * npm run bench:throughput [-- --count 10000 --concurrency 8 --wal | --pg]
+ * npm run bench:throughput [-- --count 10000 --concurrency 8 --sqlite wal|delete | --pg]
  *
  * Resync of COUNT published places (pinpoints) with no rate limit to speak of
  * (requestsPerSecond 1e6), against the emulator in its own process. Then a bare keep-alive HTTP
  * client posts the very same payloads (taken from the emulator's request log) with the same
  * concurrency. Headline: plugin pushes/s / bare client posts/s.
  *
- * --wal: the playground's SQLite in WAL mode with synchronous=NORMAL (no fsync per commit):
- * the engine without the disk. --pg: a private PostgreSQL cluster (fsync off) instead of SQLite.
- * Default: the playground as it is (SQLite, rollback journal, fsync per commit).
+ * --sqlite wal|delete: force SQLite's journal (wal = WAL + synchronous=NORMAL, no fsync per
+ * commit; delete = rollback journal + synchronous=FULL, an fsync per commit; --wal = --sqlite wal).
+ * --pg: a private PostgreSQL cluster (fsync off) instead of SQLite.
+ * Default: the database as the playground configures it (the table says which).
  * Processes: this one (orchestrator + bare client), the emulator, Strapi. 127.0.0.1 only.
  */
 const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { postAll } = require('./lib/bare-client');
-const { useWal, countQueries, queryCounts, timedResync } = require('./lib/resync');
+const { dbLabel, journalArg, useJournal, countQueries, queryCounts, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 const { ensurePostgres, startCluster } = require('../tests/helpers/postgres');
 
@@ -24,7 +25,7 @@ const arg = (name, fallback) => {
 };
 const COUNT = arg('count', 10_000);
 const CONCURRENCY = arg('concurrency', 8);
-const WAL = process.argv.includes('--wal') || process.env.BENCH_WAL === '1';
+const JOURNAL = journalArg(process.argv.includes('--wal') ? 'wal' : undefined);
 /** --pg: Strapi on a private PostgreSQL cluster instead of SQLite (tests/helpers/postgres.js). */
 const PG = process.argv.includes('--pg') || process.env.BENCH_PG === '1';
 
@@ -36,7 +37,6 @@ runMain(async ({ appDir }) => {
     if (!found.bin) throw new Error(found.reason);
     pg = await startCluster(found.bin);
   }
-  const dbName = PG ? 'PostgreSQL' : WAL ? 'SQLite WAL' : 'SQLite default journal';
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT + 5_000 });
   const app = await startChildApp({
     appDir: await appDir(),
@@ -46,9 +46,10 @@ runMain(async ({ appDir }) => {
     execArgv: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
   });
   try {
-    if (WAL && !PG) await useWal(app);
+    if (!PG) await useJournal(app, JOURNAL);
+    const dbName = await dbLabel(app);
     const seeded = await app.call('seedPlaces', { count: COUNT, prefix: 'Throughput' });
-    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync (${PG ? 'PostgreSQL' : WAL ? 'SQLite WAL, synchronous=NORMAL' : 'SQLite as configured: rollback journal, fsync per commit'})\n`);
+    process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync on ${dbName}\n`);
     await countQueries(app);
     const run = await timedResync(app);
     const queries = await queryCounts(app);
@@ -85,8 +86,8 @@ runMain(async ({ appDir }) => {
       ['plugin resync: first POST -> last answer', Math.round(windowMs), round(pluginWindowRate, 1), ''],
       ['bare keep-alive HTTP client, same bodies', Math.round(bare.ms), round(bare.perSecond, 1), ''],
     ]);
-    saveResult(`throughput${PG ? '-pg' : WAL ? '-wal' : ''}`, {
-      count: COUNT, concurrency: CONCURRENCY, wal: WAL, db: dbName, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
+    saveResult(`throughput${PG ? '-pg' : JOURNAL ? `-${JOURNAL}` : ''}`, {
+      count: COUNT, concurrency: CONCURRENCY, db: dbName, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
       bareRate: bare.perSecond, cpuMsPerPush: run.cpuMs / COUNT, sqlPerPush: totalQueries / COUNT, topSql: queries.slice(0, 15), ratio,
     });
     process.stdout.write(`throughput ratio plugin/bare: ${round(ratio, 3)} (goal >= 0.8)\n`);

@@ -40,7 +40,8 @@ function ensureBuilt() {
   execSync('npx strapi-plugin build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-const appDir = () => makeAppDir(path.join(OUT, 'apps'));
+/** A playground copy: the snapshot's playground when measuring a commit, else this tree's. */
+const appDir = () => makeAppDir(path.join(OUT, 'apps'), process.env.LC_PLUGIN_PATH ? path.join(process.env.LC_PLUGIN_PATH, 'playground') : undefined);
 
 function percentile(values, p) {
   if (!values.length) return NaN;

@@ -1,12 +1,40 @@
 /** Seeding and timing a resync in a Strapi child (tests/helpers/child-app.js). */
 const { until } = require('./common');
 
-/** SQLite in WAL mode with synchronous=NORMAL: commits stop waiting for fsync (the database file keeps the mode). */
-const useWal = (app) =>
+/**
+ * Sets the SQLite journal of a child (its one connection keeps it): 'wal' = WAL + synchronous=NORMAL
+ * (commits do not wait for fsync), 'delete' = rollback journal + synchronous=FULL (SQLite's
+ * default: an fsync per commit). No-op on PostgreSQL or without a mode.
+ */
+const useJournal = (app, mode) =>
+  !mode
+    ? Promise.resolve(null)
+    : app.run(async (strapi, m) => {
+        const k = strapi.db.connection;
+        if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') return null;
+        await k.raw(`PRAGMA journal_mode = ${m === 'wal' ? 'WAL' : 'DELETE'}`);
+        await k.raw(`PRAGMA synchronous = ${m === 'wal' ? 'NORMAL' : 'FULL'}`);
+        return m;
+      }, mode);
+const useWal = (app) => useJournal(app, 'wal');
+
+/** --sqlite wal|delete from the command line (or BENCH_SQLITE), else `fallback`. */
+const journalArg = (fallback) => {
+  const i = process.argv.indexOf('--sqlite');
+  const v = i === -1 ? process.env.BENCH_SQLITE : process.argv[i + 1];
+  if (v === undefined || v === '') return fallback;
+  if (v !== 'wal' && v !== 'delete' && v !== 'default') throw new Error('--sqlite must be wal, delete or default');
+  return v === 'default' ? undefined : v;
+};
+
+/** What the child's database is: 'PostgreSQL', or 'SQLite <journal mode>, synchronous=<n>'. */
+const dbLabel = (app) =>
   app.run(async (strapi) => {
-    await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
-    await strapi.db.connection.raw('PRAGMA synchronous = NORMAL');
-    return (await strapi.db.connection.raw('PRAGMA journal_mode'))[0];
+    const k = strapi.db.connection;
+    if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') return 'PostgreSQL';
+    const [{ journal_mode: mode }] = await k.raw('PRAGMA journal_mode');
+    const [{ synchronous }] = await k.raw('PRAGMA synchronous');
+    return `SQLite ${mode.toUpperCase()} synchronous=${['OFF', 'NORMAL', 'FULL', 'EXTRA'][synchronous] ?? synchronous}`;
   });
 
 /** Counts SQL statements from now on (by shape), in the child. */
@@ -54,4 +82,4 @@ async function timedResync(app, { timeoutMs = 900_000 } = {}) {
   return { wallMs, cpuMs: (after.user - before.user + after.system - before.system) / 1000, status };
 }
 
-module.exports = { useWal, countQueries, queryCounts, timedResync };
+module.exports = { dbLabel, useJournal, journalArg, useWal, countQueries, queryCounts, timedResync };

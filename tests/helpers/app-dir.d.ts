@@ -1,7 +1,7 @@
 export const ROOT: string;
 export const PLAYGROUND: string;
-/** A fresh copy of the playground under `base` (default tests/.artifacts/apps). */
-export function makeAppDir(base?: string): Promise<string>;
+/** A fresh copy of the playground (`from`, default this tree's) under `base` (default tests/.artifacts/apps). */
+export function makeAppDir(base?: string, from?: string): Promise<string>;
 export interface EmulatorRef {
   baseUrl: string;
   clientId: string;
