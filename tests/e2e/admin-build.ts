@@ -62,7 +62,8 @@ export async function appWithBuiltAdmin(): Promise<string> {
       LOCATION_CONTENT_PLUGIN_PATH: ROOT,
       STRAPI_TELEMETRY_DISABLED: 'true',
     });
-    await fs.rm(path.dirname(cached), { recursive: true, force: true });
+    // Only the current build is worth keeping.
+    await fs.rm(CACHE, { recursive: true, force: true });
     await fs.mkdir(path.dirname(cached), { recursive: true });
     await fs.cp(path.join(appDir, 'build'), cached, { recursive: true });
   } else {

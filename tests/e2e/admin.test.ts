@@ -58,6 +58,16 @@ const shot = async (name: string) => {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
 };
 
+/**
+ * Lets the Content Manager draw what plugins add: it does so from requestIdleCallback, and headless Chromium
+ * grants no idle time after some input until a frame is drawn (a visible window always draws). Checks that
+ * something is absent run after this, so they do not pass just because it was not drawn yet.
+ */
+const settle = async () => {
+  await page.screenshot();
+  await page.screenshot();
+};
+
 /** Toasts fade by themselves; screenshots wait for them to be gone. */
 const toastGone = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'hidden' });
 
@@ -208,6 +218,7 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
   await panel.getByText('Synced').waitFor();
 
   // "Push now" from the document actions queues it again (nothing changed: the remote is not called again).
+  await settle();
   await page.getByRole('button', { name: 'More document actions' }).click();
   await page.getByRole('menuitem', { name: 'Push now' }).click();
   await page.getByText('Queued: the published version is pushed').first().waitFor();
@@ -227,13 +238,97 @@ test('list view: push selected entries', async () => {
   await page.goto(`${app.url}/admin/content-manager/collection-types/api::place.place?page=1&pageSize=10&sort=title:ASC&plugins[i18n][locale]=en`);
   await page.getByRole('gridcell', { name: 'Bourdelle' }).or(page.getByText('Bourdelle')).first().waitFor();
   await page.getByRole('checkbox', { name: /Select all/ }).first().check();
-  // The Content Manager shows bulk actions from a requestIdleCallback, and headless Chromium grants no idle
-  // time after this click until a frame is drawn; a screenshot draws one (a visible window always does).
-  await page.screenshot({ path: path.join(SHOTS, 'list-selected.png'), animations: 'disabled' });
+  await settle();
+  await shot('list-selected');
   await page.getByRole('button', { name: 'Push selected' }).click();
   await page.getByRole('alertdialog').getByText(/Push the published version of 10 entries/).waitFor();
   await shot('list-push-selected');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Push' }).click();
   await page.getByText('10 entries queued for push.').first().waitFor();
   await app.sync().idle();
+});
+
+/**
+ * A role that may read, edit and publish places in the Content Manager (the super admin's permissions on
+ * api::place.place: every field and locale), plus the given plugin actions.
+ */
+async function placeEditorRole(name: string, pluginActions: string[]) {
+  const roles = app.strapi.service('admin::role');
+  const superAdmin = await roles.getSuperAdmin();
+  const onPlaces = await app.strapi.service('admin::permission').findMany({ where: { role: { id: superAdmin.id }, subject: 'api::place.place' } });
+  const role = await roles.create({ name, description: name });
+  await roles.assignPermissions(role.id, [
+    ...onPlaces.map((p: any) => ({ action: p.action, subject: p.subject, properties: p.properties ?? {}, conditions: [] })),
+    ...pluginActions.map((action) => ({ action: `plugin::location-content.${action}`, subject: null, properties: {}, conditions: [] })),
+  ]);
+  return role;
+}
+
+async function loginAs(email: string, roleId: number | string) {
+  await app.strapi.service('admin::user').create({ email, firstname: email.split('@')[0], lastname: 'Test', password: PASSWORD, isActive: true, roles: [roleId] } as any);
+  // Log out: forget the session (cookies and storage of the admin's origin), then open the login page.
+  await page.goto(`${app.url}/admin/auth/login`);
+  await context.clearCookies();
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(`${app.url}/admin/auth/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(/\/admin\/?$/);
+}
+
+const entryUrl = () => `${app.url}/admin/content-manager/collection-types/api::place.place/${brokenId}?plugins[i18n][locale]=en`;
+
+test('without the plugin permissions: no menu link, no settings link, no panel, no push action', async () => {
+  const editor = await placeEditorRole('Place editor', []);
+  await loginAs('editor@example.com', editor.id);
+  await page.getByRole('link', { name: 'Content Manager' }).first().waitFor();
+  expect(await page.getByRole('link', { name: 'Location sync' }).count()).toBe(0);
+
+  await page.goto(`${app.url}/admin/settings`);
+  await page.getByRole('link', { name: 'Overview' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Location Content' }).count()).toBe(0);
+  await page.goto(`${app.url}/admin/settings/location-content`);
+  await page.getByText(/don.t have the permissions/i).first().waitFor();
+  expect(await page.getByLabel('Base URL').count()).toBe(0);
+
+  await page.goto(entryUrl());
+  await page.getByRole('heading', { name: 'Hidden courtyard' }).waitFor();
+  await page.getByRole('button', { name: 'More document actions' }).click();
+  await page.getByRole('menuitem').first().waitFor();
+  await settle();
+  expect(await page.getByRole('menuitem', { name: 'Push now' }).count()).toBe(0);
+  await page.keyboard.press('Escape');
+  expect(await page.getByTestId('location-content-panel').count()).toBe(0);
+
+  await page.goto(`${app.url}/admin/plugins/location-content`);
+  await page.getByText(/don.t have the permissions/i).first().waitFor();
+});
+
+test('read-only permissions: the dashboard and the panel without their buttons, settings locked', async () => {
+  const viewer = await placeEditorRole('Sync viewer', ['settings.read', 'sync.read']);
+  await loginAs('viewer@example.com', viewer.id);
+  await page.getByRole('link', { name: 'Location sync' }).click();
+  await page.getByRole('heading', { name: 'Location Content sync' }).waitFor();
+  await page.getByTestId('count-synced').waitFor();
+  for (const name of ['Resync', 'Dry run', /Retry failed/]) expect(await page.getByRole('button', { name }).count()).toBe(0);
+
+  await page.goto(`${app.url}/admin/settings/location-content`);
+  await page.getByRole('heading', { name: 'API connection' }).waitFor();
+  expect(await page.getByLabel('Base URL').isDisabled()).toBe(true);
+  expect(await page.getByLabel('Client secret').isDisabled()).toBe(true);
+  expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Test connection' }).count()).toBe(0);
+  await shot('settings-read-only');
+
+  await page.goto(entryUrl());
+  await page.getByTestId('location-content-panel').getByText(/Synced|Failed|Not pushed yet/).waitFor();
+  await page.getByRole('button', { name: 'More document actions' }).click();
+  await page.getByRole('menuitem').first().waitFor();
+  await settle();
+  expect(await page.getByRole('menuitem', { name: 'Push now' }).count()).toBe(0);
+  await page.keyboard.press('Escape');
 });

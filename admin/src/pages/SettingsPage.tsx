@@ -215,6 +215,11 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
   const secretHint = () => {
     if (settings.locked.clientSecret) return settings.locked.clientSecret;
     if (!settings.secretSet) return t('settings.secret.hint.none', 'Not set yet. It is stored encrypted and never shown again.');
+    if (!canUpdate) {
+      return settings.secretLast4
+        ? t('settings.secret.hint.readOnlyLast4', 'A secret ending in {last4} is saved.', { last4: settings.secretLast4 })
+        : t('settings.secret.hint.readOnly', 'A secret is saved.');
+    }
     return settings.secretLast4
       ? t('settings.secret.hint.setLast4', 'A secret ending in {last4} is saved. Leave empty to keep it.', { last4: settings.secretLast4 })
       : t('settings.secret.hint.set', 'A secret is saved. Leave empty to keep it.');
