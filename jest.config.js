@@ -19,7 +19,8 @@ const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
-  modulePathIgnorePatterns: ['<rootDir>/playground/dist', '<rootDir>/dist'],
+  // Copies of the playground made by tests and benches would collide with it in jest's module map.
+  modulePathIgnorePatterns: ['<rootDir>/playground/dist', '<rootDir>/dist', '<rootDir>/tests/.artifacts', '<rootDir>/bench/.out'],
 };
 
 module.exports = {
