@@ -24,6 +24,16 @@ const COUNT = arg('count', 5_000);
 const RATE = arg('rate', 100);
 const JOURNAL = journalArg(process.argv.includes('--no-wal') ? undefined : 'wal');
 
+/** Counts of calls by "METHOD path-kind status". */
+const others = (calls) => {
+  const out = {};
+  for (const r of calls) {
+    const k = `${r.method} ${r.path.split('?')[0].replace(/\/\d+/g, '/:id')} ${r.status ?? 'reset'}`;
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+};
+
 runMain(async ({ appDir }) => {
   ensureBuilt();
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT * 2 + 5_000, rateLimit: { rate: RATE, burst: RATE } });
@@ -39,6 +49,8 @@ runMain(async ({ appDir }) => {
     process.stderr.write(`> seeded ${COUNT} places in ${seeded.ms} ms; resync at ${RATE}/s on ${dbName}\n`);
     const run = await timedResync(app, { timeoutMs: Math.max(600_000, (COUNT / RATE) * 3000) });
     const pauses = run.status.rateLimit?.pauses ?? null;
+    const problems = app.output.join('').split('\n').filter((l) => /error|warn/i.test(l));
+    if (problems.length) process.stderr.write(`> Strapi logged ${problems.length} warning/error lines, e.g.:\n${problems.slice(0, 5).join('\n')}\n`);
 
     const log = await emu.call('requests', { filter: {} });
     const api = log.filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
@@ -68,6 +80,7 @@ runMain(async ({ appDir }) => {
       ['achieved writes/s (first POST -> last answer)', round(achieved, 2)],
       ['writes in a full second: min / max', `${minSecond} / ${maxSecond}`],
       ['API calls other than the POSTs (not 429)', api.length - created.length - throttled.length],
+      ['  of which', JSON.stringify(others(api.filter((r) => !(r.method === 'POST' && r.status === 201) && r.status !== 429)))],
       ['429 answers, all', throttled.length],
       ['429 answers after the first pause', after],
       ['pauses the plugin counted', pauses],

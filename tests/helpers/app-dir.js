@@ -68,7 +68,6 @@ function appEnv({ appDir, emulator, patch, env = {} }) {
       : {}),
     STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL || 'warn',
     STRAPI_TELEMETRY_DISABLED: 'true',
-    STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
     HOST: '127.0.0.1',
     PORT: '0',
     NODE_ENV: 'test',
