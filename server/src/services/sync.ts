@@ -170,7 +170,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             lastChange.delete(key);
             lastChange.set(key, now);
             if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
-            return previous !== undefined && now - previous < settleMs ? it : { ...it, settle: undefined };
+            return previous !== undefined && now - previous < settleMs ? it : { ...it, leading: true };
           });
           await outbox.enqueue(paced);
           worker.wake();

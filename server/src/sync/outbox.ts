@@ -30,6 +30,8 @@ export interface EnqueueItem extends EntryKey {
    * of saves is one push, but never past `maxWaitMs` after the burst began.
    */
   settle?: { settleMs: number; maxWaitMs: number };
+  /** with `settle`: a lone change, due at once, that opens the settle window for the ones after it */
+  leading?: boolean;
 }
 
 /** Rows of content types that are only read through relations go first: they only re-queue others. */
@@ -72,7 +74,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
       [col('entryLocale')]: it.locale,
       [col('operation')]: it.operation ?? 'upsert',
       [col('reason')]: it.reason,
-      [col('dueAt')]: now + (it.settle ? it.settle.settleMs : it.delayMs ?? 0),
+      [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : it.delayMs ?? 0),
       [col('settleBy')]: now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
       [col('priority')]: priorityOf(it.resource),
       [col('generation')]: 0,
