@@ -249,15 +249,10 @@ test('a seeded stream of malformed entries: bad ones fail readably, good ones sy
 });
 
 /**
- * KNOWN GAP, reported to the sync engine's owner: a Place cover that is not an image (a PDF; the
- * field allows images only, but the document service does not enforce allowedTypes) is sent as
- * the pinpoint's media_file with type application/pdf, and the entry ends "synced". The contract
- * says pinpoint media is "Media for the pinpoint", but a PDF is neither what the field allows nor
- * what a map pin can show. Expected: failed, with a reason naming the file and the allowed types.
- * `test.failing` keeps this visible in every run; make it a plain `test` once the mapping checks
- * the media type (against the field's allowedTypes, or image/video for pinpoints and events).
+ * A Place cover that is not an image (a PDF: the field allows images only, but the document
+ * service does not enforce allowedTypes) must not go online as the pinpoint's media.
  */
-test.failing('KNOWN GAP: a cover that is not an image fails with a readable reason instead of going online', async () => {
+test('a cover that is not an image fails with a readable reason instead of going online', async () => {
   const { strapi } = app;
   const pdf = await uploadFile('leaflet.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'));
   const doc = await docs(strapi, PLACE).create({ data: { title: 'Leaflet as a cover', geo: { lat: 2, lng: 2 }, cover: pdf.id } });

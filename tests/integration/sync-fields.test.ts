@@ -87,7 +87,7 @@ test('an unchanged media file is not read again; a push still carries it', async
   await app.sync().idle();
   const [put] = writes(emulator, since);
   expect(put.method).toBe('PUT');
-  expect(put.body.media_file).toMatchObject({ name: 'kept.png', type: 'image/png', content: expect.any(String) });
+  expect((put.body as any).media_file).toMatchObject({ name: 'kept.png', type: 'image/png', content: expect.any(String) });
   const served = await fetch((await stateOf(app, PLACE, place.documentId)).mediaUrl);
   expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
 });

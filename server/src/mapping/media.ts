@@ -85,6 +85,12 @@ export async function mediaFileOf(
   const mime = typeof file.mime === 'string' && file.mime.includes('/') ? file.mime
     : MIME_BY_EXT[extOf(name)] ?? MIME_BY_EXT[extOf(baseName(file.url))] ?? 'application/octet-stream';
 
+  // A map shows pictures: a category icon must be an image, a pin's or event's media an image or a video.
+  const accepted = field === 'image' ? ['image/'] : ['image/', 'video/'];
+  if (!accepted.some((prefix) => mime.startsWith(prefix))) {
+    throw new MappingError(field, `${name} is ${mime}; only ${field === 'image' ? 'images' : 'images and videos'} can be sent`);
+  }
+
   const identity = onDeferred ? ctx.mediaIdentity?.(file) : undefined;
   if (identity !== undefined && onDeferred) {
     const placeholder = `${PLACEHOLDER_PREFIX}${createHash('sha256').update(`${identity}\n${ctx.maxMediaBytes}`).digest('hex')}`;

@@ -173,7 +173,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             return previous !== undefined && now - previous < settleMs ? it : { ...it, leading: true };
           });
           await outbox.enqueue(paced);
-          worker.wake();
+          // A settling row is not due yet: a timer, not a claim query on every save of a burst.
+          if (paced.some((it) => it.leading || !it.settle)) worker.wake();
+          else worker.wakeAt(now + settleMs);
         },
       }),
 

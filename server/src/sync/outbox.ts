@@ -47,7 +47,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const cols = [col('contentType'), col('entryDocumentId'), col('entryLocale')];
     // Coalescing relies on one row per entry, even when two instances enqueue at the same moment.
     await knex().raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (??, ??, ??)`, [`${table}_entry_uq`, table, ...cols]);
-    await knex().raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (??, ??)`, [`${table}_due_idx`, table, col('dueAt'), col('priority')]);
+    // In the claim's own order, so that it stops at its limit instead of sorting every due row.
+    await knex().raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (??, ??, ??)`, [`${table}_claim_idx`, table, col('priority'), col('dueAt'), 'id']);
   };
 
   /**

@@ -100,6 +100,12 @@ export function createWorker(o: WorkerOptions) {
     if (stopped || inFlight.size >= o.maxInFlight * 2) return;
     const next = await o.outbox.nextDueAt().catch(() => null);
     if (next == null || stopped) return;
+    wakeAt(next);
+  };
+
+  /** A timer, no query: for a row this instance just made due at `next`. */
+  const wakeAt = (next: number) => {
+    if (stopped) return;
     const at = Math.max(next, Date.now());
     // The poll covers what is further away than one poll interval.
     if (at - Date.now() > o.pollMs || at >= dueTimerAt) return;
@@ -220,6 +226,7 @@ export function createWorker(o: WorkerOptions) {
     start,
     stop,
     wake: () => wake(),
+    wakeAt: (at: number) => wakeAt(at),
     idle,
     stats: () => ({ inFlight: inFlight.size, lastError }),
   };
