@@ -307,12 +307,21 @@ describe('admin API with credentials set in Settings', () => {
     expect(dry.body.plan.failed).toEqual([expect.objectContaining({ documentId: brokenId, label: 'Nowhere', reason: expect.stringMatching(/latitude|coordinates/i) })]);
     expect(dry.body.plan.unchanged).toBe(1);
 
-    const [first, second] = await Promise.all([
-      api('POST', '/location-content/resync', { token: admin, body: {} }),
-      api('POST', '/location-content/resync', { token: admin, body: { dryRun: false } }),
-    ]);
-    expect(first.body.job).toMatchObject({ state: 'running', dryRun: false });
-    expect(second.body.job.id).toBe(first.body.job.id);
+    // Pushes held back, so that the first job is surely still running when the second click lands
+    // (with nothing to push, a job of two entries can finish between two requests).
+    app.strapi.config.set('plugin::location-content.syncEnabled', false);
+    let first: any;
+    let second: any;
+    try {
+      [first, second] = await Promise.all([
+        api('POST', '/location-content/resync', { token: admin, body: {} }),
+        api('POST', '/location-content/resync', { token: admin, body: { dryRun: false } }),
+      ]);
+      expect(first.body.job).toMatchObject({ state: 'running', dryRun: false });
+      expect(second.body.job.id).toBe(first.body.job.id);
+    } finally {
+      app.strapi.config.set('plugin::location-content.syncEnabled', true);
+    }
     await app.sync().idle();
 
     let job;
