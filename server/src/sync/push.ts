@@ -192,7 +192,11 @@ export function createPusher(deps: PushDeps) {
 
   /** Takes the remote object away (or marks a category orphaned, since categories cannot be deleted). */
   const remove = async (key: EntryKey, mapping: Mapping, state: StateRecord | null, why: string): Promise<PushResult> => {
-    if (!state) return { kind: 'removed' };
+    // Entries waiting for this one (never synced, so no state) must learn it will not come.
+    if (!state) {
+      await requeueDependants(key, `${mapping.resource} gone before it was pushed`);
+      return { kind: 'removed' };
+    }
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {
         if (state.status !== 'orphaned') {
@@ -217,7 +221,7 @@ export function createPusher(deps: PushDeps) {
       }
     }
     await states.remove(key);
-    if (state.remoteId != null) await requeueDependants(key, `${mapping.resource} removed`);
+    await requeueDependants(key, `${mapping.resource} removed`);
     return { kind: 'removed' };
   };
 
