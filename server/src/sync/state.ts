@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { STATE_UID, tableInfo } from './tables';
+import { OUTBOX_UID, STATE_UID, tableInfo } from './tables';
 import { keyString } from './keys';
 import type { EntryKey, SyncStatus } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -188,6 +188,24 @@ export const createStateStore = (strapi: Core.Strapi) => {
     return rows.map((r: any) => ({ contentType: r.contentType, resource: r.resource, status: r.status as SyncStatus, n: Number(r.n) }));
   };
 
+  /** Pending entries with nothing queued for them, untouched for `olderThanMs`: nothing would ever push them. */
+  const stranded = async (olderThanMs: number, limit: number): Promise<StateRecord[]> => {
+    const { table, col } = info();
+    const outbox = tableInfo(strapi, OUTBOX_UID);
+    const rows = await knex()(table)
+      .where(col('status'), 'pending')
+      .andWhere(col('updatedAt'), '<', new Date(Date.now() - olderThanMs))
+      .whereNotExists(function (this: any) {
+        this.select(knex().raw('1'))
+          .from(outbox.table)
+          .whereRaw('??.?? = ??.??', [outbox.table, outbox.col('contentType'), table, col('contentType')])
+          .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryDocumentId'), table, col('entryDocumentId')])
+          .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryLocale'), table, col('entryLocale')]);
+      })
+      .limit(limit);
+    return rows.map(fromRow);
+  };
+
   const listByStatus = async (status: SyncStatus, limit: number) => {
     const { table, col } = info();
     const rows = await knex()(table).where(col('status'), status).orderBy(col('updatedAt'), 'desc').limit(limit);
@@ -230,7 +248,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   return {
     ensureIndexes, get, getMany, upsert, remove, dependantsOf, isRemoteIdClaimed, countBy, listByStatus, iterate,
-    localesOf, pageByStatus, setStatus,
+    localesOf, pageByStatus, setStatus, stranded,
   };
 };
 

@@ -118,6 +118,27 @@ export function createWorker(o: WorkerOptions) {
     dueTimer.unref?.();
   };
 
+  /**
+   * Safety net: an entry left pending with nothing queued (a race this engine did not foresee)
+   * is queued again after a while instead of waiting for an editor or a resync.
+   */
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping || stopped) return;
+    sweeping = true;
+    try {
+      const lost = await o.states.stranded(10_000, 50);
+      if (lost.length) {
+        await o.outbox.enqueue(lost.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: 'stranded' })));
+        o.strapi.log.warn(`[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again`);
+      }
+    } catch {
+      // the next poll tries again
+    } finally {
+      sweeping = false;
+    }
+  };
+
   const pump = async () => {
     if (stopped) return;
     if (pumping) {
@@ -178,6 +199,7 @@ export function createWorker(o: WorkerOptions) {
       if (!stopped) setImmediate(pump);
     });
     const poll = resource.bind(() => {
+      sweep();
       pump();
       checkIdle();
     });
