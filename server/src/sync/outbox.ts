@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { OUTBOX_UID, tableInfo } from './tables';
+import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
 
@@ -44,11 +44,10 @@ export const createOutbox = (strapi: Core.Strapi) => {
 
   const ensureIndexes = async () => {
     const { table, col } = info();
-    const cols = [col('contentType'), col('entryDocumentId'), col('entryLocale')];
     // Coalescing relies on one row per entry, even when two instances enqueue at the same moment.
-    await knex().raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (??, ??, ??)`, [`${table}_entry_uq`, table, ...cols]);
+    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
     // In the claim's own order, so that it stops at its limit instead of sorting every due row.
-    await knex().raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (??, ??, ??)`, [`${table}_claim_idx`, table, col('priority'), col('dueAt'), 'id']);
+    await ensureIndex(strapi, table, 'claim_idx', [col('priority'), col('dueAt'), 'id']);
   };
 
   /**
@@ -106,7 +105,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
     for (let i = 0; i < rows.length; i += 200) {
       await k(table)
         .insert(rows.slice(i, i + 200))
-        .onConflict([col('contentType'), col('entryDocumentId'), col('entryLocale')])
+        .onConflict(entryKeyColumns(col))
         .merge(merge);
     }
   };

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { OUTBOX_UID, STATE_UID, tableInfo } from './tables';
+import { ensureIndex, entryKeyColumns, OUTBOX_UID, STATE_UID, tableInfo } from './tables';
 import { keyString } from './keys';
 import type { EntryKey, SyncStatus } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -44,14 +44,8 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const ensureIndexes = async () => {
     const { table, col } = info();
-    await knex().raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (??, ??, ??)`, [
-      `${table}_entry_uq`,
-      table,
-      col('contentType'),
-      col('entryDocumentId'),
-      col('entryLocale'),
-    ]);
-    await knex().raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (??)`, [`${table}_status_idx`, table, col('status')]);
+    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
+    await ensureIndex(strapi, table, 'status_idx', [col('status')]);
   };
 
   const fromRow = (r: Record<string, any>): StateRecord => {
@@ -157,7 +151,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     const { [col('documentId')]: _ignored, [col('createdAt')]: _c, ...update } = insert;
     await knex()(table)
       .insert(insert)
-      .onConflict([col('contentType'), col('entryDocumentId'), col('entryLocale')])
+      .onConflict(entryKeyColumns(col))
       .merge(update);
   };
 

@@ -12,3 +12,12 @@ export function tableInfo(strapi: Core.Strapi, uid: string) {
   }
   return { table: meta.tableName as string, col: (attr: string) => columns[attr] ?? attr };
 }
+
+/** Indexes Strapi's schema cannot declare; idempotent, run at every boot. */
+export async function ensureIndex(strapi: Core.Strapi, table: string, name: string, columns: string[], opts: { unique?: boolean } = {}) {
+  const placeholders = columns.map(() => '??').join(', ');
+  await strapi.db.connection.raw(`CREATE ${opts.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`, [`${table}_${name}`, table, ...columns]);
+}
+
+/** The columns of an entry's key, in every plugin table. */
+export const entryKeyColumns = (col: (attr: string) => string) => [col('contentType'), col('entryDocumentId'), col('entryLocale')];
