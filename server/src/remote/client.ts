@@ -1,4 +1,4 @@
-import fetch from 'node-fetch';
+import { httpFetch } from './http-fetch';
 import { createCategoriesApi, type CategoriesApi } from './categories';
 import { createEventsApi, type EventsApi } from './events';
 import { createApi } from './http';
@@ -16,7 +16,7 @@ export interface RemoteClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** defaults to node-fetch 3 */
+  /** defaults to a minimal fetch on node:http (see http-fetch.ts) */
   fetch?: FetchLike;
   /** per HTTP attempt, body included; default 30000 */
   timeoutMs?: number;
@@ -70,8 +70,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const redactor = createRedactor([options.clientSecret]);
   const logger = safeLogger(options.logger, redactor);
   const transport = createTransport({
-    // node-fetch's own declaration of AbortSignal differs from the DOM's; the shapes match.
-    fetch: options.fetch ?? (fetch as unknown as FetchLike),
+    fetch: options.fetch ?? httpFetch,
     timeoutMs,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     redactor,
