@@ -1,7 +1,9 @@
 import syncStateSchema from './sync-state/schema.json';
 import outboxEntrySchema from './outbox-entry/schema.json';
+import syncRefSchema from './sync-ref/schema.json';
 
 export default {
   'sync-state': { schema: syncStateSchema },
   'outbox-entry': { schema: outboxEntrySchema },
+  'sync-ref': { schema: syncRefSchema },
 };

@@ -1,8 +1,8 @@
-import nodeFetch from 'node-fetch';
 import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
+import { httpFetch } from '../remote/http-fetch';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
 import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
@@ -81,7 +81,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     createRemoteClient({
       ...c,
       timeoutMs: config().requestTimeoutMs,
-      fetch: opts.limited === false ? undefined : (getLimiter().wrap(nodeFetch) as any),
+      fetch: opts.limited === false ? undefined : (getLimiter().wrap(httpFetch) as any),
       logger: {
         debug: () => undefined,
         info: (m: string) => strapi.log.info(`[location-content] ${m}`),
@@ -106,6 +106,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readMedia: createMediaReader(strapi, { timeoutMs: config().requestTimeoutMs }),
     maxMediaBytes: () => config().maxMediaBytes,
     requestTimeoutMs: () => config().requestTimeoutMs,
+    mediaConcurrency: config().rateLimit.concurrency * 2,
   });
   const coalesce = () => config().coalesce ?? { settleMs: 300, maxWaitMs: 5_000 };
 
@@ -116,7 +117,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     states,
     pusher,
     resourceOf,
-    maxInFlight: config().rateLimit.concurrency * 2,
+    // Enough pushes side by side for their reads and writes to share statements, no more than the
+    // rate limit lets out in about two seconds (the others would wait in the limiter, leased).
+    maxInFlight: Math.min(200, Math.max(config().rateLimit.concurrency * 4, Math.ceil(config().rateLimit.requestsPerSecond * 2))),
     batchSize: config().batchSize,
     leaseMs: config().leaseMs,
     pollMs: 1000,

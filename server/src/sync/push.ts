@@ -3,7 +3,9 @@ import type { Mapping } from '../config/types';
 import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
 import { RemoteError, type RemoteClient } from '../remote';
 import type { ResourceKind } from '../remote/types';
-import { toKey } from './keys';
+import PQueue from 'p-queue';
+import { createBatcher } from './batcher';
+import { keyString, toKey } from './keys';
 import { isRateLimitWait } from './limiter';
 import type { Outbox } from './outbox';
 import { fingerprintOf, type Recovery } from './recovery';
@@ -22,6 +24,8 @@ export interface PushDeps {
   readMedia: MappingContext['readMedia'];
   maxMediaBytes: () => number;
   requestTimeoutMs: () => number;
+  /** pushes whose media bytes may be held in memory at once */
+  mediaConcurrency: number;
 }
 
 export type PushResult =
@@ -71,6 +75,7 @@ const mediaIdentity = (file: Record<string, any>): string | undefined => {
 
 export function createPusher(deps: PushDeps) {
   const { strapi, states } = deps;
+  const mediaSlots = new PQueue({ concurrency: Math.max(1, deps.mediaConcurrency) });
 
   const modelOf = (uid: string) => strapi.getModel(uid as any) as any;
   const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
@@ -79,16 +84,36 @@ export function createPusher(deps: PushDeps) {
   const api = (client: RemoteClient, resource: ResourceKind): any =>
     ({ pinpoint: client.pinpoints, event: client.events, category: client.categories, list: client.lists })[resource];
 
+  /**
+   * Entries asked for at the same moment are read together: one populated query per content
+   * type and locale instead of one per entry (a resync reads a page of entries at once).
+   */
+  const entryReads = createBatcher(
+    async (items: Array<{ key: EntryKey; mapping: Mapping }>) => {
+      const groups = new Map<string, Array<{ key: EntryKey; mapping: Mapping }>>();
+      for (const it of items) {
+        const g = `${it.key.contentType}|${it.key.locale}`;
+        groups.set(g, [...(groups.get(g) ?? []), it]);
+      }
+      const found = new Map<string, Record<string, any>>();
+      for (const group of groups.values()) {
+        const { key, mapping } = group[0];
+        const params: Record<string, unknown> = {
+          filters: { documentId: { $in: [...new Set(group.map((it) => it.key.documentId))] } },
+          populate: populateFor(mapping, modelOf),
+        };
+        if (isLocalized(key.contentType)) params.locale = key.locale;
+        if (hasDraftAndPublish(key.contentType)) params.status = 'published';
+        const entries = (await strapi.documents(key.contentType as any).findMany(params as any)) as Array<Record<string, any>>;
+        for (const e of entries) found.set(keyString({ ...key, documentId: e.documentId }), e);
+      }
+      return items.map((it) => found.get(keyString(it.key)) ?? null);
+    },
+    { maxSize: 100 },
+  );
+
   /** The entry as the remote must show it now: its published version (or the only one without draft & publish). */
-  const readEntry = async (key: EntryKey, mapping: Mapping) => {
-    const params: Record<string, unknown> = {
-      documentId: key.documentId,
-      populate: populateFor(mapping, modelOf),
-    };
-    if (isLocalized(key.contentType)) params.locale = key.locale;
-    if (hasDraftAndPublish(key.contentType)) params.status = 'published';
-    return (await strapi.documents(key.contentType as any).findOne(params as any)) as Record<string, any> | null;
-  };
+  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Record<string, any> | null> => entryReads.load({ key, mapping });
 
   const context = (key: EntryKey): MappingContext => ({
     getModel: modelOf,
@@ -344,35 +369,37 @@ export function createPusher(deps: PushDeps) {
       const hash = payloadHash(outcome);
       if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced') return { kind: 'unchanged' };
 
-      // The bytes of media are read only now that they are sent.
-      let payload: Record<string, any>;
-      try {
-        payload = await loadMedia(outcome.payload as Record<string, any>, outcome.deferredMedia, ctx);
-      } catch (err) {
-        if (err instanceof MappingError) return await fail(err.message, false);
-        throw err;
-      }
       const client = await deps.client();
-      let remote: { id: number; media_url?: string | null; image_url?: string | null } | undefined;
-      let sent: Record<string, any> = payload;
-      let firstId = false;
-      if (state?.remoteId != null) {
+      const send = async () => {
+        // The bytes of media are read only now that they are sent.
+        let payload: Record<string, any>;
         try {
-          sent = withClears(mapping, state, payload);
-          remote = await api(client, resource).update(state.remoteId, sent);
-          remote = { ...remote, id: state.remoteId } as any;
+          payload = await loadMedia(outcome.payload as Record<string, any>, outcome.deferredMedia, ctx);
         } catch (err) {
-          // Deleted on the remote by someone else: create it again rather than fail forever.
-          if (!isGone(err)) throw err;
-          await states.upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
-          state = await states.get(key);
+          if (err instanceof MappingError) return { refused: err.message };
+          throw err;
         }
-      }
-      if (!remote) {
-        remote = await create(client, key, mapping, state, payload);
-        firstId = true;
-      }
-      const remoteId = Number(remote!.id);
+        let remote: { id: number; media_url?: string | null; image_url?: string | null } | undefined;
+        let sent: Record<string, any> = payload;
+        if (state?.remoteId != null) {
+          try {
+            sent = withClears(mapping, state, payload);
+            remote = await api(client, resource).update(state.remoteId, sent);
+            return { remote: { ...remote, id: state.remoteId } as NonNullable<typeof remote>, sent, firstId: false };
+          } catch (err) {
+            // Deleted on the remote by someone else: create it again rather than fail forever.
+            if (!isGone(err)) throw err;
+            await states.upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
+            state = await states.get(key);
+          }
+        }
+        return { remote: await create(client, key, mapping, state, payload), sent: payload, firstId: true };
+      };
+      // Media bytes are held until their call is answered: only a few payloads carry them at once.
+      const answer = outcome.deferredMedia?.length ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>) : await send();
+      if ('refused' in answer) return await fail(answer.refused!, false);
+      const { remote, sent, firstId } = answer;
+      const remoteId = Number(remote.id);
 
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
@@ -386,7 +413,7 @@ export function createPusher(deps: PushDeps) {
       const urlKey = resource === 'category' ? 'image_url' : 'media_url';
       const cleared = sent[resource === 'category' ? 'image_file' : 'media_file'] === null;
       const mediaUrl = resource === 'list' || cleared ? null
-        : urlKey in remote! ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
+        : urlKey in remote ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
       const changedId = firstId && state?.remoteId !== remoteId;
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`

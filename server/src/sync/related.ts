@@ -2,7 +2,8 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
-import { sameKey, toKey } from './keys';
+import { createBatcher } from './batcher';
+import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
 import type { EntryKey } from './types';
@@ -72,19 +73,20 @@ export function createRelated(deps: RelatedDeps) {
   /** True when a mapped content type reads entries of `uid` through a relation. */
   const isRead = (uid: string) => readersByTarget().has(uid);
 
-  const whereOn = (path: string, documentId: string): Record<string, unknown> =>
+  const whereOn = (path: string, documentIds: string[]): Record<string, unknown> =>
     path
       .split('.')
       .reverse()
-      .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId });
+      .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId: { $in: documentIds } });
 
-  async function* relatedNow(key: EntryKey, opts: RequeueOptions): AsyncGenerator<EnqueueItem[]> {
-    for (const { mapping, path, identityOnly } of readersByTarget().get(key.contentType) ?? []) {
+  /** Entries whose published version relates now to one of `keys` (all of one content type). */
+  async function* relatedNow(contentType: string, documentIds: string[], opts: RequeueOptions): AsyncGenerator<EnqueueItem[]> {
+    for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
       if (identityOnly && !opts.identity) continue;
       const uid = mapping.contentType as any;
       const model = strapi.getModel(uid) as any;
       const localized = Boolean(model?.pluginOptions?.i18n?.localized);
-      const where: Record<string, unknown> = whereOn(path, key.documentId);
+      const where: Record<string, unknown> = whereOn(path, documentIds);
       if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
       let after = 0;
       for (;;) {
@@ -97,7 +99,7 @@ export function createRelated(deps: RelatedDeps) {
             limit: PAGE,
           });
         } catch (err: any) {
-          strapi.log.warn(`[location-content] could not find the ${uid} entries related to ${key.contentType} ${key.documentId} through '${path}': ${err?.message ?? err}`);
+          strapi.log.warn(`[location-content] could not find the ${uid} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`);
           break;
         }
         if (!rows.length) break;
@@ -114,19 +116,45 @@ export function createRelated(deps: RelatedDeps) {
     }
   }
 
-  /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
-  const requeue = async (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }) => {
-    const used = (await deps.states.dependantsOf(key)).filter(
-      (d) => opts.identity || (d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), key)),
-    );
-    await deps.outbox.enqueue(used.map((d) => ({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason })));
-    let n = used.length;
-    for await (const page of relatedNow(key, opts)) {
-      await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
-      n += page.length;
+  interface Request {
+    key: EntryKey;
+    reason: string;
+    opts: RequeueOptions;
+  }
+
+  /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
+  const requeues = createBatcher(async (requests: Request[]) => {
+    const groups = new Map<string, Request[]>();
+    for (const r of requests) {
+      const g = `${r.key.contentType}|${r.opts.identity}|${r.reason}`;
+      groups.set(g, [...(groups.get(g) ?? []), r]);
     }
-    return n;
-  };
+    for (const group of groups.values()) {
+      const { reason, opts } = group[0];
+      const keys = group.map((r) => r.key);
+      const used = (await Promise.all(keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k })))))).flat();
+      const queued = new Set<string>();
+      const items: EnqueueItem[] = [];
+      for (const { d, k } of used) {
+        if (!opts.identity && !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))) continue;
+        if (queued.has(keyString(d))) continue;
+        queued.add(keyString(d));
+        items.push({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason });
+      }
+      await deps.outbox.enqueue(items);
+      const documentIds = [...new Set(keys.map((k) => k.documentId))];
+      for (let i = 0; i < documentIds.length; i += PAGE) {
+        for await (const page of relatedNow(group[0].key.contentType, documentIds.slice(i, i + PAGE), opts)) {
+          await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
+        }
+      }
+    }
+    return requests.map(() => undefined);
+  }, { windowMs: 5 });
+
+  /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
+  const requeue = (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }): Promise<void> =>
+    requeues.load({ key, reason, opts }) as Promise<void>;
 
   return { isRead, requeue };
 }

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { ensureIndex, entryKeyColumns, OUTBOX_UID, STATE_UID, tableInfo } from './tables';
+import { createBatcher } from './batcher';
+import { ensureIndex, entryKeyColumns, OUTBOX_UID, REF_UID, STATE_UID, tableInfo } from './tables';
 import { keyString } from './keys';
 import type { EntryKey, SyncStatus } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -40,13 +41,33 @@ const dateIn = (v: unknown) => (v == null ? null : new Date(v as any));
 /** Sync state rows through knex: the worker touches them on every push and needs no lifecycles. */
 export const createStateStore = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, STATE_UID);
+  const refInfo = () => tableInfo(strapi, REF_UID);
   const knex = () => strapi.db.connection;
 
   const ensureIndexes = async () => {
     const { table, col } = info();
     await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
     await ensureIndex(strapi, table, 'status_idx', [col('status')]);
+    const refs = refInfo();
+    await ensureIndex(strapi, refs.table, 'target_idx', [refs.col('target')]);
+    await ensureIndex(strapi, refs.table, 'entry_idx', entryKeyColumns(refs.col));
+    await backfillRefs();
   };
+
+  /** States written before the refs table existed keep their refs in JSON only: index them once. */
+  const backfillRefs = async () => {
+    const { table, col } = info();
+    const refs = refInfo();
+    if (await knex()(refs.table).first('id')) return;
+    let after = 0;
+    for (;;) {
+      const rows = await knex()(table).whereNotNull(col('refs')).andWhere('id', '>', after).orderBy('id').limit(500);
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id;
+      await writeRefs(knex(), rows.map(fromRow).filter((r: StateRecord) => r.refs?.length));
+    }
+  };
+
 
   const fromRow = (r: Record<string, any>): StateRecord => {
     const { col } = info();
@@ -94,10 +115,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     set('membershipErrors', jsonOut(s.membershipErrors));
     set('createStartedAt', s.createStartedAt);
     set('createFingerprint', jsonOut(s.createFingerprint));
-    if ('refs' in s) {
-      row[col('refs')] = jsonOut(s.refs);
-      row[col('refKeys')] = s.refs?.length ? s.refs.map((r) => `;${keyString(r)};`).join('') : null;
-    }
+    if ('refs' in s) row[col('refs')] = jsonOut(s.refs);
     return row;
   };
 
@@ -106,11 +124,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     return { [col('contentType')]: key.contentType, [col('entryDocumentId')]: key.documentId, [col('entryLocale')]: key.locale };
   };
 
-  const get = async (key: EntryKey): Promise<StateRecord | null> => {
-    const { table } = info();
-    const row = await knex()(table).where(whereKey(key)).first();
-    return row ? fromRow(row) : null;
-  };
+  const get = (key: EntryKey): Promise<StateRecord | null> => reads.load(key);
 
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
     const { table, col } = info();
@@ -135,37 +149,118 @@ export const createStateStore = (strapi: Core.Strapi) => {
     return out;
   };
 
-  /** Insert or update the state of one entry. */
-  const upsert = async (key: EntryKey, patch: Partial<StateRecord> & { resource: ResourceKind }) => {
-    const { table, col } = info();
-    const now = new Date();
-    const row = toRow({ ...patch, ...key });
-    const insert = {
-      [col('documentId')]: Math.random().toString(36).slice(2, 14) + Date.now().toString(36),
-      [col('status')]: 'pending',
-      [col('attempts')]: 0,
-      [col('createdAt')]: now,
-      ...row,
-      [col('updatedAt')]: now,
-    };
-    const { [col('documentId')]: _ignored, [col('createdAt')]: _c, ...update } = insert;
-    await knex()(table)
-      .insert(insert)
-      .onConflict(entryKeyColumns(col))
-      .merge(update);
+  // Pushes running side by side read and write their states in the same turns of the event
+  // loop: one statement each turn instead of one per push.
+  const reads = createBatcher(async (keys: EntryKey[]) => {
+    const found = await getMany(keys);
+    return keys.map((k) => found.get(keyString(k)) ?? null);
+  });
+
+  /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
+  const writeRefs = async (trx: any, records: Array<EntryKey & { refs?: StateRecord['refs'] }>) => {
+    const refs = refInfo();
+    const groups = new Map<string, EntryKey[]>();
+    for (const r of records) groups.set(`${r.contentType}|${r.locale}`, [...(groups.get(`${r.contentType}|${r.locale}`) ?? []), r]);
+    for (const group of groups.values()) {
+      for (let i = 0; i < group.length; i += 500) {
+        const slice = group.slice(i, i + 500);
+        await trx(refs.table)
+          .where({ [refs.col('contentType')]: slice[0].contentType, [refs.col('entryLocale')]: slice[0].locale })
+          .whereIn(refs.col('entryDocumentId'), slice.map((k) => k.documentId))
+          .del();
+      }
+    }
+    const rows = records.flatMap((r) =>
+      (r.refs ?? []).map((ref) => ({
+        [refs.col('contentType')]: r.contentType,
+        [refs.col('entryDocumentId')]: r.documentId,
+        [refs.col('entryLocale')]: r.locale,
+        [refs.col('target')]: keyString(ref),
+        [refs.col('role')]: ref.role ?? null,
+      })),
+    );
+    for (let i = 0; i < rows.length; i += 100) await trx(refs.table).insert(rows.slice(i, i + 100));
   };
+
+  type Upsert = { key: EntryKey; patch: Partial<StateRecord> & { resource: ResourceKind } };
+
+  const writes = createBatcher(
+    async (items: Upsert[]) => {
+      const { table, col } = info();
+      const now = new Date();
+      // One statement per set of columns: the rows of one INSERT all have the same ones.
+      const shapes = new Map<string, Array<Record<string, any>>>();
+      for (const { key, patch } of items) {
+        const insert = {
+          [col('documentId')]: Math.random().toString(36).slice(2, 14) + Date.now().toString(36),
+          [col('status')]: 'pending',
+          [col('attempts')]: 0,
+          [col('createdAt')]: now,
+          ...toRow({ ...patch, ...key }),
+          [col('updatedAt')]: now,
+        };
+        const shape = Object.keys(insert).sort().join(',');
+        shapes.set(shape, [...(shapes.get(shape) ?? []), insert]);
+      }
+      const withRefs = items.filter((it) => 'refs' in it.patch).map((it) => ({ ...it.key, refs: it.patch.refs }));
+      const write = async (trx: any) => {
+        for (const rows of shapes.values()) {
+          const update = Object.keys(rows[0]).filter((c) => c !== col('documentId') && c !== col('createdAt'));
+          for (let i = 0; i < rows.length; i += 100) {
+            await trx(table).insert(rows.slice(i, i + 100)).onConflict(entryKeyColumns(col)).merge(update);
+          }
+        }
+        if (withRefs.length) await writeRefs(trx, withRefs);
+      };
+      // A state and the refs that find it change together, or not at all.
+      if (withRefs.length) await knex().transaction(write);
+      else await write(knex());
+      return items.map(() => undefined);
+    },
+    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: 5 },
+  );
+
+  /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
+  const upsert = (key: EntryKey, patch: Partial<StateRecord> & { resource: ResourceKind }): Promise<void> =>
+    writes.load({ key, patch }) as Promise<void>;
 
   const remove = async (key: EntryKey) => {
     const { table } = info();
-    await knex()(table).where(whereKey(key)).del();
+    const refs = refInfo();
+    await knex().transaction(async (trx: any) => {
+      await trx(table).where(whereKey(key)).del();
+      await trx(refs.table)
+        .where({ [refs.col('contentType')]: key.contentType, [refs.col('entryDocumentId')]: key.documentId, [refs.col('entryLocale')]: key.locale })
+        .del();
+    });
   };
 
-  /** Entries whose last payload used `key` (its remote id, or its membership). */
-  const dependantsOf = async (key: EntryKey): Promise<StateRecord[]> => {
+  const dependants = createBatcher(async (keys: EntryKey[]) => {
     const { table, col } = info();
-    const rows = await knex()(table).where(col('refKeys'), 'like', `%;${keyString(key)};%`);
-    return rows.map(fromRow);
-  };
+    const refs = refInfo();
+    const targets = [...new Set(keys.map(keyString))];
+    const byTarget = new Map<string, StateRecord[]>();
+    for (let i = 0; i < targets.length; i += 500) {
+      const rows = await knex()(table)
+        .join(refs.table, (j: any) => {
+          j.on(`${refs.table}.${refs.col('contentType')}`, `${table}.${col('contentType')}`)
+            .andOn(`${refs.table}.${refs.col('entryDocumentId')}`, `${table}.${col('entryDocumentId')}`)
+            .andOn(`${refs.table}.${refs.col('entryLocale')}`, `${table}.${col('entryLocale')}`);
+        })
+        .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
+        .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
+      for (const r of rows) {
+        const list = byTarget.get(r.__target) ?? [];
+        // One state per dependant, even when it used the target in two roles.
+        if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
+        byTarget.set(r.__target, list);
+      }
+    }
+    return keys.map((k) => byTarget.get(keyString(k)) ?? []);
+  });
+
+  /** Entries whose last payload used `key` (its remote id, or its membership). */
+  const dependantsOf = (key: EntryKey): Promise<StateRecord[]> => dependants.load(key);
 
   const isRemoteIdClaimed = async (resource: ResourceKind, remoteId: number) => {
     const { table, col } = info();

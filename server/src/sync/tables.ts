@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
+export const REF_UID = 'plugin::location-content.sync-ref';
 
 /** Table and column names as Strapi created them, so raw knex stays right whatever the naming rules. */
 export function tableInfo(strapi: Core.Strapi, uid: string) {

@@ -12,7 +12,10 @@ export interface WorkerOptions {
   states: StateStore;
   pusher: Pusher;
   resourceOf: (contentType: string) => string | undefined;
-  /** rows pushed at the same time; HTTP calls are limited separately */
+  /**
+   * rows pushed side by side (HTTP calls are limited separately): they are claimed and started
+   * together, so that their reads and writes share statements
+   */
   maxInFlight: number;
   batchSize: number;
   leaseMs: number;
@@ -97,7 +100,7 @@ export function createWorker(o: WorkerOptions) {
   /** Wakes the worker when the next waiting row (settling, backing off) becomes due. */
   const armDueTimer = async () => {
     // Rows already due wait for room, and finishing rows make room and wake the worker.
-    if (stopped || inFlight.size >= o.maxInFlight * 2) return;
+    if (stopped || inFlight.size >= o.maxInFlight) return;
     const next = await o.outbox.nextDueAt().catch(() => null);
     if (next == null || stopped) return;
     wakeAt(next);
@@ -151,7 +154,7 @@ export function createWorker(o: WorkerOptions) {
       do {
         again = false;
         while (!stopped) {
-          const room = o.maxInFlight * 2 - inFlight.size;
+          const room = o.maxInFlight - inFlight.size;
           if (room <= 0) break;
           const rows = await o.outbox.claim(Math.min(room, o.batchSize), o.leaseMs);
           if (!rows.length) break;
@@ -162,7 +165,7 @@ export function createWorker(o: WorkerOptions) {
               .finally(() => {
                 inFlight.delete(row.id);
                 // Refill in batches, not one claim query per finished row.
-                if (inFlight.size <= o.maxInFlight) wake();
+                if (inFlight.size <= o.maxInFlight / 2) wake();
                 if (!inFlight.size) checkIdle();
               });
           }
