@@ -74,7 +74,8 @@ runMain(async ({ appDir }) => {
     if (bare.statuses[201] !== COUNT) throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
 
     process.stdout.write(`SQL statements per push: ${round(totalQueries / COUNT, 1)}; the most frequent:\n`);
-    table([['statement', 'per push'], ...queries.slice(0, 12).map((q) => [q.sql.slice(0, 110), round(q.n / COUNT, 2)])]);
+    table([['statement', 'per push', 'ms per push'], ...queries.slice(0, 14).map((q) => [q.sql.slice(0, 110), round(q.n / COUNT, 2), round(q.ms / COUNT, 3)])]);
+    process.stdout.write(`SQL time per push: ${round(queries.reduce((t, q) => t + q.ms, 0) / COUNT, 3)} ms\n`);
     process.stdout.write('\n');
 
     const pluginRate = (COUNT * 1000) / run.wallMs;

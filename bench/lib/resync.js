@@ -43,18 +43,33 @@ const countQueries = (app) =>
     const counts = (global.__benchQueries = new Map());
     if (!global.__benchQueriesHooked) {
       global.__benchQueriesHooked = true;
+      const started = new Map();
+      const keyOf = (q) => q.sql.replace(/\?(, \?)+/g, '?..').replace(/`/g, '').slice(0, 120);
       strapi.db.connection.on('query', (q) => {
-        const key = q.sql.replace(/\?(, \?)+/g, '?..').replace(/`/g, '').slice(0, 120);
+        const key = keyOf(q);
         const m = global.__benchQueries;
-        m.set(key, (m.get(key) ?? 0) + 1);
+        const e = m.get(key) ?? { n: 0, ms: 0 };
+        e.n += 1;
+        m.set(key, e);
+        started.set(q.__knexQueryUid, performance.now());
       });
+      // Time from the query's start to its answer (better-sqlite3 runs it synchronously in between).
+      const done = (_r, q) => {
+        const t = started.get(q.__knexQueryUid);
+        if (t === undefined) return;
+        started.delete(q.__knexQueryUid);
+        const e = global.__benchQueries.get(keyOf(q));
+        if (e) e.ms += performance.now() - t;
+      };
+      strapi.db.connection.on('query-response', done);
+      strapi.db.connection.on('query-error', (_e, q) => done(null, q));
     }
     counts.clear();
     return true;
   });
 
 const queryCounts = (app) =>
-  app.run(async () => [...(global.__benchQueries ?? new Map())].sort((a, b) => b[1] - a[1]).map(([sql, n]) => ({ sql, n })));
+  app.run(async () => [...(global.__benchQueries ?? new Map())].sort((a, b) => b[1].n - a[1].n).map(([sql, e]) => ({ sql, n: e.n, ms: e.ms })));
 
 /**
  * Turns sync on (it was seeded with sync off), starts a resync, waits for it to end and the queue
