@@ -9,7 +9,7 @@ export const defaults: PluginConfig = {
   requestTimeoutMs: 30_000,
   maxMediaBytes: 10 * 1024 * 1024,
   syncEnabled: true,
-  batchSize: 50,
+  batchSize: 100,
   leaseMs: 60_000,
   retry: { baseMs: 1_000, maxMs: 15 * 60_000, maxAttempts: 12 },
   coalesce: { settleMs: 300, maxWaitMs: 5_000 },

@@ -166,11 +166,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const { table, col } = info();
     const k = knex();
     const ids = items.map((it) => it.row.id);
+    // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
+    const cases = items.map(() => 'WHEN ? THEN ?').join(' ');
     await k(table)
-      .where(col('leaseOwner'), owner)
-      .andWhere((w: any) => {
-        for (const it of items) w.orWhere({ id: it.row.id, [col('generation')]: it.row.generation });
-      })
+      .whereIn('id', ids)
+      .andWhere(col('leaseOwner'), owner)
+      .andWhereRaw(`?? = CASE ?? ${cases} END`, [col('generation'), 'id', ...items.flatMap((it) => [it.row.id, it.row.generation])])
       .del();
     // What is left changed while it was pushed: it runs again.
     const left = new Set((await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map((r: any) => Number(r.id)));
