@@ -22,6 +22,8 @@ export interface StateRecord extends EntryKey {
   membershipErrors: unknown[] | null;
   createStartedAt: Date | null;
   createFingerprint: Record<string, unknown> | null;
+  /** when the state row was last written (read only) */
+  updatedAt?: Date | null;
 }
 
 const jsonOut = (v: unknown) => (v == null ? null : JSON.stringify(v));
@@ -90,6 +92,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       membershipErrors: jsonIn(r[col('membershipErrors')]),
       createStartedAt: dateIn(r[col('createStartedAt')]),
       createFingerprint: jsonIn(r[col('createFingerprint')]),
+      updatedAt: dateIn(r[col('updatedAt')]),
     };
   };
 

@@ -133,7 +133,11 @@ export function createWorker(o: WorkerOptions) {
       const lost = await o.states.stranded(10_000, 50);
       if (lost.length) {
         await o.outbox.enqueue(lost.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: 'stranded' })));
-        o.strapi.log.warn(`[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again`);
+        // Each one is a race this engine did not foresee: say which entries, and what they last did.
+        const which = lost
+          .map((s) => `${s.contentType} ${s.documentId}${s.locale ? ` (${s.locale})` : ''} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`)
+          .join('; ');
+        o.strapi.log.warn(`[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again: ${which}`);
       }
     } catch {
       // the next poll tries again
