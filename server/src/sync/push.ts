@@ -272,6 +272,9 @@ export function createPusher(deps: PushDeps) {
       const started = state.createStartedAt.getTime();
       const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
       const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
+      strapi.log.warn(
+        `[location-content] the create of ${key.contentType} ${key.documentId}${key.locale ? ` (${key.locale})` : ''} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote before creating it again`,
+      );
       const candidates = await deps.recovery.candidates(client, resource, (state.createFingerprint as any) ?? fingerprint, lostAt);
       for (const id of candidates) {
         if (!(await states.isRemoteIdClaimed(resource, id))) {
