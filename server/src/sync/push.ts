@@ -280,6 +280,10 @@ export function createPusher(deps: PushDeps) {
         if (!(await states.isRemoteIdClaimed(resource, id))) {
           // Claimed at once, so that no other entry adopts the same object.
           await states.upsert(key, { resource, remoteId: id, createStartedAt: null, createFingerprint: null, payloadHash: null });
+          // From this write on, entries that read this one see its id. Those that went waiting for
+          // it are told now: if the update below fails, the push that ends synced is a later one
+          // that only updates, and it does not tell them (its id is not new to it).
+          await requeueDependants(key, `${resource} got its remote id`);
           const updated = await api(client, resource).update(id, payload);
           return { ...updated, id, adopted: true };
         }
@@ -417,7 +421,8 @@ export function createPusher(deps: PushDeps) {
       const cleared = sent[resource === 'category' ? 'image_file' : 'media_file'] === null;
       const mediaUrl = resource === 'list' || cleared ? null
         : urlKey in remote ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
-      const changedId = firstId && state?.remoteId !== remoteId;
+      // An adopted id was announced when it was recorded (in create()).
+      const changedId = firstId && !(remote as { adopted?: boolean }).adopted && state?.remoteId !== remoteId;
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;
