@@ -363,10 +363,12 @@ export function createPusher(deps: PushDeps) {
       const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
       const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
       if (blocking.length) {
+        // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
+        const waitsFor = new Set(blocking.map(keyString));
         await states.upsert(key, {
           resource,
           status: 'pending',
-          refs,
+          refs: refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r)),
           lastError: `Waiting for ${blocking.map((b) => `${b.contentType} ${b.documentId}${b.locale ? ` (${b.locale})` : ''}`).join(', ')} to reach the remote first.`,
         });
         await recheck(key, resource, blocking);

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createBatcher } from './batcher';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, REF_UID, STATE_UID, tableInfo } from './tables';
-import { keyString } from './keys';
+import { keyString, toKey } from './keys';
 import type { EntryKey, SyncStatus } from './types';
 import type { ResourceKind } from '../remote/types';
 
@@ -17,8 +17,11 @@ export interface StateRecord extends EntryKey {
   lastSyncedAt: Date | null;
   mediaUrl: string | null;
   members: number[] | null;
-  /** related entries the last payload used, with the role they played (category, pinpoint, member, list) */
-  refs: Array<EntryKey & { role?: string }> | null;
+  /**
+   * related entries the last payload used, with the role they played (category, pinpoint, member, list);
+   * while the entry waits for some of them to reach the remote, those are marked `blocking`
+   */
+  refs: Array<EntryKey & { role?: string; blocking?: boolean }> | null;
   membershipErrors: unknown[] | null;
   createStartedAt: Date | null;
   createFingerprint: Record<string, unknown> | null;
@@ -280,13 +283,22 @@ export const createStateStore = (strapi: Core.Strapi) => {
     return rows.map((r: any) => ({ contentType: r.contentType, resource: r.resource, status: r.status as SyncStatus, n: Number(r.n) }));
   };
 
-  /** Pending entries with nothing queued for them, untouched for `olderThanMs`: nothing would ever push them. */
-  const stranded = async (olderThanMs: number, limit: number): Promise<StateRecord[]> => {
+  /**
+   * Pending entries with nothing queued for them, untouched for `olderThanMs`: nothing would ever
+   * push them. One page of candidates (by id, after `after`) is looked at per call; `next` is
+   * where the next call goes on (0 once the end is reached), so entries left out do not hide the
+   * others for ever.
+   * An entry waiting for another one that has no remote id yet is not stranded: that one re-queues
+   * it when it gets its id (or goes away). Only when every entry it waits for has an id, and
+   * nothing re-queued it, is it lost.
+   */
+  const stranded = async (olderThanMs: number, limit: number, after = 0): Promise<{ lost: StateRecord[]; next: number }> => {
     const { table, col } = info();
     const outbox = tableInfo(strapi, OUTBOX_UID);
     const rows = await knex()(table)
       .where(col('status'), 'pending')
       .andWhere(col('updatedAt'), '<', new Date(Date.now() - olderThanMs))
+      .andWhere('id', '>', after)
       .whereNotExists(function (this: any) {
         this.select(knex().raw('1'))
           .from(outbox.table)
@@ -294,8 +306,14 @@ export const createStateStore = (strapi: Core.Strapi) => {
           .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryDocumentId'), table, col('entryDocumentId')])
           .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryLocale'), table, col('entryLocale')]);
       })
+      .orderBy('id')
       .limit(limit);
-    return rows.map(fromRow);
+    const candidates = rows.map(fromRow);
+    const next = candidates.length < limit ? 0 : (candidates[candidates.length - 1].id as number);
+    const waitsFor = (s: StateRecord) => (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
+    const dependencies = await getMany(candidates.flatMap(waitsFor));
+    const stillWaiting = (s: StateRecord) => waitsFor(s).some((k) => dependencies.get(keyString(k))?.remoteId == null);
+    return { lost: candidates.filter((s) => !stillWaiting(s)), next };
   };
 
   const listByStatus = async (status: SyncStatus, limit: number) => {

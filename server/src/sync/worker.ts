@@ -126,11 +126,14 @@ export function createWorker(o: WorkerOptions) {
    * is queued again after a while instead of waiting for an editor or a resync.
    */
   let sweeping = false;
+  let sweepAfter = 0;
   const sweep = async () => {
     if (sweeping || stopped) return;
     sweeping = true;
     try {
-      const lost = await o.states.stranded(10_000, 50);
+      // Entries waiting for one that has no remote id yet are not lost: stranded() leaves them out.
+      const { lost, next } = await o.states.stranded(10_000, 50, sweepAfter);
+      sweepAfter = next;
       if (lost.length) {
         await o.outbox.enqueue(lost.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: 'stranded' })));
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
