@@ -98,13 +98,10 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   const chaos = emulator.stats();
   emulator.clearFaults();
 
-  let report = await app.sync().status();
-  // An entry left pending with nothing queued is picked up by the worker's sweep after 10 s: wait for it.
-  for (let i = 0; i < 30 && report.counts.pending > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await app.sync().idle({ timeoutMs: 60_000 });
-    report = await app.sync().status();
-  }
+  const report = await app.sync().status();
+  // The worker's sweep for entries left pending with nothing queued is a safety net, not part of
+  // converging: each firing is a race to find (it names the entries), so none may fire here.
+  expect(app.logs.filter((l) => l.includes('had nothing queued'))).toEqual([]);
   expect(report.failed).toEqual([]);
   expect(report.counts.pending).toBe(0);
   expect(report.queue.depth).toBe(0);
