@@ -167,11 +167,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const k = knex();
     const ids = items.map((it) => it.row.id);
     // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
-    const cases = items.map(() => 'WHEN ? THEN ?').join(' ');
+    // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
+    const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
     await k(table)
       .whereIn('id', ids)
       .andWhere(col('leaseOwner'), owner)
-      .andWhereRaw(`?? = CASE ?? ${cases} END`, [col('generation'), 'id', ...items.flatMap((it) => [it.row.id, it.row.generation])])
+      .andWhereRaw(`CASE ?? ${cases} END`, ['id', ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation])])
       .del();
     // What is left changed while it was pushed: it runs again.
     const left = new Set((await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map((r: any) => Number(r.id)));
