@@ -196,22 +196,26 @@ export const createStateStore = (strapi: Core.Strapi) => {
       const now = new Date();
       // One statement per set of columns: the rows of one INSERT all have the same ones.
       const shapes = new Map<string, Array<Record<string, any>>>();
+      const changed = new Map<string, string[]>();
       for (const { key, patch } of items) {
+        const row = toRow({ ...patch, ...key });
         const insert = {
           [col('documentId')]: Math.random().toString(36).slice(2, 14) + Date.now().toString(36),
           [col('status')]: 'pending',
           [col('attempts')]: 0,
           [col('createdAt')]: now,
-          ...toRow({ ...patch, ...key }),
+          ...row,
           [col('updatedAt')]: now,
         };
         const shape = Object.keys(insert).sort().join(',');
         shapes.set(shape, [...(shapes.get(shape) ?? []), insert]);
+        // An existing state keeps what the patch does not name (a new one gets the defaults above).
+        changed.set(shape, [...Object.keys(row), col('updatedAt')]);
       }
       const withRefs = items.filter((it) => 'refs' in it.patch).map((it) => ({ ...it.key, refs: it.patch.refs }));
       const write = async (trx: any) => {
-        for (const rows of shapes.values()) {
-          const update = Object.keys(rows[0]).filter((c) => c !== col('documentId') && c !== col('createdAt'));
+        for (const [shape, rows] of shapes) {
+          const update = changed.get(shape)!;
           for (let i = 0; i < rows.length; i += 100) {
             await trx(table).insert(rows.slice(i, i + 100)).onConflict(entryKeyColumns(col)).merge(update);
           }
