@@ -7,6 +7,7 @@ import { createCredentialsStore, type Credentials } from '../settings/credential
 import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
 import { createMediaReader } from '../sync/media';
+import { createCatchUp } from '../sync/catchup';
 import { createIntentBuffer } from '../sync/intents';
 import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
@@ -169,6 +170,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     log: (m) => strapi.log.error(`[location-content] ${m}`),
   });
 
+  /** What a crash loses of those intents is queued again at the next boot. */
+  const catchUp = createCatchUp({
+    strapi,
+    outbox,
+    owner: outbox.owner,
+    types: () => {
+      const mapped = mappings().active().map((m: any) => ({ uid: m.contentType as string, resource: m.resource }));
+      const read = Object.keys(strapi.contentTypes)
+        .filter((uid) => !mapped.some((m: any) => m.uid === uid) && related.isRead(uid))
+        .map((uid) => ({ uid }));
+      return [...mapped, ...read];
+    },
+    wake: () => worker.wake(),
+  });
+
   return {
     /** document service middleware; registered in register() */
     middleware: () =>
@@ -201,16 +217,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       worker.start();
       resync.startTicker();
       await resync.resume();
+      await catchUp.start();
     },
 
     async stop() {
-      // Every intent reaches the outbox before the worker stops.
+      // Every intent reaches the outbox before the worker stops; the run is then marked clean.
       await intents.flush();
       await worker.stop();
       await resync.stop();
-      // A save that finished while the worker stopped: its intent reaches the outbox too.
-      await intents.flush();
+      // A save that finished while the worker stopped: its intent is in the outbox too, and only
+      // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
+      const clean = await intents.flush();
       intents.stop();
+      await catchUp.stop(clean).catch((err: any) => strapi.log.warn(`[location-content] could not mark this run as stopped cleanly: ${err?.message ?? err}`));
       limiter?.stop();
       client?.client.close();
     },
