@@ -103,6 +103,9 @@ export function createCatchUp(deps: CatchUpDeps) {
     const draftAndPublish = Boolean(model.options?.draftAndPublish);
     const localized = Boolean(model.pluginOptions?.i18n?.localized);
     const select = ['id', 'documentId', ...(localized ? ['locale'] : [])];
+    const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
+    // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
+    if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
     let n = 0;
     let after = 0;
     for (;;) {
@@ -111,7 +114,7 @@ export function createCatchUp(deps: CatchUpDeps) {
         where: {
           id: { $gt: after },
           ...(draftAndPublish ? { publishedAt: { $notNull: true } } : {}),
-          $or: [{ updatedAt: { $gte: since } }, { publishedAt: { $gte: since } }],
+          $or: changed,
         },
         orderBy: { id: 'asc' },
         limit: PAGE,
