@@ -13,7 +13,11 @@ export interface MiddlewareDeps {
   settle: () => { settleMs: number; maxWaitMs: number };
   /** locales a document has, in the database or in the sync state */
   localesOf: (contentType: string, documentId: string) => Promise<string[]>;
-  record: (items: EnqueueItem[]) => Promise<void>;
+  /**
+   * Takes the intents of a committed change. It must not make the save wait for a write
+   * (services/sync.ts buffers them); a promise it returns is awaited, a throw is logged.
+   */
+  record: (items: EnqueueItem[]) => void | Promise<void>;
 }
 
 /**
@@ -30,49 +34,93 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     return (action === 'create' || action === 'update') && params?.status === 'published';
   };
 
-  const intentsOf = async (ctx: any, result: any): Promise<EnqueueItem[]> => {
-    const resource = deps.resourceOf(ctx.uid);
-    if (!resource && !deps.isRead(ctx.uid)) return [];
-    const model = strapi.getModel(ctx.uid) as any;
-    const params = ctx.params ?? {};
-    if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish))) return [];
-
-    const documentId: string | undefined = params.documentId ?? result?.documentId ?? result?.entries?.[0]?.documentId;
-    if (!documentId) return [];
-
-    let locales: string[];
-    if (!model?.pluginOptions?.i18n?.localized) locales = [''];
-    else if (params.locale === '*' || Array.isArray(params.locale)) {
-      const known = await deps.localesOf(ctx.uid, documentId);
-      locales = Array.isArray(params.locale) ? [...new Set([...params.locale, ...known])] : known;
-    } else if (typeof params.locale === 'string') locales = [params.locale];
-    else locales = [await strapi.plugin('i18n').service('locales').getDefaultLocale()];
-
+  const intentsFor = (ctx: any, resource: ResourceKind | undefined, documentId: string, locales: string[]): EnqueueItem[] => {
     const reason = ctx.action;
     const settle = deps.settle();
     return locales.map((locale) => ({ contentType: ctx.uid, documentId, locale, resource, reason, settle }));
   };
 
-  return async (ctx: any, next: () => Promise<unknown>) => {
-    const result = await next();
-    if (!WRITE_ACTIONS.has(ctx.action) || (!deps.resourceOf(ctx.uid) && !deps.isRead(ctx.uid))) return result;
+  /** A localized change whose locales must be looked up (default locale, every locale). */
+  const needsLookup = (model: any, params: Record<string, any>) =>
+    Boolean(model?.pluginOptions?.i18n?.localized) && !(typeof params.locale === 'string' && params.locale !== '*');
+
+  /** The intents of a change: at once when nothing has to be looked up (the usual case), else a promise. */
+  const intentsOf = (ctx: any, model: any, resource: ResourceKind | undefined, result: any): EnqueueItem[] | Promise<EnqueueItem[]> => {
+    const params = ctx.params ?? {};
+    const documentId: string | undefined = params.documentId ?? result?.documentId ?? result?.entries?.[0]?.documentId;
+    if (!documentId) return [];
+    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(ctx, resource, documentId, ['']);
+    if (!needsLookup(model, params)) return intentsFor(ctx, resource, documentId, [params.locale]);
+    return (async () => {
+      let locales: string[];
+      if (params.locale === '*' || Array.isArray(params.locale)) {
+        const known = await deps.localesOf(ctx.uid, documentId);
+        locales = Array.isArray(params.locale) ? [...new Set([...params.locale, ...known])] : known;
+      } else locales = [await strapi.plugin('i18n').service('locales').getDefaultLocale()];
+      return intentsFor(ctx, resource, documentId, locales);
+    })();
+  };
+
+  const failed = (ctx: any, err: any) => {
+    strapi.log.error(`[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${err?.message ?? err}`);
+  };
+
+  /** Hands the intents over once the change is committed: never when it rolls back. */
+  const record = (ctx: any, items: EnqueueItem[]): void | Promise<unknown> => {
+    if (!items.length) return;
+    if (strapi.db.inTransaction()) {
+      // The caller's transaction is still open: record once it commits, never if it rolls back.
+      // (Nested, db.transaction() runs this callback at once: registered before the caller goes on.)
+      return strapi.db.transaction(async ({ onCommit }: any) => {
+        onCommit(() => {
+          Promise.resolve()
+            .then(() => deps.record(items))
+            .catch((err) => strapi.log.error(`[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${err?.message}`));
+        });
+      });
+    }
+    return deps.record(items) as void | Promise<unknown>;
+  };
+
+  /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
+  const afterWrite = (ctx: any, model: any, resource: ResourceKind | undefined, result: unknown): unknown => {
     try {
-      const items = await intentsOf(ctx, result);
-      if (items.length) {
-        if (strapi.db.inTransaction()) {
-          // The caller's transaction is still open: record once it commits, never if it rolls back.
-          await strapi.db.transaction(async ({ onCommit }: any) => {
-            onCommit(() => {
-              deps.record(items).catch((err) => strapi.log.error(`[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${err?.message}`));
-            });
-          });
-        } else {
-          await deps.record(items);
-        }
+      const items = intentsOf(ctx, model, resource, result);
+      const pending = Array.isArray(items) ? record(ctx, items) : items.then((list) => record(ctx, list));
+      if (pending) {
+        return pending.then(
+          () => result,
+          (err) => {
+            failed(ctx, err);
+            return result;
+          },
+        );
       }
-    } catch (err: any) {
-      strapi.log.error(`[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${err?.message ?? err}`);
+    } catch (err) {
+      failed(ctx, err);
     }
     return result;
+  };
+
+  return (ctx: any, next: () => Promise<unknown>) => {
+    if (!WRITE_ACTIONS.has(ctx.action)) return next();
+    const resource = deps.resourceOf(ctx.uid);
+    if (!resource && !deps.isRead(ctx.uid)) return next();
+    const model = strapi.getModel(ctx.uid) as any;
+    const params = ctx.params ?? {};
+    if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish))) return next();
+    const done = next();
+    // Inside the caller's transaction, or with locales to look up, the caller waits until the
+    // intents are handed over (an onCommit registered after its commit would never run).
+    if (strapi.db.inTransaction() || needsLookup(model, params)) return done.then((result) => afterWrite(ctx, model, resource, result));
+    // Otherwise the caller gets Strapi's own promise: the intents are handed over (in memory, at
+    // once) by a reaction that runs before the caller's, and the save returns without one more
+    // turn of the microtask queue; each such turn lets Strapi's own after-save work (events,
+    // connection release) run before the caller resumes, which cost a save about 5 %.
+    done.then(
+      (result) => afterWrite(ctx, model, resource, result),
+      () => undefined,
+    );
+    return done;
   };
 }

@@ -1,0 +1,226 @@
+import { hostname } from 'node:os';
+import type { Core } from '@strapi/strapi';
+import { toKey } from './keys';
+import type { EnqueueItem, Outbox } from './outbox';
+import { STATE_UID, tableInfo } from './tables';
+import type { ResourceKind } from '../remote/types';
+
+const STORE_UID = 'strapi::core-store';
+const MARKER_PREFIX = 'plugin_location-content_run_';
+const PAGE = 500;
+
+export interface CatchUpDeps {
+  strapi: Core.Strapi;
+  outbox: Outbox;
+  /** this instance's id (the outbox lease owner) */
+  owner: string;
+  /** content types whose changes the middleware records: mapped ones, and those mapped ones read */
+  types: () => Array<{ uid: string; resource?: ResourceKind }>;
+  /** the worker must look at the outbox */
+  wake: () => void;
+  /** how often a running instance says it is alive */
+  intervalMs?: number;
+  /** how far before a dead instance's last beat its unwritten intents may go back */
+  slackMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Covers the intents a crash (kill -9) lost before the intent buffer wrote them.
+ * Each running instance keeps a marker in Strapi's core store, written at boot and every
+ * `intervalMs`, deleted at a clean stop (after the buffer was written). A marker left behind
+ * is a run that did not stop cleanly: every entry of a recorded type that was published,
+ * changed or went away since shortly before that run's last beat is queued again. An entry
+ * queued for nothing costs a read and a hash compare (the push finds the payload unchanged).
+ *
+ * A marker is known dead when its process is gone from this host, or when it stopped beating.
+ * A boot cannot tell a dead instance of another host from a live replica whose marker is fresh:
+ * it catches up after every foreign marker (a live one costs a minute or so of changes queued
+ * again), and live instances reap a marker that stopped beating, catching up after it once more.
+ */
+export function createCatchUp(deps: CatchUpDeps) {
+  const { strapi } = deps;
+  const now = deps.now ?? Date.now;
+  const intervalMs = deps.intervalMs ?? 30_000;
+  const slackMs = deps.slackMs ?? 60_000;
+  const staleMs = intervalMs * 3;
+  const ownKey = `${MARKER_PREFIX}${deps.owner}`;
+  const store = () => strapi.db.query(STORE_UID as any);
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> | undefined;
+
+  const host = hostname();
+  type Marker = { key: string; beat: number | null; pid?: number; host?: string };
+
+  const markerOf = (row: any): Marker => {
+    try {
+      const v = JSON.parse(row.value);
+      const beat = Number(v?.beat);
+      return { key: row.key, beat: Number.isFinite(beat) ? beat : null, pid: v?.pid, host: v?.host };
+    } catch {
+      return { key: row.key, beat: null };
+    }
+  };
+
+  const processGone = (pid: number) => {
+    if (pid === process.pid) return true; // another run of this same pid (a restarted container): not us
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err: any) {
+      return err?.code === 'ESRCH';
+    }
+  };
+
+  /** Sure to be dead: silent for too long, or a process of this host that no longer exists. */
+  const dead = (m: Marker) =>
+    m.beat == null || m.beat < now() - staleMs || (m.host === host && typeof m.pid === 'number' && processGone(m.pid));
+
+  const foreignMarkers = async (): Promise<Marker[]> => {
+    const rows = await store().findMany({ where: { key: { $startsWith: MARKER_PREFIX } } });
+    return rows.filter((r: any) => r.key !== ownKey).map(markerOf);
+  };
+
+  const writeBeat = async (create: boolean) => {
+    const value = JSON.stringify({ beat: now(), pid: process.pid, host });
+    if (create) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
+    else {
+      const updated = await store().updateMany({ where: { key: ownKey }, data: { value } });
+      if (!updated?.count) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
+    }
+  };
+
+  const enqueue = async (items: EnqueueItem[]) => {
+    if (!items.length) return 0;
+    await deps.outbox.enqueue(items);
+    return items.length;
+  };
+
+  /** Published (or, without draft & publish, saved) versions changed since `since`. */
+  const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
+    const model = strapi.getModel(uid as any) as any;
+    if (!model) return 0;
+    const draftAndPublish = Boolean(model.options?.draftAndPublish);
+    const localized = Boolean(model.pluginOptions?.i18n?.localized);
+    const select = ['id', 'documentId', ...(localized ? ['locale'] : [])];
+    const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
+    // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
+    if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
+    let n = 0;
+    let after = 0;
+    for (;;) {
+      const rows = await strapi.db.query(uid as any).findMany({
+        select,
+        where: {
+          id: { $gt: after },
+          ...(draftAndPublish ? { publishedAt: { $notNull: true } } : {}),
+          $or: changed,
+        },
+        orderBy: { id: 'asc' },
+        limit: PAGE,
+      });
+      if (!rows.length) return n;
+      after = rows[rows.length - 1].id;
+      const items = new Map<string, EnqueueItem>();
+      for (const r of rows) {
+        const key = toKey({ contentType: uid, documentId: r.documentId, locale: localized ? r.locale : '' });
+        items.set(`${key.documentId}|${key.locale}`, { ...key, resource, reason: 'catch-up' });
+      }
+      n += await enqueue([...items.values()]);
+    }
+  };
+
+  /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
+  const goneOnline = async (uid: string, resource: ResourceKind) => {
+    const meta = strapi.db.metadata.get(uid as any) as any;
+    const model = strapi.getModel(uid as any) as any;
+    if (!meta || !model) return 0;
+    const column = (attr: string) => meta.attributes[attr]?.columnName ?? attr;
+    const table = meta.tableName as string;
+    const state = tableInfo(strapi, STATE_UID);
+    const knex = strapi.db.connection;
+    const draftAndPublish = Boolean(model.options?.draftAndPublish);
+    const localized = Boolean(model.pluginOptions?.i18n?.localized);
+    let n = 0;
+    let after = 0;
+    for (;;) {
+      const rows = await knex(state.table)
+        .select('id', { documentId: state.col('entryDocumentId') }, { locale: state.col('entryLocale') })
+        .where(state.col('contentType'), uid)
+        .andWhere('id', '>', after)
+        .whereIn(state.col('status'), ['synced', 'failed'])
+        .whereNotNull(state.col('remoteId'))
+        .whereNotExists(function (this: any) {
+          this.select(knex.raw('1'))
+            .from(table)
+            .whereRaw('??.?? = ??.??', [table, column('documentId'), state.table, state.col('entryDocumentId')]);
+          if (localized) this.andWhereRaw('??.?? = ??.??', [table, column('locale'), state.table, state.col('entryLocale')]);
+          if (draftAndPublish) this.whereNotNull(`${table}.${column('publishedAt')}`);
+        })
+        .orderBy('id')
+        .limit(PAGE);
+      if (!rows.length) return n;
+      after = rows[rows.length - 1].id;
+      n += await enqueue(rows.map((r: any) => ({ ...toKey({ contentType: uid, documentId: r.documentId, locale: r.locale }), resource, reason: 'catch-up' })));
+    }
+  };
+
+  /** Queues every recorded entry that may have changed since `since`; returns how many. */
+  const catchUp = async (since: number) => {
+    let n = 0;
+    for (const { uid, resource } of deps.types()) {
+      n += await changedSince(uid, resource, new Date(since));
+      if (resource) n += await goneOnline(uid, resource);
+    }
+    if (n) deps.wake();
+    return n;
+  };
+
+  /** Catches up after the runs behind `markers`, then forgets those of them that are dead. */
+  const recover = async (markers: Marker[], forget: (m: Marker) => boolean) => {
+    const beats = markers.map((m) => m.beat).filter((b): b is number => b != null);
+    if (beats.length) {
+      const n = await catchUp(Math.min(...beats) - slackMs);
+      if (n) strapi.log.warn(`[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`);
+    }
+    const dead = markers.filter(forget).map((m) => m.key);
+    if (dead.length) await store().deleteMany({ where: { key: { $in: dead } } });
+  };
+
+  const beat = async () => {
+    await writeBeat(false);
+    const gone = (await foreignMarkers()).filter(dead);
+    if (gone.length) await recover(gone, () => true);
+  };
+
+  return {
+    catchUp,
+    /** at boot: catch up after runs that did not stop cleanly, then beat */
+    async start() {
+      const foreign = await foreignMarkers();
+      await writeBeat(true);
+      if (foreign.length) await recover(foreign, dead);
+      clearInterval(timer);
+      timer = setInterval(() => {
+        if (beating) return;
+        beating = beat()
+          .catch((err) => {
+            strapi.log.warn(`[location-content] could not record that this instance is alive: ${err?.message ?? err}`);
+          })
+          .finally(() => {
+            beating = undefined;
+          });
+      }, intervalMs);
+      timer.unref?.();
+    },
+    /** at a stop; `clean` once every intent is written: the next boot has nothing to catch up after this run */
+    async stop(clean: boolean) {
+      clearInterval(timer);
+      timer = undefined;
+      await beating;
+      if (clean) await store().deleteMany({ where: { key: ownKey } });
+    },
+  };
+}
+
+export type CatchUp = ReturnType<typeof createCatchUp>;

@@ -1,0 +1,107 @@
+/**
+ * Editors' intents wait in memory for a moment before they reach the outbox (the save does not
+ * wait for that write). A kill -9 in that moment must not lose the change: the next boot sees
+ * that the last run did not stop cleanly and queues again what changed around its end.
+ *
+ * Strapi runs in child processes so that it can be SIGKILLed; the emulator runs here.
+ */
+jest.setTimeout(240_000);
+import { startEmulator, type EmulatorHandle } from '../../emulator/src';
+import { makeAppDir, removeDir } from '../helpers/app-dir';
+import { startChildApp, type ChildApp } from '../helpers/child-app';
+
+let emu: EmulatorHandle;
+let appDir: string;
+const apps: ChildApp[] = [];
+
+const config = {
+  retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 },
+  rateLimit: { requestsPerSecond: 500, concurrency: 4 },
+  coalesce: { settleMs: 250, maxWaitMs: 3000 },
+};
+
+const start = async () => {
+  const app = await startChildApp({ appDir, emulator: emu, patch: { config } });
+  apps.push(app);
+  return app;
+};
+
+const caughtUp = (app: ChildApp) => app.output.join('').includes('did not stop cleanly');
+
+beforeAll(async () => {
+  emu = await startEmulator({ strict: true });
+  appDir = await makeAppDir();
+});
+
+afterAll(async () => {
+  for (const a of apps) await a.kill('SIGKILL').catch(() => undefined);
+  await emu?.stop();
+  if (appDir) await removeDir(appDir);
+});
+
+test('kill -9 while changes wait in memory: the next boot pushes them; after a clean stop it has nothing to catch up', async () => {
+  const first = await start();
+  const ids = await first.run(async (strapi) => {
+    const P = 'api::place.place';
+    const geo = { lat: 48.85, lng: 2.35 };
+    await strapi.plugin('i18n').service('locales').create({ code: 'fr', name: 'French (fr)' });
+    const icon = await strapi.documents('api::icon.icon').create({ data: { label: 'Flag' } });
+    const kept = await strapi.documents(P).create({ data: { title: 'Kept', address: '1 Main St', geo } });
+    await strapi.documents(P).publish({ documentId: kept.documentId });
+    await strapi.documents(P).update({ documentId: kept.documentId, locale: 'fr', data: { title: 'Garde', address: '1 Main St', geo } });
+    await strapi.documents(P).publish({ documentId: kept.documentId, locale: 'fr' });
+    const gone = await strapi.documents(P).create({ data: { title: 'Gone', address: '2 Main St', geo } });
+    await strapi.documents(P).publish({ documentId: gone.documentId });
+    await strapi.plugin('location-content').service('sync').idle();
+    return { icon: icon.documentId, kept: kept.documentId, gone: gone.documentId };
+  });
+  const before = emu.state() as any;
+  expect(before.pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
+  expect(before.categories.map((c: any) => c.name)).toEqual(['Flag']);
+
+  // From now on the outbox refuses every insert (a TEMP trigger lives and dies with this
+  // process's connection): the intents of these changes can only wait in memory.
+  const queued = await first.run(async (strapi, ids: any) => {
+    const P = 'api::place.place';
+    const outbox = strapi.db.metadata.get('plugin::location-content.outbox-entry').tableName;
+    await strapi.db.connection.raw(`CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    await strapi.documents('api::icon.icon').update({ documentId: ids.icon, data: { label: 'Flag (new)' } });
+    await strapi.documents(P).update({ documentId: ids.kept, locale: 'fr', data: { title: 'Garde (nouveau)' } });
+    await strapi.documents(P).publish({ documentId: ids.kept, locale: 'fr' });
+    await strapi.documents(P).unpublish({ documentId: ids.gone });
+    await new Promise((r) => setTimeout(r, 600));
+    const [{ n }] = await strapi.db.connection(outbox).count({ n: '*' });
+    return Number(n);
+  }, ids);
+  expect(queued).toBe(0);
+  // Nothing went out: the saves themselves succeeded, the worker had nothing to push.
+  expect((emu.state() as any).pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
+  await first.kill('SIGKILL');
+
+  const second = await start();
+  await second.call('idle', { timeoutMs: 60_000 });
+  expect(caughtUp(second)).toBe(true);
+  const after = emu.state() as any;
+  expect(after.categories.map((c: any) => c.name)).toEqual(['Flag (new)']);
+  // The unpublished place is gone from the remote, the fr locale carries its new title.
+  expect(after.pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde (nouveau)', 'Kept']);
+  const states = await second.call('states');
+  expect(states.filter((s: any) => s.status !== 'synced')).toEqual([]);
+  expect(states.find((s: any) => s.documentId === ids.gone)).toBeUndefined();
+
+  // A clean stop writes what is buffered and marks the run: the next boot has nothing to catch up.
+  await second.run(async (strapi, ids: any) => {
+    await strapi.documents('api::icon.icon').update({ documentId: ids.icon, data: { label: 'Flag (last)' } });
+    return null;
+  }, ids);
+  await second.stop();
+  const writesBefore = emu.requests().filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+  const third = await start();
+  await third.call('idle', { timeoutMs: 60_000 });
+  expect(caughtUp(third)).toBe(false);
+  expect((emu.state() as any).categories.map((c: any) => c.name)).toEqual(['Flag (last)']);
+  const writesAfter = emu.requests().filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+  // At most the one push of the last save, if the second run had not sent it before it stopped.
+  expect(writesAfter - writesBefore).toBeLessThanOrEqual(1);
+  await third.stop();
+});

@@ -1,0 +1,131 @@
+import { createIntentBuffer } from '../../server/src/sync/intents';
+import type { EnqueueItem } from '../../server/src/sync/outbox';
+
+const settle = { settleMs: 300, maxWaitMs: 5000 };
+const item = (documentId: string, extra: Partial<EnqueueItem> = {}): EnqueueItem => ({
+  contentType: 'api::icon.icon',
+  documentId,
+  locale: '',
+  resource: 'category',
+  reason: 'update',
+  settle,
+  ...extra,
+});
+
+/** A buffer on a clock the test moves, writing into `writes`. */
+function setup(opts: { fail?: () => boolean; windowMs?: number } = {}) {
+  let clock = 1_000_000;
+  const writes: EnqueueItem[][] = [];
+  const wakes: Array<{ leading: boolean; nextDueAt: number | null }> = [];
+  const logs: string[] = [];
+  const buffer = createIntentBuffer({
+    write: async (items) => {
+      if (opts.fail?.()) throw new Error('database is locked');
+      writes.push(items);
+    },
+    written: (info) => wakes.push(info),
+    windowMs: () => opts.windowMs ?? 50,
+    retryMs: 20,
+    log: (m) => logs.push(m),
+    now: () => clock,
+  });
+  return { buffer, writes, wakes, logs, tick: (ms: number) => (clock += ms), now: () => clock };
+}
+
+const nextTurn = () => new Promise((r) => setImmediate(r));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('intent buffer', () => {
+  it('writes a lone change at the next turn of the event loop and wakes the worker at once', async () => {
+    const { buffer, writes, wakes } = setup();
+    buffer.add([item('a', { leading: true })]);
+    expect(writes).toHaveLength(0);
+    expect(buffer.has({ contentType: 'api::icon.icon', documentId: 'a', locale: '' })).toBe(true);
+    await nextTurn();
+    await nextTurn();
+    expect(writes).toHaveLength(1);
+    expect(writes[0][0]).toMatchObject({ documentId: 'a', leading: true });
+    expect(wakes).toEqual([{ leading: true, nextDueAt: null }]);
+    expect(buffer.size()).toBe(0);
+  });
+
+  it('coalesces a burst of one entry into one row, due settleMs after its last change', async () => {
+    const { buffer, writes, wakes, tick, now } = setup();
+    const start = now();
+    for (let i = 0; i < 20; i++) {
+      buffer.add([item('a', { reason: `update ${i}` })]);
+      tick(2);
+    }
+    const last = now() - 2;
+    expect(await buffer.flush()).toBe(true);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toHaveLength(1);
+    const [row] = writes[0];
+    expect(row.reason).toBe('update 19');
+    expect(row.leading).toBeUndefined();
+    // The outbox computes dueAt = now + settleMs and settleBy = now + maxWaitMs: the same instants
+    // as if each change had been written when it happened.
+    expect(now() + row.settle!.settleMs).toBe(last + settle.settleMs);
+    expect(now() + row.settle!.maxWaitMs).toBe(start + settle.maxWaitMs);
+    expect(wakes).toEqual([{ leading: false, nextDueAt: last + settle.settleMs }]);
+  });
+
+  it('writes a burst within its window, several entries in one write', async () => {
+    const { buffer, writes } = setup({ windowMs: 30 });
+    buffer.add([item('a')]);
+    buffer.add([item('b'), item('c')]);
+    await nextTurn();
+    expect(writes).toHaveLength(0);
+    await sleep(60);
+    expect(writes).toHaveLength(1);
+    expect(writes[0].map((i) => i.documentId).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps a lone change due at once when more changes of the entry follow before the write', async () => {
+    const { buffer, writes, wakes } = setup();
+    buffer.add([item('a', { leading: true })]);
+    buffer.add([item('a', { reason: 'publish' })]);
+    await buffer.flush();
+    expect(writes[0]).toEqual([expect.objectContaining({ documentId: 'a', leading: true, reason: 'publish' })]);
+    expect(wakes[0].leading).toBe(true);
+  });
+
+  it('keeps intents whose write failed and writes them later, merged with newer ones', async () => {
+    let failing = true;
+    const { buffer, writes, logs } = setup({ fail: () => failing });
+    buffer.add([item('a')]);
+    expect(await buffer.flush()).toBe(false);
+    expect(logs[0]).toMatch(/database is locked/);
+    expect(buffer.size()).toBe(1);
+    buffer.add([item('a', { reason: 'later' }), item('b')]);
+    failing = false;
+    await sleep(60);
+    expect(buffer.size()).toBe(0);
+    expect(writes).toHaveLength(1);
+    expect(writes[0].map((i) => `${i.documentId}:${i.reason}`).sort()).toEqual(['a:later', 'b:update']);
+  });
+
+  it('flush() waits for a write in progress, then writes what came meanwhile', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const writes: string[][] = [];
+    const buffer = createIntentBuffer({
+      write: async (items) => {
+        if (!writes.length) await gate;
+        writes.push(items.map((i) => i.documentId));
+      },
+      written: () => undefined,
+      windowMs: () => 50,
+      log: () => undefined,
+    });
+    buffer.add([item('a')]);
+    const first = buffer.flush();
+    buffer.add([item('b')]);
+    const second = buffer.flush();
+    release();
+    expect(await first).toBe(true);
+    expect(await second).toBe(true);
+    expect(writes).toEqual([['a'], ['b']]);
+    buffer.stop();
+  });
+});
