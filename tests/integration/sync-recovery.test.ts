@@ -129,4 +129,38 @@ describe('a restart', () => {
       await removeDir(appDir);
     }
   });
+
+  test('refs recorded before the refs table existed are indexed at boot: an unpublished pinpoint still takes its events along', async () => {
+    const emulator = await startEmulator({ strict: true });
+    const appDir = await makeAppDir();
+    let app: TestApp | undefined;
+    try {
+      app = await startApp({ appDir, emulatorHandle: emulator });
+      const place = await createPlace(app.strapi, { title: 'Lighthouse', geo: { lat: 48.4, lng: -4.8 } });
+      const happening = await createHappening(app.strapi, { title: 'Night visit', slots: [{ from: '2026-05-01T20:00:00.000Z', to: '2026-05-01T22:00:00.000Z' }], place: place.documentId });
+      await app.sync().idle();
+      const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
+      expect(emulator.state().events.map((e: any) => e.id)).toContain(eventId);
+
+      // As an install from before the table: the refs only in the states' JSON.
+      const refs = () => app!.strapi.db.metadata.get('plugin::location-content.sync-ref' as any).tableName;
+      await app.strapi.db.connection(refs()).del();
+      await app.stop();
+      app = await startApp({ appDir, emulatorHandle: emulator });
+      const rebuilt = await app.strapi.db.connection(refs()).select('*');
+      expect(rebuilt.map((r: any) => [r.entry_document_id, r.target])).toContainEqual([happening.documentId, `${PLACE}|${place.documentId}|en`]);
+
+      // The pinpoint goes: the event's state is found through the rebuilt refs and follows.
+      await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });
+      await app.sync().idle();
+      expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
+      const event = await stateOf(app, HAPPENING, happening.documentId);
+      expect(event.remoteId).toBeNull();
+      expect(event.lastError).toMatch(/pinpoint/);
+    } finally {
+      await app?.stop();
+      await emulator.stop();
+      await removeDir(appDir);
+    }
+  });
 });
