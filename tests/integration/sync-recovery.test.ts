@@ -50,6 +50,24 @@ describe('a POST whose answer is lost', () => {
     expect(calls.filter((r: any) => r.method === 'PUT').map((r: any) => r.path)).toEqual([`/v3.0/pinpoints/${s.remoteId}`]);
   });
 
+  test('a create that never got a token is not looked for on the remote', async () => {
+    const { strapi, emulator } = app;
+    // The POST is refused with 401 (the token was revoked), and the new token request fails: no create happened.
+    emulator.revokeTokens();
+    emulator.scriptFaults([{ kind: 'status', status: 503, pathPrefix: '/v3.0/oauth2/token' }]);
+    const since = mark(emulator);
+    const place = await createPlace(strapi, { title: 'Tokenless', geo: { lat: 45.1, lng: 5.7 } });
+    await app.sync().idle();
+
+    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
+    const calls = emulator.requests({ since });
+    expect(calls.filter((r: any) => r.path.startsWith('/v3.0/oauth2/')).map((r: any) => r.status)).toEqual([503, 200]);
+    // No walk through the listing: the retry simply creates it.
+    expect(calls.filter((r: any) => r.method === 'GET')).toEqual([]);
+    expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints').map((r: any) => r.status)).toEqual([401, 201]);
+    expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Tokenless')).toHaveLength(1);
+  });
+
   test('works for events and lists too', async () => {
     const { strapi, emulator } = app;
     const place = await createPlace(strapi, { title: 'Stage', geo: { lat: 44.8, lng: -0.58 } });

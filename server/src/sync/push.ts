@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
 import { RemoteError, type RemoteClient } from '../remote';
+import { TOKEN_PATH } from '../remote/token';
 import type { ResourceKind } from '../remote/types';
 import PQueue from 'p-queue';
 import { createBatcher } from './batcher';
@@ -457,7 +458,9 @@ export function createPusher(deps: PushDeps) {
         // A call that never left the rate limit queue did not happen either.
         const neverSent = isRateLimitWait(err);
         const refused = err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable;
-        if ((refused || neverSent) && state?.remoteId == null) {
+        // No token, no create: the call itself never left (or got a 401, which changes nothing).
+        const noToken = err.path === TOKEN_PATH;
+        if ((refused || neverSent || noToken) && state?.remoteId == null) {
           await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null }).catch(() => undefined);
         }
         const reason = neverSent ? `Waiting for the remote's rate limit: ${err.message}` : err.message;
