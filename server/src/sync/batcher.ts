@@ -79,3 +79,15 @@ export function createBatcher<K, V>(run: (items: K[]) => Promise<V[]>, options: 
 }
 
 export type Batcher<K, V> = ReturnType<typeof createBatcher<K, V>>;
+
+/** Items by key, in their order (a batch is split by content type and locale, by statement shape...). */
+export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

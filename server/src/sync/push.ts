@@ -5,7 +5,7 @@ import { RemoteError, type RemoteClient } from '../remote';
 import { TOKEN_PATH } from '../remote/token';
 import type { ResourceKind } from '../remote/types';
 import PQueue from 'p-queue';
-import { createBatcher } from './batcher';
+import { createBatcher, groupBy } from './batcher';
 import { keyString, toKey } from './keys';
 import { isRateLimitWait } from './limiter';
 import type { Outbox } from './outbox';
@@ -91,11 +91,7 @@ export function createPusher(deps: PushDeps) {
    */
   const entryReads = createBatcher(
     async (items: Array<{ key: EntryKey; mapping: Mapping }>) => {
-      const groups = new Map<string, Array<{ key: EntryKey; mapping: Mapping }>>();
-      for (const it of items) {
-        const g = `${it.key.contentType}|${it.key.locale}`;
-        groups.set(g, [...(groups.get(g) ?? []), it]);
-      }
+      const groups = groupBy(items, (it) => `${it.key.contentType}|${it.key.locale}`);
       const found = new Map<string, Record<string, any>>();
       for (const group of groups.values()) {
         const { key, mapping } = group[0];

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
-import { createBatcher } from './batcher';
+import { createBatcher, groupBy } from './batcher';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
@@ -124,11 +124,7 @@ export function createRelated(deps: RelatedDeps) {
 
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
-    const groups = new Map<string, Request[]>();
-    for (const r of requests) {
-      const g = `${r.key.contentType}|${r.opts.identity}|${r.reason}`;
-      groups.set(g, [...(groups.get(g) ?? []), r]);
-    }
+    const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
     for (const group of groups.values()) {
       const { reason, opts } = group[0];
       const keys = group.map((r) => r.key);

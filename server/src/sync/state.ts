@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createBatcher } from './batcher';
+import { createBatcher, groupBy } from './batcher';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, REF_UID, STATE_UID, tableInfo } from './tables';
 import { keyString, toKey } from './keys';
 import type { EntryKey, SyncStatus } from './types';
@@ -135,11 +135,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
     const { table, col } = info();
     const out = new Map<string, StateRecord>();
-    const groups = new Map<string, EntryKey[]>();
-    for (const k of keys) {
-      const g = `${k.contentType}|${k.locale}`;
-      groups.set(g, [...(groups.get(g) ?? []), k]);
-    }
+    const groups = groupBy(keys, (k) => `${k.contentType}|${k.locale}`);
     for (const group of groups.values()) {
       for (let i = 0; i < group.length; i += 500) {
         const slice = group.slice(i, i + 500);
@@ -165,8 +161,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
   /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
   const writeRefs = async (trx: any, records: Array<EntryKey & { refs?: StateRecord['refs'] }>) => {
     const refs = refInfo();
-    const groups = new Map<string, EntryKey[]>();
-    for (const r of records) groups.set(`${r.contentType}|${r.locale}`, [...(groups.get(`${r.contentType}|${r.locale}`) ?? []), r]);
+    const groups = groupBy<EntryKey>(records, (r) => `${r.contentType}|${r.locale}`);
     for (const group of groups.values()) {
       for (let i = 0; i < group.length; i += 500) {
         const slice = group.slice(i, i + 500);
@@ -208,7 +203,9 @@ export const createStateStore = (strapi: Core.Strapi) => {
           [col('updatedAt')]: now,
         };
         const shape = Object.keys(insert).sort().join(',');
-        shapes.set(shape, [...(shapes.get(shape) ?? []), insert]);
+        const same = shapes.get(shape);
+        if (same) same.push(insert);
+        else shapes.set(shape, [insert]);
         // An existing state keeps what the patch does not name (a new one gets the defaults above).
         changed.set(shape, [...Object.keys(row), col('updatedAt')]);
       }

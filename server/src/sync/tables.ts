@@ -4,14 +4,23 @@ export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
 export const REF_UID = 'plugin::location-content.sync-ref';
 
+type TableInfo = { table: string; col: (attr: string) => string };
+/** Per metadata object: the same for the life of a Strapi instance, asked for several times per push. */
+const infos = new WeakMap<object, TableInfo>();
+
 /** Table and column names as Strapi created them, so raw knex stays right whatever the naming rules. */
-export function tableInfo(strapi: Core.Strapi, uid: string) {
+export function tableInfo(strapi: Core.Strapi, uid: string): TableInfo {
   const meta = strapi.db.metadata.get(uid as any);
-  const columns: Record<string, string> = {};
-  for (const [name, attribute] of Object.entries(meta.attributes as Record<string, any>)) {
-    if (attribute.columnName) columns[name] = attribute.columnName;
+  let info = infos.get(meta);
+  if (!info) {
+    const columns: Record<string, string> = {};
+    for (const [name, attribute] of Object.entries(meta.attributes as Record<string, any>)) {
+      if (attribute.columnName) columns[name] = attribute.columnName;
+    }
+    info = { table: meta.tableName as string, col: (attr: string) => columns[attr] ?? attr };
+    infos.set(meta, info);
   }
-  return { table: meta.tableName as string, col: (attr: string) => columns[attr] ?? attr };
+  return info;
 }
 
 /** Indexes Strapi's schema cannot declare; idempotent, run at every boot. */
