@@ -86,6 +86,12 @@ async function main() {
   await ensureAdmin(strapi);
   const seeded = await seedSampleContent(strapi);
   const sync = strapi.plugin('location-content').service('sync');
+  if (!seeded) {
+    // The emulator keeps nothing between runs: what the plugin recorded about the previous run's
+    // remote objects points at nothing now. Forget it and push everything again.
+    for (const uid of ['outbox-entry', 'sync-ref', 'sync-state']) await strapi.db.query(`plugin::location-content.${uid}`).deleteMany({});
+    await sync.resync();
+  }
   await sync.idle({ timeoutMs: 120000 }).catch(() => undefined);
   const status = await sync.status();
   const remote = await (await fetch(`${emulator.baseUrl}/__emulator/state`)).json();
