@@ -1,5 +1,12 @@
 import { AsyncResource } from 'node:async_hooks';
 
+/**
+ * The window of the writes made as pushes finish (states, completions, requeues) while the
+ * engine is busy: 5 ms gave ~15 rows per statement in a resync, 20 ms ~40, and 12% more pushes/s.
+ * A write after a quiet time still runs at once (freshness).
+ */
+export const BUSY_WINDOW_MS = 20;
+
 export interface BatcherOptions<K> {
   /** most items in one run; the rest go to the next run, started at once */
   maxSize?: number;

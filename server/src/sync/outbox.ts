@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { createBatcher } from './batcher';
+import { BUSY_WINDOW_MS, createBatcher } from './batcher';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -184,7 +184,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null, [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs });
     }
     return items.map((it) => !left.has(it.row.id));
-  }, { keyOf: (it) => String(it.row.id), windowMs: 5 });
+  }, { keyOf: (it) => String(it.row.id), windowMs: BUSY_WINDOW_MS });
 
   /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
   const retryLater = async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
-import { createBatcher, groupBy } from './batcher';
+import { BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
@@ -146,7 +146,7 @@ export function createRelated(deps: RelatedDeps) {
       }
     }
     return requests.map(() => undefined);
-  }, { windowMs: 5 });
+  }, { windowMs: BUSY_WINDOW_MS });
 
   /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
   const requeue = (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }): Promise<void> =>

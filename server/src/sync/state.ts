@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createBatcher, groupBy } from './batcher';
+import { BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, REF_UID, STATE_UID, tableInfo } from './tables';
 import { keyString, toKey } from './keys';
 import type { EntryKey, SyncStatus } from './types';
@@ -224,7 +224,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       else await write(knex());
       return items.map(() => undefined);
     },
-    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: 5 },
+    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: BUSY_WINDOW_MS },
   );
 
   /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
