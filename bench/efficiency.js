@@ -14,16 +14,24 @@
  * until the loop ends, which would make any burst look like one push.
  * Headline: the calls of (a), (b), (c). Goal 1, <= 2, 0.
  */
-const { ensureBuilt, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const ENTRIES = arg('entries', 500);
+
+/** Inside the Strapi child: 100 quick update + publish of one place. */
+async function quickPublishes(strapi, { place }) {
+  const t = Date.now();
+  for (let i = 0; i < 100; i++) {
+    await strapi.documents('api::place.place').update({ documentId: place, data: { title: `Quick ${i}` } });
+    await strapi.documents('api::place.place').publish({ documentId: place });
+    // Each save is its own request in real life: let the event loop turn (see the header).
+    await new Promise((r) => setImmediate(r));
+  }
+  return `${Date.now() - t} ms of saves`;
+}
 
 runMain(async ({ appDir }) => {
   ensureBuilt();
@@ -64,16 +72,7 @@ runMain(async ({ appDir }) => {
       }, made),
     );
     await measure('(b) 100 quick update + publish of one pinpoint', '<= 2', () =>
-      app.run(async (strapi, { place }) => {
-        const t = Date.now();
-        for (let i = 0; i < 100; i++) {
-          await strapi.documents('api::place.place').update({ documentId: place, data: { title: `Quick ${i}` } });
-          await strapi.documents('api::place.place').publish({ documentId: place });
-          // Each save is its own request in real life: let the event loop turn (see the header).
-          await new Promise((r) => setImmediate(r));
-        }
-        return `${Date.now() - t} ms of saves`;
-      }, made),
+      app.run(quickPublishes, made),
     );
     const remoteName = await app.run(async (strapi, { place }, { states }) => (await states({ entry_document_id: place }))[0], made);
     await measure(`(c) resync, nothing changed (${ENTRIES + 2} entries)`, '0', async () => {
@@ -98,16 +97,7 @@ runMain(async ({ appDir }) => {
       return null;
     });
     await measure('(e) as (b), with coalesce settleMs 0 (for comparison)', 'info', () =>
-      app.run(async (strapi, { place }) => {
-        const t = Date.now();
-        for (let i = 0; i < 100; i++) {
-          await strapi.documents('api::place.place').update({ documentId: place, data: { title: `Quick ${i}` } });
-          await strapi.documents('api::place.place').publish({ documentId: place });
-          // Each save is its own request in real life: let the event loop turn (see the header).
-          await new Promise((r) => setImmediate(r));
-        }
-        return `${Date.now() - t} ms of saves`;
-      }, made),
+      app.run(quickPublishes, made),
     );
     const last = (await emu.call('requests', { filter: { method: 'PUT' }, bodies: true })).filter((r) => r.path === `/v3.0/pinpoints/${remoteName.remoteId}`).pop();
     if (last?.body?.name !== 'Quick 99') throw new Error(`the last PUT of the pinpoint carried ${JSON.stringify(last?.body?.name)}, not "Quick 99"`);

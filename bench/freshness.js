@@ -11,14 +11,10 @@
  * The plugin's default coalescing otherwise (settle 300 ms, max wait 5 s).
  * Headline: p50 and p95 of the lone publishes.
  */
-const { ensureBuilt, median, percentile, round, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { startChildApp } = require('../tests/helpers/child-app');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const PUBLISHES = arg('publishes', 200);
 
 runMain(async ({ appDir }) => {

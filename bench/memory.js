@@ -13,15 +13,11 @@
  * SQLite in WAL mode (synchronous=NORMAL) unless --sqlite delete|default, so that BIG fits in minutes; the
  * emulator has no rate limit and the plugin 1e6 requests/s, concurrency 8.
  */
-const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const SMALL = arg('small', 5_000);
 const BIG = arg('big', 50_000);
 /** the plugin's requestsPerSecond (and the emulator has no limit): by default none to speak of */

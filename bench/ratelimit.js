@@ -11,15 +11,11 @@
  * below 100 pushes/s (see bench:throughput), and this bench is about using the remote's
  * allowance, not about the disk.
  */
-const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const COUNT = arg('count', 5_000);
 const RATE = arg('rate', 100);
 const JOURNAL = journalArg(process.argv.includes('--no-wal') ? undefined : 'wal');

@@ -17,15 +17,11 @@
  * microtask turn lets Strapi's own after-save work (the entry.update event) run before the
  * caller resumes. BENCH_VERBOSE=1 lists the statements of the plugin side by shape.
  */
-const { ensureBuilt, median, percentile, round, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const OPS = arg('ops', 1000);
 const WARMUP = arg('warmup', 100);
 

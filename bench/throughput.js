@@ -12,17 +12,13 @@
  * Default: the database as the playground configures it (the table says which).
  * Processes: this one (orchestrator + bare client), the emulator, Strapi. 127.0.0.1 only.
  */
-const { ensureBuilt, round, table, saveResult, runMain } = require('./lib/common');
+const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { postAll } = require('./lib/bare-client');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 const { ensurePostgres, startCluster } = require('../tests/helpers/postgres');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
-};
 const COUNT = arg('count', 10_000);
 const CONCURRENCY = arg('concurrency', 8);
 const JOURNAL = journalArg(process.argv.includes('--wal') ? 'wal' : undefined);

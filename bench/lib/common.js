@@ -111,4 +111,10 @@ function runMain(main) {
     });
 }
 
-module.exports = { ROOT, OUT, ensureBuilt, appDir, percentile, median, round, table, machine, saveResult, until, runMain };
+/** A number from `--name N` on the command line, else from BENCH_NAME in the environment, else `fallback`. */
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
+};
+
+module.exports = { ROOT, OUT, ensureBuilt, appDir, percentile, median, round, table, machine, saveResult, until, runMain, arg };

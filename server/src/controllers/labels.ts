@@ -1,8 +1,6 @@
 import type { Core } from '@strapi/strapi';
-
-type Key = { contentType: string; documentId: string; locale: string };
-
-const keyOf = (k: Key) => `${k.contentType}|${k.documentId}|${k.locale}`;
+import { keyString } from '../sync/keys';
+import type { EntryKey } from '../sync/types';
 
 /** The field the Content Manager shows as an entry's title (its "main field"), when it is a plain attribute. */
 async function mainField(strapi: Core.Strapi, uid: string): Promise<string | null> {
@@ -24,7 +22,7 @@ async function mainField(strapi: Core.Strapi, uid: string): Promise<string | nul
  * Entry titles for lists of keys (failed entries, dry-run plan), so an admin reads "Louvre" rather than a
  * documentId. One query per content type; an entry without a title (or gone) gets none.
  */
-export async function withLabels<T extends Key>(strapi: Core.Strapi, keys: T[]): Promise<Array<T & { label: string | null }>> {
+export async function withLabels<T extends EntryKey>(strapi: Core.Strapi, keys: T[]): Promise<Array<T & { label: string | null }>> {
   const labels = new Map<string, string>();
   const byType = new Map<string, Set<string>>();
   for (const k of keys) {
@@ -43,10 +41,10 @@ export async function withLabels<T extends Key>(strapi: Core.Strapi, keys: T[]):
       const value = row[field];
       if (value === null || value === undefined || value === '') continue;
       const text = String(value).slice(0, 200);
-      labels.set(keyOf({ contentType: uid, documentId: row.documentId, locale: localized ? row.locale ?? '' : '' }), text);
+      labels.set(keyString({ contentType: uid, documentId: row.documentId, locale: localized ? row.locale ?? '' : '' }), text);
       // any locale's title is better than none
       if (!labels.has(`${uid}|${row.documentId}|*`)) labels.set(`${uid}|${row.documentId}|*`, text);
     }
   }
-  return keys.map((k) => ({ ...k, label: labels.get(keyOf(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null }));
+  return keys.map((k) => ({ ...k, label: labels.get(keyString(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null }));
 }

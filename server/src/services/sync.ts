@@ -177,6 +177,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const catchUp = createCatchUp({
     strapi,
     outbox,
+    states,
     owner: outbox.owner,
     types: () => {
       const mapped = mappings().active().map((m: any) => ({ uid: m.contentType as string, resource: m.resource }));

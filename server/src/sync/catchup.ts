@@ -2,16 +2,17 @@ import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
 import { toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
-import { STATE_UID, tableInfo } from './tables';
+import { goneStatePages, onlineKeyPages } from './entries';
+import type { StateStore } from './state';
 import type { ResourceKind } from '../remote/types';
 
 const STORE_UID = 'strapi::core-store';
 const MARKER_PREFIX = 'plugin_location-content_run_';
-const PAGE = 500;
 
 export interface CatchUpDeps {
   strapi: Core.Strapi;
   outbox: Outbox;
+  states: StateStore;
   /** this instance's id (the outbox lease owner) */
   owner: string;
   /** content types whose changes the middleware records: mapped ones, and those mapped ones read */
@@ -100,69 +101,25 @@ export function createCatchUp(deps: CatchUpDeps) {
   const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
     const model = strapi.getModel(uid as any) as any;
     if (!model) return 0;
-    const draftAndPublish = Boolean(model.options?.draftAndPublish);
-    const localized = Boolean(model.pluginOptions?.i18n?.localized);
-    const select = ['id', 'documentId', ...(localized ? ['locale'] : [])];
     const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
     // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
     if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
     let n = 0;
-    let after = 0;
-    for (;;) {
-      const rows = await strapi.db.query(uid as any).findMany({
-        select,
-        where: {
-          id: { $gt: after },
-          ...(draftAndPublish ? { publishedAt: { $notNull: true } } : {}),
-          $or: changed,
-        },
-        orderBy: { id: 'asc' },
-        limit: PAGE,
-      });
-      if (!rows.length) return n;
-      after = rows[rows.length - 1].id;
-      const items = new Map<string, EnqueueItem>();
-      for (const r of rows) {
-        const key = toKey({ contentType: uid, documentId: r.documentId, locale: localized ? r.locale : '' });
-        items.set(`${key.documentId}|${key.locale}`, { ...key, resource, reason: 'catch-up' });
-      }
-      n += await enqueue([...items.values()]);
+    for await (const page of onlineKeyPages(strapi, uid, { $or: changed })) {
+      n += await enqueue(page.keys.map((k) => ({ ...k, resource, reason: 'catch-up' })));
     }
+    return n;
   };
 
   /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
   const goneOnline = async (uid: string, resource: ResourceKind) => {
-    const meta = strapi.db.metadata.get(uid as any) as any;
-    const model = strapi.getModel(uid as any) as any;
-    if (!meta || !model) return 0;
-    const column = (attr: string) => meta.attributes[attr]?.columnName ?? attr;
-    const table = meta.tableName as string;
-    const state = tableInfo(strapi, STATE_UID);
-    const knex = strapi.db.connection;
-    const draftAndPublish = Boolean(model.options?.draftAndPublish);
-    const localized = Boolean(model.pluginOptions?.i18n?.localized);
+    if (!strapi.getModel(uid as any)) return 0;
     let n = 0;
-    let after = 0;
-    for (;;) {
-      const rows = await knex(state.table)
-        .select('id', { documentId: state.col('entryDocumentId') }, { locale: state.col('entryLocale') })
-        .where(state.col('contentType'), uid)
-        .andWhere('id', '>', after)
-        .whereIn(state.col('status'), ['synced', 'failed'])
-        .whereNotNull(state.col('remoteId'))
-        .whereNotExists(function (this: any) {
-          this.select(knex.raw('1'))
-            .from(table)
-            .whereRaw('??.?? = ??.??', [table, column('documentId'), state.table, state.col('entryDocumentId')]);
-          if (localized) this.andWhereRaw('??.?? = ??.??', [table, column('locale'), state.table, state.col('entryLocale')]);
-          if (draftAndPublish) this.whereNotNull(`${table}.${column('publishedAt')}`);
-        })
-        .orderBy('id')
-        .limit(PAGE);
-      if (!rows.length) return n;
-      after = rows[rows.length - 1].id;
-      n += await enqueue(rows.map((r: any) => ({ ...toKey({ contentType: uid, documentId: r.documentId, locale: r.locale }), resource, reason: 'catch-up' })));
+    for await (const gone of goneStatePages(strapi, deps.states, uid)) {
+      const online = gone.filter((s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed'));
+      n += await enqueue(online.map((s) => ({ ...toKey(s), resource, reason: 'catch-up' })));
     }
+    return n;
   };
 
   /** Queues every recorded entry that may have changed since `since`; returns how many. */

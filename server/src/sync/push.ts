@@ -125,6 +125,13 @@ export function createPusher(deps: PushDeps) {
     },
   });
 
+  /**
+   * The refs of a state are rewritten (with their rows in the refs table) only when they change:
+   * most pushes of an entry use the same related entries as the last one.
+   */
+  const refsIfChanged = (state: StateRecord | null, refs: NonNullable<StateRecord['refs']>): { refs?: StateRecord['refs'] } =>
+    state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs) ? {} : { refs };
+
   const requeueDependants = (key: EntryKey, reason: string, identity = true) => deps.related.requeue(key, reason, { identity });
 
   /**
@@ -365,7 +372,7 @@ export function createPusher(deps: PushDeps) {
         await states.upsert(key, {
           resource,
           status: 'pending',
-          refs: refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r)),
+          ...refsIfChanged(state, refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))),
           lastError: `Waiting for ${blocking.map((b) => `${b.contentType} ${b.documentId}${b.locale ? ` (${b.locale})` : ''}`).join(', ')} to reach the remote first.`,
         });
         await recheck(key, resource, blocking);
@@ -438,7 +445,7 @@ export function createPusher(deps: PushDeps) {
         mediaUrl,
         members: outcome.members ? members : null,
         membershipErrors: refused ? membershipErrors : null,
-        refs,
+        ...refsIfChanged(state, refs),
         createStartedAt: null,
         createFingerprint: null,
       });

@@ -3,6 +3,7 @@ import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
 import { BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
+import { onlineKeyPages } from './entries';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
@@ -79,39 +80,16 @@ export function createRelated(deps: RelatedDeps) {
       .reverse()
       .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId: { $in: documentIds } });
 
-  /** Entries whose published version relates now to one of `keys` (all of one content type). */
+  /** Entries whose published version relates now to one of `documentIds` (all of `contentType`). */
   async function* relatedNow(contentType: string, documentIds: string[], opts: RequeueOptions): AsyncGenerator<EnqueueItem[]> {
     for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
       if (identityOnly && !opts.identity) continue;
-      const uid = mapping.contentType as any;
-      const model = strapi.getModel(uid) as any;
-      const localized = Boolean(model?.pluginOptions?.i18n?.localized);
-      const where: Record<string, unknown> = whereOn(path, documentIds);
-      if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
-      let after = 0;
-      for (;;) {
-        let rows: any[];
-        try {
-          rows = await strapi.db.query(uid).findMany({
-            select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
-            where: { ...where, id: { $gt: after } },
-            orderBy: { id: 'asc' },
-            limit: PAGE,
-          });
-        } catch (err: any) {
-          strapi.log.warn(`[location-content] could not find the ${uid} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`);
-          break;
+      try {
+        for await (const page of onlineKeyPages(strapi, mapping.contentType, whereOn(path, documentIds))) {
+          yield page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: '' }));
         }
-        if (!rows.length) break;
-        after = rows[rows.length - 1].id;
-        yield rows.map((r) => ({
-          contentType: mapping.contentType,
-          documentId: r.documentId,
-          locale: localized ? r.locale ?? '' : '',
-          resource: mapping.resource,
-          reason: '',
-        }));
-        if (rows.length < PAGE) break;
+      } catch (err: any) {
+        strapi.log.warn(`[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`);
       }
     }
   }

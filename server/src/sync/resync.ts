@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { mapEntry, payloadHash, MappingError } from '../mapping';
+import { goneStatePages, onlineKeyPages } from './entries';
 import type { Outbox, OutboxRow } from './outbox';
 import { PRIORITY } from './outbox';
 import type { Pusher, PushResult } from './push';
@@ -12,7 +13,6 @@ import type { StateStore } from './state';
 import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
 
 const STORE_KEY = 'resync-job';
-const PAGE = 500;
 
 interface StoredJob extends ResyncProgress {
   /** where enumeration stands, so a restart resumes instead of starting over */
@@ -56,38 +56,10 @@ export function createResync(deps: ResyncDeps) {
   const load = async (): Promise<StoredJob | null> => ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
 
   /** Keys of every entry that should be online: the published ones (or all, without draft & publish). */
-  async function* entryPages(mapping: Mapping, after: number) {
-    const uid = mapping.contentType as any;
-    const model = strapi.getModel(uid) as any;
-    const localized = Boolean(model?.pluginOptions?.i18n?.localized);
-    const where: Record<string, unknown> = {};
-    if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
-    for (;;) {
-      const rows = await strapi.db.query(uid).findMany({
-        select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
-        where: { ...where, id: { $gt: after } },
-        orderBy: { id: 'asc' },
-        limit: PAGE,
-      });
-      if (!rows.length) return;
-      after = rows[rows.length - 1].id;
-      yield { after, keys: rows.map((r: any) => ({ contentType: mapping.contentType, documentId: r.documentId, locale: localized ? r.locale ?? '' : '' })) };
-    }
-  }
+  const entryPages = (mapping: Mapping, after: number) => onlineKeyPages(strapi, mapping.contentType, {}, after);
 
   /** States whose entry is gone: they must be removed from the remote too. */
-  async function* orphanPages(mapping: Mapping, after = 0) {
-    for await (const states of deps.states.iterate(mapping.contentType, PAGE, after)) {
-      const ids = [...new Set(states.map((s) => s.documentId))];
-      const model = strapi.getModel(mapping.contentType as any) as any;
-      const where: Record<string, unknown> = { documentId: { $in: ids } };
-      if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
-      const present = await strapi.db.query(mapping.contentType as any).findMany({ select: ['documentId', 'locale'], where });
-      const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
-      const gone = states.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
-      yield Object.assign(gone, { after: states[states.length - 1].id as number });
-    }
-  }
+  const orphanPages = (mapping: Mapping, after = 0) => goneStatePages(strapi, deps.states, mapping.contentType, after);
 
   const enumerate = async () => {
     if (!job?.cursor) return;

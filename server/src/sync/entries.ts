@@ -1,0 +1,55 @@
+import type { Core } from '@strapi/strapi';
+import type { StateRecord, StateStore } from './state';
+import type { EntryKey } from './types';
+
+const PAGE = 500;
+
+const modelOf = (strapi: Core.Strapi, uid: string) => strapi.getModel(uid as any) as any;
+
+/**
+ * Keys of the entries of `uid` that are online — published, or saved without draft & publish —
+ * and match `where`, a page at a time in id order from `after` (a cursor that survives a restart).
+ */
+export async function* onlineKeyPages(
+  strapi: Core.Strapi,
+  uid: string,
+  where: Record<string, unknown> = {},
+  after = 0,
+): AsyncGenerator<{ after: number; keys: EntryKey[] }> {
+  const model = modelOf(strapi, uid);
+  const localized = Boolean(model?.pluginOptions?.i18n?.localized);
+  const online: Record<string, unknown> = model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {};
+  for (;;) {
+    const rows = await strapi.db.query(uid as any).findMany({
+      select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
+      where: { ...where, ...online, id: { $gt: after } },
+      orderBy: { id: 'asc' },
+      limit: PAGE,
+    });
+    if (!rows.length) return;
+    after = rows[rows.length - 1].id;
+    yield { after, keys: rows.map((r: any) => ({ contentType: uid, documentId: r.documentId, locale: localized ? r.locale ?? '' : '' })) };
+    if (rows.length < PAGE) return;
+  }
+}
+
+/**
+ * States of `uid` whose entry is no longer online (unpublished, deleted): their remote objects
+ * must go too. A page of states at a time, from the state id `after`.
+ */
+export async function* goneStatePages(
+  strapi: Core.Strapi,
+  states: StateStore,
+  uid: string,
+  after = 0,
+): AsyncGenerator<StateRecord[] & { after: number }> {
+  const model = modelOf(strapi, uid);
+  for await (const page of states.iterate(uid, PAGE, after)) {
+    const where: Record<string, unknown> = { documentId: { $in: [...new Set(page.map((s) => s.documentId))] } };
+    if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
+    const present = await strapi.db.query(uid as any).findMany({ select: ['documentId', 'locale'], where });
+    const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
+    const gone = page.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
+    yield Object.assign(gone, { after: page[page.length - 1].id as number });
+  }
+}
