@@ -115,11 +115,13 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   const localTours = await published(TOUR, ['stops']);
   expect(localPlaces).toHaveLength(36);
 
-  // Exactly one remote object per entry: no duplicate, nothing left over.
-  expect(remote.categories).toHaveLength(localIcons.length);
-  expect(remote.pinpoints).toHaveLength(localPlaces.length);
-  expect(remote.events).toHaveLength(localHappenings.length);
-  expect(remote.lists).toHaveLength(localTours.length);
+  // Exactly one remote object per entry: no duplicate, nothing left over (names are unique here,
+  // so a failure names the object twice or left behind).
+  const names = (objects: Array<{ name: string }>) => objects.map((o) => o.name).sort();
+  expect(names(remote.categories)).toEqual(names(localIcons.map((i) => ({ name: i.label }))));
+  expect(names(remote.pinpoints)).toEqual(names(localPlaces.map((p) => ({ name: p.title }))));
+  expect(names(remote.events)).toEqual(names(localHappenings.map((h) => ({ name: h.title }))));
+  expect(names(remote.lists)).toEqual(names(localTours));
 
   const categoryOf = new Map<string, number>();
   for (const icon of localIcons) {

@@ -2,7 +2,7 @@ jest.setTimeout(120_000);
 import { startEmulator } from '../../emulator/src';
 import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, until } from '../helpers/sync';
+import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until } from '../helpers/sync';
 
 /** No duplicates after a lost answer, nothing lost across a restart. */
 
@@ -66,6 +66,46 @@ describe('a POST whose answer is lost', () => {
     expect(calls.filter((r: any) => r.method === 'GET')).toEqual([]);
     expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints').map((r: any) => r.status)).toEqual([401, 201]);
     expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Tokenless')).toHaveLength(1);
+  });
+
+  test('of an entry unpublished or deleted before the retry leaves no object behind', async () => {
+    const { strapi, emulator } = app;
+    // The retry comes long after the editor's change, which the next push then sees first.
+    const retry = strapi.config.get('plugin::location-content.retry');
+    setPluginConfig(strapi, 'retry', { baseMs: 60_000, maxMs: 60_000, maxAttempts: 12 });
+    try {
+      emulator.scriptFaults([
+        { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+        { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+      ]);
+      const since = mark(emulator);
+      const unpublished = await createPlace(strapi, { title: 'Lost then unpublished', geo: { lat: 43.3, lng: 5.4 } });
+      const deleted = await createPlace(strapi, { title: 'Lost then deleted', geo: { lat: 43.6, lng: 1.44 } });
+      for (const p of [unpublished, deleted]) {
+        const s = await until(async () => {
+          const st = await stateOf(app, PLACE, p.documentId);
+          return st?.attempts >= 1 ? st : null;
+        }, 'the lost create to be recorded');
+        expect(s.remoteId).toBeNull();
+      }
+      // Both objects exist on the remote, unknown to the plugin.
+      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toHaveLength(2);
+
+      await docs(strapi, PLACE).unpublish({ documentId: unpublished.documentId });
+      await docs(strapi, PLACE).delete({ documentId: deleted.documentId });
+      await app.sync().idle();
+
+      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toEqual([]);
+      expect(await stateOf(app, PLACE, unpublished.documentId)).toBeNull();
+      expect(await stateOf(app, PLACE, deleted.documentId)).toBeNull();
+      const calls = emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+      // Found through the listing and deleted; never created again.
+      expect(calls.filter((r: any) => r.method === 'POST')).toHaveLength(2);
+      expect(calls.filter((r: any) => r.method === 'PUT')).toEqual([]);
+      expect(calls.filter((r: any) => r.method === 'DELETE').map((r: any) => r.status)).toEqual([204, 204]);
+    } finally {
+      setPluginConfig(strapi, 'retry', retry);
+    }
   });
 
   test('works for events and lists too', async () => {

@@ -9,7 +9,7 @@ import { createBatcher, groupBy } from './batcher';
 import { keyString, toKey } from './keys';
 import { isRateLimitWait } from './limiter';
 import type { Outbox } from './outbox';
-import { fingerprintOf, type Recovery } from './recovery';
+import { fingerprintOf, type Fingerprint, type Recovery } from './recovery';
 import type { Related } from './related';
 import type { StateRecord, StateStore } from './state';
 import type { EntryKey } from './types';
@@ -233,6 +233,11 @@ export function createPusher(deps: PushDeps) {
       await requeueDependants(key, `${mapping.resource} gone before it was pushed`);
       return { kind: 'removed' };
     }
+    if (state.remoteId == null && state.createStartedAt) {
+      // An object made by a create whose answer was lost would stay online without a source.
+      const lost = await claimLostCreate(await deps.client(), key, mapping.resource, state);
+      if (lost != null) state = { ...state, remoteId: lost, status: 'pending' };
+    }
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {
         if (state.status !== 'orphaned') {
@@ -261,6 +266,45 @@ export function createPusher(deps: PushDeps) {
     return { kind: 'removed' };
   };
 
+  /** Remote ids being claimed by a push of this process: the claim's write may still be in its batch. */
+  const claiming = new Set<string>();
+
+  /**
+   * A create that started earlier and never recorded its id may have reached the remote: the
+   * object it made, if any, is found and recorded as this entry's (its id, or null).
+   */
+  const claimLostCreate = async (
+    client: RemoteClient,
+    key: EntryKey,
+    resource: ResourceKind,
+    state: StateRecord | null,
+    fingerprint?: Fingerprint,
+  ): Promise<number | null> => {
+    const fp = (state?.createFingerprint as Fingerprint | null) ?? fingerprint;
+    if (!state?.createStartedAt || !fp) return null;
+    // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
+    const started = state.createStartedAt.getTime();
+    const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
+    const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
+    strapi.log.warn(
+      `[location-content] the create of ${key.contentType} ${key.documentId}${key.locale ? ` (${key.locale})` : ''} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`,
+    );
+    for (const id of await deps.recovery.candidates(client, resource, fp, lostAt)) {
+      // Twins (same name and place) of other entries may be claimed at the same moment.
+      const tag = `${resource}:${id}`;
+      if (claiming.has(tag)) continue;
+      claiming.add(tag);
+      try {
+        if (await states.isRemoteIdClaimed(resource, id)) continue;
+        await states.upsert(key, { resource, remoteId: id, createStartedAt: null, createFingerprint: null, payloadHash: null });
+        return id;
+      } finally {
+        claiming.delete(tag);
+      }
+    }
+    return null;
+  };
+
   const create = async (
     client: RemoteClient,
     key: EntryKey,
@@ -270,28 +314,14 @@ export function createPusher(deps: PushDeps) {
   ): Promise<{ id: number; media_url?: string | null; image_url?: string | null; adopted: boolean }> => {
     const resource = mapping.resource;
     const fingerprint = fingerprintOf(resource, payload);
-    // A create that started earlier and never recorded its id may have reached the remote.
-    if (state?.createStartedAt) {
-      // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
-      const started = state.createStartedAt.getTime();
-      const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
-      const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
-      strapi.log.warn(
-        `[location-content] the create of ${key.contentType} ${key.documentId}${key.locale ? ` (${key.locale})` : ''} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote before creating it again`,
-      );
-      const candidates = await deps.recovery.candidates(client, resource, (state.createFingerprint as any) ?? fingerprint, lostAt);
-      for (const id of candidates) {
-        if (!(await states.isRemoteIdClaimed(resource, id))) {
-          // Claimed at once, so that no other entry adopts the same object.
-          await states.upsert(key, { resource, remoteId: id, createStartedAt: null, createFingerprint: null, payloadHash: null });
-          // From this write on, entries that read this one see its id. Those that went waiting for
-          // it are told now: if the update below fails, the push that ends synced is a later one
-          // that only updates, and it does not tell them (its id is not new to it).
-          await requeueDependants(key, `${resource} got its remote id`);
-          const updated = await api(client, resource).update(id, payload);
-          return { ...updated, id, adopted: true };
-        }
-      }
+    const adopted = await claimLostCreate(client, key, resource, state, fingerprint);
+    if (adopted != null) {
+      // From the claim on, entries that read this one see its id. Those that went waiting for
+      // it are told now: if the update below fails, the push that ends synced is a later one
+      // that only updates, and it does not tell them (its id is not new to it).
+      await requeueDependants(key, `${resource} got its remote id`);
+      const updated = await api(client, resource).update(adopted, payload);
+      return { ...updated, id: adopted, adopted: true };
     }
     await states.upsert(key, { resource, createStartedAt: now(), createFingerprint: fingerprint as any });
     const created = await api(client, resource).create(payload);
