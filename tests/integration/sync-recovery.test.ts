@@ -108,6 +108,32 @@ describe('a POST whose answer is lost', () => {
     }
   });
 
+  test('is still looked for when the next attempt fails before reaching the remote (its token request fails)', async () => {
+    const { strapi, emulator } = app;
+    emulator.scriptFaults([
+      { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+      // The walk of the next attempt gets a 401 and its new token is refused once.
+      { kind: 'status', status: 503, pathPrefix: '/v3.0/oauth2/token' },
+    ]);
+    const since = mark(emulator);
+    const place = await createPlace(strapi, { title: 'Lost behind a token', geo: { lat: 48.58, lng: 7.75 } });
+    await until(async () => (await stateOf(app, PLACE, place.documentId))?.attempts >= 1, 'the lost create to be recorded');
+    emulator.revokeTokens();
+    await app.sync().idle();
+
+    const calls = emulator.requests({ since });
+    // The interleaving really happened: lost POST, walk refused (401), token refused (503), then the walk again.
+    expect(calls.map((r: any) => `${r.method} ${r.path.split('?')[0]} ${r.status}`).slice(0, 4)).toEqual([
+      'POST /v3.0/pinpoints null',
+      'GET /v3.0/pinpoints 401',
+      'POST /v3.0/oauth2/token 503',
+      'POST /v3.0/oauth2/token 200',
+    ]);
+    expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Lost behind a token')).toHaveLength(1);
+    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
+    expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(1);
+  });
+
   test('works for events and lists too', async () => {
     const { strapi, emulator } = app;
     const place = await createPlace(strapi, { title: 'Stage', geo: { lat: 44.8, lng: -0.58 } });

@@ -46,6 +46,16 @@ export const reasonOf = (err: unknown): string => {
   return String(err);
 };
 
+/**
+ * A POST that failed this way created nothing, so the next attempt need not look for it:
+ * refused for good (4xx), never sent (its turn under the rate limit never came), or no token
+ * to send it with (a 401 changes nothing). Anything else (a 5xx, a lost answer, a 2xx we
+ * could not read) may have created the object.
+ */
+const createDidNotHappen = (err: unknown) =>
+  err instanceof RemoteError &&
+  (isRateLimitWait(err) || err.path === TOKEN_PATH || (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
+
 /** 404 and 410: the remote object is not there (any more). */
 const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
@@ -324,8 +334,15 @@ export function createPusher(deps: PushDeps) {
       return { ...updated, id: adopted, adopted: true };
     }
     await states.upsert(key, { resource, createStartedAt: now(), createFingerprint: fingerprint as any });
-    const created = await api(client, resource).create(payload);
-    return { ...created, adopted: false };
+    try {
+      const created = await api(client, resource).create(payload);
+      return { ...created, adopted: false };
+    } catch (err) {
+      // Only this call's own error can prove it: a failure of another call of the push (the
+      // walk of an earlier lost create, say) says nothing of what that create did.
+      if (createDidNotHappen(err)) await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null });
+      throw err;
+    }
   };
 
   /**
@@ -486,16 +503,7 @@ export function createPusher(deps: PushDeps) {
       return { kind: 'synced', changed: true };
     } catch (err) {
       if (err instanceof RemoteError) {
-        // A create that got a definite refusal (4xx) did not happen: no recovery walk next time.
-        // Anything else (a 2xx we could not read, a 5xx, a lost answer) may have created it.
-        // A call that never left the rate limit queue did not happen either.
         const neverSent = isRateLimitWait(err);
-        const refused = err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable;
-        // No token, no create: the call itself never left (or got a 401, which changes nothing).
-        const noToken = err.path === TOKEN_PATH;
-        if ((refused || neverSent || noToken) && state?.remoteId == null) {
-          await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null }).catch(() => undefined);
-        }
         const reason = neverSent ? `Waiting for the remote's rate limit: ${err.message}` : err.message;
         return await fail(reason, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' || neverSent });
       }
