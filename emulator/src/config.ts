@@ -11,6 +11,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   dateStyle: 'ms-utc',
   tokenTtl: 36000,
   extraFields: true,
+  pinpointDeleteTakesEvents: true,
 };
 
 const DATE_STYLES: DateStyle[] = ['ms-utc', 'utc-offset', 'microseconds', 'local-offset', 'mixed'];
@@ -28,6 +29,7 @@ export function validateConfigPatch(patch: unknown): Partial<EmulatorConfig> {
         break;
       case 'strict':
       case 'extraFields':
+      case 'pinpointDeleteTakesEvents':
         if (typeof v !== 'boolean') throw new TypeError(`${k} must be a boolean`);
         out[k] = v;
         break;

@@ -441,7 +441,7 @@ export class Emulator {
 
   private deleteObject(kind: ResourceKind, id: number): void {
     const s = this.store;
-    const ok = kind === 'pinpoints' ? s.deletePinpoint(id) : kind === 'events' ? s.deleteEvent(id) : kind === 'lists' ? s.deleteList(id) : false;
+    const ok = kind === 'pinpoints' ? s.deletePinpoint(id, this.cfg.pinpointDeleteTakesEvents) : kind === 'events' ? s.deleteEvent(id) : kind === 'lists' ? s.deleteList(id) : false;
     if (!ok) throw notFound();
   }
 

@@ -146,14 +146,14 @@ export class Store {
     if (mode !== 'create') rec.updated = this.now();
   }
 
-  deletePinpoint(id: number): boolean {
+  deletePinpoint(id: number, takeEvents = true): boolean {
     const rec = this.pinpoints.get(id);
     if (!rec) return false;
     this.media.remove(rec.media);
     this.pinpoints.delete(id);
     for (const l of this.lists.values()) l.members.delete(id);
-    // Events belong to their pinpoint: they go with it.
-    for (const e of [...this.events.values()]) if (e.pinpoint === id) this.deleteEvent(e.id);
+    // Events belong to their pinpoint: they go with it (unless configured to stay, pointing at nothing).
+    if (takeEvents) for (const e of [...this.events.values()]) if (e.pinpoint === id) this.deleteEvent(e.id);
     return true;
   }
 

@@ -39,6 +39,8 @@ export interface EmulatorConfig {
   tokenTtl: number;
   /** Full pinpoints carry extra fields of the real service (created, updated, status, external_data). */
   extraFields: boolean;
+  /** Deleting a pinpoint deletes its events (assumed of the real service; not documented). */
+  pinpointDeleteTakesEvents: boolean;
 }
 
 export interface EmulatorClient {

@@ -184,6 +184,18 @@ describe('events', () => {
     expect(emu.state().events).toEqual([]);
   });
 
+  it('events stay, pointing at nothing, when pinpointDeleteTakesEvents is off', async () => {
+    emu.configure({ pinpointDeleteTakesEvents: false });
+    try {
+      const pp = (await a.post('/v3.0/pinpoints', place('a'))).body;
+      const ev = (await a.post('/v3.0/events', { name: 'E', pinpoint: pp.id, dates })).body;
+      await a.del(`/v3.0/pinpoints/${pp.id}`);
+      expect(emu.state().events.map((e: any) => [e.id, e.pinpoint])).toEqual([[ev.id, pp.id]]);
+    } finally {
+      emu.configure({ pinpointDeleteTakesEvents: true });
+    }
+  });
+
   it.each([
     ['ms-utc', '2018-02-16T20:00:00.000Z', '2018-02-16T22:00:00.500Z'],
     ['utc-offset', '2018-02-16T20:00:00+00:00', '2018-02-16T22:00:00.500000+00:00'],

@@ -134,6 +134,46 @@ describe('a POST whose answer is lost', () => {
     expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(1);
   });
 
+  test('of an event whose pinpoint is then deleted leaves no event behind, on a remote that keeps events of deleted pinpoints', async () => {
+    const { strapi, emulator } = app;
+    const retry = strapi.config.get('plugin::location-content.retry');
+    setPluginConfig(strapi, 'retry', { baseMs: 60_000, maxMs: 60_000, maxAttempts: 12 });
+    emulator.configure({ pinpointDeleteTakesEvents: false });
+    try {
+      const place = await createPlace(strapi, { title: 'Short-lived stage', geo: { lat: 50.63, lng: 3.06 } });
+      await app.sync().idle();
+      const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
+      emulator.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/events' }]);
+      const happening = await createHappening(strapi, { title: 'Cancelled show', slots: [{ from: '2026-10-01T20:00:00Z' }], place: place.documentId });
+      await until(async () => (await stateOf(app, HAPPENING, happening.documentId))?.attempts >= 1, 'the lost create to be recorded');
+      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toHaveLength(1);
+
+      const since = mark(emulator);
+      await docs(strapi, PLACE).delete({ documentId: place.documentId });
+      await until(async () => (await stateOf(app, PLACE, place.documentId)) === null, 'the pinpoint to be deleted');
+      // The event's retry is a minute away: a resync brings it forward.
+      await app.sync().resync();
+      await until(async () => (await app.sync().status()).resync?.state === 'done', 'the resync to finish');
+      await app.sync().idle();
+
+      expect(emulator.state().pinpoints.find((p: any) => p.id === pinpointId)).toBeUndefined();
+      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toEqual([]);
+      const s = await stateOf(app, HAPPENING, happening.documentId);
+      expect(s).toMatchObject({ status: 'failed', remoteId: null });
+      expect(s.lastError).toMatch(/pinpoint/);
+      const calls = emulator.requests({ since }).filter((r: any) => r.path.startsWith('/v3.0/events'));
+      expect(calls.map((r: any) => `${r.method} ${r.path.replace(/\d{4,}/g, ':id')} ${r.status}`)).toEqual([
+        // This remote refuses to filter by a pinpoint that is gone: every event is looked at.
+        'GET /v3.0/events?pinpoint=:id 400',
+        'GET /v3.0/events 200',
+        'DELETE /v3.0/events/:id 204',
+      ]);
+    } finally {
+      emulator.configure({ pinpointDeleteTakesEvents: true });
+      setPluginConfig(strapi, 'retry', retry);
+    }
+  });
+
   test('works for events and lists too', async () => {
     const { strapi, emulator } = app;
     const place = await createPlace(strapi, { title: 'Stage', geo: { lat: 44.8, lng: -0.58 } });

@@ -398,13 +398,23 @@ export function createPusher(deps: PushDeps) {
         outcome = await mapEntry(mapping, entry, ctx);
       } catch (err) {
         if (!(err instanceof MappingError)) throw err;
-        // An event whose pinpoint is gone cannot stay online pointing at nothing.
-        if (resource === 'event' && err.field === 'pinpoint' && state?.remoteId != null) {
+        // An event whose pinpoint is gone cannot stay online pointing at nothing, even one made by
+        // a create whose answer was lost (a remote that does not delete events with their pinpoint).
+        if (resource === 'event' && err.field === 'pinpoint' && (state?.remoteId != null || state?.createStartedAt)) {
           const client = await deps.client();
-          await client.events.delete(state.remoteId).catch((e: unknown) => {
-            if (!isGone(e)) throw e;
-          });
-          await states.upsert(key, { resource, remoteId: null, payloadHash: null });
+          const eventId =
+            state.remoteId ??
+            (await claimLostCreate(client, key, resource, state).catch((e: unknown) => {
+              // Listing the events of a pinpoint that is gone may itself answer 404: nothing to find.
+              if (!isGone(e)) throw e;
+              return null;
+            }));
+          if (eventId != null) {
+            await client.events.delete(eventId).catch((e: unknown) => {
+              if (!isGone(e)) throw e;
+            });
+          }
+          await states.upsert(key, { resource, remoteId: null, payloadHash: null, createStartedAt: null, createFingerprint: null });
           state = await states.get(key);
         }
         return await fail(`${err.message}`, false);

@@ -1,4 +1,4 @@
-import type { RemoteClient } from '../remote';
+import { RemoteError, type RemoteClient } from '../remote';
 import type { ResourceKind } from '../remote/types';
 
 /**
@@ -27,7 +27,8 @@ const sameInstant = (a: unknown, b: unknown) =>
 export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<string, any>): boolean {
   if ((remote.name ?? '') !== fp.name) return false;
   if (resource === 'pinpoint') return close(remote.latitude, fp.latitude) && close(remote.longitude, fp.longitude);
-  if (resource === 'event') return fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start);
+  if (resource === 'event')
+    return (fp.pinpoint === undefined || remote.pinpoint === undefined || remote.pinpoint === fp.pinpoint) && (fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start));
   return true;
 }
 
@@ -58,31 +59,44 @@ export function createRecovery(options: { ttlMs?: number } = {}) {
             : client.lists.list();
     for await (const o of iterator as AsyncIterable<Record<string, any>>) {
       // Keep only what matching reads: a listing of many pinpoints stays small.
-      objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, dates: o.dates?.slice(0, 1) });
+      objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, pinpoint: o.pinpoint, dates: o.dates?.slice(0, 1) });
     }
     return { walkStartedAt, objects };
   };
 
+  const matching = (resource: ResourceKind, fp: Fingerprint, listing: Listing) =>
+    listing.objects
+      .filter((o) => matches(resource, fp, o))
+      .map((o) => Number(o.id))
+      .sort((a, b) => b - a);
+
   /** Candidates (ids, newest first) whose fields match, from a listing started after `lostAt`. */
   async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
-    // Events can be listed by pinpoint: a cheap, exact walk every time.
-    const cacheKey = resource === 'event' ? `event:${fp.pinpoint}` : resource;
+    if (resource === 'event' && fp.pinpoint !== undefined) {
+      // Events can be listed by pinpoint: a cheap, exact walk every time. A remote may refuse
+      // that filter once the pinpoint is gone (400): then every event is looked at.
+      try {
+        return matching(resource, fp, await walk(client, resource, fp.pinpoint));
+      } catch (err) {
+        if (!(err instanceof RemoteError && err.status === 400)) throw err;
+        return matching(resource, fp, await walk(client, resource));
+      }
+    }
+    const cacheKey: string = resource;
     let pending = listings.get(cacheKey);
     let listing = pending ? await pending.catch(() => undefined) : undefined;
-    if (!listing || listing.walkStartedAt <= lostAt || Date.now() - listing.walkStartedAt > ttl || resource === 'event') {
-      pending = walk(client, resource, fp.pinpoint);
+    if (!listing || listing.walkStartedAt <= lostAt || Date.now() - listing.walkStartedAt > ttl) {
+      pending = walk(client, resource);
       listings.set(cacheKey, pending);
       try {
         listing = await pending;
       } catch (err) {
-        listings.delete(cacheKey);
+        // (A later walk may have taken its place meanwhile.)
+        if (listings.get(cacheKey) === pending) listings.delete(cacheKey);
         throw err;
       }
     }
-    return listing.objects
-      .filter((o) => matches(resource, fp, o))
-      .map((o) => Number(o.id))
-      .sort((a, b) => b - a);
+    return matching(resource, fp, listing);
   }
 
   return { candidates, forget: () => listings.clear() };
