@@ -166,6 +166,8 @@ export function createWorker(o: WorkerOptions) {
           const rows = await o.outbox.claim(Math.min(room, o.batchSize), o.leaseMs);
           if (!rows.length) break;
           for (const row of rows) {
+            // Our own push of it still runs (its lease ran out under a stalled event loop): one push of an entry at a time.
+            if (inFlight.has(row.id)) continue;
             inFlight.set(row.id, row);
             queue
               .add(() => handle(row))
