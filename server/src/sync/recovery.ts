@@ -20,12 +20,18 @@ export function fingerprintOf(resource: ResourceKind, payload: Record<string, an
   return fp;
 }
 
-const close = (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
+/**
+ * A remote may store what it is sent a little differently: coordinates with 5 decimals (about
+ * 1 m: closer twins are told apart by who claimed them), names trimmed. A miss costs a duplicate.
+ */
+const COORDINATE_TOLERANCE = 1e-5 + 1e-9;
+const close = (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= COORDINATE_TOLERANCE;
+const normalName = (v: unknown) => String(v ?? '').trim().replace(/\s+/g, ' ');
 const sameInstant = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
 
 export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<string, any>): boolean {
-  if ((remote.name ?? '') !== fp.name) return false;
+  if (normalName(remote.name) !== normalName(fp.name)) return false;
   if (resource === 'pinpoint') return close(remote.latitude, fp.latitude) && close(remote.longitude, fp.longitude);
   if (resource === 'event')
     return (fp.pinpoint === undefined || remote.pinpoint === undefined || remote.pinpoint === fp.pinpoint) && (fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start));
