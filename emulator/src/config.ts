@@ -12,6 +12,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   tokenTtl: 36000,
   extraFields: true,
   pinpointDeleteTakesEvents: true,
+  pagination: 'cursor',
 };
 
 const DATE_STYLES: DateStyle[] = ['ms-utc', 'utc-offset', 'microseconds', 'local-offset', 'mixed'];
@@ -48,6 +49,10 @@ export function validateConfigPatch(patch: unknown): Partial<EmulatorConfig> {
       case 'dateStyle':
         if (!DATE_STYLES.includes(v as DateStyle)) throw new TypeError(`dateStyle must be one of ${DATE_STYLES.join(', ')}`);
         out.dateStyle = v as DateStyle;
+        break;
+      case 'pagination':
+        if (v !== 'cursor' && v !== 'offset') throw new TypeError("pagination must be 'cursor' or 'offset'");
+        out.pagination = v;
         break;
       case 'rateLimit':
         out.rateLimit = validateRateLimit(v);

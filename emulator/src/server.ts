@@ -463,14 +463,16 @@ export class Emulator {
   }
 
   private listCollection(kind: ResourceKind, params: URLSearchParams): Reply {
+    const offsets = this.cfg.pagination === 'offset';
     for (const p of HAND_BUILT_PARAMS) {
+      if (offsets && (p === 'limit' || p === 'offset')) continue;
       if (params.has(p)) {
         throw new EmulatorApiError(400, {
           detail: `Unsupported pagination parameter "${p}": page addresses are opaque; follow the "next" and "previous" URLs as returned.`,
         });
       }
     }
-    const cursorText = params.get('cursor');
+    const cursorText = offsets ? null : params.get('cursor');
     const resource = `/v3.0/${kind}`;
     const cursor = cursorText !== null ? this.paginator.decode(cursorText, resource) : null;
     let filters: Filters = {};
@@ -492,6 +494,7 @@ export class Emulator {
       const pp = filters.pinpoint;
       items = [...s.events.values()].filter((e) => e.pinpoint === pp);
     } else items = [...s[kind].values()];
+    if (offsets) return json(200, this.offsetPage(kind, items as Array<{ id: number }>, params, filters));
     const page = this.paginator.page(items as { id: number }[], {
       resource,
       baseUrl: this.baseUrl,
@@ -500,6 +503,31 @@ export class Emulator {
       filters,
     });
     return json(200, { count: page.count, next: page.next, previous: page.previous, results: page.results.map((r) => this.render(kind, r)) });
+  }
+
+  /** A page as the real service pages: `limit` and `offset` in the links (previous drops offset 0). */
+  private offsetPage(kind: ResourceKind, items: Array<{ id: number }>, params: URLSearchParams, filters: Filters) {
+    const int = (name: string, fallback: number, min: number) => {
+      const v = params.get(name);
+      if (v === null) return fallback;
+      if (!/^\d{1,9}$/.test(v) || Number(v) < min) throw new EmulatorApiError(400, { detail: `Invalid ${name}.` });
+      return Number(v);
+    };
+    const limit = Math.min(int('limit', this.cfg.pageSize, 1), 10_000);
+    const offset = int('offset', 0, 0);
+    const link = (at: number) => {
+      const q = new URLSearchParams(Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)]));
+      q.set('limit', String(limit));
+      if (at > 0) q.set('offset', String(at));
+      return `${this.baseUrl}/v3.0/${kind}?${q}`;
+    };
+    const results = items.slice(offset, offset + limit);
+    return {
+      count: items.length,
+      next: offset + limit < items.length ? link(offset + limit) : null,
+      previous: offset > 0 ? link(Math.max(0, offset - limit)) : null,
+      results: results.map((r) => this.render(kind, r as object)),
+    };
   }
 
   // ---------------------------------------------------------------- handle operations

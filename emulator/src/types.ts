@@ -41,6 +41,11 @@ export interface EmulatorConfig {
   extraFields: boolean;
   /** Deleting a pinpoint deletes its events (assumed of the real service; not documented). */
   pinpointDeleteTakesEvents: boolean;
+  /**
+   * 'cursor': opaque signed cursors (hand-built page parameters get a 400). 'offset': the real
+   * service's `limit`/`offset` inside the links, where a delete during a walk shifts what follows.
+   */
+  pagination: 'cursor' | 'offset';
 }
 
 export interface EmulatorClient {

@@ -49,6 +49,31 @@ describe('pagination', () => {
     }
   });
 
+  it("pages with limit/offset in the links when configured so (the real service's form), and a delete mid-walk shifts the rest", async () => {
+    emu.configure({ pagination: 'offset' });
+    const created = seedPinpoints(45);
+    const pages = await walk('/v3.0/pinpoints');
+    expect(ids(pages)).toEqual(created);
+    expect(pages.map((p) => p.body.next)).toEqual([
+      `${emu.baseUrl}/v3.0/pinpoints?limit=20&offset=20`,
+      `${emu.baseUrl}/v3.0/pinpoints?limit=20&offset=40`,
+      null,
+    ]);
+    expect(pages[1]!.body.previous).toBe(`${emu.baseUrl}/v3.0/pinpoints?limit=20`);
+    // Filters stay in the links.
+    const pp = created[0]!;
+    for (let i = 0; i < 3; i++) await a.post('/v3.0/events', { name: `E${i}`, pinpoint: pp, dates });
+    const first = (await a.get(`/v3.0/events?pinpoint=${pp}&limit=2`)).body;
+    expect(first.next).toBe(`${emu.baseUrl}/v3.0/events?pinpoint=${pp}&limit=2&offset=2`);
+    // A delete between two pages moves the first object of the next page onto the page already read.
+    const one = await a.get('/v3.0/pinpoints');
+    await a.del(`/v3.0/pinpoints/${created[0]}`);
+    const two = await a.get(one.body.next);
+    expect(two.body.results[0].id).toBe(created[21]);
+    expect([...one.body.results, ...two.body.results].map((r: { id: number }) => r.id)).not.toContain(created[20]);
+    expect((await a.get('/v3.0/pinpoints?limit=0')).status).toBe(400);
+  });
+
   it('previous walks back to the same pages', async () => {
     seedPinpoints(45);
     const forward = await walk('/v3.0/pinpoints');

@@ -2,7 +2,7 @@ jest.setTimeout(120_000);
 import { startEmulator } from '../../emulator/src';
 import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until } from '../helpers/sync';
+import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteCall, remoteOf, setPluginConfig, stateOf, TOUR, until } from '../helpers/sync';
 
 /** No duplicates after a lost answer, nothing lost across a restart. */
 
@@ -171,6 +171,43 @@ describe('a POST whose answer is lost', () => {
     } finally {
       emulator.configure({ pinpointDeleteTakesEvents: true });
       setPluginConfig(strapi, 'retry', retry);
+    }
+  });
+
+  test('is found when an object is deleted during the walk of offset pages (the real service pages so)', async () => {
+    const { strapi, emulator } = app;
+    emulator.configure({ pagination: 'offset' });
+    try {
+      // The lost pinpoint will open the last page (pages of 5): a delete of an earlier object
+      // while that page is on its way moves it onto the page already read.
+      while (emulator.state().pinpoints.length % 5 !== 0) {
+        await createPlace(strapi, { title: `Page filler ${emulator.state().pinpoints.length}`, geo: { lat: 10, lng: emulator.state().pinpoints.length } });
+        await app.sync().idle();
+      }
+      const before = emulator.state().pinpoints.map((p: any) => p.id);
+      const pagesBefore = before.length / 5;
+      emulator.scriptFaults([
+        { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+        ...Array.from({ length: pagesBefore }, () => ({ kind: 'pass' as const, method: 'GET', pathPrefix: '/v3.0/pinpoints' })),
+        { kind: 'latency', latencyMs: 800, method: 'GET', pathPrefix: '/v3.0/pinpoints' },
+      ]);
+      const since = mark(emulator);
+      const place = await createPlace(strapi, { title: 'Slipping', geo: { lat: 59.91, lng: 10.75 } });
+      const pageGets = () => emulator.requests({ since }).filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
+      await until(() => pageGets().length >= pagesBefore, 'the walk to reach its last page');
+      // Someone else deletes an early pinpoint meanwhile.
+      expect((await remoteCall(emulator, 'DELETE', `/v3.0/pinpoints/${before[0]}`)).status).toBe(204);
+      await app.sync().idle();
+
+      expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slipping')).toHaveLength(1);
+      expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
+      const calls = emulator.requests({ since });
+      expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(1);
+      // The first walk ended on an empty page (its count had changed); the second found it.
+      expect(pageGets()[pagesBefore]).toMatchObject({ fault: 'latency', status: 200 });
+      expect(pageGets().length).toBeGreaterThan(pagesBefore + 1);
+    } finally {
+      emulator.configure({ pagination: 'cursor' });
     }
   });
 

@@ -1,5 +1,5 @@
 import { RemoteError, type RemoteClient } from '../remote';
-import type { ResourceKind } from '../remote/types';
+import type { Page, ResourceKind } from '../remote/types';
 
 /**
  * What identifies the object a lost POST may have created: the fields the remote
@@ -41,7 +41,16 @@ export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<
 interface Listing {
   walkStartedAt: number;
   objects: Array<Record<string, any>>;
+  /**
+   * Every page gave the same `count`. When it changed, an object may have been deleted during
+   * the walk, and with offset pages (the real service's) the objects after it moved back by one:
+   * one of them may have slipped past the walk.
+   */
+  steady: boolean;
 }
+
+/** Walks again when an unsteady walk found nothing, at most this many times. */
+const MAX_REWALKS = 2;
 
 /**
  * Finds remote objects that a POST whose answer was lost may have created. A walk of a
@@ -55,19 +64,23 @@ export function createRecovery(options: { ttlMs?: number } = {}) {
   const walk = async (client: RemoteClient, resource: ResourceKind, pinpoint?: number): Promise<Listing> => {
     const walkStartedAt = Date.now();
     const objects: Array<Record<string, any>> = [];
-    const iterator =
+    const counts = new Set<number>();
+    const pages =
       resource === 'pinpoint'
-        ? client.pinpoints.list()
+        ? client.pinpoints.listPages()
         : resource === 'event'
-          ? client.events.list(pinpoint ? { pinpoint } : undefined)
+          ? client.events.listPages(pinpoint ? { pinpoint } : undefined)
           : resource === 'category'
-            ? client.categories.list()
-            : client.lists.list();
-    for await (const o of iterator as AsyncIterable<Record<string, any>>) {
+            ? client.categories.listPages()
+            : client.lists.listPages();
+    for await (const page of pages as AsyncIterable<Page<Record<string, any>>>) {
+      if (page.count !== undefined) counts.add(page.count);
       // Keep only what matching reads: a listing of many pinpoints stays small.
-      objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, pinpoint: o.pinpoint, dates: o.dates?.slice(0, 1) });
+      for (const o of page.results) {
+        objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, pinpoint: o.pinpoint, dates: o.dates?.slice(0, 1) });
+      }
     }
-    return { walkStartedAt, objects };
+    return { walkStartedAt, objects, steady: counts.size <= 1 };
   };
 
   const matching = (resource: ResourceKind, fp: Fingerprint, listing: Listing) =>
@@ -76,22 +89,22 @@ export function createRecovery(options: { ttlMs?: number } = {}) {
       .map((o) => Number(o.id))
       .sort((a, b) => b - a);
 
-  /** Candidates (ids, newest first) whose fields match, from a listing started after `lostAt`. */
-  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
+  /** A listing of the objects that may match `fp`, from a walk started after `notBefore`. */
+  async function listingFor(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, notBefore: number): Promise<Listing> {
     if (resource === 'event' && fp.pinpoint !== undefined) {
       // Events can be listed by pinpoint: a cheap, exact walk every time. A remote may refuse
       // that filter once the pinpoint is gone (400): then every event is looked at.
       try {
-        return matching(resource, fp, await walk(client, resource, fp.pinpoint));
+        return await walk(client, resource, fp.pinpoint);
       } catch (err) {
         if (!(err instanceof RemoteError && err.status === 400)) throw err;
-        return matching(resource, fp, await walk(client, resource));
+        return await walk(client, resource);
       }
     }
     const cacheKey: string = resource;
     let pending = listings.get(cacheKey);
     let listing = pending ? await pending.catch(() => undefined) : undefined;
-    if (!listing || listing.walkStartedAt <= lostAt || Date.now() - listing.walkStartedAt > ttl) {
+    if (!listing || listing.walkStartedAt <= notBefore || Date.now() - listing.walkStartedAt > ttl) {
       pending = walk(client, resource);
       listings.set(cacheKey, pending);
       try {
@@ -102,7 +115,18 @@ export function createRecovery(options: { ttlMs?: number } = {}) {
         throw err;
       }
     }
-    return matching(resource, fp, listing);
+    return listing;
+  }
+
+  /** Candidates (ids, newest first) whose fields match, from a listing started after `lostAt`. */
+  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
+    let notBefore = lostAt;
+    for (let round = 0; ; round++) {
+      const listing = await listingFor(client, resource, fp, notBefore);
+      const ids = matching(resource, fp, listing);
+      if (ids.length || listing.steady || round >= MAX_REWALKS) return ids;
+      notBefore = listing.walkStartedAt;
+    }
   }
 
   return { candidates, forget: () => listings.clear() };
