@@ -14,7 +14,8 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startApp({
-    emulator: { pageSize: 25, requestLogSize: 50_000 },
+    // Offset pages, as the real service pages: deletes during a recovery walk shift them.
+    emulator: { pageSize: 25, requestLogSize: 50_000, pagination: 'offset' },
     patchConfig: (config) => {
       const lc = config['location-content'].config;
       // Room for long runs of bad luck: at 30% failures, 40 attempts never all fail.
