@@ -134,3 +134,9 @@ function captureLogs(strapi: Core.Strapi, into: string[]) {
 }
 
 export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });
+
+/** Stops a test app (if it started) and removes its directory: the `afterAll` of a test file. */
+export async function stopApp(app: TestApp | undefined) {
+  await app?.stop();
+  if (app) await removeDir(app.appDir);
+}

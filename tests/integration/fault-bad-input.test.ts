@@ -9,7 +9,7 @@ jest.setTimeout(240_000);
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { blocks, uploadImage } from '../helpers/content';
 import { docs, HAPPENING, ICON, PLACE, setPluginConfig, TOUR, uploadNoise } from '../helpers/sync';
 
@@ -35,8 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
+  await stopApp(app);
 });
 
 /** mulberry32: the same entries on every run. */

@@ -6,7 +6,7 @@
  */
 jest.setTimeout(300_000);
 import { writeFileSync } from 'node:fs';
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import { docs, HAPPENING, ICON, mark, PLACE, TOUR, until, writes } from '../helpers/sync';
 
@@ -27,10 +27,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 /** Rules are rolled in order and the first hit wins: these give 20% / 5% / 5% of all calls. */
 // CHAOS_SEED=<n> plays other rolls (the interleavings differ from run to run anyway).

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { blocks, createHappening, createIcon, createPlace, createTour, uploadImage } from '../helpers/content';
 
 let app: TestApp;
@@ -9,10 +9,7 @@ beforeAll(async () => {
   app = await startApp();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const state = (uid: string, documentId: string, locale?: string) => app.sync().stateOf({ contentType: uid, documentId, locale });
 

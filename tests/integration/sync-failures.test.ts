@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace, createTour } from '../helpers/content';
 import { docs, HAPPENING, mark, PLACE, remoteCall, remoteOf, stateOf, TOUR, until, uploadNoise, writes } from '../helpers/sync';
 
@@ -17,10 +17,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const failedOf = async (documentId: string) => (await app.sync().status()).failed.filter((f: any) => f.documentId === documentId);
 

@@ -1,7 +1,7 @@
 jest.setTimeout(120_000);
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { blocks, createHappening, createIcon, createPlace, createTour, uploadImage } from '../helpers/content';
 import { docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
 
@@ -12,10 +12,7 @@ beforeAll(async () => {
   app = await startApp();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 describe.each(['merge', 'replace'] as const)('PUT mode %s', (putMode) => {
   beforeAll(() => app.emulator.configure({ putMode }));

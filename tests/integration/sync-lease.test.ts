@@ -1,5 +1,5 @@
 jest.setTimeout(60_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { mark, PLACE, stateOf, until } from '../helpers/sync';
 
@@ -19,10 +19,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import { docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
 
@@ -11,10 +11,7 @@ beforeAll(async () => {
   await app.strapi.plugin('i18n').service('locales').create({ code: 'fr', name: 'French (fr)' });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 test('drafts never leak: creating, editing and discarding a draft make no remote call', async () => {
   const { strapi, emulator } = app;

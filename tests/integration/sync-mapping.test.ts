@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace, createTour } from '../helpers/content';
 import { docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR } from '../helpers/sync';
 
@@ -41,10 +41,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 test('the mappings are active (the validator accepts paths a transform adds)', async () => {
   const views = app.strapi.plugin('location-content').service('mappings').list();

@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createIcon, createPlace } from '../helpers/content';
 import { createOutbox } from '../../server/src/sync/outbox';
 import { docs, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
@@ -19,10 +19,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 test('100 quick publishes of one place are at most 2 pushes, and the last one wins', async () => {
   const { strapi, emulator } = app;

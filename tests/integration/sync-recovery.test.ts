@@ -1,6 +1,6 @@
 jest.setTimeout(120_000);
 import { startEmulator } from '../../emulator/src';
-import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { makeAppDir, removeDir, startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteCall, remoteOf, setPluginConfig, stateOf, TOUR, until } from '../helpers/sync';
 
@@ -14,10 +14,7 @@ describe('a POST whose answer is lost', () => {
     app = await startApp({ emulator: { pageSize: 5 } });
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    if (app) await removeDir(app.appDir);
-  });
+  afterAll(() => stopApp(app));
 
   test('is adopted from the remote listing, not created twice', async () => {
     const { strapi, emulator } = app;

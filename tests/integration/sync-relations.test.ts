@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createIcon, createPlace } from '../helpers/content';
 import { counts, docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR, until } from '../helpers/sync';
 
@@ -10,10 +10,7 @@ beforeAll(async () => {
   app = await startApp();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const slots = [{ from: '2026-05-01T10:00:00.000Z', to: '2026-05-01T12:00:00.000Z' }];
 

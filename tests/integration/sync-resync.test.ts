@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until, writes } from '../helpers/sync';
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   await app.sync().idle();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const resyncDone = () => until(async () => {
   const p = (await app.sync().status()).resync;

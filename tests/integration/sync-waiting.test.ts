@@ -1,5 +1,5 @@
 jest.setTimeout(120_000);
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace } from '../helpers/content';
 import { HAPPENING, PLACE, mark, remoteOf, stateOf, until } from '../helpers/sync';
 
@@ -13,10 +13,7 @@ beforeAll(async () => {
   app = await startApp();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
-});
+afterAll(() => stopApp(app));
 
 const slots = [{ from: '2026-06-01T10:00:00.000Z', to: '2026-06-01T12:00:00.000Z' }];
 const sweeps = () => app.logs.filter((l) => l.includes('had nothing queued'));

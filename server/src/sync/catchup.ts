@@ -84,11 +84,9 @@ export function createCatchUp(deps: CatchUpDeps) {
 
   const writeBeat = async (create: boolean) => {
     const value = JSON.stringify({ beat: now(), pid: process.pid, host });
-    if (create) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
-    else {
-      const updated = await store().updateMany({ where: { key: ownKey }, data: { value } });
-      if (!updated?.count) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
-    }
+    // (A marker deleted meanwhile, by a live instance that took this one for dead, is written again.)
+    const updated = create ? null : await store().updateMany({ where: { key: ownKey }, data: { value } });
+    if (!updated?.count) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
   };
 
   const enqueue = async (items: EnqueueItem[]) => {

@@ -6,6 +6,9 @@ const PAGE = 500;
 
 const modelOf = (strapi: Core.Strapi, uid: string) => strapi.getModel(uid as any) as any;
 
+/** What "online" means for a model: published, or simply saved without draft & publish. */
+const onlineWhere = (model: any): Record<string, unknown> => (model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {});
+
 /**
  * Keys of the entries of `uid` that are online — published, or saved without draft & publish —
  * and match `where`, a page at a time in id order from `after` (a cursor that survives a restart).
@@ -18,7 +21,7 @@ export async function* onlineKeyPages(
 ): AsyncGenerator<{ after: number; keys: EntryKey[] }> {
   const model = modelOf(strapi, uid);
   const localized = Boolean(model?.pluginOptions?.i18n?.localized);
-  const online: Record<string, unknown> = model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {};
+  const online = onlineWhere(model);
   for (;;) {
     const rows = await strapi.db.query(uid as any).findMany({
       select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
@@ -45,8 +48,7 @@ export async function* goneStatePages(
 ): AsyncGenerator<StateRecord[] & { after: number }> {
   const model = modelOf(strapi, uid);
   for await (const page of states.iterate(uid, PAGE, after)) {
-    const where: Record<string, unknown> = { documentId: { $in: [...new Set(page.map((s) => s.documentId))] } };
-    if (model?.options?.draftAndPublish) where.publishedAt = { $notNull: true };
+    const where = { documentId: { $in: [...new Set(page.map((s) => s.documentId))] }, ...onlineWhere(model) };
     const present = await strapi.db.query(uid as any).findMany({ select: ['documentId', 'locale'], where });
     const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
     const gone = page.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));

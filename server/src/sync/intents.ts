@@ -47,6 +47,14 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     void flush();
   });
 
+  const cancelTimers = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+    if (immediate) clearImmediate(immediate);
+    immediate = undefined;
+  };
+
   const scheduleNow = () => {
     if (immediate) return;
     immediate = setImmediate(() => {
@@ -115,11 +123,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
       return ok && pending.size ? flush() : ok;
     }
     if (!pending.size) return true;
-    clearTimeout(timer);
-    timer = undefined;
-    timerAt = Infinity;
-    if (immediate) clearImmediate(immediate);
-    immediate = undefined;
+    cancelTimers();
     const batch = [...pending.entries()];
     pending.clear();
     const at = now();
@@ -161,13 +165,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     has: (key: { contentType: string; documentId: string; locale: string }) => pending.has(keyString(key)),
     size: () => pending.size,
     /** drops timers (the buffer must have been flushed first) */
-    stop: () => {
-      clearTimeout(timer);
-      timer = undefined;
-      timerAt = Infinity;
-      if (immediate) clearImmediate(immediate);
-      immediate = undefined;
-    },
+    stop: cancelTimers,
   };
 }
 

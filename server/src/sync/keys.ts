@@ -11,5 +11,8 @@ export const toKey = (k: { contentType: string; documentId: string; locale?: str
 /** Text form used in `refKeys` so dependants can be found with a LIKE on any database. */
 export const keyString = (k: EntryKey) => `${k.contentType}|${k.documentId}|${k.locale}`;
 
+/** How logs and messages name an entry: `api::place.place abc123 (en)`. */
+export const keyLabel = (k: EntryKey) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`;
+
 export const sameKey = (a: EntryKey, b: EntryKey) =>
   a.contentType === b.contentType && a.documentId === b.documentId && a.locale === b.locale;

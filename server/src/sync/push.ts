@@ -6,7 +6,7 @@ import { TOKEN_PATH } from '../remote/token';
 import type { ResourceKind } from '../remote/types';
 import PQueue from 'p-queue';
 import { createBatcher, groupBy } from './batcher';
-import { keyString, toKey } from './keys';
+import { keyLabel, keyString, toKey } from './keys';
 import { isRateLimitWait } from './limiter';
 import type { Outbox } from './outbox';
 import { fingerprintOf, type Fingerprint, type Recovery } from './recovery';
@@ -205,6 +205,15 @@ export function createPusher(deps: PushDeps) {
     return { members: [...members], errors };
   };
 
+  /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
+  const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
+    try {
+      await api(client, resource).delete(id);
+    } catch (err) {
+      if (!isGone(err)) throw err;
+    }
+  };
+
   /**
    * What the remote holds for other entries once the object of `key` (remote id `remoteId`) is
    * gone: a pinpoint takes its events with it (the remote deletes them, or we do) and leaves its
@@ -215,11 +224,7 @@ export function createPusher(deps: PushDeps) {
       const dKey = { contentType: d.contentType, documentId: d.documentId, locale: d.locale };
       if (resource === 'pinpoint' && d.resource === 'event' && d.remoteId != null) {
         // Whether or not the remote cascades, no event stays online at a pinpoint that is gone.
-        try {
-          await client.events.delete(d.remoteId);
-        } catch (err) {
-          if (!isGone(err)) throw err;
-        }
+        await deleteRemote(client, 'event', d.remoteId);
         await states.upsert(dKey, {
           resource: 'event',
           remoteId: null,
@@ -265,11 +270,7 @@ export function createPusher(deps: PushDeps) {
       }
       const client = await deps.client();
       await forgetLinksTo(client, key, mapping.resource, state.remoteId);
-      try {
-        await api(client, mapping.resource).delete(state.remoteId);
-      } catch (err) {
-        if (!isGone(err)) throw err;
-      }
+      await deleteRemote(client, mapping.resource, state.remoteId);
     }
     await states.remove(key);
     await requeueDependants(key, `${mapping.resource} removed`);
@@ -297,7 +298,7 @@ export function createPusher(deps: PushDeps) {
     const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
     const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
     strapi.log.warn(
-      `[location-content] the create of ${key.contentType} ${key.documentId}${key.locale ? ` (${key.locale})` : ''} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`,
+      `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`,
     );
     for (const id of await deps.recovery.candidates(client, resource, fp, lostAt)) {
       // Twins (same name and place) of other entries may be claimed at the same moment.
@@ -402,18 +403,8 @@ export function createPusher(deps: PushDeps) {
         // a create whose answer was lost (a remote that does not delete events with their pinpoint).
         if (resource === 'event' && err.field === 'pinpoint' && (state?.remoteId != null || state?.createStartedAt)) {
           const client = await deps.client();
-          const eventId =
-            state.remoteId ??
-            (await claimLostCreate(client, key, resource, state).catch((e: unknown) => {
-              // Listing the events of a pinpoint that is gone may itself answer 404: nothing to find.
-              if (!isGone(e)) throw e;
-              return null;
-            }));
-          if (eventId != null) {
-            await client.events.delete(eventId).catch((e: unknown) => {
-              if (!isGone(e)) throw e;
-            });
-          }
+          const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
+          if (eventId != null) await deleteRemote(client, 'event', eventId);
           await states.upsert(key, { resource, remoteId: null, payloadHash: null, createStartedAt: null, createFingerprint: null });
           state = await states.get(key);
         }
@@ -430,7 +421,7 @@ export function createPusher(deps: PushDeps) {
           resource,
           status: 'pending',
           ...refsIfChanged(state, refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))),
-          lastError: `Waiting for ${blocking.map((b) => `${b.contentType} ${b.documentId}${b.locale ? ` (${b.locale})` : ''}`).join(', ')} to reach the remote first.`,
+          lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
         });
         await recheck(key, resource, blocking);
         return { kind: 'waiting', on: blocking };
@@ -455,7 +446,7 @@ export function createPusher(deps: PushDeps) {
           try {
             sent = withClears(mapping, state, payload);
             remote = await api(client, resource).update(state.remoteId, sent);
-            return { remote: { ...remote, id: state.remoteId } as NonNullable<typeof remote>, sent, firstId: false };
+            return { remote: { ...remote, id: state.remoteId } as NonNullable<typeof remote>, sent, firstId: false, adopted: false };
           } catch (err) {
             // Deleted on the remote by someone else: create it again rather than fail forever.
             if (!isGone(err)) throw err;
@@ -463,12 +454,13 @@ export function createPusher(deps: PushDeps) {
             state = await states.get(key);
           }
         }
-        return { remote: await create(client, key, mapping, state, payload), sent: payload, firstId: true };
+        const created = await create(client, key, mapping, state, payload);
+        return { remote: created, sent: payload, firstId: true, adopted: created.adopted };
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>) : await send();
       if ('refused' in answer) return await fail(answer.refused!, false);
-      const { remote, sent, firstId } = answer;
+      const { remote, sent, firstId, adopted } = answer;
       const remoteId = Number(remote.id);
 
       let members = state?.members ?? [];
@@ -485,7 +477,7 @@ export function createPusher(deps: PushDeps) {
       const mediaUrl = resource === 'list' || cleared ? null
         : urlKey in remote ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
       // An adopted id was announced when it was recorded (in create()).
-      const changedId = firstId && !(remote as { adopted?: boolean }).adopted && state?.remoteId !== remoteId;
+      const changedId = firstId && !adopted && state?.remoteId !== remoteId;
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;

@@ -93,11 +93,11 @@ export function createRecovery(options: { ttlMs?: number } = {}) {
   async function listingFor(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, notBefore: number): Promise<Listing> {
     if (resource === 'event' && fp.pinpoint !== undefined) {
       // Events can be listed by pinpoint: a cheap, exact walk every time. A remote may refuse
-      // that filter once the pinpoint is gone (400): then every event is looked at.
+      // that filter once the pinpoint is gone (400, or 404): then every event is looked at.
       try {
         return await walk(client, resource, fp.pinpoint);
       } catch (err) {
-        if (!(err instanceof RemoteError && err.status === 400)) throw err;
+        if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found'))) throw err;
         return await walk(client, resource);
       }
     }

@@ -73,7 +73,6 @@ export const createStateStore = (strapi: Core.Strapi) => {
     }
   };
 
-
   const fromRow = (r: Record<string, any>): StateRecord => {
     const { col } = info();
     return {
@@ -233,12 +232,9 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const remove = async (key: EntryKey) => {
     const { table } = info();
-    const refs = refInfo();
     await knex().transaction(async (trx: any) => {
       await trx(table).where(whereKey(key)).del();
-      await trx(refs.table)
-        .where({ [refs.col('contentType')]: key.contentType, [refs.col('entryDocumentId')]: key.documentId, [refs.col('entryLocale')]: key.locale })
-        .del();
+      await writeRefs(trx, [{ ...key, refs: [] }]);
     });
   };
 

@@ -5,6 +5,7 @@ import type { Outbox, OutboxRow } from './outbox';
 import type { Pusher, PushResult } from './push';
 import type { StateStore } from './state';
 import { backoffMs } from './backoff';
+import { keyLabel } from './keys';
 
 export interface WorkerOptions {
   strapi: Core.Strapi;
@@ -138,7 +139,7 @@ export function createWorker(o: WorkerOptions) {
         await o.outbox.enqueue(lost.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: 'stranded' })));
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
         const which = lost
-          .map((s) => `${s.contentType} ${s.documentId}${s.locale ? ` (${s.locale})` : ''} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`)
+          .map((s) => `${keyLabel(s)} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`)
           .join('; ');
         o.strapi.log.warn(`[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again: ${which}`);
       }
