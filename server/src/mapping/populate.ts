@@ -101,7 +101,7 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
     }
     let level = root;
     let parent: PopNode | undefined;
-    resolved.steps.forEach((step, i) => {
+    resolved.steps.forEach((step) => {
       if (step.kind === 'scalar' || step.kind === 'json' || step.kind === 'dynamiczone') {
         if (parent?.kind === 'relation') parent.fields.add(step.name);
         return;
