@@ -40,7 +40,7 @@ const skip = (src) => /[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.
 async function makeAppDir(base = path.join(ROOT, 'tests', '.artifacts', 'apps'), from = PLAYGROUND) {
   await fs.mkdir(base, { recursive: true });
   const dir = await fs.mkdtemp(path.join(base, 'app-'));
-  for (const part of ['config', 'src', 'package.json']) {
+  for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json']) {
     await fs.cp(path.join(from, part), path.join(dir, part), { recursive: true, filter: (src) => !skip(src) });
   }
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });

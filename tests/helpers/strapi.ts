@@ -42,7 +42,7 @@ export async function makeAppDir(): Promise<string> {
   const base = path.join(ROOT, 'tests', '.artifacts', 'apps');
   await fs.mkdir(base, { recursive: true });
   const dir = await fs.mkdtemp(path.join(base, 'app-'));
-  for (const part of ['config', 'src', 'package.json']) await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
+  for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json']) await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
   await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
   await fs.writeFile(

@@ -1,0 +1,2 @@
+// The only input of playground/tsconfig.json (a config needs one): the app itself is JavaScript.
+export {};
