@@ -1,6 +1,8 @@
 /**
  * The admin panel in a real browser: headless chromium on the playground's built admin, served by the
- * real Strapi with the emulator as remote. Saves screenshots of each page to docs/screenshots/.
+ * real Strapi with the emulator as remote. Saves screenshots of each page to tests/.artifacts/screenshots/
+ * (ignored by git); `npm run docs:screenshots` runs it with SCREENSHOTS_DIR=docs/screenshots to refresh
+ * the README's pictures.
  *
  *   npx strapi-plugin build && npx jest --selectProjects e2e
  */
@@ -16,7 +18,7 @@ import { appWithBuiltAdmin } from './admin-build';
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const SHOTS = path.resolve(ROOT, process.env.SCREENSHOTS_DIR ?? path.join('tests', '.artifacts', 'screenshots'));
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 /** Waits in the browser: generous, the machine is shared; nothing here asserts a duration. */
