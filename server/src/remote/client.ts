@@ -16,7 +16,7 @@ export interface RemoteClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** defaults to a minimal fetch on node:http (see http-fetch.ts) */
+  /** defaults to undici's request in fetch's shape (see http-fetch.ts) */
   fetch?: FetchLike;
   /** per HTTP attempt, body included; default 30000 */
   timeoutMs?: number;
