@@ -29,6 +29,8 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'warn' },
     rules: {
       '@typescript-eslint/no-explicit-any': 'warn',
+      // shared/contracts declares one namespace per route (Request, Response), as Strapi's do.
+      '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },

@@ -1,13 +1,13 @@
-import { PLUGIN_ID } from './pluginId';
+import { ACTIONS, permissionUid, type Action } from '../../shared/contracts/permissions';
 
-/** Same actions as server/src/permissions.ts; the server checks them on every route, the admin hides what it would refuse. */
-const permission = (action: string) => [{ action: `plugin::${PLUGIN_ID}.${action}`, subject: null }];
+/** The server checks these actions on every route; the admin hides what it would refuse. */
+const permission = (action: Action) => [{ action: permissionUid(action), subject: null }];
 
 export const PERMISSIONS = {
-  readSettings: permission('settings.read'),
-  updateSettings: permission('settings.update'),
-  readSync: permission('sync.read'),
-  triggerSync: permission('sync.trigger'),
+  readSettings: permission(ACTIONS.readSettings),
+  updateSettings: permission(ACTIONS.updateSettings),
+  readSync: permission(ACTIONS.readSync),
+  triggerSync: permission(ACTIONS.triggerSync),
 };
 
 /** Pairs whose last action words differ, so useRBAC's `can…` names do not collide. */

@@ -1,1 +1,1 @@
-export const PLUGIN_ID = 'location-content';
+export { PLUGIN_ID } from '../../shared/contracts/permissions';

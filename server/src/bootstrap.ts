@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ACTIONS, PLUGIN_ID } from './permissions';
+import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany([
@@ -8,8 +9,8 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     { section: 'plugins', displayName: 'Read sync status', uid: ACTIONS.readSync, subCategory: 'sync', pluginName: PLUGIN_ID },
     { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
   ]);
-  strapi.plugin(PLUGIN_ID).service('mappings').report();
-  await strapi.plugin(PLUGIN_ID).service('sync').start();
+  getService('mappings', { strapi }).report();
+  await getService('sync', { strapi }).start();
 };
 
 export default bootstrap;

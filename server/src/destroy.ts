@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { PLUGIN_ID } from './permissions';
+import { getService } from './utils';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
-  await strapi.plugin(PLUGIN_ID).service('sync').stop();
+  await getService('sync', { strapi }).stop();
 };
 
 export default destroy;

@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
-import { PLUGIN_ID } from './permissions';
+import { getService } from './utils';
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
   // Registered here so that every document change, from any caller, is seen once.
-  strapi.documents.use(strapi.plugin(PLUGIN_ID).service('sync').middleware());
+  // The middleware passes on whatever the next one returns, which Strapi's type spells out.
+  strapi.documents.use(getService('sync', { strapi }).middleware() as Parameters<Core.Strapi['documents']['use']>[0]);
 };
 
 export default register;

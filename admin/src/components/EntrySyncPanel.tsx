@@ -7,7 +7,7 @@ import { useMappings } from '../hooks/useMappings';
 import { useCurrentLocale } from '../hooks/useLocale';
 import { onPush } from '../hooks/pushEvents';
 import { PERMISSIONS } from '../permissions';
-import type { EntryState } from '../types';
+import type { EntryState } from '../../../shared/contracts/sync';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 import { StatusBadge } from './StatusBadge';

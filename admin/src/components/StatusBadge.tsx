@@ -1,6 +1,6 @@
 import { Badge } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import type { SyncStatus } from '../types';
+import type { SyncStatus } from '../../../shared/contracts/sync';
 import { getTranslation } from '../utils/getTranslation';
 
 const VARIANT: Record<SyncStatus | 'none', 'success' | 'secondary' | 'danger' | 'neutral' | 'warning'> = {

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { getFetchClient } from '@strapi/strapi/admin';
-import type { MappingView } from '../types';
+import type { MappingView } from '../../../shared/contracts/mappings';
 import { API } from '../utils/api';
 
 /**

@@ -20,7 +20,8 @@ import { Check, Lock, Play } from '@strapi/icons';
 import { Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { PERMISSIONS, SETTINGS_PERMISSIONS } from '../permissions';
-import type { ConnectionTestResult, CredentialField, MappingView, PublicSettings } from '../types';
+import type { MappingView } from '../../../shared/contracts/mappings';
+import type { ConnectionTestResult, CredentialField, PublicSettings } from '../../../shared/contracts/settings';
 import { API, errorField, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 

@@ -1,24 +1,10 @@
 import type { Core } from '@strapi/strapi';
-import { PLUGIN_ID } from '../permissions';
-
-export interface AdminMappingView {
-  index: number;
-  contentType: string;
-  /** the content type's display name, or its uid when the type does not exist */
-  displayName: string;
-  kind: 'collectionType' | 'singleType' | null;
-  localized: boolean;
-  draftAndPublish: boolean;
-  resource: string;
-  fields: Record<string, unknown>;
-  hasTransform: boolean;
-  problems: string[];
-  active: boolean;
-}
+import type { ListMappings, MappingView } from '../../../shared/contracts/mappings';
+import { getService } from '../utils';
 
 /** The mappings of config/plugins as the admin shows them: read-only, with each problem. */
-export function mappingsForAdmin(strapi: Core.Strapi): AdminMappingView[] {
-  const views = strapi.plugin(PLUGIN_ID).service('mappings').list() as Array<Omit<AdminMappingView, 'displayName' | 'kind' | 'localized' | 'draftAndPublish'>>;
+export function mappingsForAdmin(strapi: Core.Strapi): MappingView[] {
+  const views = getService('mappings', { strapi }).list();
   return views.map((view) => {
     const model = strapi.contentTypes[view.contentType as keyof typeof strapi.contentTypes] as any;
     return {
@@ -39,6 +25,6 @@ export function mappingsForAdmin(strapi: Core.Strapi): AdminMappingView[] {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async list(ctx: any) {
-    ctx.body = { mappings: mappingsForAdmin(strapi) };
+    ctx.body = { mappings: mappingsForAdmin(strapi) } satisfies ListMappings.Response;
   },
 });

@@ -1,62 +1,46 @@
 import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
+import type { GetSettings, TestConnection, UpdateSettings } from '../../../shared/contracts/settings';
+import { getService } from '../utils';
 import { testConnection } from '../settings/connection';
 import type { CredentialsStore } from '../settings/credentials';
-import { credentialsToTest, parseSettingsInput, requireSecretForNewHost, SettingsInputError, withoutLocked } from '../settings/input';
+import { credentialsToTest, parseSettingsInput, requireSecretForNewHost, withoutLocked } from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
-const sync = (strapi: Core.Strapi) => strapi.plugin(PLUGIN_ID).service('sync');
+const sync = (strapi: Core.Strapi) => getService('sync', { strapi });
 const store = (strapi: Core.Strapi): CredentialsStore => sync(strapi).credentials;
 
 /** Connection tests stop waiting after this long even if the sync's own timeout is longer. */
 const MAX_TEST_TIMEOUT_MS = 15_000;
 
-const badInput = (ctx: any, err: unknown) => {
-  if (err instanceof SettingsInputError) {
-    ctx.badRequest(err.message, err.field ? { field: err.field } : undefined);
-    return true;
-  }
-  return false;
-};
-
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
   async get(ctx: any) {
-    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi) };
+    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi) } satisfies GetSettings.Response;
   },
 
   async update(ctx: any) {
-    try {
-      const current = await store(strapi).publicView();
-      const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
-      requireSecretForNewHost(input, current);
-      await store(strapi).save(input);
-    } catch (err) {
-      if (badInput(ctx, err)) return;
-      throw err;
-    }
+    // Bad input throws a SettingsInputError (a ValidationError): Strapi answers it as a 400.
+    const current = await store(strapi).publicView();
+    const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
+    requireSecretForNewHost(input, current);
+    await store(strapi).save(input);
     sync(strapi).credentialsChanged();
     strapi.log.info(`[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`);
-    ctx.body = { settings: await store(strapi).publicView() };
+    ctx.body = { settings: await store(strapi).publicView() } satisfies UpdateSettings.Response;
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
   async test(ctx: any) {
-    let credentials;
-    try {
-      const current = await store(strapi).publicView();
-      const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
-      requireSecretForNewHost(input, current);
-      credentials = credentialsToTest(input, await store(strapi).get());
-    } catch (err) {
-      if (badInput(ctx, err)) return;
-      throw err;
-    }
+    const current = await store(strapi).publicView();
+    const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
+    requireSecretForNewHost(input, current);
+    const credentials = credentialsToTest(input, await store(strapi).get());
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     const timeoutMs = Math.min(config.requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
     ctx.body = {
       result: await testConnection(credentials, (c) => sync(strapi).testClient(c), { timeoutMs }),
-    };
+    } satisfies TestConnection.Response;
   },
 });

@@ -1,19 +1,16 @@
-/** Small body/query checks for the admin API: each failure is one sentence, answered as a 400. */
-export class BadRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
+import { errors } from '@strapi/utils';
+
+/** Small body/query checks for the admin API: each failure is one sentence, which Strapi's error middleware answers as a 400. */
+export const invalid = (message: string) => new errors.ValidationError(message);
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function objectBody(body: unknown, allowed: string[], shape: string): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};
-  if (!isPlainObject(body)) throw new BadRequest(`Expected a JSON object ${shape}.`);
+  if (!isPlainObject(body)) throw invalid(`Expected a JSON object ${shape}.`);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw new BadRequest(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${shape}.`);
+  if (unknown.length) throw invalid(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${shape}.`);
   return body;
 }
 
@@ -24,18 +21,6 @@ export const UID = /^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/;
 
 export function optionalLocale(value: unknown, where: string): string | null {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string' || !LOCALE.test(value)) throw new BadRequest(`${where} must be a locale code such as "en" or "fr-FR".`);
+  if (typeof value !== 'string' || !LOCALE.test(value)) throw invalid(`${where} must be a locale code such as "en" or "fr-FR".`);
   return value;
 }
-
-/** Runs a handler and answers BadRequest as a 400 with its message. */
-export const handle =
-  (fn: (ctx: any) => Promise<void>) =>
-  async (ctx: any) => {
-    try {
-      await fn(ctx);
-    } catch (err) {
-      if (err instanceof BadRequest) return ctx.badRequest(err.message);
-      throw err;
-    }
-  };

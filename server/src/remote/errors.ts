@@ -1,15 +1,7 @@
 import { STATUS_CODES } from 'node:http';
+import type { RemoteErrorCode } from '../../../shared/contracts/remote';
 
-export type RemoteErrorCode =
-  | 'network'
-  | 'timeout'
-  | 'rate_limited'
-  | 'server'
-  | 'auth'
-  | 'forbidden'
-  | 'not_found'
-  | 'validation'
-  | 'client';
+export type { RemoteErrorCode };
 
 export interface RemoteErrorInit {
   message: string;

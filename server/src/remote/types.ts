@@ -102,4 +102,4 @@ export interface Page<T> {
   results: T[];
 }
 
-export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
+export type { ResourceKind } from '../../../shared/contracts/remote';

@@ -2,16 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping, PluginConfig } from '../config/types';
 import { validateMappingFields } from '../mapping';
 import { PLUGIN_ID } from '../permissions';
+import type { MappingView as AdminMappingView } from '../../../shared/contracts/mappings';
 
-export interface MappingView {
-  index: number;
-  contentType: string;
-  resource: Mapping['resource'];
-  fields: Record<string, unknown>;
-  hasTransform: boolean;
-  problems: string[];
-  active: boolean;
-}
+/** A mapping as checked here; the admin's view (the contract's) adds what the content type says of itself. */
+export type MappingView = Omit<AdminMappingView, 'displayName' | 'kind' | 'localized' | 'draftAndPublish'>;
 
 /** The mappings of config/plugins checked against the content models; a broken mapping is left out, not guessed. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {

@@ -16,10 +16,10 @@ import { createRecovery } from '../sync/recovery';
 import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
+import { STATUSES } from '../../../shared/contracts/sync';
 import type { DryRunPlan, EntryState, ResyncProgress, SyncStatus, SyncStatusReport } from '../sync/types';
 import { createWorker } from '../sync/worker';
 
-const STATUSES: SyncStatus[] = ['pending', 'synced', 'failed', 'orphaned', 'skipped'];
 const emptyCounts = () => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
 
 type KeyInput = { contentType: string; documentId: string; locale?: string | null };

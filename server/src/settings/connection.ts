@@ -1,25 +1,9 @@
 import type { RemoteClient } from '../remote';
 import type { RemoteErrorCode } from '../remote/errors';
+import type { ConnectionFailure, ConnectionTestResult } from '../../../shared/contracts/settings';
 import type { Credentials } from './credentials';
 
-export type ConnectionFailure = RemoteErrorCode | 'incomplete' | 'invalid' | 'unexpected';
-
-export interface ConnectionTestResult {
-  ok: boolean;
-  /** host:port the test talked to (never the credentials) */
-  host: string | null;
-  /** one sentence for the admin */
-  message: string;
-  /** what the remote or the network said, redacted; absent on success */
-  detail?: string;
-  code?: ConnectionFailure;
-  status?: number;
-  /** pinpoints visible with these credentials (the API's count, or the first page's size) */
-  pinpoints?: number;
-  /** the first few pinpoints of the first page */
-  sample?: Array<{ id: number; name: string }>;
-  durationMs: number;
-}
+export type { ConnectionFailure, ConnectionTestResult };
 
 const SAMPLE = 5;
 

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { decrypt, deriveKey, encrypt } from './crypto';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
+import type { CredentialField, PublicSettings } from '../../../shared/contracts/settings';
 
 export interface Credentials {
   baseUrl: string;
@@ -9,7 +10,7 @@ export interface Credentials {
   clientSecret: string;
 }
 
-type Field = 'baseUrl' | 'clientId' | 'clientSecret';
+type Field = CredentialField;
 
 interface StoredSettings {
   baseUrl?: string;
@@ -18,15 +19,7 @@ interface StoredSettings {
   clientSecret?: string;
 }
 
-export interface PublicSettings {
-  baseUrl: string | null;
-  clientId: string | null;
-  secretSet: boolean;
-  secretLast4: string | null;
-  /** fields fixed by config/plugins or the environment, with why */
-  locked: Partial<Record<Field, string>>;
-  configured: boolean;
-}
+export type { PublicSettings };
 
 const STORE_KEY = 'settings';
 

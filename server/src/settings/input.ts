@@ -1,19 +1,16 @@
+import { errors } from '@strapi/utils';
+import type { SettingsInput } from '../../../shared/contracts/settings';
 import type { Credentials, PublicSettings } from './credentials';
 
-/** What the settings form may send: every field optional; an empty secret means "keep the saved one". */
-export interface SettingsInput {
-  baseUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-}
+export type { SettingsInput };
 
-export class SettingsInputError extends Error {
+/** A ValidationError of Strapi's, so its error middleware answers 400 with `details.field` for the form. */
+export class SettingsInputError extends errors.ValidationError<string, { field?: keyof SettingsInput }> {
   constructor(
     message: string,
     readonly field?: keyof SettingsInput,
   ) {
-    super(message);
-    this.name = 'SettingsInputError';
+    super(message, field ? { field } : {});
   }
 }
 

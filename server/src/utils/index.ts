@@ -1,0 +1,15 @@
+import type { Core } from '@strapi/strapi';
+import type { SyncService } from '../../../shared/contracts/sync';
+import { PLUGIN_ID } from '../permissions';
+import type services from '../services';
+
+type Built = { [K in keyof typeof services]: ReturnType<(typeof services)[K]> };
+
+/** Each service as its factory makes it; the sync service's public calls typed by the contract first. */
+export type Services = Omit<Built, 'sync'> & { sync: SyncService & Built['sync'] };
+
+/** The plugin's services, typed (Strapi's own `service()` answers `any`). */
+export const getService = <K extends keyof Services>(
+  name: K,
+  { strapi }: { strapi: Core.Strapi }
+): Services[K] => strapi.plugin(PLUGIN_ID).service(name) as Services[K];

@@ -1,0 +1,24 @@
+/** The mappings route of the admin API: config/plugins' mappings as the admin shows them (read-only). */
+import type { ResourceKind } from './remote';
+
+export interface MappingView {
+  index: number;
+  contentType: string;
+  /** the content type's display name, or its uid when the type does not exist */
+  displayName: string;
+  kind: 'collectionType' | 'singleType' | null;
+  localized: boolean;
+  draftAndPublish: boolean;
+  resource: ResourceKind;
+  fields: Record<string, unknown>;
+  hasTransform: boolean;
+  problems: string[];
+  active: boolean;
+}
+
+/** GET /location-content/mappings */
+export declare namespace ListMappings {
+  export interface Response {
+    mappings: MappingView[];
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The sync routes of the admin API and the public sync service
+ * (`strapi.plugin('location-content').service('sync')`): the shapes both sides read.
+ */
+import type { ResourceKind } from './remote';
+
+/** In the order the admin shows them. */
+export const STATUSES = ['synced', 'pending', 'failed', 'skipped', 'orphaned'] as const;
+export type SyncStatus = (typeof STATUSES)[number];
+
+/** One remote object per (content type, documentId, locale); locale '' when the type is not localized. */
+export interface EntryKey {
+  contentType: string;
+  documentId: string;
+  locale: string;
+}
+
+/** An entry key with the entry's title (its Content Manager main field): the admin routes add it, the service does not. */
+export interface LabelledKey extends EntryKey {
+  label?: string | null;
+}
+
+export interface EntryState extends EntryKey {
+  resource: ResourceKind;
+  status: SyncStatus;
+  remoteId: number | null;
+  attempts: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastSyncedAt: string | null;
+  mediaUrl: string | null;
+  /** true while a push for this entry is waiting in the outbox or running */
+  queued: boolean;
+}
+
+export interface ResyncProgress {
+  id: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  dryRun: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  /** entries per second over the last window */
+  rate: number;
+  /** ms left at the current rate, null when unknown */
+  etaMs: number | null;
+  error?: string | null;
+}
+
+export interface DryRunPlan {
+  create: LabelledKey[];
+  update: LabelledKey[];
+  delete: LabelledKey[];
+  unchanged: number;
+  failed: Array<LabelledKey & { reason: string }>;
+  /** lists are truncated to this many items each */
+  truncatedAt: number;
+}
+
+export interface FailedEntry extends LabelledKey {
+  resource: ResourceKind;
+  reason: string;
+  at: string | null;
+  attempts: number;
+}
+
+export interface SyncStatusReport {
+  counts: Record<SyncStatus, number>;
+  byContentType: Array<{
+    contentType: string;
+    resource: ResourceKind;
+    counts: Record<SyncStatus, number>;
+  }>;
+  queue: { depth: number; due: number; inFlight: number };
+  rateLimit: {
+    pauses: number;
+    pausedUntil: string | null;
+    requestsPerSecond: number;
+    concurrency: number;
+  };
+  resync: ResyncProgress | null;
+  failed: FailedEntry[];
+  configured: boolean;
+}
+
+/** What `push` and `stateOf` take: locale null or absent means the default locale (or none). */
+export interface KeyInput {
+  contentType: string;
+  documentId: string;
+  locale?: string | null;
+}
+
+/** The public API of `strapi.plugin('location-content').service('sync')`. */
+export interface SyncService {
+  /** Queues one entry now; the push itself happens in the background. */
+  push(key: KeyInput): Promise<void>;
+  /** Queues entries; returns how many. */
+  pushMany(keys: KeyInput[]): Promise<number>;
+  /** Starts (or joins) the background resync job and returns its progress. */
+  resync(options?: { dryRun?: false }): Promise<ResyncProgress>;
+  /** What a resync would do, without doing it. */
+  resync(options: { dryRun: true }): Promise<DryRunPlan>;
+  /** Every failed entry goes back to the queue, due at once; returns how many. */
+  retryFailed(): Promise<number>;
+  /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
+  status(options?: { failedLimit?: number }): Promise<SyncStatusReport>;
+  stateOf(key: KeyInput): Promise<EntryState | null>;
+  /**
+   * Resolves when nothing is queued or in flight (a resync still listing entries included);
+   * rejects after `timeoutMs` (default 60 000 ms) if work remains.
+   */
+  idle(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+/** Admin routes, one namespace each: what the request carries and what the response holds. */
+
+/** GET /location-content/status */
+export declare namespace GetStatus {
+  export type Response = SyncStatusReport;
+}
+
+/** GET /location-content/entries/:contentType/:documentId?locale= */
+export declare namespace GetEntry {
+  export interface Params {
+    contentType: string;
+    documentId: string;
+  }
+  export interface Query {
+    locale?: string;
+  }
+  export interface Response {
+    state: EntryState | null;
+  }
+}
+
+/** POST /location-content/push */
+export declare namespace PushEntries {
+  export interface Request {
+    body: { contentType: string; documentIds: string[]; locale?: string | null };
+  }
+  export interface Response {
+    queued: number;
+  }
+}
+
+/** POST /location-content/resync */
+export declare namespace Resync {
+  export interface Request {
+    body: { dryRun?: boolean };
+  }
+  export type Response = { job: ResyncProgress } | { plan: DryRunPlan };
+}
+
+/** POST /location-content/retry-failed */
+export declare namespace RetryFailed {
+  export interface Response {
+    queued: number;
+  }
+}
