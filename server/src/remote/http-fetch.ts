@@ -11,7 +11,10 @@ const dispatcher = new Agent({ connections: 16 });
  * of thousands of entries. `request` never follows redirects (following one would resend the
  * credentials). The whole body is read before the promise resolves, so a timeout covers it.
  */
-export const httpFetch: FetchLike = async (url: string, init: FetchInitLike): Promise<FetchResponseLike> => {
+export const httpFetch: FetchLike = async (
+  url: string,
+  init: FetchInitLike
+): Promise<FetchResponseLike> => {
   try {
     const res = await request(url, {
       method: init.method as 'GET',
