@@ -1,6 +1,5 @@
+import { RESOURCES } from '../../../shared/contracts/remote';
 import type { PluginConfig } from './types';
-
-const RESOURCES = ['pinpoint', 'event', 'category', 'list'] as const;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
