@@ -9,7 +9,9 @@
  * (its own content types, SQLite) in the system temp folder, installs Strapi and then the tarball
  * there with npm like a user, builds that app's admin, starts it with `strapi start` (plain node)
  * and checks, over HTTP, that the plugin is loaded, its routes are guarded, its settings page is in
- * the built admin, and that entries reach a Location Content API emulator on create and on publish.
+ * the built admin, and that entries reach a Location Content API emulator on create and on publish;
+ * then, in headless Chromium, that its pages, side panel and Content Manager actions are drawn.
+ * The same checks run whatever Strapi release the app is given.
  *
  * The app lives outside the repository on purpose: nothing may resolve from our node_modules, and
  * no tsconfig.json above it turns it into a TypeScript app. Anything that only works inside this

@@ -16,7 +16,7 @@ const WHERE = `
 const pkg = require('better-sqlite3/package.json');
 const rc = require('prebuild-install/rc')(pkg);
 const util = require('prebuild-install/util');
-console.log(JSON.stringify({ cached: util.cachedPrebuild(util.getDownloadUrl(rc)), dir: require('path').dirname(require.resolve('better-sqlite3/package.json')) }));
+console.log(JSON.stringify({ cached: util.cachedPrebuild(util.getDownloadUrl({ ...rc, pkg })), dir: require('path').dirname(require.resolve('better-sqlite3/package.json')) }));
 `;
 
 /** Returns what it did, for the log. */
