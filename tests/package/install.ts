@@ -342,6 +342,9 @@ const landmarkSchema = {
   },
 };
 
+/** 1x1 transparent PNG. */
+const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 async function writeApp(appDir: string) {
   const write = async (rel: string, text: string) => {
     await fs.mkdir(path.dirname(path.join(appDir, rel)), { recursive: true });
@@ -445,6 +448,8 @@ module.exports = ({ env }) => ({
     await write(`src/api/${name}/services/${name}.js`, `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreService('${uid}');\n`);
   }
   await write('public/uploads/.gitkeep', '');
+  // As create-strapi-app gives every app: without it, strapi::favicon logs an ENOENT error for each browser visit.
+  await fs.writeFile(path.join(appDir, 'favicon.png'), Buffer.from(TINY_PNG, 'base64'));
   await write('.gitignore', 'node_modules/\n.tmp/\nbuild/\ndist/\n.strapi/\n');
 }
 
@@ -870,7 +875,12 @@ async function main() {
       strapiProc = undefined;
     });
     await check('no error in the Strapi log', () => {
-      const errors = strapiOut.split('\n').filter((l) => /\berror\b/i.test(l));
+      // Node's deprecation notices end with "...will throw an error": they are shown, not counted (Strapi
+      // 5.12's admin server makes Node warn DEP0170 for every Content Manager URL it serves, as `api::x.y`).
+      const lines = strapiOut.split('\n');
+      const deprecations = lines.filter((l) => /\[DEP\d+\] DeprecationWarning/.test(l));
+      if (deprecations.length) log(`  note: Node deprecation warnings in the Strapi log:\n        ${[...new Set(deprecations)].slice(0, 5).join('\n        ')}`);
+      const errors = lines.filter((l) => /\berror\b/i.test(l) && !deprecations.includes(l));
       assert(errors.length === 0, errors.slice(0, 10).join('\n'));
     });
   } catch (err) {
