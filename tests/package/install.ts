@@ -1,13 +1,17 @@
 /**
  * The published package, installed into a Strapi 5 app that is not this repository.
  *
- *   npm run test:package            (about 8 min: most of it is npm compiling better-sqlite3)
+ *   npm run test:package                     (about 8 min: most of it is npm compiling better-sqlite3)
+ *   npm run test:package -- --strapi 5.0.0   (the app on another Strapi 5 release; or LC_PACKAGE_STRAPI=5.0.0)
+ *   npm run test:package -- --strapi min     (the lowest release peerDependencies admits)
  *
  * Builds the plugin, packs it with `npm pack`, checks the tarball, writes a minimal Strapi 5 app
  * (its own content types, SQLite) in the system temp folder, installs Strapi and then the tarball
  * there with npm like a user, builds that app's admin, starts it with `strapi start` (plain node)
  * and checks, over HTTP, that the plugin is loaded, its routes are guarded, its settings page is in
- * the built admin, and that entries reach a Location Content API emulator on create and on publish.
+ * the built admin, and that entries reach a Location Content API emulator on create and on publish;
+ * then, in headless Chromium, that its pages, side panel and Content Manager actions are drawn.
+ * The same checks run whatever Strapi release the app is given.
  *
  * The app lives outside the repository on purpose: nothing may resolve from our node_modules, and
  * no tsconfig.json above it turns it into a TypeScript app. Anything that only works inside this
@@ -25,14 +29,39 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
+import { adminBrowserChecks, type AdminBrowserTarget } from './admin-browser';
+import { keepCompiledSqlite } from './sqlite-prebuild-cache';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PLUGIN_ID = 'location-content';
 const PKG = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
+const DEFAULT_STRAPI = '5.54.0';
+
+/**
+ * `--strapi <version>`, `--strapi=<version>` or LC_PACKAGE_STRAPI: one exact release, never a range;
+ * `min` is the lowest release our peer range for @strapi/strapi admits, so CI cannot drift from it.
+ */
+function strapiVersionWanted(argv: string[], env: NodeJS.ProcessEnv): string {
+  let wanted = env.LC_PACKAGE_STRAPI || DEFAULT_STRAPI;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--strapi') wanted = argv[++i] ?? '';
+    else if (argv[i]!.startsWith('--strapi=')) wanted = argv[i]!.slice('--strapi='.length);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (wanted === 'min') wanted = require('semver').minVersion(PKG.peerDependencies['@strapi/strapi']).version;
+  if (!/^5\.\d+\.\d+$/.test(wanted)) {
+    process.stderr.write(`--strapi / LC_PACKAGE_STRAPI must be one Strapi 5 release such as 5.54.0 (or min), not "${wanted}"\n`);
+    process.exit(2);
+  }
+  return wanted;
+}
+
+const STRAPI_VERSION = strapiVersionWanted(process.argv.slice(2), process.env);
+
 /** What a user puts next to the plugin: the versions this package is tested with. */
 const APP_DEPENDENCIES: Record<string, string> = {
-  '@strapi/strapi': '5.54.0',
+  '@strapi/strapi': STRAPI_VERSION,
   'better-sqlite3': '12.4.1',
   react: '18.3.1',
   'react-dom': '18.3.1',
@@ -43,9 +72,13 @@ const APP_DEPENDENCIES: Record<string, string> = {
 /** Packages the admin shares with Strapi: a second copy inside the plugin breaks React contexts. */
 const MUST_BE_PEERS = ['@strapi/strapi', '@strapi/design-system', '@strapi/icons', 'react', 'react-dom', 'react-router-dom', 'styled-components', 'react-intl'];
 
+/** Strapi packages the plugin uses at run time: a second copy breaks `instanceof` (Strapi's error classes) or React contexts. */
+const MUST_BE_STRAPIS_COPY = [...MUST_BE_PEERS, '@strapi/utils'];
+
 const KEEP = process.env.LC_PACKAGE_KEEP === '1';
 const VERBOSE = process.env.LC_PACKAGE_VERBOSE === '1';
 const STATIC_ONLY = process.env.LC_PACKAGE_STATIC_ONLY === '1';
+const ADMIN_EMAIL = 'package-test@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +342,9 @@ const landmarkSchema = {
   },
 };
 
+/** 1x1 transparent PNG. */
+const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 async function writeApp(appDir: string) {
   const write = async (rel: string, text: string) => {
     await fs.mkdir(path.dirname(path.join(appDir, rel)), { recursive: true });
@@ -412,7 +448,39 @@ module.exports = ({ env }) => ({
     await write(`src/api/${name}/services/${name}.js`, `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreService('${uid}');\n`);
   }
   await write('public/uploads/.gitkeep', '');
+  // As create-strapi-app gives every app: without it, strapi::favicon logs an ENOENT error for each browser visit.
+  await fs.writeFile(path.join(appDir, 'favicon.png'), Buffer.from(TINY_PNG, 'base64'));
   await write('.gitignore', 'node_modules/\n.tmp/\nbuild/\ndist/\n.strapi/\n');
+}
+
+interface InstalledPackage {
+  name: string;
+  version: string;
+  dir: string;
+  repository: string;
+}
+
+/** Every `@strapi/*` package installed anywhere in the app (hoisted or nested), read from disk. */
+function installedStrapiPackages(appDir: string): InstalledPackage[] {
+  const found: InstalledPackage[] = [];
+  const visit = (modules: string) => {
+    if (!existsSync(modules)) return;
+    for (const name of readdirSync(modules)) {
+      if (name.startsWith('.')) continue;
+      const dirs = name.startsWith('@') ? readdirSync(path.join(modules, name)).map((n) => path.join(modules, name, n)) : [path.join(modules, name)];
+      for (const dir of dirs) {
+        const manifest = path.join(dir, 'package.json');
+        if (name === '@strapi' && existsSync(manifest)) {
+          const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+          const repository = typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? '');
+          found.push({ name: pkg.name, version: pkg.version, dir, repository });
+        }
+        visit(path.join(dir, 'node_modules'));
+      }
+    }
+  };
+  visit(path.join(appDir, 'node_modules'));
+  return found;
 }
 
 /** Nothing above the app may offer a node_modules or a tsconfig.json (the whole point of the temp folder). */
@@ -454,7 +522,7 @@ const short = (r: Reply) => `${r.status} ${r.text.slice(0, 300)}`;
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  log(`package test: ${PKG.name}@${PKG.version} (plugin id ${PLUGIN_ID}), node ${process.version}`);
+  log(`package test: ${PKG.name}@${PKG.version} (plugin id ${PLUGIN_ID}), Strapi ${STRAPI_VERSION}, node ${process.version}`);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-package-'));
   const appDir = path.join(work, 'app');
   log(`temp folder: ${work}${KEEP ? ' (kept: LC_PACKAGE_KEEP=1)' : ''}`);
@@ -554,9 +622,10 @@ async function main() {
       assert(leaks.length === 0, `the temp folder is not isolated, these would leak into the app: ${leaks.join(', ')}`);
     });
     const versions = Object.entries(APP_DEPENDENCIES).map(([n, v]) => `${n}@${v}`);
-    await step(`npm install ${versions.join(' ')} (better-sqlite3 compiles: a few minutes)`, () =>
+    await step(`npm install ${versions.join(' ')} (better-sqlite3 compiles unless its prebuild is cached: a few minutes)`, () =>
       run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...versions], { cwd: appDir, timeoutMs: 20 * 60_000 }),
     );
+    log(`  ${await keepCompiledSqlite(appDir, userEnv(), run).catch((err) => `could not cache the better-sqlite3 build: ${errorText(err)}`)}`);
     const installOut = await step(`npm install ${path.basename(packed.tarball)}`, () =>
       run('npm', ['install', '--no-audit', '--no-fund', packed.tarball], { cwd: appDir, timeoutMs: 10 * 60_000 }),
     );
@@ -566,8 +635,19 @@ async function main() {
     });
     const installed = path.join(appDir, 'node_modules', PKG.name);
     await check('installed plugin has no private copy of a package it shares with Strapi', () => {
-      const nested = MUST_BE_PEERS.filter((name) => existsSync(path.join(installed, 'node_modules', name)));
+      const nested = MUST_BE_STRAPIS_COPY.filter((name) => existsSync(path.join(installed, 'node_modules', name)));
       assert(nested.length === 0, `nested under ${installed}/node_modules: ${nested.join(', ')}`);
+    });
+    await check(`every package of Strapi's own repository in the app is ${STRAPI_VERSION}; one copy of the design system and icons`, () => {
+      const strapis = installedStrapiPackages(appDir);
+      const own = strapis.filter((p) => /github\.com\/strapi\/strapi(\.git)?$/.test(p.repository));
+      assert(own.some((p) => p.name === '@strapi/strapi'), `no @strapi/strapi among ${strapis.map((p) => p.name).join(', ')}`);
+      const other = own.filter((p) => p.version !== STRAPI_VERSION);
+      assert(other.length === 0, other.map((p) => `${p.name}@${p.version} (${path.relative(appDir, p.dir)})`).join(', '));
+      for (const name of ['@strapi/design-system', '@strapi/icons']) {
+        const copies = strapis.filter((p) => p.name === name);
+        assert(copies.length === 1, `${name}: ${copies.map((p) => `${p.version} (${path.relative(appDir, p.dir)})`).join(', ') || 'not installed'}`);
+      }
     });
     await check('npm ls reports no missing or invalid dependency of the plugin', async () => {
       let out = '';
@@ -686,7 +766,7 @@ async function main() {
     let token: string | undefined;
     await check('a super admin registers on the fresh app (POST /admin/register-admin)', async () => {
       const r = await http(base, 'POST', '/admin/register-admin', {
-        body: { firstname: 'Package', lastname: 'Test', email: 'package-test@example.com', password: PASSWORD },
+        body: { firstname: 'Package', lastname: 'Test', email: ADMIN_EMAIL, password: PASSWORD },
       });
       assert(r.status === 200 || r.status === 201, short(r));
       token = r.body?.data?.token;
@@ -734,6 +814,7 @@ async function main() {
         const pinpoint: any = await waitFor(`pinpoint "${name}" on the emulator`, () => pinpointNamed(name), 30_000);
         assert(Math.abs(pinpoint.latitude - 48.8584) < 1e-6 && Math.abs(pinpoint.longitude - 2.2945) < 1e-6, `coordinates: ${JSON.stringify(pinpoint)}`);
       });
+      let synced: AdminBrowserTarget['synced'] | undefined;
       await check('a landmark draft stays local; its publish reaches the emulator; the entry route shows the remote id', async () => {
         const title = `Package Test Landmark ${Date.now()}`;
         const uid = 'api::landmark.landmark';
@@ -761,7 +842,12 @@ async function main() {
           15_000,
         );
         assert(entry.status === 200, short(entry));
+        synced = { uid, documentId, title };
       });
+
+      if (synced) {
+        await adminBrowserChecks({ base, email: ADMIN_EMAIL, password: PASSWORD, pluginId: PLUGIN_ID, synced }, check);
+      }
     }
 
     await check('the plugin\'s tables exist in the app\'s SQLite database', async () => {
@@ -789,7 +875,12 @@ async function main() {
       strapiProc = undefined;
     });
     await check('no error in the Strapi log', () => {
-      const errors = strapiOut.split('\n').filter((l) => /\berror\b/i.test(l));
+      // Node's deprecation notices end with "...will throw an error": they are shown, not counted (Strapi
+      // 5.12's admin server makes Node warn DEP0170 for every Content Manager URL it serves, as `api::x.y`).
+      const lines = strapiOut.split('\n');
+      const deprecations = lines.filter((l) => /\[DEP\d+\] DeprecationWarning/.test(l));
+      if (deprecations.length) log(`  note: Node deprecation warnings in the Strapi log:\n        ${[...new Set(deprecations)].slice(0, 5).join('\n        ')}`);
+      const errors = lines.filter((l) => /\berror\b/i.test(l) && !deprecations.includes(l));
       assert(errors.length === 0, errors.slice(0, 10).join('\n'));
     });
   } catch (err) {
