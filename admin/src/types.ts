@@ -66,6 +66,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   failed: FailedEntry[];
   configured: boolean;
+  /** set while the server cannot write changes to its outbox (they wait in its memory) */
+  recording?: { reason: string; since: string; waiting: number; dropped: number } | null;
 }
 
 export type CredentialField = 'baseUrl' | 'clientId' | 'clientSecret';

@@ -59,7 +59,7 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   const first = await startChildApp({ appDir, emulator: emu, patch: { config } });
   apps.push(first);
   await first.run(async (strapi) => {
-    await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
+    if ((strapi.db as any).dialect.client === 'sqlite') await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
     return null;
   });
   const { documentIds } = await first.call('seedPlaces', { count: COUNT, prefix: PREFIX });

@@ -298,6 +298,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           attempts: f.attempts,
         })),
         configured: credentials.complete(await credentials.get()),
+        recording: intents.failure(),
       };
     },
 

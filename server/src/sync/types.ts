@@ -1,3 +1,4 @@
+import type { RecordingFailure } from './intents';
 import type { ResourceKind } from '../remote/types';
 
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
@@ -57,6 +58,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number }>;
   configured: boolean;
+  /** set while this instance cannot write changes to the outbox (they wait in memory) */
+  recording?: RecordingFailure | null;
 }
 
 /** `strapi.plugin('location-content').service('sync')` */
