@@ -9,6 +9,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
   ]);
   strapi.plugin(PLUGIN_ID).service('mappings').report();
+  await strapi.plugin(PLUGIN_ID).service('mappings').checkPrecision();
   await strapi.plugin(PLUGIN_ID).service('sync').start();
 };
 

@@ -12,4 +12,5 @@ export function serverOf(kind?: TestDbKind): TestDbServer | null;
 export function databaseName(appDir: string): string;
 export function databaseEnv(appDir: string, options?: { database?: string }): Record<string, string>;
 export function createDatabase(appDir: string, name?: string): Promise<void>;
-export function adminQuery(server: TestDbServer, sql: string): Promise<any[]>;
+export function adminQuery(server: TestDbServer, sql: string, database?: string): Promise<any[]>;
+export function appQuery(appDir: string, sql: string): Promise<any[]>;

@@ -42,11 +42,11 @@ function databaseEnv(appDir, { database } = {}) {
   };
 }
 
-/** Runs `sql` on the server as its administrator (no database selected). */
-async function adminQuery(server, sql) {
+/** Runs `sql` on the server as its administrator, in `database` (default: none; PostgreSQL's `postgres`). */
+async function adminQuery(server, sql, database) {
   if (server.client === 'postgres') {
     const { Client } = require('pg');
-    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: 'postgres' });
+    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: database ?? 'postgres' });
     await client.connect();
     try {
       return (await client.query(sql)).rows;
@@ -54,7 +54,7 @@ async function adminQuery(server, sql) {
       await client.end();
     }
   }
-  const conn = await require('mysql2/promise').createConnection({ host: server.host, port: server.port, user: server.user, password: server.password });
+  const conn = await require('mysql2/promise').createConnection({ host: server.host, port: server.port, user: server.user, password: server.password, database });
   try {
     return (await conn.query(sql))[0];
   } finally {
@@ -74,4 +74,7 @@ async function createDatabase(appDir, name = databaseName(appDir)) {
   }
 }
 
-module.exports = { KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery };
+/** Runs `sql` in the database of the app in `appDir`, beside the app (a test's hand on its data). */
+const appQuery = (appDir, sql) => adminQuery(serverOf(), sql, databaseName(appDir));
+
+module.exports = { KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery, appQuery };

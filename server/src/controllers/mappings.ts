@@ -13,6 +13,8 @@ export interface AdminMappingView {
   fields: Record<string, unknown>;
   hasTransform: boolean;
   problems: string[];
+  /** the mapping works but loses something on this database */
+  warnings: string[];
   active: boolean;
 }
 
@@ -32,6 +34,7 @@ export function mappingsForAdmin(strapi: Core.Strapi): AdminMappingView[] {
       fields: view.fields,
       hasTransform: view.hasTransform,
       problems: view.problems,
+      warnings: view.warnings,
       active: view.active,
     };
   });

@@ -44,3 +44,19 @@ export async function createIndexIfMissing(strapi: Core.Strapi, table: string, n
   const placeholders = columns.map(() => '??').join(', ');
   await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`, [name, table, ...columns]);
 }
+
+/**
+ * The decimals the database keeps in a numeric column, read from the database itself; null on
+ * SQLite (whose `decimal` keeps what it is given) or when the column is not found.
+ */
+export async function decimalScale(strapi: Core.Strapi, table: string, column: string): Promise<number | null> {
+  const dialect = dialectOf(strapi);
+  if (dialect === 'sqlite') return null;
+  const knex = strapi.db.connection;
+  const schema = dialect === 'mysql' ? knex.raw('DATABASE()') : knex.raw('current_schema()');
+  const row = await knex('information_schema.columns')
+    .where({ table_schema: schema, table_name: table, column_name: column })
+    .first({ scale: 'numeric_scale' });
+  const scale = row == null ? null : Number(row.scale ?? (row as any).NUMERIC_SCALE);
+  return scale == null || !Number.isFinite(scale) ? null : scale;
+}

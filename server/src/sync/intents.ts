@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { reasonOf } from './db-error';
 import { keyString } from './keys';
 import type { EnqueueItem } from './outbox';
 
@@ -18,6 +19,8 @@ export interface IntentBufferOptions {
   /** distinct entries kept in memory while the outbox cannot be written; changes of others past it are dropped */
   maxWaiting?: number;
   log: (message: string) => void;
+  /** the outbox can be written again (default: `log`) */
+  recovered?: (message: string) => void;
   now?: () => number;
 }
 
@@ -29,18 +32,6 @@ export interface RecordingFailure {
   /** changes of entries past `maxWaiting`, not kept: a resync recovers them */
   dropped: number;
 }
-
-/** Why a write failed, without the statement or its values (knex puts both in the message). */
-export const reasonOf = (err: any): string => {
-  const code = typeof err?.code === 'string' ? err.code : undefined;
-  let text = String(err?.sqlMessage ?? err?.message ?? err ?? 'unknown error');
-  if (!err?.sqlMessage && err?.sql === undefined) {
-    const cut = text.lastIndexOf(' - ');
-    if (cut >= 0) text = text.slice(cut + 3);
-  }
-  text = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return code && !text.includes(code) ? `${code}: ${text}` : text;
-};
 
 interface Buffered {
   item: EnqueueItem;
@@ -180,7 +171,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         return false;
       }
       if (failing) {
-        o.log(`changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`);
+        (o.recovered ?? o.log)(`changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`);
         failing = undefined;
         dropped = 0;
       }
