@@ -28,7 +28,7 @@ const common = {
 // project is left out, with one line saying why.
 const MATRIX = [
   'sync-lifecycle', 'sync-relations', 'sync-resync', 'sync-recovery', 'sync-lease', 'sync-crash-window', 'sync-basic',
-  'fault-kill', 'fault-replicas',
+  'fault-kill', 'fault-replicas', 'db-decimal',
 ];
 const canInstall = typeof process.getuid === 'function' && process.getuid() === 0 && require('node:child_process').spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
 const serverProjects = [
