@@ -46,8 +46,8 @@ const serverProjects = [
     displayName: `integration-${kind}`,
     testMatch: MATRIX.map((name) => `<rootDir>/tests/integration/${name}.test.ts`),
     globals: { __LC_TEST_DB__: kind },
-    globalSetup: '<rootDir>/tests/helpers/db-global-setup.js',
-    globalTeardown: '<rootDir>/tests/helpers/db-global-teardown.js',
+    globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.js`,
+    globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.js`,
     setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
   }];
 });

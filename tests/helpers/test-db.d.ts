@@ -7,6 +7,7 @@ export interface TestDbServer {
   password: string;
 }
 export const KINDS: TestDbKind[];
+export function infoFile(kind: TestDbKind, pid: number): string;
 export function kind(): TestDbKind;
 export function serverOf(kind?: TestDbKind): TestDbServer | null;
 export function databaseName(appDir: string): string;

@@ -18,9 +18,23 @@ const kind = () => {
   return k;
 };
 
+/**
+ * Where globalSetup also leaves the server's address, by the pid of jest's main process: a
+ * worker started before that project's globalSetup ran does not have it in its environment.
+ */
+const infoFile = (k, pid) => path.join(__dirname, '..', '.artifacts', 'test-db', `${pid}-${k}.json`);
+
 const serverOf = (k = kind()) => {
   if (k === 'sqlite') return null;
-  const raw = process.env[`LC_TEST_DB_${k.toUpperCase()}`];
+  let raw = process.env[`LC_TEST_DB_${k.toUpperCase()}`];
+  for (const pid of [process.ppid, process.pid]) {
+    if (raw) break;
+    try {
+      raw = require('node:fs').readFileSync(infoFile(k, pid), 'utf8');
+    } catch {
+      // not this one
+    }
+  }
   if (!raw) throw new Error(`LC_TEST_DB=${k} but no ${k} server was started (run through the integration-${k} jest project)`);
   return JSON.parse(raw);
 };
@@ -77,4 +91,4 @@ async function createDatabase(appDir, name = databaseName(appDir)) {
 /** Runs `sql` in the database of the app in `appDir`, beside the app (a test's hand on its data). */
 const appQuery = (appDir, sql) => adminQuery(serverOf(), sql, databaseName(appDir));
 
-module.exports = { KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery, appQuery };
+module.exports = { infoFile, KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery, appQuery };

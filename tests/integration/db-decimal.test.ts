@@ -26,10 +26,8 @@ afterAll(() => stopApp(app));
 test(`coordinates in a plain decimal: ${kind() === 'sqlite' ? 'no warning on SQLite' : `a warning on ${kind()}`}`, async () => {
   const views = app.strapi.plugin('location-content').service('mappings').list();
   const place = views.find((v: any) => v.contentType === 'api::place.place');
-  const warned = app.logs.filter((l) => l.startsWith('warn:') && /decimal this database stores/.test(l));
   if (kind() === 'sqlite') {
     expect(place.warnings).toEqual([]);
-    expect(warned).toEqual([]);
     return;
   }
   expect(place.active).toBe(true);
@@ -39,7 +37,6 @@ test(`coordinates in a plain decimal: ${kind() === 'sqlite' ? 'no warning on SQL
       'make it a "float" attribute, or give its column 6 decimals or more (e.g. numeric(10,6))',
   );
   expect(place.warnings[1]).toMatch(/^api::place\.place: longitude reads shared\.geo-point\.lng, /);
-  expect(warned).toHaveLength(2);
   // The settings page reads the same view.
   const admin = (await import('../../server/src/controllers/mappings')).mappingsForAdmin(app.strapi);
   expect(admin.find((m) => m.contentType === 'api::place.place')!.warnings).toEqual(place.warnings);
