@@ -32,7 +32,7 @@ const dbLabel = (app) =>
   app.run(async (strapi) => {
     const k = strapi.db.connection;
     if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') {
-      if (k.client.config.client === 'postgres') return 'PostgreSQL';
+      if (!/^mysql/.test(k.client.config.client)) return 'PostgreSQL';
       const [[{ v }]] = await k.raw('SELECT VERSION() AS v');
       return /mariadb/i.test(v) ? `MariaDB ${v.split('-')[0]}` : `MySQL ${v}`;
     }
