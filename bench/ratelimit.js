@@ -1,5 +1,5 @@
 /**
- * npm run bench:ratelimit [-- --count 5000 --rate 100 --concurrency 4 --sqlite wal|delete|default]
+ * npm run bench:ratelimit [-- --count 5000 --rate 100 --concurrency 4 --sqlite wal|delete|default --db sqlite|postgres|mariadb]
  *
  * Resync of COUNT published places against the emulator limited to RATE requests/s per client
  * (token bucket, burst = RATE), with the plugin's rateLimit.requestsPerSecond = RATE.
@@ -15,6 +15,7 @@ const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/c
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
+const { startBenchDb } = require('./lib/db');
 
 const COUNT = arg('count', 5_000);
 const RATE = arg('rate', 100);
@@ -32,6 +33,7 @@ const others = (calls) => {
 
 runMain(async ({ appDir }) => {
   ensureBuilt();
+  const db = await startBenchDb();
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: COUNT * 2 + 5_000, rateLimit: { rate: RATE, burst: RATE } });
   const app = await startChildApp({
     appDir: await appDir(),
@@ -82,10 +84,11 @@ runMain(async ({ appDir }) => {
       ['pauses the plugin counted', pauses],
       ['Strapi CPU ms per push', round(run.cpuMs / COUNT, 2)],
     ]);
-    saveResult(`ratelimit${JOURNAL === 'delete' ? '-delete' : ''}`, { count: COUNT, rate: RATE, db: dbName, wallMs: run.wallMs, achieved, throttled: throttled.length, throttledAfterFirstPause: after, pauses, minSecond, maxSecond, ratio });
+    saveResult(`ratelimit${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL === 'delete' ? '-delete' : ''}`, { count: COUNT, rate: RATE, db: dbName, wallMs: run.wallMs, achieved, throttled: throttled.length, throttledAfterFirstPause: after, pauses, minSecond, maxSecond, ratio });
     process.stdout.write(`rate-limit use (achieved writes/s / ${RATE}): ${round(ratio, 3)} with ${after} 429 after the first pause (goal >= 0.95, 0)\n`);
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();
+    await db.stop();
   }
 });

@@ -1,5 +1,5 @@
 /**
- * npm run bench:save [-- --ops 1000 --warmup 100 --sqlite wal|delete]
+ * npm run bench:save [-- --ops 1000 --warmup 100 --sqlite wal|delete --db sqlite|postgres|mariadb]
  *
  * What the plugin costs an editor's save. The same loops run in Strapi processes with the
  * plugin loaded and syncing (its default coalescing: 300 ms settle, 5 s max wait) and with the
@@ -21,6 +21,7 @@ const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg 
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
+const { startBenchDb } = require('./lib/db');
 
 const OPS = arg('ops', 1000);
 const WARMUP = arg('warmup', 100);
@@ -60,6 +61,7 @@ const JOURNAL = journalArg(process.argv.includes('--wal') ? 'wal' : undefined);
 
 runMain(async ({ appDir }) => {
   ensureBuilt();
+  const db = await startBenchDb();
   const emu = await startEmulatorProcess({ strict: true });
   const samples = { on: { icon: [], place: [] }, off: { icon: [], place: [] } };
   const apps = {};
@@ -102,6 +104,7 @@ runMain(async ({ appDir }) => {
   } finally {
     for (const a of Object.values(apps)) await a.stop();
     await emu.stop();
+    await db.stop();
   }
   samples.on.icons = samples.on.icon;
   samples.off.icons = samples.off.icon;
@@ -123,6 +126,6 @@ runMain(async ({ appDir }) => {
   if (process.env.BENCH_VERBOSE) for (const [k, q] of Object.entries(extraSql)) console.log(k, q.slice(0, 30));
   process.stdout.write(`remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`);
   const ratio = r.icon.on.median / r.icon.off.median;
-  saveResult(`save${JOURNAL ? `-${JOURNAL}` : ''}`, { ops: OPS, warmup: WARMUP, db: dbName, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
+  saveResult(`save${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL ? `-${JOURNAL}` : ''}`, { ops: OPS, warmup: WARMUP, db: dbName, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
   process.stdout.write(`save overhead ratio (Icon update median, on/off): ${round(ratio, 3)} (goal <= 1.05)\n`);
 });

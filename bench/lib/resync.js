@@ -31,7 +31,11 @@ const journalArg = (fallback) => {
 const dbLabel = (app) =>
   app.run(async (strapi) => {
     const k = strapi.db.connection;
-    if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') return 'PostgreSQL';
+    if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') {
+      if (!/^mysql/.test(k.client.config.client)) return 'PostgreSQL';
+      const [[{ v }]] = await k.raw('SELECT VERSION() AS v');
+      return /mariadb/i.test(v) ? `MariaDB ${v.split('-')[0]}` : `MySQL ${v}`;
+    }
     const [{ journal_mode: mode }] = await k.raw('PRAGMA journal_mode');
     const [{ synchronous }] = await k.raw('PRAGMA synchronous');
     return `SQLite ${mode.toUpperCase()} synchronous=${['OFF', 'NORMAL', 'FULL', 'EXTRA'][synchronous] ?? synchronous}`;

@@ -2,13 +2,14 @@ const path = require('path');
 
 module.exports = ({ env }) => {
   const client = env('DATABASE_CLIENT', 'sqlite');
-  if (client === 'postgres') {
+  // MySQL 8 and MariaDB both go through the `mysql` client (driver: mysql2).
+  if (client === 'postgres' || client === 'mysql') {
     return {
       connection: {
-        client: 'postgres',
+        client,
         connection: {
           host: env('DATABASE_HOST', '127.0.0.1'),
-          port: env.int('DATABASE_PORT', 5432),
+          port: env.int('DATABASE_PORT', client === 'mysql' ? 3306 : 5432),
           database: env('DATABASE_NAME', 'strapi'),
           user: env('DATABASE_USERNAME', 'strapi'),
           password: env('DATABASE_PASSWORD', 'strapi'),

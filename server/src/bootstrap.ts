@@ -10,6 +10,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
   ]);
   getService('mappings', { strapi }).report();
+  await getService('mappings', { strapi }).checkPrecision();
   await getService('sync', { strapi }).start();
 };
 

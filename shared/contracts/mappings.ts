@@ -13,6 +13,8 @@ export interface MappingView {
   fields: Record<string, unknown>;
   hasTransform: boolean;
   problems: string[];
+  /** the mapping works but loses something on this database (e.g. coordinates in a 2-decimal column) */
+  warnings: string[];
   active: boolean;
 }
 

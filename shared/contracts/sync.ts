@@ -84,6 +84,17 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   failed: FailedEntry[];
   configured: boolean;
+  /** set while this instance cannot write changes to the outbox (they wait in its memory) */
+  recording?: RecordingFailure | null;
+}
+
+/** Changes the server could not write to its outbox: kept in memory, bounded. */
+export interface RecordingFailure {
+  reason: string;
+  since: string;
+  waiting: number;
+  /** changes of entries past the bound, not kept: a resync recovers them */
+  dropped: number;
 }
 
 /** What `push` and `stateOf` take: locale null or absent means the default locale (or none). */

@@ -10,6 +10,7 @@
  */
 const { promises: fs } = require('node:fs');
 const path = require('node:path');
+const { createDatabase, databaseEnv } = require('./test-db');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PLAYGROUND = path.join(ROOT, 'playground');
@@ -47,6 +48,7 @@ async function makeAppDir(base = path.join(ROOT, 'tests', '.artifacts', 'apps'),
   await fs.mkdir(path.join(dir, '.tmp'), { recursive: true });
   await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
   await fs.writeFile(path.join(dir, 'config', 'plugins.js'), PLUGINS_JS);
+  await createDatabase(dir);
   return dir;
 }
 
@@ -58,7 +60,7 @@ function appEnv({ appDir, emulator, patch, env = {} }) {
   return {
     // LC_PLUGIN_PATH: another build of the plugin (benchmarks of one commit); default this tree.
     LOCATION_CONTENT_PLUGIN_PATH: process.env.LC_PLUGIN_PATH || ROOT,
-    DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db'),
+    ...databaseEnv(appDir),
     ...(emulator
       ? {
           LOCATION_CONTENT_BASE_URL: emulator.baseUrl,

@@ -32,6 +32,16 @@ const coordinatesOf = (i) => ({
   lng: Math.round(-17000 + ((i * 104729) % 34000)) / 100,
 });
 
+/**
+ * The ids of a multi-row insert. MySQL and MariaDB have no RETURNING: they give the first id, and
+ * the rows of one multi-row INSERT get consecutive ones (InnoDB, any auto-increment lock mode).
+ */
+const insertedIds = (count, result) => {
+  const ids = result.map((r) => (typeof r === 'object' ? r.id : r));
+  if (ids.length === 1 && count > 1) return Array.from({ length: count }, (_, k) => Number(ids[0]) + k);
+  return ids;
+};
+
 const titleOf = (prefix, i) => `${prefix} ${String(i).padStart(6, '0')}`;
 
 /**
@@ -79,9 +89,9 @@ async function seedPlaces(strapi, options) {
           coords.push(coordinatesOf(i));
         }
       }
-      const placeIds = (await trx(meta.tableName).insert(rows).returning('id')).map((r) => (typeof r === 'object' ? r.id : r));
+      const placeIds = insertedIds(rows.length, await trx(meta.tableName).insert(rows).returning('id'));
       const geoRows = coords.map((c) => ({ [col(geoMeta, 'lat')]: c.lat, [col(geoMeta, 'lng')]: c.lng }));
-      const geoIds = (await trx(geoMeta.tableName).insert(geoRows).returning('id')).map((r) => (typeof r === 'object' ? r.id : r));
+      const geoIds = insertedIds(geoRows.length, await trx(geoMeta.tableName).insert(geoRows).returning('id'));
       if (placeIds.length !== rows.length || geoIds.length !== rows.length) throw new Error('seedPlaces: RETURNING gave fewer ids than rows');
       const links = placeIds.map((id, k) => ({
         [link.joinColumn.name]: id,

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
+import { createDatabase, databaseEnv } from './test-db';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const PLAYGROUND = path.join(ROOT, 'playground');
@@ -55,6 +56,7 @@ module.exports = (ctx) => {
 };
 `,
   );
+  await createDatabase(dir);
   return dir;
 }
 
@@ -74,13 +76,12 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const appDir = options.appDir ?? (await makeAppDir());
   const env: Record<string, string> = {
     LOCATION_CONTENT_PLUGIN_PATH: ROOT,
-    DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db'),
+    ...databaseEnv(appDir),
     LOCATION_CONTENT_BASE_URL: emulator.baseUrl,
     LOCATION_CONTENT_CLIENT_ID: emulator.clientId,
     LOCATION_CONTENT_CLIENT_SECRET: emulator.clientSecret,
     STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL ?? 'warn',
     STRAPI_TELEMETRY_DISABLED: 'true',
-    
     HOST: '127.0.0.1',
     PORT: '0',
     ...options.env,

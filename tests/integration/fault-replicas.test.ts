@@ -1,37 +1,27 @@
 /**
- * Two Strapi instances on one PostgreSQL database, so two workers on one outbox: each change is
- * pushed exactly once (the emulator's request log shows one POST per entry), whichever instance
+ * Two Strapi instances on one database, so two workers on one outbox: each change is pushed
+ * exactly once (the emulator's request log shows one POST per entry), whichever instance
  * recorded it, and both instances share the work.
  *
- * PostgreSQL: a private cluster in a temp folder (tests/helpers/postgres.js); when its binaries are
- * missing and we are root, Debian's `postgresql` package is installed first (apt-get). The test is
- * skipped, with the reason, only when PostgreSQL cannot be found or installed.
+ * Runs in the integration-postgres and integration-mariadb projects (jest.config.js), on the
+ * throw-away server of the run (tests/helpers/test-db.js): SQLite has no second instance.
  */
 jest.setTimeout(300_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
-import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import { databaseEnv, databaseName, kind } from '../helpers/test-db';
 import { titleOf } from '../helpers/seed';
-
-const found = ensurePostgres();
-if (!found.bin) {
-  // eslint-disable-next-line no-console
-  console.warn(`fault-replicas skipped: ${found.reason}`);
-}
-const describeWithPg = found.bin ? describe : describe.skip;
 
 const SEEDED = 600;
 const EDITED = 40;
 
-describeWithPg('two instances on one PostgreSQL outbox', () => {
-  let pg: PgCluster;
+(kind() === 'sqlite' ? describe.skip : describe)(`two instances on one ${kind()} outbox`, () => {
   let emu: EmulatorHandle;
   const dirs: string[] = [];
   const apps: ChildApp[] = [];
 
   beforeAll(async () => {
-    pg = await startCluster(found.bin!);
     // One client per instance, so the log says which instance sent what. Writes take a little
     // while, so both workers always have rows in flight at the same time.
     emu = await startEmulator({
@@ -43,15 +33,18 @@ describeWithPg('two instances on one PostgreSQL outbox', () => {
       ],
       faults: { seed: 3, rules: [{ kind: 'latency', latencyMs: [5, 25], method: ['POST', 'PUT', 'DELETE'] }] },
     });
+    let shared: string | undefined;
     for (const [i, id] of ['a', 'b'].entries()) {
       const appDir = await makeAppDir();
       dirs.push(appDir);
+      // Both on the first app's database.
+      shared ??= databaseName(appDir);
       // One after the other: the first boot creates the schema.
       apps.push(
         await startChildApp({
           appDir,
           emulator: { baseUrl: emu.baseUrl, clientId: `replica-${id}`, clientSecret: `secret-${id}` },
-          env: { ...pg.env, DATABASE_POOL_MAX: '6' },
+          env: { ...databaseEnv(appDir, { database: shared }), DATABASE_POOL_MAX: '6' },
           patch: { config: { rateLimit: { requestsPerSecond: 500, concurrency: 4 }, batchSize: 10 + i * 5, retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 } } },
         }),
       );
@@ -61,7 +54,6 @@ describeWithPg('two instances on one PostgreSQL outbox', () => {
   afterAll(async () => {
     for (const a of apps) await a.stop().catch(() => a.kill());
     await emu?.stop();
-    pg?.stop();
     for (const d of dirs) await removeDir(d);
   });
 

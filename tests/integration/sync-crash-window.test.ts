@@ -8,6 +8,7 @@
 jest.setTimeout(240_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
+import { appQuery, kind } from '../helpers/test-db';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
 
 let emu: EmulatorHandle;
@@ -59,12 +60,21 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   expect(before.pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
   expect(before.categories.map((c: any) => c.name)).toEqual(['Flag']);
 
-  // From now on the outbox refuses every insert (a TEMP trigger lives and dies with this
-  // process's connection): the intents of these changes can only wait in memory.
+  // From now on the outbox refuses every insert (on SQLite a TEMP trigger lives and dies with
+  // this process's connection; on a server the trigger is dropped after the kill): the intents
+  // of these changes can only wait in memory.
   const queued = await first.run(async (strapi, ids: any) => {
     const P = 'api::place.place';
     const outbox = strapi.db.metadata.get('plugin::location-content.outbox-entry').tableName;
-    await strapi.db.connection.raw(`CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    const client = (strapi.db as any).dialect.client;
+    if (client === 'sqlite') {
+      await strapi.db.connection.raw(`CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    } else if (client === 'postgres') {
+      await strapi.db.connection.raw(`CREATE FUNCTION lc_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+      await strapi.db.connection.raw(`CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON "${outbox}" FOR EACH ROW EXECUTE FUNCTION lc_refuse()`);
+    } else {
+      await strapi.db.connection.raw(`CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON \`${outbox}\` FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'`);
+    }
     await strapi.documents('api::icon.icon').update({ documentId: ids.icon, data: { label: 'Flag (new)' } });
     await strapi.documents(P).update({ documentId: ids.kept, locale: 'fr', data: { title: 'Garde (nouveau)' } });
     await strapi.documents(P).publish({ documentId: ids.kept, locale: 'fr' });
@@ -77,6 +87,8 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   // Nothing went out: the saves themselves succeeded, the worker had nothing to push.
   expect((emu.state() as any).pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
   await first.kill('SIGKILL');
+  if (kind() === 'postgres') await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox ON location_content_outbox');
+  if (kind() === 'mariadb') await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox');
 
   const second = await start();
   await second.call('idle', { timeoutMs: 60_000 });

@@ -128,4 +128,75 @@ describe('intent buffer', () => {
     expect(writes).toEqual([['a'], ['b']]);
     buffer.stop();
   });
+
+  it('a failure episode: backs off to its cap, logs one line without the statement, reports it, then one line when it ends', async () => {
+    let failing = true;
+    const attempts: number[] = [];
+    const logs: string[] = [];
+    const writes: EnqueueItem[][] = [];
+    const buffer = createIntentBuffer({
+      write: async (items) => {
+        attempts.push(Date.now());
+        if (failing) {
+          // As knex reports a failed statement: the SQL and its values, then the database's message.
+          throw Object.assign(new Error("insert into `location_content_outbox` (`reason`) values ('secret title') - Unknown column 'excluded.operation' in 'SELECT'"), { code: 'ER_BAD_FIELD_ERROR' });
+        }
+        writes.push(items);
+      },
+      written: () => undefined,
+      windowMs: () => 10,
+      retryMs: 10,
+      retryMaxMs: 80,
+      log: (m) => logs.push(m),
+    });
+    buffer.add([item('a', { settle: undefined })]);
+    await sleep(600);
+    // Saves during the episode wait for the backoff instead of forcing a write each.
+    for (let i = 0; i < 50; i++) buffer.add([item(`n${i}`, { settle: undefined })]);
+    await sleep(200);
+    const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
+    // 10, 20, 40, 80, 80, ...: a handful of tries, not one per save nor one per 10 ms.
+    expect(attempts.length).toBeGreaterThan(4);
+    expect(attempts.length).toBeLessThan(20);
+    expect(Math.max(...gaps)).toBeGreaterThanOrEqual(70);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^changes cannot be recorded: ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'; 1 waiting/);
+    expect(logs[0]).not.toMatch(/insert into|secret title/);
+    const failure = buffer.failure()!;
+    expect(failure.reason).toBe("ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'");
+    expect(failure.waiting).toBe(51);
+    expect(new Date(failure.since).getTime()).toBeLessThanOrEqual(attempts[0]);
+    failing = false;
+    await sleep(200);
+    expect(buffer.failure()).toBeNull();
+    expect(writes.flat().map((i) => i.documentId).sort()).toEqual(['a', ...Array.from({ length: 50 }, (_, i) => `n${i}`)].sort());
+    expect(logs).toHaveLength(2);
+    expect(logs[1]).toMatch(/^changes are recorded again \(51 written after \d+ s\)/);
+    buffer.stop();
+  });
+
+  it('while failing, keeps at most maxWaiting entries, every change of those kept, and says how many others were dropped', async () => {
+    let failing = true;
+    const logs: string[] = [];
+    const buffer = createIntentBuffer({
+      write: async () => {
+        if (failing) throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+      },
+      written: () => undefined,
+      windowMs: () => 10,
+      retryMs: 1000,
+      maxWaiting: 3,
+      log: (m) => logs.push(m),
+    });
+    buffer.add([item('a', { settle: undefined }), item('b', { settle: undefined })]);
+    expect(await buffer.flush()).toBe(false);
+    buffer.add([item('c'), item('d'), item('e'), item('a', { reason: 'again' })]);
+    expect(buffer.size()).toBe(3);
+    expect(buffer.failure()).toMatchObject({ waiting: 3, dropped: 2 });
+    expect(logs.filter((l) => /not kept/.test(l))).toHaveLength(1);
+    failing = false;
+    expect(await buffer.flush()).toBe(true);
+    expect(logs[logs.length - 1]).toMatch(/2 not kept: run a resync/);
+    buffer.stop();
+  });
 });

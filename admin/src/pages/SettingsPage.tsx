@@ -109,6 +109,11 @@ const MappingsTable = ({ mappings }: { mappings: MappingView[] }) => {
                     {p}
                   </Typography>
                 ))}
+                {(m.warnings ?? []).map((w) => (
+                  <Typography key={w} variant="pi" textColor="warning600" fontWeight="bold" data-testid="mapping-warning">
+                    {w}
+                  </Typography>
+                ))}
               </Flex>
             </Td>
             <Td style={{ verticalAlign: 'top' }}>

@@ -21,6 +21,7 @@ import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
 import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
+import { RecordingAlert } from '../components/RecordingAlert';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -344,6 +345,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
               {t('sync.notConfigured.body', 'Changes are queued, but nothing is pushed until the API credentials are set.')}
             </Alert>
           ) : null}
+          {report.recording ? <RecordingAlert failure={report.recording} /> : null}
           {loadError ? (
             <Alert variant="danger" closeLabel="" title={t('sync.stale', 'Cannot refresh')}>
               {loadError}

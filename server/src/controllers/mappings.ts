@@ -18,6 +18,7 @@ export function mappingsForAdmin(strapi: Core.Strapi): MappingView[] {
       fields: view.fields,
       hasTransform: view.hasTransform,
       problems: view.problems,
+      warnings: view.warnings,
       active: view.active,
     };
   });

@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping, PluginConfig } from '../config/types';
 import { validateMappingFields } from '../mapping';
+import { decimalSourcesOf, NEEDED_SCALE, precisionWarning } from '../mapping/precision';
+import { decimalScale } from '../sync/dialect';
 import { PLUGIN_ID } from '../permissions';
 import type { MappingView as AdminMappingView } from '../../../shared/contracts/mappings';
 
@@ -10,6 +12,8 @@ export type MappingView = Omit<AdminMappingView, 'displayName' | 'kind' | 'local
 /** The mappings of config/plugins checked against the content models; a broken mapping is left out, not guessed. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   let views: MappingView[] | null = null;
+  /** by mapping index, once checkPrecision() ran */
+  const warnings = new Map<number, string[]>();
 
   const check = (): MappingView[] => {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -28,12 +32,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         fields: JSON.parse(JSON.stringify(mapping.fields ?? {})),
         hasTransform: typeof mapping.transform === 'function',
         problems,
+        warnings: warnings.get(index) ?? [],
         active: problems.length === 0,
       };
     });
   };
 
-  const list = () => (views ??= check());
+  const list = () => (views ??= check()).map((v) => ({ ...v, warnings: warnings.get(v.index) ?? [] }));
 
   return {
     list,
@@ -41,6 +46,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     report() {
       for (const v of list()) {
         for (const p of v.problems) strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
+      }
+    },
+    /**
+     * At boot: coordinates read from a `decimal` column this database keeps with fewer than
+     * NEEDED_SCALE decimals (a plain `decimal` is numeric(10,2) on PostgreSQL and MySQL) would
+     * reach the map rounded: said once in the log and on the settings page.
+     */
+    async checkPrecision() {
+      const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+      const getModel = (uid: string) => strapi.getModel(uid as any) as any;
+      for (const v of views ?? check()) {
+        if (!v.active) continue;
+        const found: string[] = [];
+        for (const source of decimalSourcesOf(config.mappings[v.index], getModel)) {
+          const meta = strapi.db.metadata.get(source.owner as any) as any;
+          const column = meta?.attributes?.[source.attribute]?.columnName ?? source.attribute;
+          const scale = meta ? await decimalScale(strapi, meta.tableName, column).catch(() => null) : null;
+          if (scale != null && scale < NEEDED_SCALE) found.push(precisionWarning(v.contentType, source, scale));
+        }
+        warnings.set(v.index, found);
+        for (const w of found) strapi.log.warn(`[location-content] ${w}`);
       }
     },
     active(): Mapping[] {

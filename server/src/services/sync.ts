@@ -171,6 +171,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
     windowMs: () => Math.min(50, coalesce().settleMs / 2),
     log: (m) => strapi.log.error(`[location-content] ${m}`),
+    recovered: (m) => strapi.log.warn(`[location-content] ${m}`),
   });
 
   /** What a crash loses of those intents is queued again at the next boot. */
@@ -298,6 +299,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           attempts: f.attempts,
         })),
         configured: credentials.complete(await credentials.get()),
+        recording: intents.failure(),
       };
     },
 

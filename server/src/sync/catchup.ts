@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
+import { reasonOf } from './db-error';
 import { toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import { goneStatePages, onlineKeyPages } from './entries';
@@ -160,7 +161,7 @@ export function createCatchUp(deps: CatchUpDeps) {
         if (beating) return;
         beating = beat()
           .catch((err) => {
-            strapi.log.warn(`[location-content] could not record that this instance is alive: ${err?.message ?? err}`);
+            strapi.log.warn(`[location-content] could not record that this instance is alive: ${reasonOf(err)}`);
           })
           .finally(() => {
             beating = undefined;

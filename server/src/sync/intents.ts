@@ -1,4 +1,6 @@
+import type { RecordingFailure } from '../../../shared/contracts/sync';
 import { AsyncResource } from 'node:async_hooks';
+import { reasonOf } from './db-error';
 import { keyString } from './keys';
 import type { EnqueueItem } from './outbox';
 
@@ -12,11 +14,19 @@ export interface IntentBufferOptions {
   written: (info: { leading: boolean; nextDueAt: number | null }) => void;
   /** how long a change that follows another one of its entry may wait in memory */
   windowMs: () => number;
-  /** wait before writing again after a failed write */
+  /** wait before writing again after a failed write; doubles on each failure in a row, up to `retryMaxMs` */
   retryMs?: number;
+  retryMaxMs?: number;
+  /** distinct entries kept in memory while the outbox cannot be written; changes of others past it are dropped */
+  maxWaiting?: number;
   log: (message: string) => void;
+  /** the outbox can be written again (default: `log`) */
+  recovered?: (message: string) => void;
   now?: () => number;
 }
+
+/** An outbox that cannot be written: since when, why, and what waits in memory meanwhile. */
+export type { RecordingFailure };
 
 interface Buffered {
   item: EnqueueItem;
@@ -40,6 +50,12 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   let timerAt = Infinity;
   let immediate: NodeJS.Immediate | undefined;
   let flushing: Promise<boolean> | undefined;
+  const retryMs = o.retryMs ?? 1000;
+  const retryMaxMs = Math.max(retryMs, o.retryMaxMs ?? 30_000);
+  const maxWaiting = o.maxWaiting ?? 100_000;
+  /** the failure episode going on, if any: one log line when it begins, one when it ends */
+  let failing: { reason: string; since: number; failures: number } | undefined;
+  let dropped = 0;
   // Timers bound to the context the buffer was made in, not to an editor's request (or its
   // transaction): the write must never run inside, or keep alive, the caller's context.
   const resource = new AsyncResource('location-content-intents');
@@ -77,9 +93,15 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     timer.unref?.();
   };
 
-  const merge = (key: string, b: Buffered) => {
+  /** `held`: a change already held (back from a failed write), kept whatever the bound */
+  const merge = (key: string, b: Buffered, held = false) => {
     const known = pending.get(key);
     if (!known) {
+      if (!held && failing && pending.size >= maxWaiting) {
+        if (!dropped) o.log(`more than ${maxWaiting} entries changed while changes cannot be recorded: the changes of others are not kept (a resync recovers them)`);
+        dropped++;
+        return;
+      }
       pending.set(key, b);
       return;
     }
@@ -100,6 +122,8 @@ export function createIntentBuffer(o: IntentBufferOptions) {
       leading = leading || Boolean(lead) || !it.settle;
       merge(keyString(it), { item, first: at, last: at, leading: Boolean(lead) || !it.settle });
     }
+    // While the outbox cannot be written, the retry's backoff decides when to try again.
+    if (failing) return;
     if (leading) scheduleNow();
     else scheduleIn(Math.max(0, o.windowMs()));
   };
@@ -132,11 +156,19 @@ export function createIntentBuffer(o: IntentBufferOptions) {
       try {
         await o.write(items);
       } catch (err: any) {
-        // Back into the buffer (merged with anything newer) and tried again shortly.
-        for (const [key, b] of batch) merge(key, b);
-        o.log(`could not queue ${batch.length} change(s), trying again: ${err?.message ?? err}`);
-        scheduleIn(o.retryMs ?? 1000);
+        // Back into the buffer (merged with anything newer, never dropped) and tried again later and later.
+        const reason = reasonOf(err);
+        const first = !failing;
+        failing = { reason, since: failing?.since ?? now(), failures: (failing?.failures ?? 0) + 1 };
+        for (const [key, b] of batch) merge(key, b, true);
+        if (first) o.log(`changes cannot be recorded: ${reason}; ${pending.size} waiting in memory, trying again (every ${retryMaxMs / 1000} s at most)`);
+        scheduleIn(Math.min(retryMaxMs, retryMs * 2 ** Math.min(20, failing.failures - 1)));
         return false;
+      }
+      if (failing) {
+        (o.recovered ?? o.log)(`changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`);
+        failing = undefined;
+        dropped = 0;
       }
       let leading = false;
       let nextDueAt: number | null = null;
@@ -164,6 +196,9 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     /** true while a change of this entry waits to be written */
     has: (key: { contentType: string; documentId: string; locale: string }) => pending.has(keyString(key)),
     size: () => pending.size,
+    /** the outbox write failing now, or null */
+    failure: (): RecordingFailure | null =>
+      failing ? { reason: failing.reason, since: new Date(failing.since).toISOString(), waiting: pending.size, dropped } : null,
     /** drops timers (the buffer must have been flushed first) */
     stop: cancelTimers,
   };

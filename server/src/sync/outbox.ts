@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { BUSY_WINDOW_MS, createBatcher } from './batcher';
+import { proposed } from './dialect';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -87,21 +88,21 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const k = knex();
     const dueCol = col('dueAt');
     const settleCol = col('settleBy');
+    const mine = (column: string) => k.raw('??.??', [table, column]);
+    const their = (column: string) => proposed(strapi, column);
     const due = settle
       ? // Later (the burst goes on), but not past the end of the row's settle window.
-        k.raw(`CASE WHEN ??.?? IS NULL OR excluded.?? < ??.?? THEN excluded.?? ELSE ??.?? END`, [
-          table, settleCol, dueCol, table, settleCol, dueCol, table, settleCol,
-        ])
+        k.raw(`CASE WHEN ? IS NULL OR ? < ? THEN ? ELSE ? END`, [mine(settleCol), their(dueCol), mine(settleCol), their(dueCol), mine(settleCol)])
       : // Sooner wins.
-        k.raw(`CASE WHEN excluded.?? < ??.?? THEN excluded.?? ELSE ??.?? END`, [dueCol, table, dueCol, dueCol, table, dueCol]);
+        k.raw(`CASE WHEN ? < ? THEN ? ELSE ? END`, [their(dueCol), mine(dueCol), their(dueCol), mine(dueCol)]);
     // A resync tag is kept until that row is done.
     const merge: Record<string, any> = {
-      [col('operation')]: k.raw('excluded.??', [col('operation')]),
-      [col('reason')]: k.raw('excluded.??', [col('reason')]),
+      [col('operation')]: their(col('operation')),
+      [col('reason')]: their(col('reason')),
       [dueCol]: due,
-      [col('generation')]: k.raw('??.?? + 1', [table, col('generation')]),
-      [col('resyncJob')]: k.raw('COALESCE(excluded.??, ??.??)', [col('resyncJob'), table, col('resyncJob')]),
-      [col('updatedAt')]: k.raw('excluded.??', [col('updatedAt')]),
+      [col('generation')]: k.raw('? + 1', [mine(col('generation'))]),
+      [col('resyncJob')]: k.raw('COALESCE(?, ?)', [their(col('resyncJob')), mine(col('resyncJob'))]),
+      [col('updatedAt')]: their(col('updatedAt')),
     };
     for (let i = 0; i < rows.length; i += 200) {
       await k(table)

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { createIndexIfMissing } from './dialect';
 
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
@@ -25,8 +26,7 @@ export function tableInfo(strapi: Core.Strapi, uid: string): TableInfo {
 
 /** Indexes Strapi's schema cannot declare; idempotent, run at every boot. */
 export async function ensureIndex(strapi: Core.Strapi, table: string, name: string, columns: string[], opts: { unique?: boolean } = {}) {
-  const placeholders = columns.map(() => '??').join(', ');
-  await strapi.db.connection.raw(`CREATE ${opts.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`, [`${table}_${name}`, table, ...columns]);
+  await createIndexIfMissing(strapi, table, `${table}_${name}`, columns, Boolean(opts.unique));
 }
 
 /** The columns of an entry's key, in every plugin table. */

@@ -5,6 +5,7 @@ import type { Outbox, OutboxRow } from './outbox';
 import type { Pusher, PushResult } from './push';
 import type { StateStore } from './state';
 import { backoffMs } from './backoff';
+import { reasonOf } from './db-error';
 import { keyLabel } from './keys';
 
 export interface WorkerOptions {
@@ -93,7 +94,7 @@ export function createWorker(o: WorkerOptions) {
         if (finished) o.onRowDone?.(row, result, endOf(result));
       }
     } catch (err) {
-      lastError = err instanceof Error ? err.message : String(err);
+      lastError = reasonOf(err);
       o.strapi.log.error(`[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`);
     }
   };
@@ -182,14 +183,24 @@ export function createWorker(o: WorkerOptions) {
         }
       } while (again && !stopped);
       await armDueTimer();
+      if (failingSince !== undefined) {
+        o.strapi.log.info(`[location-content] worker: the outbox can be read again (after ${Math.round((Date.now() - failingSince) / 1000)} s)`);
+        failingSince = undefined;
+      }
     } catch (err) {
-      lastError = err instanceof Error ? err.message : String(err);
-      if (!stopped) o.strapi.log.error(`[location-content] worker: ${lastError}`);
+      lastError = reasonOf(err);
+      // One line per episode (a database that is down fails every poll), without the statement.
+      if (!stopped && failingSince === undefined) {
+        failingSince = Date.now();
+        o.strapi.log.error(`[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`);
+      }
     } finally {
       pumping = false;
       if (!inFlight.size) checkIdle();
     }
   };
+
+  let failingSince: number | undefined;
 
   // Bound to the context of start(), not of the caller: a wake from inside an editor's
   // transaction must not run the worker's queries in that transaction.

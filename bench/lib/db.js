@@ -1,0 +1,39 @@
+/**
+ * --db sqlite|postgres|mariadb (or BENCH_DB): the database the bench's Strapi processes use.
+ * For a server, a throw-away one on 127.0.0.1 (tests/helpers/postgres.js, mariadb.js), each app
+ * with its own database on it, as in the test matrix (tests/helpers/test-db.js).
+ */
+const { KINDS } = require('../../tests/helpers/test-db');
+
+const dbArg = () => {
+  const i = process.argv.indexOf('--db');
+  const kind = i === -1 ? process.env.BENCH_DB || 'sqlite' : process.argv[i + 1];
+  if (!KINDS.includes(kind)) throw new Error(`--db ${kind}: expected one of ${KINDS.join(', ')}`);
+  return kind;
+};
+
+/** Starts the database server of --db (none for SQLite); `stop()` removes it. */
+async function startBenchDb(kind = dbArg()) {
+  process.env.LC_TEST_DB = kind;
+  if (kind === 'sqlite') return { kind, stop: async () => undefined };
+  let handle;
+  let info;
+  if (kind === 'postgres') {
+    const { ensurePostgres, startCluster } = require('../../tests/helpers/postgres');
+    const found = ensurePostgres();
+    if (!found.bin) throw new Error(found.reason);
+    handle = await startCluster(found.bin);
+    info = { client: 'postgres', host: handle.host, port: handle.port, user: handle.user, password: handle.password };
+  } else {
+    const { ensureMariadb, startServer } = require('../../tests/helpers/mariadb');
+    const found = ensureMariadb();
+    if (!found.bin) throw new Error(found.reason);
+    handle = await startServer(found.bin);
+    info = { client: 'mysql', host: handle.host, port: handle.port, user: handle.user, password: handle.password };
+  }
+  process.env[`LC_TEST_DB_${kind.toUpperCase()}`] = JSON.stringify(info);
+  process.stderr.write(`> ${kind} on 127.0.0.1:${info.port}\n`);
+  return { kind, stop: async () => handle.stop() };
+}
+
+module.exports = { dbArg, startBenchDb };

@@ -1,0 +1,48 @@
+import { normalizeSource, resolvePath } from './paths';
+import type { Mapping, StrapiSchemaLookup } from './types';
+
+/** A `decimal` attribute that a mapping reads coordinates (or an altitude) from. */
+export interface DecimalSource {
+  field: 'latitude' | 'longitude' | 'altitude' | 'coordinates';
+  /** content type or component uid owning the attribute */
+  owner: string;
+  attribute: string;
+}
+
+const NUMBER_FIELDS = ['latitude', 'longitude', 'altitude'] as const;
+const IN_COORDINATES = new Set(['lat', 'latitude', 'lng', 'lon', 'long', 'longitude', 'alt', 'altitude']);
+
+/** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
+export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {
+  if (mapping.resource !== 'pinpoint') return [];
+  const fields = (mapping.fields ?? {}) as Record<string, any>;
+  const found: DecimalSource[] = [];
+  const resolve = (source: unknown) => {
+    const { path } = normalizeSource(source as any);
+    if (!path) return undefined;
+    try {
+      return resolvePath(mapping.contentType, path, getModel);
+    } catch {
+      return undefined;
+    }
+  };
+  for (const field of NUMBER_FIELDS) {
+    const last = fields[field] === undefined ? undefined : resolve(fields[field])?.last;
+    if (last?.attr.type === 'decimal') found.push({ field, owner: last.owner, attribute: last.name });
+  }
+  const last = fields.coordinates === undefined ? undefined : resolve(fields.coordinates)?.last;
+  if (last?.kind === 'component' && last.target) {
+    for (const [name, attr] of Object.entries((getModel(last.target)?.attributes ?? {}) as Record<string, any>)) {
+      if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase())) found.push({ field: 'coordinates', owner: last.target, attribute: name });
+    }
+  }
+  return found;
+}
+
+/** Decimals a position needs to stay within about 10 cm. */
+export const NEEDED_SCALE = 6;
+
+export const precisionWarning = (contentType: string, source: DecimalSource, scale: number) =>
+  `${contentType}: ${source.field} reads ${source.owner}.${source.attribute}, a decimal this database stores with ${scale} decimal${scale === 1 ? '' : 's'} ` +
+  `(positions rounded to about ${scale >= 5 ? '1 m' : scale === 4 ? '10 m' : scale === 3 ? '100 m' : scale === 2 ? '1 km' : '10 km or more'}); ` +
+  `make it a "float" attribute, or give its column ${NEEDED_SCALE} decimals or more (e.g. numeric(10,${NEEDED_SCALE}))`;

@@ -1,0 +1,14 @@
+/**
+ * Why a statement failed, without the statement or its values: knex puts both in the message
+ * ("insert into ... values (...) - <the database's message>"), and values are editors' content.
+ */
+export const reasonOf = (err: any): string => {
+  const code = typeof err?.code === 'string' ? err.code : undefined;
+  let text = String(err?.sqlMessage ?? err?.message ?? err ?? 'unknown error');
+  if (!err?.sqlMessage) {
+    const cut = text.lastIndexOf(' - ');
+    if (cut >= 0) text = text.slice(cut + 3);
+  }
+  text = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return code && !text.includes(code) ? `${code}: ${text}` : text;
+};

@@ -1,0 +1,2 @@
+// globalSetup of the integration-mariadb project (tests/helpers/db-global-setup.js).
+module.exports = () => require('./db-global-setup').setup('mariadb');

@@ -1,0 +1,94 @@
+/**
+ * The database matrix of the integration tests. A jest project picks a kind (`sqlite`, `postgres`,
+ * `mariadb`); for a server kind, its globalSetup starts one throw-away server per jest run
+ * (tests/helpers/postgres.js, mariadb.js) and every test app gets its own database on it, named
+ * after its folder (so an app restarted on the same folder finds its data again).
+ *
+ *   process.env.LC_TEST_DB          the kind of this test file's project (set by integration-setup.ts)
+ *   process.env.LC_TEST_DB_<KIND>   JSON { client, host, port, user, password } of the running server
+ */
+const { createHash } = require('node:crypto');
+const path = require('node:path');
+
+const KINDS = ['sqlite', 'postgres', 'mariadb'];
+
+const kind = () => {
+  const k = process.env.LC_TEST_DB || 'sqlite';
+  if (!KINDS.includes(k)) throw new Error(`LC_TEST_DB=${k}: expected one of ${KINDS.join(', ')}`);
+  return k;
+};
+
+/**
+ * Where globalSetup also leaves the server's address, by the pid of jest's main process: a
+ * worker started before that project's globalSetup ran does not have it in its environment.
+ */
+const infoFile = (k, pid) => path.join(__dirname, '..', '.artifacts', 'test-db', `${pid}-${k}.json`);
+
+const serverOf = (k = kind()) => {
+  if (k === 'sqlite') return null;
+  let raw = process.env[`LC_TEST_DB_${k.toUpperCase()}`];
+  for (const pid of [process.ppid, process.pid]) {
+    if (raw) break;
+    try {
+      raw = require('node:fs').readFileSync(infoFile(k, pid), 'utf8');
+    } catch {
+      // not this one
+    }
+  }
+  if (!raw) throw new Error(`LC_TEST_DB=${k} but no ${k} server was started (run through the integration-${k} jest project)`);
+  return JSON.parse(raw);
+};
+
+/** The database name of the app in `appDir`. */
+const databaseName = (appDir) => `lc_${createHash('sha1').update(path.resolve(appDir)).digest('hex').slice(0, 16)}`;
+
+/** env for the playground's config/database.js: the app's own database on this run's server, or its SQLite file. */
+function databaseEnv(appDir, { database } = {}) {
+  const server = serverOf();
+  if (!server) return { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db') };
+  return {
+    DATABASE_CLIENT: server.client,
+    DATABASE_HOST: server.host,
+    DATABASE_PORT: String(server.port),
+    DATABASE_NAME: database ?? databaseName(appDir),
+    DATABASE_USERNAME: server.user,
+    DATABASE_PASSWORD: server.password,
+  };
+}
+
+/** Runs `sql` on the server as its administrator, in `database` (default: none; PostgreSQL's `postgres`). */
+async function adminQuery(server, sql, database) {
+  if (server.client === 'postgres') {
+    const { Client } = require('pg');
+    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: database ?? 'postgres' });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const conn = await require('mysql2/promise').createConnection({ host: server.host, port: server.port, user: server.user, password: server.password, database });
+  try {
+    return (await conn.query(sql))[0];
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Creates the database `name` (default: the app's), unless it exists. No-op on SQLite. */
+async function createDatabase(appDir, name = databaseName(appDir)) {
+  const server = serverOf();
+  if (!server) return;
+  if (server.client === 'postgres') {
+    const found = await adminQuery(server, `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
+    if (!found.length) await adminQuery(server, `CREATE DATABASE ${name}`);
+  } else {
+    await adminQuery(server, `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  }
+}
+
+/** Runs `sql` in the database of the app in `appDir`, beside the app (a test's hand on its data). */
+const appQuery = (appDir, sql) => adminQuery(serverOf(), sql, databaseName(appDir));
+
+module.exports = { infoFile, KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery, appQuery };
