@@ -1,30 +1,46 @@
 /**
  * npm run bench:all: every benchmark in sequence, each in its own process, then their headline
- * lines together. Extra arguments are not passed on (each bench takes its defaults).
- * About 8-12 minutes on 2 cores. BENCH_PLUGIN_COMMIT=HEAD (or a hash): every bench measures
- * that one commit's build (resolved once, so a commit landing mid-run changes nothing).
+ * lines together (`<bench>: <figure> (goal …) ✓/✗`, bench/lib/headline.js), with the time each
+ * took and the load average after it. Under 15 minutes on 2 cores. BENCH_PLUGIN_COMMIT=HEAD (or a
+ * hash): every bench measures that one commit's build (resolved once, so a commit landing mid-run
+ * changes nothing). Extra arguments are not passed on: each bench runs with the arguments below.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { ensureBuilt } = require('./lib/common');
+const { loadText } = require('./lib/load');
 
-const BENCHES = ['efficiency', 'freshness', 'save', 'ratelimit', 'throughput', 'memory'];
+/** One line per run: [label, script in bench/, its arguments]. */
+const BENCHES = [
+  ['efficiency', 'efficiency.js', []],
+  ['freshness', 'freshness.js', []],
+  // Per database (issue 11): bench:save and bench:ratelimit on SQLite, PostgreSQL and MariaDB go here, one line each.
+  ['save', 'save.js', []],
+  ['ratelimit', 'ratelimit.js', []],
+  ['latency', 'latency.js', []],
+  ['memory', 'memory.js', []],
+  // Recovery (issue 12): ['recovery', 'recovery.js', []] goes here.
+  // A reference figure since issue 16 (no goal): the CPU of an unlimited resync, and its ratio to a bare client.
+  ['throughput', 'throughput.js', []],
+];
 
 // One commit for the whole run, even if someone commits meanwhile.
 if (process.env.BENCH_PLUGIN_COMMIT) {
   process.env.BENCH_PLUGIN_COMMIT = execFileSync('git', ['rev-parse', '--verify', `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`], { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
 }
 ensureBuilt();
+const started = Date.now();
+process.stdout.write(`bench:all started ${new Date(started).toISOString()}, load ${loadText()}\n`);
 const headlines = [];
 let failed = 0;
-for (const name of BENCHES) {
-  process.stdout.write(`\n=== bench:${name} ===\n`);
+for (const [label, script, args] of BENCHES) {
+  process.stdout.write(`\n=== bench:${label} ${args.join(' ')} ===\n`);
   const t = Date.now();
-  const r = spawnSync(process.execPath, [path.join(__dirname, `${name}.js`)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   process.stdout.write(r.stdout ?? '');
   const last = (r.stdout ?? '').trim().split('\n').pop();
   if (r.status !== 0) failed++;
-  headlines.push(`${`bench:${name}`.padEnd(18)} ${r.status === 0 ? last : `FAILED (exit ${r.status})`}  [${Math.round((Date.now() - t) / 1000)} s]`);
+  headlines.push(`${r.status === 0 ? last : `${label}: FAILED (exit ${r.status}) ✗`}  [${Math.round((Date.now() - t) / 1000)} s, load ${loadText()}]`);
 }
-process.stdout.write(`\n=== headlines ===\n${headlines.join('\n')}\n`);
+process.stdout.write(`\n=== headlines (${Math.round((Date.now() - started) / 60_000)} min in all) ===\n${headlines.join('\n')}\n`);
 process.exit(failed ? 1 : 0);
