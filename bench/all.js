@@ -4,6 +4,7 @@
  * took and the load average after it. Under 15 minutes on 2 cores. BENCH_PLUGIN_COMMIT=HEAD (or a
  * hash): every bench measures that one commit's build (resolved once, so a commit landing mid-run
  * changes nothing). Extra arguments are not passed on: each bench runs with the arguments below.
+ * `--only latency,memory` or `--skip memory` picks runs by label.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -28,12 +29,20 @@ const BENCHES = [
 if (process.env.BENCH_PLUGIN_COMMIT) {
   process.env.BENCH_PLUGIN_COMMIT = execFileSync('git', ['rev-parse', '--verify', `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`], { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
 }
+const listArg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? null : new Set(process.argv[i + 1].split(','));
+};
+const only = listArg('only');
+const skip = listArg('skip') ?? new Set();
+const runs = BENCHES.filter(([label]) => (!only || only.has(label)) && !skip.has(label));
+
 ensureBuilt();
 const started = Date.now();
 process.stdout.write(`bench:all started ${new Date(started).toISOString()}, load ${loadText()}\n`);
 const headlines = [];
 let failed = 0;
-for (const [label, script, args] of BENCHES) {
+for (const [label, script, args] of runs) {
   process.stdout.write(`\n=== bench:${label} ${args.join(' ')} ===\n`);
   const t = Date.now();
   const r = spawnSync(process.execPath, [path.join(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
