@@ -14,6 +14,7 @@
  * until the loop ends, which would make any burst look like one push.
  * Headline: the calls of (a), (b), (c). Goal 1, <= 2, 0.
  */
+const { headline } = require('./lib/headline');
 const { ensureBuilt, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { timedResync } = require('./lib/resync');
@@ -111,5 +112,5 @@ runMain(async ({ appDir }) => {
   ]);
   saveResult('efficiency', { entries: ENTRIES, rows });
   const [a, b, c] = rows.map((r) => r.calls.total);
-  process.stdout.write(`efficiency: (a) ${a} call(s), (b) ${b}, (c) ${c} (goal 1, <= 2, 0)\n`);
+  headline('efficiency', `remote calls (a) ${a}, (b) ${b}, (c) ${c}`, '1, <= 2, 0', a === 1 && b <= 2 && c === 0);
 });

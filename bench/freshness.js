@@ -11,6 +11,7 @@
  * The plugin's default coalescing otherwise (settle 300 ms, max wait 5 s).
  * Headline: p50 and p95 of the lone publishes.
  */
+const { headline } = require('./lib/headline');
 const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { startChildApp } = require('../tests/helpers/child-app');
@@ -80,5 +81,5 @@ runMain(async ({ appDir }) => {
     ...variants.map((v) => [v.name, round(v.p50, 1), round(v.p95, 1), round(v.min, 1), round(v.max, 1)]),
   ]);
   saveResult('freshness', { publishes: PUBLISHES, variants });
-  process.stdout.write(`freshness of a lone publish: p50 ${round(variants[0].p50, 1)} ms, p95 ${round(variants[0].p95, 1)} ms (goal p50 < 100 ms)\n`);
+  headline('freshness', `lone publish p50 ${round(variants[0].p50, 1)} ms, p95 ${round(variants[0].p95, 1)} ms`, 'p50 < 100 ms', variants[0].p50 < 100);
 });

@@ -11,6 +11,7 @@
  * below 100 pushes/s (see bench:throughput), and this bench is about using the remote's
  * allowance, not about the disk.
  */
+const { headline } = require('./lib/headline');
 const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
@@ -85,7 +86,7 @@ runMain(async ({ appDir }) => {
       ['Strapi CPU ms per push', round(run.cpuMs / COUNT, 2)],
     ]);
     saveResult(`ratelimit${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL === 'delete' ? '-delete' : ''}`, { count: COUNT, rate: RATE, db: dbName, wallMs: run.wallMs, achieved, throttled: throttled.length, throttledAfterFirstPause: after, pauses, minSecond, maxSecond, ratio });
-    process.stdout.write(`rate-limit use (achieved writes/s / ${RATE}): ${round(ratio, 3)} with ${after} 429 after the first pause (goal >= 0.95, 0)\n`);
+    headline(`ratelimit${db.kind === 'sqlite' ? '' : `:${db.kind}`}`, `${round(ratio, 3)} of ${RATE} writes/s used, ${after} 429 after the first pause`, '>= 0.95, 0', ratio >= 0.95 && after === 0);
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();

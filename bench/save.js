@@ -17,6 +17,7 @@
  * microtask turn lets Strapi's own after-save work (the entry.update event) run before the
  * caller resumes. BENCH_VERBOSE=1 lists the statements of the plugin side by shape.
  */
+const { headline } = require('./lib/headline');
 const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
@@ -127,5 +128,5 @@ runMain(async ({ appDir }) => {
   process.stdout.write(`remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`);
   const ratio = r.icon.on.median / r.icon.off.median;
   saveResult(`save${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL ? `-${JOURNAL}` : ''}`, { ops: OPS, warmup: WARMUP, db: dbName, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
-  process.stdout.write(`save overhead ratio (Icon update median, on/off): ${round(ratio, 3)} (goal <= 1.05)\n`);
+  headline(`save${db.kind === 'sqlite' ? '' : `:${db.kind}`}`, `${round(ratio, 3)} Icon update median, plugin on ÷ off`, '<= 1.05', ratio <= 1.05);
 });
