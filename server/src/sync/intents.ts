@@ -169,6 +169,8 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         (o.recovered ?? o.log)(`changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`);
         failing = undefined;
         dropped = 0;
+        // Changes recorded during this write were not scheduled (the episode was still on).
+        if (pending.size) scheduleNow();
       }
       let leading = false;
       let nextDueAt: number | null = null;
