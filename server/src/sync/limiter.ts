@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
 
 type FetchLike = (url: any, init?: any) => Promise<any>;
@@ -72,6 +73,13 @@ export function createLimiter(options: LimiterOptions) {
     if (!extending) options.onPause?.(ms);
   };
 
+  /**
+   * Calls made inside `background(fn)` (the inventory walk) take their turn after every call
+   * of a push already waiting: they share the rate limit without holding editors' changes back.
+   */
+  const lane = new AsyncLocalStorage<'background'>();
+  const background = <T>(fn: () => Promise<T>): Promise<T> => lane.run('background', fn);
+
   const wrap = (fetchImpl: FetchLike): FetchLike =>
     async function limitedFetch(url, init) {
       const signal: AbortSignal | undefined = init?.signal;
@@ -87,7 +95,7 @@ export function createLimiter(options: LimiterOptions) {
               sent = true;
               return fetchImpl(url, init);
             },
-            { throwOnTimeout: true, ...(signal ? { signal } : {}) } as any,
+            { throwOnTimeout: true, priority: lane.getStore() === 'background' ? -1 : 0, ...(signal ? { signal } : {}) } as any,
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
@@ -101,6 +109,7 @@ export function createLimiter(options: LimiterOptions) {
 
   return {
     wrap,
+    background,
     stats: () => ({
       pauses,
       pausedUntil: pausedUntil > Date.now() ? new Date(pausedUntil).toISOString() : null,

@@ -1,4 +1,5 @@
 import type { ResourceKind } from '../remote/types';
+import type { InventoryProgress } from './inventory/walk';
 
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
 
@@ -55,6 +56,8 @@ export interface SyncStatusReport {
   queue: { depth: number; due: number; inFlight: number };
   rateLimit: { pauses: number; pausedUntil: string | null; requestsPerSecond: number; concurrency: number };
   resync: ResyncProgress | null;
+  /** the remote inventory: the walk under way or the last one, and what the table holds */
+  inventory: InventoryProgress;
   failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number }>;
   configured: boolean;
 }
@@ -66,6 +69,7 @@ export interface SyncService {
   resync(options?: { dryRun?: false }): Promise<ResyncProgress>;
   resync(options: { dryRun: true }): Promise<DryRunPlan>;
   retryFailed(): Promise<number>;
+  inventory(): Promise<InventoryProgress>;
   status(options?: { failedLimit?: number }): Promise<SyncStatusReport>;
   stateOf(key: { contentType: string; documentId: string; locale?: string | null }): Promise<EntryState | null>;
   idle(options?: { timeoutMs?: number }): Promise<void>;
