@@ -40,7 +40,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     strapi,
     table: inventoryTable,
     client: () => remoteClient(),
-    background: (fn) => getLimiter().background(fn),
+    background: (fn, onSent) => getLimiter().background(fn, onSent),
     // A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
     pageRetryDelayMs: (attempt) => Math.min(config().retry.maxMs, 10_000, (config().retry.baseMs / 4) * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2),
   });
