@@ -15,6 +15,7 @@ import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
 import { createInventoryTable } from '../sync/inventory/table';
 import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
+import { createLinker, type LinkOptions } from '../sync/link';
 import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
@@ -140,6 +141,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     settleWindowMs: () => coalesce().maxWaitMs,
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
     canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
+  });
+  const linker = createLinker({
+    strapi,
+    states,
+    outbox,
+    pusher,
+    table: inventoryTable,
+    mappings: () => mappings().active(),
+    lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
+    wake: () => worker.wake(),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
 
@@ -273,6 +284,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async inventory(): Promise<InventoryProgress> {
       await inventory.walkAll();
       return inventory.progress();
+    },
+
+    /**
+     * Onboarding: entries without a remote object matched with the objects no entry owns, from the
+     * last complete inventory walk. A dry run (the default) only proposes; otherwise the links
+     * are recorded and the linked entries pushed (updates in place).
+     */
+    link(options: LinkOptions = {}) {
+      return linker.link(options);
     },
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
