@@ -105,7 +105,7 @@ test('proposes links by what identifies each object, and confirming updates them
   }
   // The list's members reconciled by difference: the one no stop names is removed, the kiosk added.
   const list = emulator.state().lists.find((l: any) => l.id === tourList);
-  expect([...list.members].sort()).toEqual([hall, kioskA].sort());
+  expect([...list!.members].sort()).toEqual([hall, kioskA].sort());
   const membership = calls.filter((r: any) => r.path === `/v3.0/lists/${tourList}/pinpoints`);
   expect(membership.map((r: any) => [r.method, r.body])).toEqual(
     expect.arrayContaining([['POST', [{ id: kioskA }]], ['DELETE', [{ id: other }]]]),

@@ -11,33 +11,9 @@ import type { Outbox } from './outbox';
 import type { Pusher } from './push';
 import type { StateStore } from './state';
 import type { EntryKey } from './types';
+import type { LinkCandidate, LinkEntry, LinkProposal } from '../../../shared/contracts/inventory';
 
-/** What the remote holds that may be an entry's object. */
-export interface LinkCandidate {
-  remoteId: number;
-  name: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  firstStart: string | null;
-}
-
-export type LinkEntry = EntryKey & { resource: ResourceKind; name: string };
-
-export interface LinkProposal {
-  /** end of the inventory walk the proposal was made from */
-  inventoryCompleteAt: string;
-  /** one candidate: linked on confirmation */
-  linked: Array<LinkEntry & { remoteId: number }>;
-  /** several candidates: the editor picks one, or skips (the entry is then created) */
-  ambiguous: Array<LinkEntry & { candidates: LinkCandidate[] }>;
-  /** no candidate: the next push creates it */
-  unmatched: LinkEntry[];
-  /** remote objects no entry owns and no entry matches */
-  unowned: Array<{ resource: ResourceKind; remoteId: number; name: string | null }>;
-  counts: { linked: number; ambiguous: number; unmatched: number; unowned: number };
-  /** each list is cut at this many items; counts are whole */
-  truncatedAt: number;
-}
+export type { LinkCandidate, LinkEntry, LinkProposal };
 
 export interface LinkOptions {
   dryRun?: boolean;
@@ -91,7 +67,7 @@ export function createLinker(deps: {
 }) {
   const { states, table } = deps;
 
-  const propose = async (limit: number): Promise<LinkProposal & { all: { linked: LinkProposal['linked']; ambiguous: LinkProposal['ambiguous'] } }> => {
+  const propose = async (limit: number): Promise<Omit<LinkProposal, 'applied'> & { all: { linked: LinkProposal['linked']; ambiguous: LinkProposal['ambiguous'] } }> => {
     const completeAt = await deps.lastCompleteAt();
     if (!completeAt) throw new errors.ValidationError('Walk the remote inventory first: linking compares entries with the objects it found.');
     const linked: LinkProposal['linked'] = [];
@@ -179,7 +155,8 @@ export function createLinker(deps: {
 
   const link = async (options: LinkOptions = {}) => {
     const { all, ...proposal } = await propose(options.limit ?? 100);
-    if (options.dryRun !== false) return { ...proposal, applied: 0 };
+    const done = (applied: number): LinkProposal => ({ ...proposal, applied });
+    if (options.dryRun !== false) return done(0);
     const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> = all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
     const chosen = new Set<string>();
     for (const a of all.ambiguous) {
@@ -199,7 +176,7 @@ export function createLinker(deps: {
     // Each linked entry is pushed: an update in place, never a create.
     await deps.outbox.enqueue(queued);
     deps.wake();
-    return { ...proposal, applied: queued.length };
+    return done(queued.length);
   };
 
   return { link };

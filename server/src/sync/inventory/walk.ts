@@ -4,6 +4,7 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../limiter';
+import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { identityOf } from './identity';
 import type { InventoryTable } from './table';
 
@@ -290,7 +291,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     return full;
   };
 
-  const progress = async () => {
+  const progress = async (): Promise<InventoryProgress> => {
     const s = await load();
     const phases = RESOURCES.map((resource) => {
       const p = s.phases[resource];
@@ -326,4 +327,4 @@ export function createInventoryWalk(deps: WalkDeps) {
 }
 
 export type InventoryWalk = ReturnType<typeof createInventoryWalk>;
-export type InventoryProgress = Awaited<ReturnType<InventoryWalk['progress']>>;
+export type { InventoryProgress };
