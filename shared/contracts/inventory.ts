@@ -3,15 +3,21 @@
  * Imported by the server and the admin with relative paths.
  */
 
-export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
+export type ResourceKind = "pinpoint" | "event" | "category" | "list";
 
 export interface InventoryProgress {
   /** 'running' while a walk goes on; 'failed' when the last one stopped (it resumes from its last page) */
-  state: 'idle' | 'running' | 'done' | 'failed';
+  state: "idle" | "running" | "done" | "failed";
   startedAt: string | null;
   /** what the walk reads now */
-  phase: ResourceKind | 'members' | null;
-  phases: Array<{ resource: ResourceKind; pages: number; objects: number; done: boolean; startedAt: string | null }>;
+  phase: ResourceKind | "members" | null;
+  phases: Array<{
+    resource: ResourceKind;
+    pages: number;
+    objects: number;
+    done: boolean;
+    startedAt: string | null;
+  }>;
   error: string | null;
   /** end of the last complete walk */
   lastCompleteAt: string | null;
@@ -47,7 +53,11 @@ export interface LinkCandidate {
   firstStart: string | null;
 }
 
-export type LinkEntry = EntryRef & { resource: ResourceKind; name: string; label?: string };
+export type LinkEntry = EntryRef & {
+  resource: ResourceKind;
+  name: string;
+  label?: string;
+};
 
 export interface LinkProposal {
   /** end of the inventory walk the proposal was made from */
@@ -59,8 +69,17 @@ export interface LinkProposal {
   /** no candidate: the next push creates it */
   unmatched: LinkEntry[];
   /** remote objects no entry owns and no entry matches */
-  unowned: Array<{ resource: ResourceKind; remoteId: number; name: string | null }>;
-  counts: { linked: number; ambiguous: number; unmatched: number; unowned: number };
+  unowned: Array<{
+    resource: ResourceKind;
+    remoteId: number;
+    name: string | null;
+  }>;
+  counts: {
+    linked: number;
+    ambiguous: number;
+    unmatched: number;
+    unowned: number;
+  };
   /** each list is cut at this many items; counts are whole */
   truncatedAt: number;
   /** links recorded (0 for a proposal) */

@@ -21,6 +21,7 @@ import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
 import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
+import { InventorySection } from '../components/InventorySection';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -349,6 +350,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Alert>
           ) : null}
           {report.resync ? <ResyncCard job={report.resync} /> : null}
+          <InventorySection canTrigger={canTrigger} />
 
           <Grid.Root gap={4}>
             {STATUSES.map((s) => (
