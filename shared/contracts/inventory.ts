@@ -3,14 +3,14 @@
  * Imported by the server and the admin with relative paths.
  */
 
-export type ResourceKind = "pinpoint" | "event" | "category" | "list";
+export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
 
 export interface InventoryProgress {
   /** 'running' while a walk goes on; 'failed' when the last one stopped (it resumes from its last page) */
-  state: "idle" | "running" | "done" | "failed";
+  state: 'idle' | 'running' | 'done' | 'failed';
   startedAt: string | null;
   /** what the walk reads now */
-  phase: ResourceKind | "members" | null;
+  phase: ResourceKind | 'members' | null;
   phases: Array<{
     resource: ResourceKind;
     pages: number;
@@ -23,6 +23,8 @@ export interface InventoryProgress {
   lastCompleteAt: string | null;
   /** what the inventory table holds */
   held: Record<ResourceKind, number> & { members: number };
+  /** objects held that no entry owns: a resync would not link them, it creates new ones */
+  unowned: number;
 }
 
 /** GET /inventory */

@@ -1,7 +1,7 @@
-import { createLimiter } from "../../server/src/sync/limiter";
+import { createLimiter } from '../../server/src/sync/limiter';
 
 /** The inventory walk shares the rate limit with the pushes, behind them. */
-test("calls made in the background lane wait for the pushes already queued", async () => {
+test('calls made in the background lane wait for the pushes already queued', async () => {
   const limiter = createLimiter({ requestsPerSecond: 1000, concurrency: 1 });
   const order: string[] = [];
   const fetch = limiter.wrap(async (url: string) => {
@@ -9,20 +9,14 @@ test("calls made in the background lane wait for the pushes already queued", asy
     await new Promise((r) => setTimeout(r, 2));
     return { status: 200, headers: new Map() };
   });
-  const calls = [
-    fetch("push-1"),
-    limiter.background(() => fetch("page-1")),
-    limiter.background(() => fetch("page-2")),
-    fetch("push-2"),
-    fetch("push-3"),
-  ];
+  const calls = [fetch('push-1'), limiter.background(() => fetch('page-1')), limiter.background(() => fetch('page-2')), fetch('push-2'), fetch('push-3')];
   await Promise.all(calls);
   limiter.stop();
   // push-1 had already left when the rest queued: the pages go last.
-  expect(order).toEqual(["push-1", "push-2", "push-3", "page-1", "page-2"]);
+  expect(order).toEqual(['push-1', 'push-2', 'push-3', 'page-1', 'page-2']);
 });
 
-test("a background call tells when it really left the queue", async () => {
+test('a background call tells when it really left the queue', async () => {
   const limiter = createLimiter({ requestsPerSecond: 1000, concurrency: 1 });
   let left = 0;
   const fetch = limiter.wrap(async () => {
@@ -31,7 +25,7 @@ test("a background call tells when it really left the queue", async () => {
   });
   let told = 0;
   await limiter.background(
-    () => fetch("page"),
+    () => fetch('page'),
     (at) => (told = at),
   );
   limiter.stop();

@@ -1,12 +1,12 @@
-import type { Core } from "@strapi/strapi";
-import { randomUUID } from "node:crypto";
-import { RemoteError, type RemoteClient } from "../../remote";
-import type { Page, ResourceKind } from "../../remote/types";
-import { PLUGIN_ID } from "../../permissions";
-import { isRateLimitWait } from "../limiter";
-import type { InventoryProgress } from "../../../../shared/contracts/inventory";
-import { identityOf } from "./identity";
-import type { InventoryTable } from "./table";
+import type { Core } from '@strapi/strapi';
+import { randomUUID } from 'node:crypto';
+import { RemoteError, type RemoteClient } from '../../remote';
+import type { Page, ResourceKind } from '../../remote/types';
+import { PLUGIN_ID } from '../../permissions';
+import { isRateLimitWait } from '../limiter';
+import type { InventoryProgress } from '../../../../shared/contracts/inventory';
+import { identityOf } from './identity';
+import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
 export interface PhaseState {
@@ -37,7 +37,7 @@ interface MembersState {
 interface FullWalk {
   id: string;
   startedAt: number;
-  state: "running" | "done" | "failed";
+  state: 'running' | 'done' | 'failed';
   error: string | null;
   finishedAt: number | null;
 }
@@ -50,13 +50,8 @@ interface Stored {
 }
 
 const NOT_SENT = Number.MAX_SAFE_INTEGER;
-export const RESOURCES: ResourceKind[] = [
-  "category",
-  "pinpoint",
-  "event",
-  "list",
-];
-const STORE_KEY = "inventory";
+export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
+const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;
 
 export interface WalkDeps {
@@ -64,33 +59,22 @@ export interface WalkDeps {
   table: InventoryTable;
   client: () => Promise<RemoteClient>;
   /** runs remote calls behind the pushes in the rate-limited queue */
-  background: <T>(
-    fn: () => Promise<T>,
-    onSent?: (at: number) => void,
-  ) => Promise<T>;
+  background: <T>(fn: () => Promise<T>, onSent?: (at: number) => void) => Promise<T>;
   /** pause before attempt `n` (1-based) of a page; tests and benchmarks shorten it */
   pageRetryDelayMs?: (attempt: number) => number;
 }
 
-const defaultDelay = (attempt: number) =>
-  Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+const defaultDelay = (attempt: number) => Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 
 /** A stored link the remote no longer takes (an expired cursor, a changed format): walk again from the start. */
-const refused = (err: unknown) =>
-  err instanceof RemoteError &&
-  !err.retryable &&
-  (err.status === 400 || err.status === 404 || err.status === 410);
-const transient = (err: unknown) =>
-  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
-const messageOf = (err: unknown) =>
-  err instanceof Error ? err.message : String(err);
+const refused = (err: unknown) => err instanceof RemoteError && !err.retryable && (err.status === 400 || err.status === 404 || err.status === 410);
+const transient = (err: unknown) => isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class WalkStoppedError extends Error {
   constructor() {
-    super(
-      "the inventory walk stopped with Strapi; it resumes where it was at the next start",
-    );
-    this.name = "WalkStoppedError";
+    super('the inventory walk stopped with Strapi; it resumes where it was at the next start');
+    this.name = 'WalkStoppedError';
   }
 }
 
@@ -102,14 +86,11 @@ export class WalkStoppedError extends Error {
 export function createInventoryWalk(deps: WalkDeps) {
   const { strapi, table } = deps;
   const delay = deps.pageRetryDelayMs ?? defaultDelay;
-  const store = () => strapi.store({ type: "plugin", name: PLUGIN_ID });
+  const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let stored: Stored | undefined;
   let saving: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  const running = new Map<
-    ResourceKind,
-    { startedAt: number; promise: Promise<PhaseState> }
-  >();
+  const running = new Map<ResourceKind, { startedAt: number; promise: Promise<PhaseState> }>();
   let full: Promise<void> | undefined;
   let membersRunning: Promise<void> | undefined;
 
@@ -130,19 +111,12 @@ export function createInventoryWalk(deps: WalkDeps) {
     const snapshot = JSON.parse(JSON.stringify(stored));
     saving = saving
       .then(() => store().set({ key: STORE_KEY, value: snapshot }))
-      .catch((err) =>
-        strapi.log.warn(
-          `[location-content] could not save the inventory walk's progress: ${messageOf(err)}`,
-        ),
-      );
+      .catch((err) => strapi.log.warn(`[location-content] could not save the inventory walk's progress: ${messageOf(err)}`));
     return saving;
   };
 
   /** One page, asked again on a transient failure; `link` undefined for the first page. */
-  const fetchPage = async (
-    get: () => Promise<Page<Record<string, any>>>,
-    onSent?: (at: number) => void,
-  ) => {
+  const fetchPage = async (get: () => Promise<Page<Record<string, any>>>, onSent?: (at: number) => void) => {
     for (let attempt = 1; ; attempt++) {
       if (stopped) throw new WalkStoppedError();
       try {
@@ -154,12 +128,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     }
   };
 
-  const pageOf = async (
-    resource: ResourceKind,
-    link: string | null,
-    filter?: { list?: number },
-    onSent?: (at: number) => void,
-  ) => {
+  const pageOf = async (resource: ResourceKind, link: string | null, filter?: { list?: number }, onSent?: (at: number) => void) => {
     const client = await deps.client();
     const from = { link: link ?? undefined, filter };
     const api = {
@@ -168,10 +137,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       category: client.categories,
       list: client.lists,
     }[resource] as {
-      page(from: {
-        link?: string;
-        filter?: unknown;
-      }): Promise<Page<Record<string, any>>>;
+      page(from: { link?: string; filter?: unknown }): Promise<Page<Record<string, any>>>;
     };
     return fetchPage(() => api.page(from), onSent);
   };
@@ -187,10 +153,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     finishedAt: null,
   });
 
-  const runPhase = async (
-    resource: ResourceKind,
-    phase: PhaseState,
-  ): Promise<PhaseState> => {
+  const runPhase = async (resource: ResourceKind, phase: PhaseState): Promise<PhaseState> => {
     const s = await load();
     s.phases[resource] = phase;
     const followed = new Set<string>();
@@ -229,14 +192,10 @@ export function createInventoryWalk(deps: WalkDeps) {
       );
       phase.pages += 1;
       phase.objects += page.results.length;
-      if (page.count !== undefined && !phase.counts.includes(page.count))
-        phase.counts.push(page.count);
+      if (page.count !== undefined && !phase.counts.includes(page.count)) phase.counts.push(page.count);
       if (!page.next) break;
       // A link back to a page already read would loop forever.
-      if (followed.has(page.next))
-        throw new Error(
-          `the remote's ${resource} pages link back to a page already read; the walk stopped`,
-        );
+      if (followed.has(page.next)) throw new Error(`the remote's ${resource} pages link back to a page already read; the walk stopped`);
       followed.add(page.next);
       phase.next = page.next;
       await save();
@@ -253,10 +212,7 @@ export function createInventoryWalk(deps: WalkDeps) {
    * A complete walk of `resource` that started after `notBefore`: the one running, the one
    * interrupted (resumed where it stopped), or a new one. Every caller waiting for one shares it.
    */
-  const walkResource = async (
-    resource: ResourceKind,
-    notBefore = 0,
-  ): Promise<PhaseState> => {
+  const walkResource = async (resource: ResourceKind, notBefore = 0): Promise<PhaseState> => {
     for (;;) {
       if (stopped) throw new WalkStoppedError();
       const current = running.get(resource);
@@ -268,10 +224,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       const s = await load();
       const known = s.phases[resource];
       if (known?.done && known.startedAt > notBefore) return known;
-      const phase =
-        known && !known.done && known.startedAt > notBefore
-          ? known
-          : freshPhase();
+      const phase = known && !known.done && known.startedAt > notBefore ? known : freshPhase();
       const promise = runPhase(resource, phase);
       // A walk whose first page has not left yet will see everything created until it does.
       const entry = {
@@ -281,11 +234,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         promise,
       };
       running.set(resource, entry);
-      promise
-        .finally(
-          () => running.get(resource) === entry && running.delete(resource),
-        )
-        .catch(() => undefined);
+      promise.finally(() => running.get(resource) === entry && running.delete(resource)).catch(() => undefined);
       return promise;
     }
   };
@@ -294,23 +243,19 @@ export function createInventoryWalk(deps: WalkDeps) {
   const walkMembers = async (notBefore: number) => {
     const s = await load();
     let m = s.members;
-    if (!m || m.startedAt <= notBefore || m.done)
-      m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
+    if (!m || m.startedAt <= notBefore || m.done) m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
     s.members = m;
     for (;;) {
       const ids = await table.listIdsAfter(m.listAfter, 50);
       if (!ids.length) break;
       for (const listId of ids) {
-        let cur =
-          m.current?.listId === listId
-            ? m.current
-            : { listId, startedAt: Date.now(), next: null };
+        let cur = m.current?.listId === listId ? m.current : { listId, startedAt: Date.now(), next: null };
         m.current = cur;
         const followed = new Set<string>();
         for (;;) {
           let page: Page<Record<string, any>>;
           try {
-            page = await pageOf("pinpoint", cur.next, { list: listId });
+            page = await pageOf('pinpoint', cur.next, { list: listId });
           } catch (err) {
             if (cur.next && refused(err)) {
               cur = { listId, startedAt: Date.now(), next: null };
@@ -330,16 +275,13 @@ export function createInventoryWalk(deps: WalkDeps) {
             listId,
             page.results.map((p) => Number(p.id)),
             Date.now(),
-            s.walk?.id ?? "",
+            s.walk?.id ?? '',
           );
           if (!page.next) {
             await table.removeUnseenMembers(listId, cur.startedAt);
             break;
           }
-          if (followed.has(page.next))
-            throw new Error(
-              `the remote's pages of list ${listId} link back to a page already read; the walk stopped`,
-            );
+          if (followed.has(page.next)) throw new Error(`the remote's pages of list ${listId} link back to a page already read; the walk stopped`);
           followed.add(page.next);
           cur.next = page.next;
           await save();
@@ -358,35 +300,32 @@ export function createInventoryWalk(deps: WalkDeps) {
   const walkAll = (): Promise<void> => {
     full ??= (async () => {
       const s = await load();
-      if (!s.walk || s.walk.state === "done")
+      if (!s.walk || s.walk.state === 'done')
         s.walk = {
           id: randomUUID(),
           startedAt: Date.now(),
-          state: "running",
+          state: 'running',
           error: null,
           finishedAt: null,
         };
       const walk = s.walk;
-      walk.state = "running";
+      walk.state = 'running';
       walk.error = null;
       await save();
       try {
-        for (const resource of RESOURCES)
-          await walkResource(resource, walk.startedAt - 1);
+        for (const resource of RESOURCES) await walkResource(resource, walk.startedAt - 1);
         membersRunning = walkMembers(walk.startedAt - 1);
         await membersRunning;
-        walk.state = "done";
+        walk.state = 'done';
         walk.finishedAt = Date.now();
         s.lastCompleteAt = walk.finishedAt;
         await save();
       } catch (err) {
-        walk.state = "failed";
+        walk.state = 'failed';
         walk.error = messageOf(err);
         await save();
         if (!(err instanceof WalkStoppedError))
-          strapi.log.warn(
-            `[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`,
-          );
+          strapi.log.warn(`[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`);
         throw err;
       } finally {
         full = undefined;
@@ -405,31 +344,19 @@ export function createInventoryWalk(deps: WalkDeps) {
         pages: p?.pages ?? 0,
         objects: p?.objects ?? 0,
         done: Boolean(p?.done),
-        startedAt:
-          p && p.startedAt !== NOT_SENT
-            ? new Date(p.startedAt).toISOString()
-            : null,
+        startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null,
       };
     });
-    const current =
-      RESOURCES.find((r) => running.has(r)) ??
-      (membersRunning ? "members" : null);
+    const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
-      state: full
-        ? ("running" as const)
-        : s.walk?.state === "failed"
-          ? ("failed" as const)
-          : s.walk?.state === "done"
-            ? ("done" as const)
-            : ("idle" as const),
+      state: full ? ('running' as const) : s.walk?.state === 'failed' ? ('failed' as const) : s.walk?.state === 'done' ? ('done' as const) : ('idle' as const),
       startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
-      phase: current as ResourceKind | "members" | null,
+      phase: current as ResourceKind | 'members' | null,
       phases,
       error: s.walk?.error ?? null,
-      lastCompleteAt: s.lastCompleteAt
-        ? new Date(s.lastCompleteAt).toISOString()
-        : null,
+      lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
       held: await table.counts(),
+      unowned: await table.unownedCount(),
     };
   };
 
@@ -437,16 +364,13 @@ export function createInventoryWalk(deps: WalkDeps) {
   const start = async () => {
     stopped = false;
     const s = await load();
-    if (s.walk && s.walk.state !== "done") return true;
+    if (s.walk && s.walk.state !== 'done') return true;
     return false;
   };
 
   const stop = async () => {
     stopped = true;
-    await Promise.allSettled([
-      full,
-      ...[...running.values()].map((r) => r.promise),
-    ]);
+    await Promise.allSettled([full, ...[...running.values()].map((r) => r.promise)]);
     await saving;
   };
 
