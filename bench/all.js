@@ -23,7 +23,7 @@ const BENCHES = [
   ['ratelimit:mariadb', 'ratelimit.js', ['--db', 'mariadb']],
   ['latency', 'latency.js', []],
   ['memory', 'memory.js', []],
-  // Recovery (issue 12): ['recovery', 'recovery.js', []] goes here.
+  ['recovery', 'recovery.js', []],
 ];
 // Not in the set: bench:throughput (a reference without goal since issue 16: bench:latency's run with
 // no latency added gives the CPU per push of an unlimited resync) and bench:emulator (the emulator alone).

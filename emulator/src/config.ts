@@ -13,6 +13,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   extraFields: true,
   pinpointDeleteTakesEvents: true,
   pagination: 'cursor',
+  coordinateDecimals: null,
 };
 
 const DATE_STYLES: DateStyle[] = ['ms-utc', 'utc-offset', 'microseconds', 'local-offset', 'mixed'];
@@ -53,6 +54,10 @@ export function validateConfigPatch(patch: unknown): Partial<EmulatorConfig> {
       case 'pagination':
         if (v !== 'cursor' && v !== 'offset') throw new TypeError("pagination must be 'cursor' or 'offset'");
         out.pagination = v;
+        break;
+      case 'coordinateDecimals':
+        if (v !== null && (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 12)) throw new TypeError('coordinateDecimals must be null or an integer 0-12');
+        out.coordinateDecimals = v as number | null;
         break;
       case 'rateLimit':
         out.rateLimit = validateRateLimit(v);

@@ -66,5 +66,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     advanceClock: (ms) => emu.clock.advance(ms),
     addClient: (client) => emu.auth.addClient(client),
     create: (kind, body) => emu.createObject(kind, body),
+    seed: (kind, bodies) => bodies.map((b) => Number(emu.createObject(kind, b).id)),
   };
 }

@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG, validateConfigPatch } from './config';
 import { FaultEngine, type FaultDecision } from './faults';
 import { EmulatorApiError, json, mediaTypeOf, notFound, readBody, writeReply, type Reply } from './http';
 import { MediaStore } from './media';
+import { asStored } from './habits';
 import { HAND_BUILT_PARAMS, Paginator, type Filters } from './pagination';
 import { RateLimiter } from './ratelimit';
 import { RequestLog, redactBody, redactHeaders } from './requestlog';
@@ -421,7 +422,7 @@ export class Emulator {
   }
 
   createObject(kind: ResourceKind, body: unknown): Record<string, unknown> {
-    const f = validateBody(kind, body, this.vctx('create'));
+    const f = asStored(kind, validateBody(kind, body, this.vctx('create')), this.cfg);
     const s = this.store;
     const rec = kind === 'pinpoints' ? s.createPinpoint(f) : kind === 'events' ? s.createEvent(f) : kind === 'categories' ? s.createCategory(f) : s.createList(f);
     return this.render(kind, rec);
@@ -430,7 +431,7 @@ export class Emulator {
   private updateObject(kind: ResourceKind, id: number, body: unknown): Record<string, unknown> {
     const rec = this.find(kind, id);
     const mode = this.cfg.putMode;
-    const f = validateBody(kind, body, this.vctx(mode));
+    const f = asStored(kind, validateBody(kind, body, this.vctx(mode)), this.cfg);
     const s = this.store;
     if (kind === 'pinpoints') s.updatePinpoint(rec as never, f, mode);
     else if (kind === 'events') s.updateEvent(rec as never, f, mode);
@@ -590,7 +591,7 @@ export class Emulator {
             'GET /__emulator/state', 'GET /__emulator/requests', 'DELETE /__emulator/requests', 'GET /__emulator/stats',
             'POST /__emulator/reset', 'GET|PUT /__emulator/config', 'GET|PUT|DELETE /__emulator/faults',
             'POST /__emulator/faults/script', 'POST /__emulator/tokens', 'POST /__emulator/tokens/revoke',
-            'POST /__emulator/clock', 'POST /__emulator/clients', 'POST /__emulator/create/:kind',
+            'POST /__emulator/clock', 'POST /__emulator/clients', 'POST /__emulator/create/:kind', 'POST /__emulator/seed/:kind',
           ],
         }),
       },
@@ -678,6 +679,13 @@ export class Emulator {
         },
       },
     };
+    const seedMatch = /^\/__emulator\/seed\/(pinpoints|events|categories|lists)$/.exec(path);
+    if (seedMatch) {
+      if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
+      const bodies = body();
+      if (!Array.isArray(bodies)) throw new EmulatorApiError(400, { detail: 'expected a JSON array of create bodies' });
+      return json(201, { ids: bodies.map((b) => Number(this.createObject(seedMatch[1] as ResourceKind, b).id)) });
+    }
     const createMatch = /^\/__emulator\/create\/(pinpoints|events|categories|lists)$/.exec(path);
     if (createMatch) {
       if (method !== 'POST') throw methodNotAllowed(method, ['POST']);

@@ -46,6 +46,8 @@ export interface EmulatorConfig {
    * service's `limit`/`offset` inside the links, where a delete during a walk shifts what follows.
    */
   pagination: 'cursor' | 'offset';
+  /** Pinpoint coordinates stored rounded to this many decimals (5 is about 1 m); null keeps them as sent. */
+  coordinateDecimals: number | null;
 }
 
 export interface EmulatorClient {
@@ -279,4 +281,6 @@ export interface EmulatorHandle {
    * Returns the response body. Throws EmulatorApiError (with .status and .body) on a 4xx.
    */
   create(kind: ResourceKind, body: unknown): Record<string, unknown>;
+  /** Many creates at once (an account that already holds thousands of objects); returns the ids. */
+  seed(kind: ResourceKind, bodies: unknown[]): number[];
 }

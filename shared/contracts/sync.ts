@@ -2,6 +2,7 @@
  * The sync routes of the admin API and the public sync service
  * (`strapi.plugin('location-content').service('sync')`): the shapes both sides read.
  */
+import type { InventoryProgress } from './inventory';
 import type { ResourceKind } from './remote';
 
 /** In the order the admin shows them. */
@@ -82,6 +83,8 @@ export interface SyncStatusReport {
     concurrency: number;
   };
   resync: ResyncProgress | null;
+  /** the remote inventory: the walk under way or the last one, and what the table holds */
+  inventory: InventoryProgress;
   failed: FailedEntry[];
   configured: boolean;
   /** set while this instance cannot write changes to the outbox (they wait in its memory) */
@@ -116,6 +119,7 @@ export interface SyncService {
   resync(options: { dryRun: true }): Promise<DryRunPlan>;
   /** Every failed entry goes back to the queue, due at once; returns how many. */
   retryFailed(): Promise<number>;
+  inventory(): Promise<InventoryProgress>;
   /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
   status(options?: { failedLimit?: number }): Promise<SyncStatusReport>;
   stateOf(key: KeyInput): Promise<EntryState | null>;

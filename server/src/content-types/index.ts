@@ -1,9 +1,13 @@
 import syncStateSchema from './sync-state/schema.json';
 import outboxEntrySchema from './outbox-entry/schema.json';
 import syncRefSchema from './sync-ref/schema.json';
+import inventoryObjectSchema from './inventory-object/schema.json';
+import inventoryMemberSchema from './inventory-member/schema.json';
 
 export default {
   'sync-state': { schema: syncStateSchema },
   'outbox-entry': { schema: outboxEntrySchema },
   'sync-ref': { schema: syncRefSchema },
+  'inventory-object': { schema: inventoryObjectSchema },
+  'inventory-member': { schema: inventoryMemberSchema },
 };

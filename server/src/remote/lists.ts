@@ -1,5 +1,5 @@
 import type { Api } from './http';
-import { items, listPages } from './pagination';
+import { fetchPage, items, listPages } from './pagination';
 import { listPayload, membershipPayload } from './payloads';
 import { readList, readMembership } from './readers';
 import { deleteOne, getOne, itemPath, readWith, sendOne, withKnownId } from './resource';
@@ -10,6 +10,8 @@ const PATH = '/v3.0/lists';
 export interface ListsApi {
   list(): AsyncGenerator<RemoteList, void, undefined>;
   listPages(): AsyncGenerator<Page<RemoteList>, void, undefined>;
+  /** One page: the first, or the one at a `next` link kept from an earlier page. */
+  page(from?: { link?: string }): Promise<Page<RemoteList>>;
   get(id: number): Promise<RemoteList>;
   create(input: ListRequest): Promise<RemoteList>;
   update(id: number, input: ListRequest): Promise<RemoteList>;
@@ -33,6 +35,7 @@ export function createListsApi(api: Api): ListsApi {
 
   return {
     listPages: pages,
+    page: (from = {}) => fetchPage(api, PATH, undefined, readList, from.link),
     list: () => items(pages()),
     get: async (id) => getOne(api, itemPath(PATH, id, 'list id'), withKnownId(id, readList)),
     create: async (input) => sendOne(api, 'POST', PATH, listPayload(input), readList),

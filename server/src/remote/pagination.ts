@@ -4,6 +4,22 @@ import { readWith } from './resource';
 import type { Page } from './types';
 
 /**
+ * One page of a collection: the first one (the contract path plus its documented filter) when
+ * `link` is undefined, else the page at a `next` link as the remote returned it, never rebuilt.
+ * A caller that walks page by page (and keeps the link to resume) uses this.
+ */
+export async function fetchPage<T>(
+  api: Api,
+  path: string,
+  query: ApiRequest['query'],
+  read: (raw: unknown) => T,
+  link?: string,
+): Promise<Page<T>> {
+  const response = await api.request(link === undefined ? { method: 'GET', target: path, query } : { method: 'GET', target: api.resolveLink(link) });
+  return readWith(response, (raw) => readPage(raw, read));
+}
+
+/**
  * Walks a collection page by page. Only the first URL is built (the contract
  * path plus its documented filter); every further page is the `next` link as
  * returned, because the contract says its format may change at any time.

@@ -13,6 +13,9 @@ import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
+import { createInventoryTable } from '../sync/inventory/table';
+import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
+import { createLinker, type LinkOptions } from '../sync/link';
 import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
@@ -30,10 +33,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const credentials = createCredentialsStore(strapi);
   const outbox = createOutbox(strapi);
   const states = createStateStore(strapi);
-  const recovery = createRecovery();
-
   let limiter: Limiter | undefined;
   let client: { key: string; client: RemoteClient } | undefined;
+
+  const inventoryTable = createInventoryTable(strapi);
+  const inventory = createInventoryWalk({
+    strapi,
+    table: inventoryTable,
+    client: () => remoteClient(),
+    background: (fn, onSent) => getLimiter().background(fn, onSent),
+    // A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
+    pageRetryDelayMs: (attempt) => Math.min(config().retry.maxMs, 10_000, (config().retry.baseMs / 4) * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2),
+  });
+  const recovery = createRecovery({ walk: inventory, table: inventoryTable });
 
   const getLimiter = () =>
     (limiter ??= createLimiter({
@@ -130,6 +142,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
     canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
   });
+  const linker = createLinker({
+    strapi,
+    states,
+    outbox,
+    pusher,
+    table: inventoryTable,
+    mappings: () => mappings().active(),
+    lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
+    wake: () => worker.wake(),
+  });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
 
   const enqueueKeys = async (keys: KeyInput[], reason: string) => {
@@ -219,16 +241,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async start() {
       await outbox.ensureIndexes();
       await states.ensureIndexes();
+      await inventoryTable.ensureIndexes();
       worker.start();
       resync.startTicker();
       await resync.resume();
       await catchUp.start();
+      // An inventory walk that a stop or a failure interrupted goes on from where it was.
+      if (await inventory.start()) inventory.walkAll().catch(() => undefined);
     },
 
     async stop() {
       // Every intent reaches the outbox before the worker stops; the run is then marked clean.
       await intents.flush();
       await worker.stop();
+      await inventory.stop();
       await resync.stop();
       // A save that finished while the worker stopped: its intent is in the outbox too, and only
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
@@ -250,6 +276,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     resync(options: { dryRun?: boolean } = {}): Promise<ResyncProgress | DryRunPlan> {
       return options.dryRun ? resync.dryRun() : resync.start();
+    },
+
+    /**
+     * Walks the remote account into the inventory table (behind the pushes); resolves when the
+     * walk is complete, rejects when it stopped (it resumes from the last page at the next call).
+     */
+    async inventory(): Promise<InventoryProgress> {
+      await inventory.walkAll();
+      return inventory.progress();
+    },
+
+    /**
+     * Onboarding: entries without a remote object matched with the objects no entry owns, from the
+     * last complete inventory walk. A dry run (the default) only proposes; otherwise the links
+     * are recorded and the linked entries pushed (updates in place).
+     */
+    link(options: LinkOptions = {}) {
+      return linker.link(options);
     },
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
@@ -289,6 +333,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         queue: { ...q, inFlight: worker.stats().inFlight },
         rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
         resync: await resync.progress(),
+        inventory: await inventory.progress(),
         failed: failed.map((f) => ({
           contentType: f.contentType,
           documentId: f.documentId,

@@ -1,5 +1,8 @@
 import { RemoteError, type RemoteClient } from '../remote';
 import type { Page, ResourceKind } from '../remote/types';
+import { nameKeyOf } from './inventory/identity';
+import type { InventoryRow, InventoryTable } from './inventory/table';
+import type { InventoryWalk } from './inventory/walk';
 
 /**
  * What identifies the object a lost POST may have created: the fields the remote
@@ -38,98 +41,67 @@ export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<
   return true;
 }
 
-interface Listing {
-  walkStartedAt: number;
-  objects: Array<Record<string, any>>;
-  /**
-   * Every page gave the same `count`. When it changed, an object may have been deleted during
-   * the walk, and with offset pages (the real service's) the objects after it moved back by one:
-   * one of them may have slipped past the walk.
-   */
-  steady: boolean;
-}
-
 /** Walks again when an unsteady walk found nothing, at most this many times. */
 const MAX_REWALKS = 2;
 
-/**
- * Finds remote objects that a POST whose answer was lost may have created. A walk of a
- * whole collection is shared by every recovery that happened before it started, so a
- * burst of lost answers costs one walk, not one each.
- */
-export function createRecovery(options: { ttlMs?: number } = {}) {
-  const ttl = options.ttlMs ?? 60_000;
-  const listings = new Map<string, Promise<Listing>>();
+export interface RecoveryDeps {
+  walk: Pick<InventoryWalk, 'walkResource'>;
+  table: Pick<InventoryTable, 'byNameKey'>;
+}
 
-  const walk = async (client: RemoteClient, resource: ResourceKind, pinpoint?: number): Promise<Listing> => {
-    const walkStartedAt = Date.now();
-    const objects: Array<Record<string, any>> = [];
-    const counts = new Set<number>();
-    const pages =
-      resource === 'pinpoint'
-        ? client.pinpoints.listPages()
-        : resource === 'event'
-          ? client.events.listPages(pinpoint ? { pinpoint } : undefined)
-          : resource === 'category'
-            ? client.categories.listPages()
-            : client.lists.listPages();
-    for await (const page of pages as AsyncIterable<Page<Record<string, any>>>) {
-      if (page.count !== undefined) counts.add(page.count);
-      // Keep only what matching reads: a listing of many pinpoints stays small.
-      for (const o of page.results) {
-        objects.push({ id: o.id, name: o.name, latitude: o.latitude, longitude: o.longitude, pinpoint: o.pinpoint, dates: o.dates?.slice(0, 1) });
-      }
+const asRemote = (row: InventoryRow) => ({
+  id: row.remoteId,
+  name: row.name,
+  latitude: row.latitude ?? undefined,
+  longitude: row.longitude ?? undefined,
+  pinpoint: row.pinpoint ?? undefined,
+  dates: row.firstStart ? [{ start: row.firstStart }] : undefined,
+});
+
+/**
+ * Finds remote objects that a POST whose answer was lost may have created, in the inventory
+ * once a walk of the collection that started after the loss is complete. Every lost create
+ * waiting for such a walk shares it; a page that fails is asked again in place, and a walk
+ * that still fails resumes where it stopped at the next attempt, never from the start.
+ */
+export function createRecovery(deps: RecoveryDeps) {
+  /** The events at one pinpoint: a short listing, walked directly. */
+  const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint): Promise<number[]> => {
+    const ids: number[] = [];
+    for await (const page of client.events.listPages({ pinpoint }) as AsyncIterable<Page<Record<string, any>>>) {
+      for (const o of page.results) if (matches('event', fp, o)) ids.push(Number(o.id));
     }
-    return { walkStartedAt, objects, steady: counts.size <= 1 };
+    return ids.sort((a, b) => b - a);
   };
 
-  const matching = (resource: ResourceKind, fp: Fingerprint, listing: Listing) =>
-    listing.objects
-      .filter((o) => matches(resource, fp, o))
-      .map((o) => Number(o.id))
-      .sort((a, b) => b - a);
-
-  /** A listing of the objects that may match `fp`, from a walk started after `notBefore`. */
-  async function listingFor(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, notBefore: number): Promise<Listing> {
+  /** Candidates (ids, newest first) whose fields match, from a walk started after `lostAt`. */
+  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
     if (resource === 'event' && fp.pinpoint !== undefined) {
-      // Events can be listed by pinpoint: a cheap, exact walk every time. A remote may refuse
-      // that filter once the pinpoint is gone (400, or 404): then every event is looked at.
+      // A remote may refuse that filter once the pinpoint is gone (400, or 404): then every event is looked at.
       try {
-        return await walk(client, resource, fp.pinpoint);
+        return await eventsAt(client, fp.pinpoint, fp);
       } catch (err) {
         if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found'))) throw err;
-        return await walk(client, resource);
       }
     }
-    const cacheKey: string = resource;
-    let pending = listings.get(cacheKey);
-    let listing = pending ? await pending.catch(() => undefined) : undefined;
-    if (!listing || listing.walkStartedAt <= notBefore || Date.now() - listing.walkStartedAt > ttl) {
-      pending = walk(client, resource);
-      listings.set(cacheKey, pending);
-      try {
-        listing = await pending;
-      } catch (err) {
-        // (A later walk may have taken its place meanwhile.)
-        if (listings.get(cacheKey) === pending) listings.delete(cacheKey);
-        throw err;
-      }
-    }
-    return listing;
-  }
-
-  /** Candidates (ids, newest first) whose fields match, from a listing started after `lostAt`. */
-  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
     let notBefore = lostAt;
     for (let round = 0; ; round++) {
-      const listing = await listingFor(client, resource, fp, notBefore);
-      const ids = matching(resource, fp, listing);
-      if (ids.length || listing.steady || round >= MAX_REWALKS) return ids;
-      notBefore = listing.walkStartedAt;
+      const phase = await deps.walk.walkResource(resource, notBefore);
+      const rows = await deps.table.byNameKey(resource, nameKeyOf(fp.name));
+      const ids = rows
+        .map(asRemote)
+        .filter((o) => matches(resource, fp, o))
+        .map((o) => o.id)
+        .sort((a, b) => b - a);
+      // Every page gave the same `count`, or not: when it changed, an object may have been deleted
+      // during the walk, and with offset pages (the real service's) the objects after it moved back
+      // by one: one of them may have slipped past the walk.
+      if (ids.length || phase.counts.length <= 1 || round >= MAX_REWALKS) return ids;
+      notBefore = phase.startedAt;
     }
   }
 
-  return { candidates, forget: () => listings.clear() };
+  return { candidates };
 }
 
 export type Recovery = ReturnType<typeof createRecovery>;

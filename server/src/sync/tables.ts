@@ -4,6 +4,8 @@ import { createIndexIfMissing } from './dialect';
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
 export const REF_UID = 'plugin::location-content.sync-ref';
+export const INVENTORY_UID = 'plugin::location-content.inventory-object';
+export const INVENTORY_MEMBER_UID = 'plugin::location-content.inventory-member';
 
 type TableInfo = { table: string; col: (attr: string) => string };
 /** Per metadata object: the same for the life of a Strapi instance, asked for several times per push. */
