@@ -13,6 +13,7 @@ import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
+import { createDrift, type DriftGroup, type DriftReport } from '../sync/drift';
 import { createInventoryTable } from '../sync/inventory/table';
 import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
 import { createRelated } from '../sync/related';
@@ -142,6 +143,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
+  const drift = createDrift({
+    strapi,
+    walk: inventory,
+    states,
+    client: remoteClient,
+    enqueue: async (items) => {
+      await outbox.enqueue(items);
+      worker.wake();
+    },
+  });
 
   const enqueueKeys = async (keys: KeyInput[], reason: string) => {
     const items = [];
@@ -274,6 +285,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await inventory.walkAll();
       return inventory.progress();
     },
+
+    /**
+     * Compares the remote account with the sync states (after a fresh inventory walk unless
+     * `fresh: false`) and keeps the report; reads only.
+     */
+    check(options: { fresh?: boolean } = {}): Promise<DriftReport> {
+      return drift.check(options);
+    },
+
+    /** Queues the repairs of the given groups of the last drift report. */
+    repair(options: { groups: DriftGroup[] }) {
+      return drift.repair(options.groups);
+    },
+
+    /** The last drift report and repair, as kept. */
+    drift: () => drift.stored(),
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {
