@@ -2,6 +2,7 @@ jest.setTimeout(180_000);
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { blocks, createIcon, createPlace, createTour } from '../helpers/content';
 import { mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
+import type { DriftReport, RepairOutcome } from '../../server/src/sync/drift';
 
 /** Drift: the remote changed behind the plugin's back is reported by a read-only check, then repaired. */
 
@@ -51,7 +52,7 @@ test('deleted, edited and foreign objects and changed memberships are reported, 
   const [foreignCategory] = app.emulator.seed('categories', [{ name: 'Portal category' }]);
 
   const since = mark(app.emulator);
-  const report = await app.sync().check();
+  const report: DriftReport = await app.sync().check();
   expect(writes(app.emulator, since)).toEqual([]);
 
   expect(report.missing).toEqual([expect.objectContaining({ contentType: PLACE, documentId: places[0].documentId, remoteId: gone })]);
@@ -80,10 +81,10 @@ test('deleted, edited and foreign objects and changed memberships are reported, 
 });
 
 test('each group is repaired through the queue; a category is never deleted', async () => {
-  const before = (await app.sync().drift()).report!;
+  const before: DriftReport = (await app.sync().drift()).report;
   const since = mark(app.emulator);
 
-  const outcome = await app.sync().repair({ groups: ['missing', 'changed', 'membership', 'notOurs'] });
+  const outcome: RepairOutcome = await app.sync().repair({ groups: ['missing', 'changed', 'membership', 'notOurs'] });
   expect(outcome).toMatchObject({ queued: { missing: 1, changed: 1, membership: 1 }, deleted: 1, errors: [] });
   expect(outcome.skipped).toEqual([expect.objectContaining({ resource: 'category', reason: expect.stringContaining('no delete') })]);
   await app.sync().idle();
@@ -108,7 +109,7 @@ test('each group is repaired through the queue; a category is never deleted', as
 
 test('a "not ours" repair never deletes an object an entry owns, even with an inventory older than the push', async () => {
   const [foreign] = app.emulator.seed('pinpoints', [{ name: 'Soon linked', latitude: 3, longitude: 4 }]);
-  const report = await app.sync().check();
+  const report: DriftReport = await app.sync().check();
   expect(report.notOurs.map((o) => o.remoteId)).toContain(foreign);
 
   // After the walk, an entry comes to own the object (as a link of existing content does).
@@ -117,7 +118,7 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
   await app.strapi.db.query('plugin::location-content.sync-state' as any).updateMany({ where: { contentType: PLACE, entryDocumentId: place.documentId }, data: { remoteId: foreign } });
 
   const since = mark(app.emulator);
-  const outcome = await app.sync().repair({ groups: ['notOurs'] });
+  const outcome: RepairOutcome = await app.sync().repair({ groups: ['notOurs'] });
   expect(outcome.deleted).toBe(0);
   expect(outcome.skipped).toEqual(expect.arrayContaining([{ resource: 'pinpoint', remoteId: foreign, reason: 'an entry owns it now' }]));
   expect(writes(app.emulator, since).filter((w: any) => w.method === 'DELETE')).toEqual([]);
