@@ -14,6 +14,7 @@ import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
 import { createDrift, type DriftGroup, type DriftReport } from '../sync/drift';
+import { createReconcileSchedule } from '../sync/drift/schedule';
 import { createInventoryTable } from '../sync/inventory/table';
 import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
 import { createRelated } from '../sync/related';
@@ -153,6 +154,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       worker.wake();
     },
   });
+  const reconcile = createReconcileSchedule({
+    strapi,
+    config: () => config().reconcile,
+    check: () => drift.check(),
+    repair: (groups) => drift.repair(groups),
+    record: drift.recordScheduled,
+  });
 
   const enqueueKeys = async (keys: KeyInput[], reason: string) => {
     const items = [];
@@ -247,11 +255,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await catchUp.start();
       // An inventory walk that a stop or a failure interrupted goes on from where it was.
       if (await inventory.start()) inventory.walkAll().catch(() => undefined);
+      await reconcile.start();
     },
 
     async stop() {
       // Every intent reaches the outbox before the worker stops; the run is then marked clean.
       await intents.flush();
+      await reconcile.stop();
       await worker.stop();
       await inventory.stop();
       await resync.stop();
@@ -299,6 +309,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return drift.repair(options.groups);
     },
 
+    /** One firing of the scheduled check, as the cron runs it (`fireDate`: the time it fired for). */
+    reconcileNow: (fireDate?: Date) => reconcile.fire(fireDate),
+
     /** The last drift report and repair, as kept. */
     drift: () => drift.stored(),
 
@@ -340,6 +353,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
         resync: await resync.progress(),
         inventory: await inventory.progress(),
+        reconcile: await (async () => {
+          const kept = await drift.stored();
+          return { cron: config().reconcile?.cron ?? null, repair: config().reconcile?.repair ?? null, lastRun: kept.scheduled, lastCheckAt: kept.report?.checkedAt ?? null };
+        })(),
         failed: failed.map((f) => ({
           contentType: f.contentType,
           documentId: f.documentId,

@@ -1,4 +1,5 @@
 import type { ResourceKind } from '../remote/types';
+import type { ScheduledRun } from './drift/schedule';
 import type { InventoryProgress } from './inventory/walk';
 
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
@@ -58,6 +59,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   /** the remote inventory: the walk under way or the last one, and what the table holds */
   inventory: InventoryProgress;
+  /** the scheduled check of the remote: off, or its rule and last run */
+  reconcile: { cron: string | null; repair: string | null; lastRun: ScheduledRun | null; lastCheckAt: string | null };
   failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number }>;
   configured: boolean;
 }

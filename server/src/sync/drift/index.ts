@@ -3,6 +3,7 @@ import { PLUGIN_ID } from '../../permissions';
 import { createDriftCheck, type CheckDeps } from './check';
 import { createDriftRepair, type RepairDeps } from './repair';
 import type { DriftGroup, DriftReport, RepairOutcome } from './report';
+import type { ScheduledRun } from './schedule';
 
 export type { DriftGroup, DriftReport, RepairOutcome } from './report';
 export { DRIFT_GROUPS } from './report';
@@ -13,6 +14,8 @@ const STORE_KEY = 'drift';
 export interface DriftStored {
   report: DriftReport | null;
   lastRepair: RepairOutcome | null;
+  /** the last scheduled run, by whichever instance ran it */
+  scheduled: ScheduledRun | null;
 }
 
 export class NoDriftReportError extends Error {
@@ -31,7 +34,7 @@ export function createDrift(deps: CheckDeps & Omit<RepairDeps, 'states' | 'strap
 
   const load = async (): Promise<DriftStored> => {
     const v = (await store().get({ key: STORE_KEY })) as Partial<DriftStored> | null;
-    return { report: v?.report ?? null, lastRepair: v?.lastRepair ?? null };
+    return { report: v?.report ?? null, lastRepair: v?.lastRepair ?? null, scheduled: v?.scheduled ?? null };
   };
   const save = async (patch: Partial<DriftStored>) => store().set({ key: STORE_KEY, value: { ...(await load()), ...patch } });
 
@@ -55,7 +58,11 @@ export function createDrift(deps: CheckDeps & Omit<RepairDeps, 'states' | 'strap
     return outcome;
   };
 
-  return { check, repair, stored: load, isChecking: () => Boolean(checking) };
+  const recordScheduled = async (run: ScheduledRun) => {
+    await save({ scheduled: run });
+  };
+
+  return { check, repair, stored: load, recordScheduled, isChecking: () => Boolean(checking) };
 }
 
 export type Drift = ReturnType<typeof createDrift>;
