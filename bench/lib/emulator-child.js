@@ -37,6 +37,8 @@ async function main() {
     waitFor,
     config: () => emu.config(),
     configure: (patch) => emu.configure(patch),
+    /** Many objects at once: an account that already holds content. Returns how many. */
+    seed: ({ kind, bodies }) => emu.seed(kind, bodies).length,
     setFaults: (cfg) => emu.setFaults(cfg),
     reset: (opts) => emu.reset(opts),
     clearRequests: () => emu.clearRequests(),

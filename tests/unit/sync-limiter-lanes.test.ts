@@ -21,3 +21,17 @@ test('calls made in the background lane wait for the pushes already queued', asy
   // push-1 had already left when the rest queued: the pages go last.
   expect(order).toEqual(['push-1', 'push-2', 'push-3', 'page-1', 'page-2']);
 });
+
+test('a background call tells when it really left the queue', async () => {
+  const limiter = createLimiter({ requestsPerSecond: 1000, concurrency: 1 });
+  let left = 0;
+  const fetch = limiter.wrap(async () => {
+    left = Date.now();
+    return { status: 200, headers: new Map() };
+  });
+  let told = 0;
+  await limiter.background(() => fetch('page'), (at) => (told = at));
+  limiter.stop();
+  expect(told).toBeGreaterThan(0);
+  expect(told).toBeLessThanOrEqual(left);
+});

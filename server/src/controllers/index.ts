@@ -1,5 +1,6 @@
+import inventory from './inventory';
 import mappings from './mappings';
 import settings from './settings';
 import sync from './sync';
 
-export default { mappings, settings, sync };
+export default { inventory, mappings, settings, sync };

@@ -18,5 +18,10 @@ export default {
     { method: 'POST', path: '/push', handler: 'sync.push', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/resync', handler: 'sync.resync', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/retry-failed', handler: 'sync.retryFailed', config: guard(ACTIONS.triggerSync) },
+    { method: 'GET', path: '/inventory', handler: 'inventory.status', config: guard(ACTIONS.readSync) },
+    { method: 'POST', path: '/inventory', handler: 'inventory.run', config: guard(ACTIONS.triggerSync) },
+    // A proposal names entries of every mapped type: for who may push them.
+    { method: 'GET', path: '/link', handler: 'inventory.proposal', config: guard(ACTIONS.triggerSync) },
+    { method: 'POST', path: '/link', handler: 'inventory.confirm', config: guard(ACTIONS.triggerSync) },
   ],
 };

@@ -17,6 +17,7 @@ import { createDrift, type DriftGroup, type DriftReport } from '../sync/drift';
 import { createReconcileSchedule } from '../sync/drift/schedule';
 import { createInventoryTable } from '../sync/inventory/table';
 import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
+import { createLinker, type LinkOptions } from '../sync/link';
 import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
@@ -42,7 +43,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     strapi,
     table: inventoryTable,
     client: () => remoteClient(),
-    background: (fn) => getLimiter().background(fn),
+    background: (fn, onSent) => getLimiter().background(fn, onSent),
     // A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
     pageRetryDelayMs: (attempt) => Math.min(config().retry.maxMs, 10_000, (config().retry.baseMs / 4) * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2),
   });
@@ -142,6 +143,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     settleWindowMs: () => coalesce().maxWaitMs,
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
     canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
+  });
+  const linker = createLinker({
+    strapi,
+    states,
+    outbox,
+    pusher,
+    table: inventoryTable,
+    mappings: () => mappings().active(),
+    lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
+    wake: () => worker.wake(),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
   const drift = createDrift({
@@ -314,6 +325,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The last drift report and repair, as kept. */
     drift: () => drift.stored(),
+
+    /**
+     * Onboarding: entries without a remote object matched with the objects no entry owns, from the
+     * last complete inventory walk. A dry run (the default) only proposes; otherwise the links
+     * are recorded and the linked entries pushed (updates in place).
+     */
+    link(options: LinkOptions = {}) {
+      return linker.link(options);
+    },
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {

@@ -77,12 +77,14 @@ export function createLimiter(options: LimiterOptions) {
    * Calls made inside `background(fn)` (the inventory walk) take their turn after every call
    * of a push already waiting: they share the rate limit without holding editors' changes back.
    */
-  const lane = new AsyncLocalStorage<'background'>();
-  const background = <T>(fn: () => Promise<T>): Promise<T> => lane.run('background', fn);
+  const lane = new AsyncLocalStorage<{ onSent?: (at: number) => void }>();
+  /** `onSent`: told when each of these calls really leaves (after its wait in the queue). */
+  const background = <T>(fn: () => Promise<T>, onSent?: (at: number) => void): Promise<T> => lane.run({ onSent }, fn);
 
   const wrap = (fetchImpl: FetchLike): FetchLike =>
     async function limitedFetch(url, init) {
       const signal: AbortSignal | undefined = init?.signal;
+      const background = lane.getStore();
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: any;
@@ -93,9 +95,10 @@ export function createLimiter(options: LimiterOptions) {
             () => {
               if (signal?.aborted) throw new RateLimitWaitError();
               sent = true;
+              background?.onSent?.(Date.now());
               return fetchImpl(url, init);
             },
-            { throwOnTimeout: true, priority: lane.getStore() === 'background' ? -1 : 0, ...(signal ? { signal } : {}) } as any,
+            { throwOnTimeout: true, priority: background ? -1 : 0, ...(signal ? { signal } : {}) } as any,
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.

@@ -4,12 +4,17 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../limiter';
+import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { identityOf } from './identity';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
 export interface PhaseState {
   walkId: string;
+  /**
+   * When its first page request left (after its wait behind the pushes): every object created
+   * before then is in the walk. NOT_SENT until then.
+   */
   startedAt: number;
   /** the `next` link of the last page stored, as the remote gave it; null before the first page */
   next: string | null;
@@ -44,6 +49,7 @@ interface Stored {
   lastCompleteAt: number | null;
 }
 
+const NOT_SENT = Number.MAX_SAFE_INTEGER;
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;
@@ -53,7 +59,7 @@ export interface WalkDeps {
   table: InventoryTable;
   client: () => Promise<RemoteClient>;
   /** runs remote calls behind the pushes in the rate-limited queue */
-  background: <T>(fn: () => Promise<T>) => Promise<T>;
+  background: <T>(fn: () => Promise<T>, onSent?: (at: number) => void) => Promise<T>;
   /** pause before attempt `n` (1-based) of a page; tests and benchmarks shorten it */
   pageRetryDelayMs?: (attempt: number) => number;
 }
@@ -103,11 +109,11 @@ export function createInventoryWalk(deps: WalkDeps) {
   };
 
   /** One page, asked again on a transient failure; `link` undefined for the first page. */
-  const fetchPage = async (get: () => Promise<Page<Record<string, any>>>) => {
+  const fetchPage = async (get: () => Promise<Page<Record<string, any>>>, onSent?: (at: number) => void) => {
     for (let attempt = 1; ; attempt++) {
       if (stopped) throw new WalkStoppedError();
       try {
-        return await deps.background(get);
+        return await deps.background(get, onSent);
       } catch (err) {
         if (!transient(err) || attempt >= PAGE_ATTEMPTS) throw err;
         await new Promise((r) => setTimeout(r, delay(attempt)));
@@ -115,16 +121,16 @@ export function createInventoryWalk(deps: WalkDeps) {
     }
   };
 
-  const pageOf = async (resource: ResourceKind, link: string | null, filter?: { list?: number }) => {
+  const pageOf = async (resource: ResourceKind, link: string | null, filter?: { list?: number }, onSent?: (at: number) => void) => {
     const client = await deps.client();
     const from = { link: link ?? undefined, filter };
     const api = { pinpoint: client.pinpoints, event: client.events, category: client.categories, list: client.lists }[resource] as {
       page(from: { link?: string; filter?: unknown }): Promise<Page<Record<string, any>>>;
     };
-    return fetchPage(() => api.page(from));
+    return fetchPage(() => api.page(from), onSent);
   };
 
-  const freshPhase = (): PhaseState => ({ walkId: randomUUID(), startedAt: Date.now(), next: null, pages: 0, objects: 0, counts: [], done: false, finishedAt: null });
+  const freshPhase = (): PhaseState => ({ walkId: randomUUID(), startedAt: NOT_SENT, next: null, pages: 0, objects: 0, counts: [], done: false, finishedAt: null });
 
   const runPhase = async (resource: ResourceKind, phase: PhaseState): Promise<PhaseState> => {
     const s = await load();
@@ -133,7 +139,13 @@ export function createInventoryWalk(deps: WalkDeps) {
     for (;;) {
       let page: Page<Record<string, any>>;
       try {
-        page = await pageOf(resource, phase.next);
+        const current = phase;
+        const asked = Date.now();
+        page = await pageOf(resource, phase.next, undefined, (at) => {
+          if (current.startedAt === NOT_SENT) current.startedAt = at;
+        });
+        // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
+        if (current.startedAt === NOT_SENT) current.startedAt = asked;
       } catch (err) {
         if (phase.next && refused(err)) {
           strapi.log.warn(`[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`);
@@ -183,7 +195,13 @@ export function createInventoryWalk(deps: WalkDeps) {
       if (known?.done && known.startedAt > notBefore) return known;
       const phase = known && !known.done && known.startedAt > notBefore ? known : freshPhase();
       const promise = runPhase(resource, phase);
-      const entry = { startedAt: phase.startedAt, promise };
+      // A walk whose first page has not left yet will see everything created until it does.
+      const entry = {
+        get startedAt() {
+          return stored?.phases[resource]?.startedAt ?? NOT_SENT;
+        },
+        promise,
+      };
       running.set(resource, entry);
       promise.finally(() => running.get(resource) === entry && running.delete(resource)).catch(() => undefined);
       return promise;
@@ -273,11 +291,11 @@ export function createInventoryWalk(deps: WalkDeps) {
     return full;
   };
 
-  const progress = async () => {
+  const progress = async (): Promise<InventoryProgress> => {
     const s = await load();
     const phases = RESOURCES.map((resource) => {
       const p = s.phases[resource];
-      return { resource, pages: p?.pages ?? 0, objects: p?.objects ?? 0, done: Boolean(p?.done), startedAt: p ? new Date(p.startedAt).toISOString() : null };
+      return { resource, pages: p?.pages ?? 0, objects: p?.objects ?? 0, done: Boolean(p?.done), startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null };
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
@@ -309,4 +327,4 @@ export function createInventoryWalk(deps: WalkDeps) {
 }
 
 export type InventoryWalk = ReturnType<typeof createInventoryWalk>;
-export type InventoryProgress = Awaited<ReturnType<InventoryWalk['progress']>>;
+export type { InventoryProgress };

@@ -1,0 +1,185 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import type { Mapping } from '../config/types';
+import { mapEntry, MappingError } from '../mapping';
+import type { ResourceKind } from '../remote/types';
+import { onlineKeyPages } from './entries';
+import { identityOf, nameKeyOf } from './inventory/identity';
+import type { InventoryRow, InventoryTable } from './inventory/table';
+import { keyString } from './keys';
+import type { Outbox } from './outbox';
+import type { Pusher } from './push';
+import type { StateStore } from './state';
+import type { EntryKey } from './types';
+import type { LinkCandidate, LinkEntry, LinkProposal } from '../../../shared/contracts/inventory';
+
+export type { LinkCandidate, LinkEntry, LinkProposal };
+
+export interface LinkOptions {
+  dryRun?: boolean;
+  /** picks for ambiguous entries: `keyString` of the entry -> a candidate's remote id, or null to skip it */
+  choices?: Record<string, number | null>;
+  limit?: number;
+}
+
+/** About a metre: what a remote that rounds coordinates to 5 decimals moves a point by, with room. */
+const SAME_PLACE_METRES = 1.2;
+const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
+
+const metresBetween = (lat1: number, lng1: number, lat2: number, lng2: number) => {
+  const dy = (lat2 - lat1) * 111_320;
+  const dx = (lng2 - lng1) * 111_320 * Math.cos(((lat1 + lat2) / 2) * (Math.PI / 180));
+  return Math.hypot(dx, dy);
+};
+
+/** Does a remote object identify as the entry's (its payload's identity)? */
+function sameObject(resource: ResourceKind, mine: ReturnType<typeof identityOf>, remote: InventoryRow): boolean {
+  if (remote.nameKey !== mine.nameKey) return false;
+  if (resource === 'pinpoint') {
+    if (mine.latitude == null || mine.longitude == null || remote.latitude == null || remote.longitude == null) return false;
+    return metresBetween(mine.latitude, mine.longitude, remote.latitude, remote.longitude) <= SAME_PLACE_METRES;
+  }
+  if (resource === 'event') {
+    // Event answers do not carry their pinpoint: it is compared when the remote gave it.
+    if (mine.pinpoint != null && remote.pinpoint != null && mine.pinpoint !== remote.pinpoint) return false;
+    return mine.firstStart != null && remote.firstStart === mine.firstStart;
+  }
+  return true;
+}
+
+const candidateOf = (r: InventoryRow): LinkCandidate => ({ remoteId: r.remoteId, name: r.name, latitude: r.latitude, longitude: r.longitude, firstStart: r.firstStart });
+
+/**
+ * Onboarding an account that already has content: every online entry without a remote object is
+ * matched against the remote objects of its resource that no entry owns, by what identifies
+ * them. Confirming records the links (the next push of a linked entry is an update) and queues
+ * those pushes.
+ */
+export function createLinker(deps: {
+  strapi: Core.Strapi;
+  states: StateStore;
+  outbox: Outbox;
+  pusher: Pusher;
+  table: InventoryTable;
+  mappings: () => Mapping[];
+  lastCompleteAt: () => Promise<string | null>;
+  wake: () => void;
+}) {
+  const { states, table } = deps;
+
+  const propose = async (limit: number): Promise<Omit<LinkProposal, 'applied'> & { all: { linked: LinkProposal['linked']; ambiguous: LinkProposal['ambiguous'] } }> => {
+    const completeAt = await deps.lastCompleteAt();
+    if (!completeAt) throw new errors.ValidationError('Walk the remote inventory first: linking compares entries with the objects it found.');
+    const linked: LinkProposal['linked'] = [];
+    const ambiguous: LinkProposal['ambiguous'] = [];
+    const unmatched: LinkEntry[] = [];
+    const proposed = new Map<string, string[]>();
+    const mappings = [...deps.mappings()].sort((a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource));
+
+    for (const mapping of mappings) {
+      const resource = mapping.resource;
+      for await (const page of onlineKeyPages(deps.strapi, mapping.contentType)) {
+        const known = await states.getMany(page.keys);
+        for (const key of page.keys) {
+          if (known.get(keyString(key))?.remoteId != null) continue;
+          let payload: Record<string, any>;
+          try {
+            const entry = await deps.pusher.readEntry(key, mapping);
+            if (!entry) continue;
+            const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+            if (outcome.action === 'skip') continue;
+            payload = outcome.payload as Record<string, any>;
+          } catch (err) {
+            // An entry that cannot be mapped cannot be pushed either: its own error shows it.
+            if (err instanceof MappingError) continue;
+            throw err;
+          }
+          const mine = identityOf(resource, { ...payload, id: 0 });
+          const rows = (await table.byNameKey(resource, nameKeyOf(payload.name))).filter((r) => sameObject(resource, mine, r));
+          const free: InventoryRow[] = [];
+          for (const r of rows) if (!(await states.isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
+          const item: LinkEntry = { ...key, resource, name: String(payload.name ?? '') };
+          if (!free.length) unmatched.push(item);
+          else if (free.length === 1) linked.push({ ...item, remoteId: free[0].remoteId });
+          else ambiguous.push({ ...item, candidates: free.map(candidateOf) });
+          for (const r of free) {
+            const tag = `${resource}:${r.remoteId}`;
+            proposed.set(tag, [...(proposed.get(tag) ?? []), keyString(key)]);
+          }
+        }
+      }
+    }
+    // One object the only candidate of two entries cannot be both: the editor says which.
+    const contested = (l: LinkProposal['linked'][number]) => (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
+    for (const l of linked.filter(contested)) {
+      const row = (await table.byNameKey(l.resource, nameKeyOf(l.name))).find((r) => r.remoteId === l.remoteId)!;
+      ambiguous.push({ contentType: l.contentType, documentId: l.documentId, locale: l.locale, resource: l.resource, name: l.name, candidates: [candidateOf(row)] });
+    }
+    const sure = linked.filter((l) => !contested(l));
+
+    const unowned: LinkProposal['unowned'] = [];
+    let unownedCount = 0;
+    for (const resource of ORDER) {
+      for (let after = 0; ; ) {
+        const rows = await table.page(resource, after, 500);
+        if (!rows.length) break;
+        after = rows[rows.length - 1].remoteId;
+        for (const r of rows) {
+          if (proposed.has(`${resource}:${r.remoteId}`) || (await states.isRemoteIdClaimed(resource, r.remoteId))) continue;
+          unownedCount += 1;
+          if (unowned.length < limit) unowned.push({ resource, remoteId: r.remoteId, name: r.name });
+        }
+      }
+    }
+    return {
+      inventoryCompleteAt: completeAt,
+      linked: sure.slice(0, limit),
+      ambiguous: ambiguous.slice(0, limit),
+      unmatched: unmatched.slice(0, limit),
+      unowned,
+      counts: { linked: sure.length, ambiguous: ambiguous.length, unmatched: unmatched.length, unowned: unownedCount },
+      truncatedAt: limit,
+      all: { linked: sure, ambiguous },
+    };
+  };
+
+  /** Records one link unless the entry got an object or the object an owner meanwhile. */
+  const linkOne = async (key: EntryKey, resource: ResourceKind, remoteId: number) => {
+    const state = await states.get(key);
+    if (state?.remoteId != null || (await states.isRemoteIdClaimed(resource, remoteId))) return false;
+    // The list's members as the remote holds them: the next push adds and removes only the difference.
+    const members = resource === 'list' ? await table.membersOf(remoteId) : null;
+    await states.upsert(key, { resource, remoteId, payloadHash: null, status: 'pending', members, createStartedAt: null, createFingerprint: null });
+    return true;
+  };
+
+  const link = async (options: LinkOptions = {}) => {
+    const { all, ...proposal } = await propose(options.limit ?? 100);
+    const done = (applied: number): LinkProposal => ({ ...proposal, applied });
+    if (options.dryRun !== false) return done(0);
+    const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> = all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
+    const chosen = new Set<string>();
+    for (const a of all.ambiguous) {
+      const choice = options.choices?.[keyString(a)];
+      if (choice == null) continue;
+      if (!a.candidates.some((c) => c.remoteId === choice)) throw new errors.ValidationError(`${keyString(a)}: ${choice} is not one of its candidates`);
+      const tag = `${a.resource}:${choice}`;
+      if (chosen.has(tag)) throw new errors.ValidationError(`remote ${a.resource} ${choice} was picked for two entries`);
+      chosen.add(tag);
+      picks.push({ key: a, resource: a.resource, remoteId: choice });
+    }
+    const queued = [];
+    for (const p of picks) {
+      const key = { contentType: p.key.contentType, documentId: p.key.documentId, locale: p.key.locale };
+      if (await linkOne(key, p.resource, p.remoteId)) queued.push({ ...key, resource: p.resource, reason: 'linked' });
+    }
+    // Each linked entry is pushed: an update in place, never a create.
+    await deps.outbox.enqueue(queued);
+    deps.wake();
+    return done(queued.length);
+  };
+
+  return { link };
+}
+
+export type Linker = ReturnType<typeof createLinker>;
