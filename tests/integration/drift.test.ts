@@ -1,7 +1,7 @@
 jest.setTimeout(180_000);
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { blocks, createIcon, createPlace, createTour } from '../helpers/content';
-import { mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
+import { mark, PLACE, remoteOf, stateOf, TOUR, until, writes } from '../helpers/sync';
 import type { DriftReport, RepairOutcome } from '../../server/src/sync/drift';
 
 /** Drift: the remote changed behind the plugin's back is reported by a read-only check, then repaired. */
@@ -23,7 +23,7 @@ const remoteIdOf = async (uid: string, documentId: string) => (await stateOf(app
 
 beforeAll(async () => {
   // The remote keeps coordinates rounded to about 1 m: that is not drift.
-  app = await startApp({ emulator: { pageSize: 5, coordinateDecimals: 5 } });
+  app = await startApp({ http: true, emulator: { pageSize: 5, coordinateDecimals: 5 } });
   token = app.emulator.issueToken().access_token;
 });
 
@@ -123,4 +123,62 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
   expect(outcome.skipped).toEqual(expect.arrayContaining([{ resource: 'pinpoint', remoteId: foreign, reason: 'an entry owns it now' }]));
   expect(writes(app.emulator, since).filter((w: any) => w.method === 'DELETE')).toEqual([]);
   expect((app.emulator.state() as any).pinpoints.find((p: any) => p.id === foreign)).toBeDefined();
+});
+
+describe('admin routes', () => {
+  const PASSWORD = 'Str0ngPassw0rd!';
+  const login = async (email: string, roleIds: Array<number | string>) => {
+    await app.strapi.service('admin::user').create({ email, firstname: 'Drift', lastname: 'Test', password: PASSWORD, isActive: true, roles: roleIds } as any);
+    const res = await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+    return ((await res.json()) as any).data.token as string;
+  };
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${app.url}/location-content${path}`, {
+      method,
+      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+
+  test('each checks its permission on the server; the report comes with entry labels; bad groups are 400s', async () => {
+    const roles = app.strapi.service('admin::role');
+    const admin = await login('drift-admin@example.com', [(await roles.getSuperAdmin()).id]);
+    const editor = await login('drift-editor@example.com', [(await roles.findOne({ code: 'strapi-editor' })).id]);
+    const readerRole = await roles.create({ name: 'Drift reader', description: 'reads the sync' });
+    await roles.assignPermissions(readerRole.id, [{ action: 'plugin::location-content.sync.read', subject: null, properties: {}, conditions: [] }]);
+    const reader = await login('drift-reader@example.com', [readerRole.id]);
+
+    const seen = async (method: string, path: string, body?: unknown) => Promise.all([undefined, editor, reader, admin].map(async (tk) => (await call(method, path, tk, body)).status));
+    expect(await seen('GET', '/drift')).toEqual([401, 403, 200, 200]);
+    expect(await seen('POST', '/drift/repair', { groups: ['changed'] })).toEqual([401, 403, 403, 200]);
+    expect(await seen('POST', '/drift/check', {})).toEqual([401, 403, 403, 200]);
+
+    expect((await call('POST', '/drift/repair', admin, { groups: ['everything'] })).status).toBe(400);
+    expect((await call('POST', '/drift/repair', admin, { groups: [] })).status).toBe(400);
+
+    await until(async () => !(await call('GET', '/drift', admin)).body.checking, 'the check to end', 60_000);
+    const kept = (await call('GET', '/drift', admin)).body;
+    expect(kept.report.checkedAt).toEqual(expect.any(String));
+    expect(kept.reconcile).toEqual({ cron: null, repair: null });
+  });
+
+  test('a missing object is reported with its entry\'s label, and repaired from the route', async () => {
+    const roles = app.strapi.service('admin::role');
+    const admin = await login('drift-admin2@example.com', [(await roles.getSuperAdmin()).id]);
+    const place = await createPlace(app.strapi, { title: 'Labelled place' });
+    await app.sync().idle();
+    await behindOurBack('DELETE', `/v3.0/pinpoints/${await remoteIdOf(PLACE, place.documentId)}`);
+    await call('POST', '/drift/check', admin, {});
+    await until(async () => {
+      const b = (await call('GET', '/drift', admin)).body;
+      return !b.checking && b.report.missing.length > 0;
+    }, 'the report', 60_000);
+    const { report } = (await call('GET', '/drift', admin)).body;
+    expect(report.missing).toEqual([expect.objectContaining({ documentId: place.documentId, label: 'Labelled place' })]);
+    const repaired = await call('POST', '/drift/repair', admin, { groups: ['missing'] });
+    expect(repaired.body.outcome.queued).toEqual({ missing: 1 });
+    await app.sync().idle();
+    expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Labelled place' });
+  });
 });

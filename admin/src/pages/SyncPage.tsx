@@ -21,6 +21,7 @@ import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
 import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
+import { DriftSection } from '../components/DriftSection';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -498,6 +499,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Flex>
           </Card>
 
+          <DriftSection canTrigger={canTrigger} names={names} kindOf={(uid) => byUid.get(uid)?.kind ?? 'collectionType'} />
         </Flex>
       </Layouts.Content>
       {plan ? <DryRunModal plan={plan} names={names} onClose={() => setPlan(null)} /> : null}

@@ -1,5 +1,6 @@
 import { toMsUtc } from '../../remote/dates';
 import type { ResourceKind } from '../../remote/types';
+import type { FieldChange } from './report';
 
 /**
  * Fields both sent and read back, per resource: only these can be compared. Media URLs are the
@@ -63,13 +64,7 @@ function same(key: string, pushed: unknown, remote: unknown): boolean {
   return JSON.stringify(pushed) === JSON.stringify(remote);
 }
 
-export interface FieldChange {
-  field: string;
-  /** as last pushed */
-  before: unknown;
-  /** as the remote holds it now */
-  after: unknown;
-}
+export type { FieldChange } from './report';
 
 /** Fields the remote holds otherwise than they were pushed, what it may legitimately rewrite left out. */
 export function changedFields(resource: ResourceKind, pushed: Record<string, unknown>, remote: Record<string, unknown>): FieldChange[] {

@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ReconcileConfig } from '../../config/types';
 import { ensureIndex, LEASE_UID, tableInfo } from '../tables';
-import type { DriftGroup, DriftReport, RepairOutcome } from './report';
+import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
+
+export type { ScheduledRun } from './report';
 
 export const RECONCILE_JOB = 'location-content-reconcile';
 const LEASE = 'reconcile';
@@ -14,17 +16,6 @@ export const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> =
   all: ['missing', 'changed', 'membership', 'notOurs'],
 };
 
-export interface ScheduledRun {
-  /** the time the cron rule fired for, the same on every instance */
-  slot: string;
-  instance: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: 'running' | 'done' | 'failed';
-  error: string | null;
-  found: { missing: number; changed: number; membership: number; notOurs: number } | null;
-  repair: RepairOutcome | null;
-}
 
 export interface ScheduleDeps {
   strapi: Core.Strapi;
