@@ -25,21 +25,44 @@ const FAULTS = (seed) => ({
 });
 
 async function once({ appDir, faults, seed, tag }) {
-  const emu = await startEmulatorProcess({ strict: true, pageSize: 20, pagination: 'offset', requestLogSize: 100_000 });
+  const emu = await startEmulatorProcess({
+    strict: true,
+    pageSize: 20,
+    pagination: 'offset',
+    requestLogSize: 100_000,
+  });
   const app = await startChildApp({
     appDir: await appDir(),
     emulator: emu,
-    patch: { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 }, retry: { baseMs: 200, maxMs: 5_000, maxAttempts: 20 }, requestTimeoutMs: 5_000 } },
+    patch: {
+      config: {
+        rateLimit: { requestsPerSecond: 100, concurrency: 4 },
+        retry: { baseMs: 200, maxMs: 5_000, maxAttempts: 20 },
+        requestTimeoutMs: 5_000,
+      },
+    },
   });
   try {
-    await emu.call('seed', { kind: 'pinpoints', bodies: Array.from({ length: OBJECTS }, (_, i) => ({ name: `Existing ${i}`, latitude: 30 + i / 10_000, longitude: 2 })) });
+    await emu.call('seed', {
+      kind: 'pinpoints',
+      bodies: Array.from({ length: OBJECTS }, (_, i) => ({
+        name: `Existing ${i}`,
+        latitude: 30 + i / 10_000,
+        longitude: 2,
+      })),
+    });
     if (faults) await emu.call('setFaults', FAULTS(seed));
     const since = await emu.call('lastSeq');
     const t0 = Date.now();
     await app.run(
       async (strapi, a) => {
         for (let i = 0; i < a.n; i++) {
-          const p = await strapi.documents('api::place.place').create({ data: { title: `${a.tag} new ${i}`, geo: { lat: 44 + i / 100, lng: 4 } } });
+          const p = await strapi.documents('api::place.place').create({
+            data: {
+              title: `${a.tag} new ${i}`,
+              geo: { lat: 44 + i / 100, lng: 4 },
+            },
+          });
           await strapi.documents('api::place.place').publish({ documentId: p.documentId });
         }
         return null;
@@ -79,17 +102,32 @@ runMain(async ({ appDir }) => {
     clean.push(a);
     rows.push([`healthy remote, run ${r + 1}`, round(a.ms / 1000, 1), a.converged ? 'yes' : 'NO', a.duplicates, a.gets, a.calls, a.s503, a.resets]);
     process.stderr.write(`> healthy run ${r + 1}: ${a.ms} ms\n`);
-    const b = await once({ appDir, faults: true, seed: 1000 + r, tag: `faulty${r}` });
+    const b = await once({
+      appDir,
+      faults: true,
+      seed: 1000 + r,
+      tag: `faulty${r}`,
+    });
     faulty.push(b);
     rows.push([`5% 503 + 2%/3% resets, run ${r + 1}`, round(b.ms / 1000, 1), b.converged ? 'yes' : 'NO', b.duplicates, b.gets, b.calls, b.s503, b.resets]);
     process.stderr.write(`> faulty run ${r + 1}: ${b.ms} ms\n`);
   }
-  table([[`${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20)`, 's', 'converged', 'duplicates', 'GETs', 'calls', '503', 'resets'], ...rows]);
+  table([
+    [`${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20)`, 's', 'converged', 'duplicates', 'GETs', 'calls', '503', 'resets'],
+    ...rows,
+  ]);
   const ratio = median(faulty.map((f) => f.ms)) / median(clean.map((c) => c.ms));
   const all = [...clean, ...faulty];
   const converged = all.every((x) => x.converged);
   const duplicates = all.reduce((n, x) => n + x.duplicates, 0);
-  saveResult('recovery', { objects: OBJECTS, entries: ENTRIES, runs: RUNS, clean, faulty, ratio });
+  saveResult('recovery', {
+    objects: OBJECTS,
+    entries: ENTRIES,
+    runs: RUNS,
+    clean,
+    faulty,
+    ratio,
+  });
   process.stdout.write(
     `recovery: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`,
   );

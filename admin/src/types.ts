@@ -1,3 +1,4 @@
+import type { InventoryProgress } from '../../shared/contracts/inventory';
 /** Shapes of the plugin's admin API (server/src/sync/types.ts, server/src/controllers). */
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
 export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
@@ -64,6 +65,7 @@ export interface SyncStatusReport {
   queue: { depth: number; due: number; inFlight: number };
   rateLimit: { pauses: number; pausedUntil: string | null; requestsPerSecond: number; concurrency: number };
   resync: ResyncProgress | null;
+  inventory?: InventoryProgress;
   failed: FailedEntry[];
   configured: boolean;
 }

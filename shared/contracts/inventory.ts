@@ -11,12 +11,20 @@ export interface InventoryProgress {
   startedAt: string | null;
   /** what the walk reads now */
   phase: ResourceKind | 'members' | null;
-  phases: Array<{ resource: ResourceKind; pages: number; objects: number; done: boolean; startedAt: string | null }>;
+  phases: Array<{
+    resource: ResourceKind;
+    pages: number;
+    objects: number;
+    done: boolean;
+    startedAt: string | null;
+  }>;
   error: string | null;
   /** end of the last complete walk */
   lastCompleteAt: string | null;
   /** what the inventory table holds */
   held: Record<ResourceKind, number> & { members: number };
+  /** objects held that no entry owns: a resync would not link them, it creates new ones */
+  unowned: number;
 }
 
 /** GET /inventory */
@@ -47,7 +55,11 @@ export interface LinkCandidate {
   firstStart: string | null;
 }
 
-export type LinkEntry = EntryRef & { resource: ResourceKind; name: string; label?: string };
+export type LinkEntry = EntryRef & {
+  resource: ResourceKind;
+  name: string;
+  label?: string;
+};
 
 export interface LinkProposal {
   /** end of the inventory walk the proposal was made from */
@@ -59,8 +71,17 @@ export interface LinkProposal {
   /** no candidate: the next push creates it */
   unmatched: LinkEntry[];
   /** remote objects no entry owns and no entry matches */
-  unowned: Array<{ resource: ResourceKind; remoteId: number; name: string | null }>;
-  counts: { linked: number; ambiguous: number; unmatched: number; unowned: number };
+  unowned: Array<{
+    resource: ResourceKind;
+    remoteId: number;
+    name: string | null;
+  }>;
+  counts: {
+    linked: number;
+    ambiguous: number;
+    unmatched: number;
+    unowned: number;
+  };
   /** each list is cut at this many items; counts are whole */
   truncatedAt: number;
   /** links recorded (0 for a proposal) */

@@ -15,7 +15,10 @@ let nobody: string;
 const api = async (method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(`${app.url}/location-content${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -28,16 +31,39 @@ async function adminWith(email: string, actions: string[] | 'super') {
   if (actions === 'super') roleId = (await roles.getSuperAdmin()).id;
   else {
     const role = await roles.create({ name: email, description: email });
-    await roles.assignPermissions(role.id, actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })));
+    await roles.assignPermissions(
+      role.id,
+      actions.map((action) => ({
+        action,
+        subject: null,
+        properties: {},
+        conditions: [],
+      })),
+    );
     roleId = role.id;
   }
-  await app.strapi.service('admin::user').create({ email, firstname: 'A', lastname: 'B', password: PASSWORD, isActive: true, roles: [roleId] } as any);
-  const res = await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  await app.strapi.service('admin::user').create({
+    email,
+    firstname: 'A',
+    lastname: 'B',
+    password: PASSWORD,
+    isActive: true,
+    roles: [roleId],
+  } as any);
+  const res = await fetch(`${app.url}/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   return ((await res.json()) as any).data.token as string;
 }
 
 beforeAll(async () => {
-  app = await startApp({ http: true, emulator: { pageSize: 5 }, patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c) });
+  app = await startApp({
+    http: true,
+    emulator: { pageSize: 5 },
+    patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c),
+  });
   admin = await adminWith('admin@example.com', 'super');
   reader = await adminWith('reader@example.com', ['plugin::location-content.sync.read']);
   nobody = await adminWith('nobody@example.com', ['plugin::location-content.settings.read']);
@@ -46,7 +72,12 @@ beforeAll(async () => {
 afterAll(() => stopApp(app));
 
 test('each route checks its permission on the server', async () => {
-  for (const [method, path] of [['GET', '/inventory'], ['POST', '/inventory'], ['GET', '/link'], ['POST', '/link']]) {
+  for (const [method, path] of [
+    ['GET', '/inventory'],
+    ['POST', '/inventory'],
+    ['GET', '/link'],
+    ['POST', '/link'],
+  ]) {
     expect((await api(method, path, nobody)).status).toBe(403);
   }
   expect((await api('GET', '/inventory', reader)).status).toBe(200);
@@ -56,8 +87,14 @@ test('each route checks its permission on the server', async () => {
 });
 
 test('a walk runs in the background, then a proposal and a confirmation link an entry', async () => {
-  const [remoteId] = app.emulator.seed('pinpoints', [{ name: 'Louvre', latitude: 48.8606, longitude: 2.3376 }, { name: 'Other', latitude: 1, longitude: 1 }]);
-  const place = await createPlace(app.strapi, { title: 'Louvre', geo: { lat: 48.8606, lng: 2.3376 } });
+  const [remoteId] = app.emulator.seed('pinpoints', [
+    { name: 'Louvre', latitude: 48.8606, longitude: 2.3376 },
+    { name: 'Other', latitude: 1, longitude: 1 },
+  ]);
+  const place = await createPlace(app.strapi, {
+    title: 'Louvre',
+    geo: { lat: 48.8606, lng: 2.3376 },
+  });
 
   const early = await api('GET', '/link', admin);
   expect(early.status).toBe(400);
@@ -75,8 +112,20 @@ test('a walk runs in the background, then a proposal and a confirmation link an 
 
   const proposal = await api('GET', '/link', admin);
   expect(proposal.status).toBe(200);
-  expect(proposal.body.proposal.linked).toEqual([expect.objectContaining({ contentType: PLACE, documentId: place.documentId, remoteId, label: 'Louvre' })]);
-  expect(proposal.body.proposal.counts).toEqual({ linked: 1, ambiguous: 0, unmatched: 0, unowned: 1 });
+  expect(proposal.body.proposal.linked).toEqual([
+    expect.objectContaining({
+      contentType: PLACE,
+      documentId: place.documentId,
+      remoteId,
+      label: 'Louvre',
+    }),
+  ]);
+  expect(proposal.body.proposal.counts).toEqual({
+    linked: 1,
+    ambiguous: 0,
+    unmatched: 0,
+    unowned: 1,
+  });
 
   expect((await api('POST', '/link', admin, { choices: { x: 'one' } })).status).toBe(400);
   expect((await api('POST', '/link', admin, { force: true })).status).toBe(400);

@@ -31,17 +31,33 @@ const FAULTS = {
   rules: [
     { kind: 'status' as const, status: 503, probability: 0.05 },
     { kind: 'reset-before' as const, probability: 0.02 / 0.95 },
-    { kind: 'reset-after' as const, probability: 0.03 / (0.95 * (1 - 0.02 / 0.95)) },
+    {
+      kind: 'reset-after' as const,
+      probability: 0.03 / (0.95 * (1 - 0.02 / 0.95)),
+    },
   ],
 };
 
 test('40 new places on a 1,000-pinpoint account converge without a duplicate', async () => {
   const { strapi, emulator } = app;
-  emulator.seed('pinpoints', Array.from({ length: 1000 }, (_, i) => ({ name: `Existing ${i}`, latitude: 30 + i / 1000, longitude: 2 })));
+  emulator.seed(
+    'pinpoints',
+    Array.from({ length: 1000 }, (_, i) => ({
+      name: `Existing ${i}`,
+      latitude: 30 + i / 1000,
+      longitude: 2,
+    })),
+  );
   emulator.setFaults(FAULTS);
 
   const places = [];
-  for (let i = 0; i < 40; i++) places.push(await createPlace(strapi, { title: `New place ${i}`, geo: { lat: 44 + i / 100, lng: 4 } }));
+  for (let i = 0; i < 40; i++)
+    places.push(
+      await createPlace(strapi, {
+        title: `New place ${i}`,
+        geo: { lat: 44 + i / 100, lng: 4 },
+      }),
+    );
   await app.sync().idle({ timeoutMs: 240_000 });
   const stats = emulator.stats();
   emulator.clearFaults();
@@ -61,6 +77,8 @@ test('40 new places on a 1,000-pinpoint account converge without a duplicate', a
   expect(stats.resets).toBeGreaterThan(0);
   expect(stats.byStatus['503']).toBeGreaterThan(0);
   const lost = app.logs.filter((l) => l.includes('has no recorded answer'));
-  console.info(`${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`);
+  console.info(
+    `${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`,
+  );
   expect(lost.length).toBeGreaterThan(0);
 });

@@ -20,11 +20,24 @@ async function seedAccount(emulator: EmulatorHandle) {
   const categories = emulator.seed('categories', [{ name: 'Museum' }, { name: 'Park' }]);
   const pinpoints = emulator.seed(
     'pinpoints',
-    Array.from({ length: 45 }, (_, i) => ({ name: `  Place   ${i} `, latitude: 45 + i / 1000, longitude: 5 + i / 1000, category: categories[i % 2] })),
+    Array.from({ length: 45 }, (_, i) => ({
+      name: `  Place   ${i} `,
+      latitude: 45 + i / 1000,
+      longitude: 5 + i / 1000,
+      category: categories[i % 2],
+    })),
   );
   emulator.seed('events', [
-    { name: 'Concert', pinpoint: pinpoints[0], dates: [{ start: '2026-07-01T18:00:00.000Z', end: '2026-07-01T20:00:00.000Z' }] },
-    { name: 'Market', pinpoint: pinpoints[1], dates: [{ start: '2026-07-02T08:00:00.000Z', end: '2026-07-02T12:00:00.000Z' }] },
+    {
+      name: 'Concert',
+      pinpoint: pinpoints[0],
+      dates: [{ start: '2026-07-01T18:00:00.000Z', end: '2026-07-01T20:00:00.000Z' }],
+    },
+    {
+      name: 'Market',
+      pinpoint: pinpoints[1],
+      dates: [{ start: '2026-07-02T08:00:00.000Z', end: '2026-07-02T12:00:00.000Z' }],
+    },
   ]);
   const lists = emulator.seed('lists', [{ name: 'Tour A' }, { name: 'Tour B' }, { name: 'Empty' }]);
   return { categories, pinpoints, lists };
@@ -42,7 +55,10 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     const add = (list: number, ids: number[]) =>
       fetch(`${app.emulator.baseUrl}/v3.0/lists/${list}/pinpoints`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: `Bearer ${access_token}`,
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify(ids.map((id) => ({ id }))),
       });
     await add(seeded.lists[0], seeded.pinpoints.slice(0, 25));
@@ -54,22 +70,42 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
   test('stores every object with what identifies it, and list members', async () => {
     const since = mark(app.emulator);
     const progress = await app.sync().inventory();
-    expect(progress).toMatchObject({ state: 'done', error: null, held: { pinpoint: 45, category: 2, event: 2, list: 3, members: 30 } });
+    expect(progress).toMatchObject({
+      state: 'done',
+      error: null,
+      held: { pinpoint: 45, category: 2, event: 2, list: 3, members: 30 },
+    });
     expect(progress.lastCompleteAt).toEqual(expect.any(String));
+    // No entry owns any of them yet.
+    expect(progress.unowned).toBe(52);
 
     const objects = await rows(app, INVENTORY);
     const remote = app.emulator.state() as any;
     expect(objects).toHaveLength(45 + 2 + 2 + 3);
     const p0 = objects.find((o) => o.resource === 'pinpoint' && Number(o.remoteId) === seeded.pinpoints[0]);
-    expect(p0).toMatchObject({ name: 'Place   0', nameKey: 'place 0', latitude: 45, longitude: 5 });
+    expect(p0).toMatchObject({
+      name: 'Place   0',
+      nameKey: 'place 0',
+      latitude: 45,
+      longitude: 5,
+    });
     expect(p0.fieldsHash).toMatch(/^[0-9a-f]{64}$/);
     const concert = objects.find((o) => o.resource === 'event' && o.name === 'Concert');
     expect(concert.firstStart).toBe('2026-07-01T18:00:00.000Z');
     expect(new Set(objects.map((o) => `${o.resource}:${o.remoteId}`)).size).toBe(objects.length);
 
     const members = await rows(app, MEMBERS);
-    const of = (list: number) => members.filter((m) => Number(m.listId) === list).map((m) => Number(m.pinpointId)).sort();
-    expect(of(seeded.lists[0])).toEqual(remote.lists.find((l: any) => l.id === seeded.lists[0]).members.slice().sort());
+    const of = (list: number) =>
+      members
+        .filter((m) => Number(m.listId) === list)
+        .map((m) => Number(m.pinpointId))
+        .sort();
+    expect(of(seeded.lists[0])).toEqual(
+      remote.lists
+        .find((l: any) => l.id === seeded.lists[0])
+        .members.slice()
+        .sort(),
+    );
     expect(of(seeded.lists[1])).toHaveLength(5);
 
     // Pages followed as given: the first page of each collection is the only address built.
@@ -80,14 +116,22 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     expect(app.emulator.requests({ since }).filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))).toEqual([]);
 
     const status = await app.sync().status();
-    expect(status.inventory).toMatchObject({ state: 'done', lastCompleteAt: progress.lastCompleteAt });
+    expect(status.inventory).toMatchObject({
+      state: 'done',
+      lastCompleteAt: progress.lastCompleteAt,
+    });
   });
 
   test('a failed page is asked again in place, not the walk from the start', async () => {
     // The second page fails twice, then passes.
     app.emulator.scriptFaults([
       { kind: 'pass', method: 'GET', pathPrefix: '/v3.0/pinpoints' },
-      { kind: 'status', status: 503, method: 'GET', pathPrefix: '/v3.0/pinpoints' },
+      {
+        kind: 'status',
+        status: 503,
+        method: 'GET',
+        pathPrefix: '/v3.0/pinpoints',
+      },
       { kind: 'reset-before', method: 'GET', pathPrefix: '/v3.0/pinpoints' },
     ]);
     const since = mark(app.emulator);
@@ -101,7 +145,10 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
 
   test('objects gone from the remote leave the table after a complete walk; new ones come in', async () => {
     const { access_token } = app.emulator.issueToken();
-    await fetch(`${app.emulator.baseUrl}/v3.0/pinpoints/${seeded.pinpoints[3]}`, { method: 'DELETE', headers: { Authorization: `Bearer ${access_token}` } });
+    await fetch(`${app.emulator.baseUrl}/v3.0/pinpoints/${seeded.pinpoints[3]}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     const [added] = app.emulator.seed('pinpoints', [{ name: 'Newcomer', latitude: 1, longitude: 2 }]);
     await app.sync().inventory();
     const ids = (await rows(app, INVENTORY)).filter((o) => o.resource === 'pinpoint').map((o) => Number(o.remoteId));
@@ -123,7 +170,14 @@ describe('an inventory walk that fails', () => {
   beforeAll(async () => {
     emulator = await startEmulator({ strict: true, pageSize: 10 });
     appDir = await makeAppDir();
-    emulator.seed('pinpoints', Array.from({ length: 35 }, (_, i) => ({ name: `P${i}`, latitude: i, longitude: i })));
+    emulator.seed(
+      'pinpoints',
+      Array.from({ length: 35 }, (_, i) => ({
+        name: `P${i}`,
+        latitude: i,
+        longitude: i,
+      })),
+    );
   });
 
   afterAll(async () => {
@@ -138,7 +192,12 @@ describe('an inventory walk that fails', () => {
     emulator.scriptFaults([
       { kind: 'pass', method: 'GET', pathPrefix: '/v3.0/pinpoints' },
       { kind: 'pass', method: 'GET', pathPrefix: '/v3.0/pinpoints' },
-      ...Array.from({ length: 8 }, () => ({ kind: 'status' as const, status: 503, method: 'GET', pathPrefix: '/v3.0/pinpoints' })),
+      ...Array.from({ length: 8 }, () => ({
+        kind: 'status' as const,
+        status: 503,
+        method: 'GET',
+        pathPrefix: '/v3.0/pinpoints',
+      })),
     ]);
     const since = mark(emulator);
     await expect(app.sync().inventory()).rejects.toThrow(/503/);
@@ -173,11 +232,24 @@ describe('an inventory walk that fails', () => {
     // A walk stops after page 1 (its next link is stored), and the emulator forgets its cursor key.
     emulator.scriptFaults([
       { kind: 'pass', method: 'GET', pathPrefix: '/v3.0/pinpoints' },
-      ...Array.from({ length: 8 }, () => ({ kind: 'status' as const, status: 503, method: 'GET', pathPrefix: '/v3.0/pinpoints' })),
+      ...Array.from({ length: 8 }, () => ({
+        kind: 'status' as const,
+        status: 503,
+        method: 'GET',
+        pathPrefix: '/v3.0/pinpoints',
+      })),
     ]);
     await expect(app!.sync().inventory()).rejects.toThrow(/503/);
     // The stored link is refused (an expired cursor): 404, as the emulator answers an edited one.
-    emulator.scriptFaults([{ kind: 'status', status: 404, body: { detail: 'Invalid cursor' }, method: 'GET', pathPrefix: '/v3.0/pinpoints' }]);
+    emulator.scriptFaults([
+      {
+        kind: 'status',
+        status: 404,
+        body: { detail: 'Invalid cursor' },
+        method: 'GET',
+        pathPrefix: '/v3.0/pinpoints',
+      },
+    ]);
     const since = mark(emulator);
     const progress = await app!.sync().inventory();
     expect(progress.held.pinpoint).toBe(35);

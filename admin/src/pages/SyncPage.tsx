@@ -22,6 +22,7 @@ import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC 
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
 import { DriftSection } from '../components/DriftSection';
+import { InventorySection, UnownedWarning } from '../components/InventorySection';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -207,6 +208,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
   const [report, setReport] = React.useState<SyncStatusReport | null>(null);
   const [loadError, setLoadError] = React.useState<string | null>(null);
   const [confirming, setConfirming] = React.useState(false);
+  const [openLink, setOpenLink] = React.useState(0);
   const [busy, setBusy] = React.useState<'resync' | 'retry' | 'dryRun' | null>(null);
   const [plan, setPlan] = React.useState<DryRunPlan | null>(null);
 
@@ -322,6 +324,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                     'sync.resync.confirm.body',
                     'Every published entry of the mapped content types is checked and pushed if it changed; remote objects of deleted entries are removed. It runs in the background and respects the API rate limit.',
                   )}
+                  <UnownedWarning inventory={report.inventory} onLink={() => (setConfirming(false), setOpenLink((n) => n + 1))} />
                 </ConfirmDialog>
               </Dialog.Root>
             </Flex>
@@ -350,6 +353,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Alert>
           ) : null}
           {report.resync ? <ResyncCard job={report.resync} /> : null}
+          <InventorySection canTrigger={canTrigger} openLink={openLink} />
 
           <Grid.Root gap={4}>
             {STATUSES.map((s) => (

@@ -25,26 +25,36 @@ const choicesOf = (value: unknown): ConfirmLinks.Request['choices'] => {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async status(ctx: any) {
-    const body: GetInventory.Response = { inventory: (await service(strapi).status()).inventory };
+    const body: GetInventory.Response = {
+      inventory: (await service(strapi).status()).inventory,
+    };
     ctx.body = body;
   },
 
   async run(ctx: any) {
     // The walk runs in the background; its failure is logged once and shown in the status.
-    service(strapi).inventory().catch(() => undefined);
-    const body: RunInventory.Response = { inventory: (await service(strapi).status()).inventory };
+    service(strapi)
+      .inventory()
+      .catch(() => undefined);
+    const body: RunInventory.Response = {
+      inventory: (await service(strapi).status()).inventory,
+    };
     ctx.body = body;
   },
 
   async proposal(ctx: any) {
-    const body: GetLinkProposal.Response = { proposal: await labelled(strapi, await service(strapi).link({ dryRun: true })) };
+    const body: GetLinkProposal.Response = {
+      proposal: await labelled(strapi, await service(strapi).link({ dryRun: true })),
+    };
     ctx.body = body;
   },
 
   confirm: handle(async (ctx) => {
     const input = objectBody(ctx.request.body, ['choices'], '{ choices? }');
     const choices = choicesOf(input.choices);
-    const body: ConfirmLinks.Response = { proposal: await labelled(strapi, await service(strapi).link({ dryRun: false, choices })) };
+    const body: ConfirmLinks.Response = {
+      proposal: await labelled(strapi, await service(strapi).link({ dryRun: false, choices })),
+    };
     ctx.body = body;
   }),
 });

@@ -47,7 +47,13 @@ function sameObject(resource: ResourceKind, mine: ReturnType<typeof identityOf>,
   return true;
 }
 
-const candidateOf = (r: InventoryRow): LinkCandidate => ({ remoteId: r.remoteId, name: r.name, latitude: r.latitude, longitude: r.longitude, firstStart: r.firstStart });
+const candidateOf = (r: InventoryRow): LinkCandidate => ({
+  remoteId: r.remoteId,
+  name: r.name,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  firstStart: r.firstStart,
+});
 
 /**
  * Onboarding an account that already has content: every online entry without a remote object is
@@ -67,7 +73,16 @@ export function createLinker(deps: {
 }) {
   const { states, table } = deps;
 
-  const propose = async (limit: number): Promise<Omit<LinkProposal, 'applied'> & { all: { linked: LinkProposal['linked']; ambiguous: LinkProposal['ambiguous'] } }> => {
+  const propose = async (
+    limit: number,
+  ): Promise<
+    Omit<LinkProposal, 'applied'> & {
+      all: {
+        linked: LinkProposal['linked'];
+        ambiguous: LinkProposal['ambiguous'];
+      };
+    }
+  > => {
     const completeAt = await deps.lastCompleteAt();
     if (!completeAt) throw new errors.ValidationError('Walk the remote inventory first: linking compares entries with the objects it found.');
     const linked: LinkProposal['linked'] = [];
@@ -98,7 +113,11 @@ export function createLinker(deps: {
           const rows = (await table.byNameKey(resource, nameKeyOf(payload.name))).filter((r) => sameObject(resource, mine, r));
           const free: InventoryRow[] = [];
           for (const r of rows) if (!(await states.isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
-          const item: LinkEntry = { ...key, resource, name: String(payload.name ?? '') };
+          const item: LinkEntry = {
+            ...key,
+            resource,
+            name: String(payload.name ?? ''),
+          };
           if (!free.length) unmatched.push(item);
           else if (free.length === 1) linked.push({ ...item, remoteId: free[0].remoteId });
           else ambiguous.push({ ...item, candidates: free.map(candidateOf) });
@@ -113,14 +132,21 @@ export function createLinker(deps: {
     const contested = (l: LinkProposal['linked'][number]) => (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
     for (const l of linked.filter(contested)) {
       const row = (await table.byNameKey(l.resource, nameKeyOf(l.name))).find((r) => r.remoteId === l.remoteId)!;
-      ambiguous.push({ contentType: l.contentType, documentId: l.documentId, locale: l.locale, resource: l.resource, name: l.name, candidates: [candidateOf(row)] });
+      ambiguous.push({
+        contentType: l.contentType,
+        documentId: l.documentId,
+        locale: l.locale,
+        resource: l.resource,
+        name: l.name,
+        candidates: [candidateOf(row)],
+      });
     }
     const sure = linked.filter((l) => !contested(l));
 
     const unowned: LinkProposal['unowned'] = [];
     let unownedCount = 0;
     for (const resource of ORDER) {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await table.page(resource, after, 500);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
@@ -137,7 +163,12 @@ export function createLinker(deps: {
       ambiguous: ambiguous.slice(0, limit),
       unmatched: unmatched.slice(0, limit),
       unowned,
-      counts: { linked: sure.length, ambiguous: ambiguous.length, unmatched: unmatched.length, unowned: unownedCount },
+      counts: {
+        linked: sure.length,
+        ambiguous: ambiguous.length,
+        unmatched: unmatched.length,
+        unowned: unownedCount,
+      },
       truncatedAt: limit,
       all: { linked: sure, ambiguous },
     };
@@ -149,7 +180,15 @@ export function createLinker(deps: {
     if (state?.remoteId != null || (await states.isRemoteIdClaimed(resource, remoteId))) return false;
     // The list's members as the remote holds them: the next push adds and removes only the difference.
     const members = resource === 'list' ? await table.membersOf(remoteId) : null;
-    await states.upsert(key, { resource, remoteId, payloadHash: null, status: 'pending', members, createStartedAt: null, createFingerprint: null });
+    await states.upsert(key, {
+      resource,
+      remoteId,
+      payloadHash: null,
+      status: 'pending',
+      members,
+      createStartedAt: null,
+      createFingerprint: null,
+    });
     return true;
   };
 
@@ -157,7 +196,15 @@ export function createLinker(deps: {
     const { all, ...proposal } = await propose(options.limit ?? 100);
     const done = (applied: number): LinkProposal => ({ ...proposal, applied });
     if (options.dryRun !== false) return done(0);
-    const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> = all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
+    const picks: Array<{
+      key: EntryKey;
+      resource: ResourceKind;
+      remoteId: number;
+    }> = all.linked.map((l) => ({
+      key: l,
+      resource: l.resource,
+      remoteId: l.remoteId,
+    }));
     const chosen = new Set<string>();
     for (const a of all.ambiguous) {
       const choice = options.choices?.[keyString(a)];
@@ -170,7 +217,11 @@ export function createLinker(deps: {
     }
     const queued = [];
     for (const p of picks) {
-      const key = { contentType: p.key.contentType, documentId: p.key.documentId, locale: p.key.locale };
+      const key = {
+        contentType: p.key.contentType,
+        documentId: p.key.documentId,
+        locale: p.key.locale,
+      };
       if (await linkOne(key, p.resource, p.remoteId)) queued.push({ ...key, resource: p.resource, reason: 'linked' });
     }
     // Each linked entry is pushed: an update in place, never a create.

@@ -47,7 +47,11 @@ const finite = (v: unknown): number | null => (typeof v === 'number' && Number.i
  */
 export function identityOf(resource: ResourceKind, remote: Record<string, any>): RemoteIdentity {
   const { id: _id, ...fields } = remote;
-  if (Array.isArray(fields.dates)) fields.dates = fields.dates.map((d: any) => ({ start: msUtc(d?.start) ?? d?.start, end: msUtc(d?.end) ?? d?.end }));
+  if (Array.isArray(fields.dates))
+    fields.dates = fields.dates.map((d: any) => ({
+      start: msUtc(d?.start) ?? d?.start,
+      end: msUtc(d?.end) ?? d?.end,
+    }));
   return {
     name: typeof remote.name === 'string' ? remote.name : null,
     nameKey: nameKeyOf(remote.name),

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
-import { ensureIndex, INVENTORY_MEMBER_UID, INVENTORY_UID, tableInfo } from '../tables';
+import { ensureIndex, INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
 import type { RemoteIdentity } from './identity';
 
 export interface InventoryRow extends RemoteIdentity {
@@ -71,7 +71,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
       [col('updatedAt')]: now,
     }));
     const merged = ['name', 'nameKey', 'latitude', 'longitude', 'pinpoint', 'firstStart', 'fieldsHash', 'fields', 'seenAt', 'walkId', 'updatedAt'].map(col);
-    await knex()(table).insert(rows).onConflict([col('resource'), col('remoteId')]).merge(merged);
+    await knex()(table)
+      .insert(rows)
+      .onConflict([col('resource'), col('remoteId')])
+      .merge(merged);
   };
 
   /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
@@ -93,7 +96,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
       [col('createdAt')]: now,
       [col('updatedAt')]: now,
     }));
-    await knex()(table).insert(rows).onConflict([col('listId'), col('pinpointId')]).merge([col('seenAt'), col('walkId'), col('updatedAt')]);
+    await knex()(table)
+      .insert(rows)
+      .onConflict([col('listId'), col('pinpointId')])
+      .merge([col('seenAt'), col('walkId'), col('updatedAt')]);
   };
 
   /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
@@ -128,14 +134,26 @@ export function createInventoryTable(strapi: Core.Strapi) {
   /** Objects of `resource` whose name compares equal to `nameKey`. */
   const byNameKey = async (resource: ResourceKind, nameKey: string): Promise<InventoryRow[]> => {
     const { table, col } = objects();
-    const rows = await knex()(table).where({ [col('resource')]: resource, [col('nameKey')]: nameKey });
+    const rows = await knex()(table).where({
+      [col('resource')]: resource,
+      [col('nameKey')]: nameKey,
+    });
     return rows.map(toRow);
   };
 
   const counts = async (): Promise<Record<ResourceKind, number> & { members: number }> => {
     const { table, col } = objects();
-    const rows = await knex()(table).select({ resource: col('resource') }).count({ n: '*' }).groupBy(col('resource'));
-    const out = { pinpoint: 0, event: 0, category: 0, list: 0, members: 0 } as Record<ResourceKind, number> & { members: number };
+    const rows = await knex()(table)
+      .select({ resource: col('resource') })
+      .count({ n: '*' })
+      .groupBy(col('resource'));
+    const out = {
+      pinpoint: 0,
+      event: 0,
+      category: 0,
+      list: 0,
+      members: 0,
+    } as Record<ResourceKind, number> & { members: number };
     for (const r of rows as any[]) out[r.resource as ResourceKind] = Number(r.n);
     const [m] = await knex()(members().table).count({ n: '*' });
     out.members = Number((m as any)?.n ?? 0);
@@ -149,6 +167,21 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return rows.map(toRow);
   };
 
+  /** Objects held that no entry's sync state names. */
+  const unownedCount = async (): Promise<number> => {
+    const o = objects();
+    const st = tableInfo(strapi, STATE_UID);
+    const [row] = await knex()(o.table)
+      .whereNotExists(
+        knex()(st.table)
+          .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
+          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
+          .select(knex().raw('1')),
+      )
+      .count({ n: '*' });
+    return Number((row as any)?.n ?? 0);
+  };
+
   /** Pinpoint ids of a list as last walked. */
   const membersOf = async (listId: number): Promise<number[]> => {
     const { table, col } = members();
@@ -157,8 +190,18 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   return {
-    ensureIndexes, upsertObjects, removeUnseen, upsertMembers, removeUnseenMembers, removeMembersOfMissingLists,
-    listIdsAfter, byNameKey, counts, page, membersOf,
+    ensureIndexes,
+    upsertObjects,
+    removeUnseen,
+    upsertMembers,
+    removeUnseenMembers,
+    removeMembersOfMissingLists,
+    listIdsAfter,
+    byNameKey,
+    counts,
+    page,
+    membersOf,
+    unownedCount,
   };
 }
 

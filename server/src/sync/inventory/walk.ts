@@ -97,14 +97,21 @@ export function createInventoryWalk(deps: WalkDeps) {
   const load = async (): Promise<Stored> => {
     if (!stored) {
       const value = (await store().get({ key: STORE_KEY })) as Stored | null;
-      stored ??= { walk: value?.walk ?? null, phases: value?.phases ?? {}, members: value?.members ?? null, lastCompleteAt: value?.lastCompleteAt ?? null };
+      stored ??= {
+        walk: value?.walk ?? null,
+        phases: value?.phases ?? {},
+        members: value?.members ?? null,
+        lastCompleteAt: value?.lastCompleteAt ?? null,
+      };
     }
     return stored;
   };
   /** Writes in order: each page's progress lands after the one before it. */
   const save = () => {
     const snapshot = JSON.parse(JSON.stringify(stored));
-    saving = saving.then(() => store().set({ key: STORE_KEY, value: snapshot })).catch((err) => strapi.log.warn(`[location-content] could not save the inventory walk's progress: ${messageOf(err)}`));
+    saving = saving
+      .then(() => store().set({ key: STORE_KEY, value: snapshot }))
+      .catch((err) => strapi.log.warn(`[location-content] could not save the inventory walk's progress: ${messageOf(err)}`));
     return saving;
   };
 
@@ -124,13 +131,27 @@ export function createInventoryWalk(deps: WalkDeps) {
   const pageOf = async (resource: ResourceKind, link: string | null, filter?: { list?: number }, onSent?: (at: number) => void) => {
     const client = await deps.client();
     const from = { link: link ?? undefined, filter };
-    const api = { pinpoint: client.pinpoints, event: client.events, category: client.categories, list: client.lists }[resource] as {
+    const api = {
+      pinpoint: client.pinpoints,
+      event: client.events,
+      category: client.categories,
+      list: client.lists,
+    }[resource] as {
       page(from: { link?: string; filter?: unknown }): Promise<Page<Record<string, any>>>;
     };
     return fetchPage(() => api.page(from), onSent);
   };
 
-  const freshPhase = (): PhaseState => ({ walkId: randomUUID(), startedAt: NOT_SENT, next: null, pages: 0, objects: 0, counts: [], done: false, finishedAt: null });
+  const freshPhase = (): PhaseState => ({
+    walkId: randomUUID(),
+    startedAt: NOT_SENT,
+    next: null,
+    pages: 0,
+    objects: 0,
+    counts: [],
+    done: false,
+    finishedAt: null,
+  });
 
   const runPhase = async (resource: ResourceKind, phase: PhaseState): Promise<PhaseState> => {
     const s = await load();
@@ -148,7 +169,9 @@ export function createInventoryWalk(deps: WalkDeps) {
         if (current.startedAt === NOT_SENT) current.startedAt = asked;
       } catch (err) {
         if (phase.next && refused(err)) {
-          strapi.log.warn(`[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`);
+          strapi.log.warn(
+            `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`,
+          );
           phase = freshPhase();
           s.phases[resource] = phase;
           followed.clear();
@@ -158,7 +181,15 @@ export function createInventoryWalk(deps: WalkDeps) {
         throw err;
       }
       const seenAt = Date.now();
-      await table.upsertObjects(resource, page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })), seenAt, phase.walkId);
+      await table.upsertObjects(
+        resource,
+        page.results.map((o) => ({
+          id: Number(o.id),
+          identity: identityOf(resource, o),
+        })),
+        seenAt,
+        phase.walkId,
+      );
       phase.pages += 1;
       phase.objects += page.results.length;
       if (page.count !== undefined && !phase.counts.includes(page.count)) phase.counts.push(page.count);
@@ -240,7 +271,12 @@ export function createInventoryWalk(deps: WalkDeps) {
             await save();
             throw err;
           }
-          await table.upsertMembers(listId, page.results.map((p) => Number(p.id)), Date.now(), s.walk?.id ?? '');
+          await table.upsertMembers(
+            listId,
+            page.results.map((p) => Number(p.id)),
+            Date.now(),
+            s.walk?.id ?? '',
+          );
           if (!page.next) {
             await table.removeUnseenMembers(listId, cur.startedAt);
             break;
@@ -264,7 +300,14 @@ export function createInventoryWalk(deps: WalkDeps) {
   const walkAll = (): Promise<void> => {
     full ??= (async () => {
       const s = await load();
-      if (!s.walk || s.walk.state === 'done') s.walk = { id: randomUUID(), startedAt: Date.now(), state: 'running', error: null, finishedAt: null };
+      if (!s.walk || s.walk.state === 'done')
+        s.walk = {
+          id: randomUUID(),
+          startedAt: Date.now(),
+          state: 'running',
+          error: null,
+          finishedAt: null,
+        };
       const walk = s.walk;
       walk.state = 'running';
       walk.error = null;
@@ -281,7 +324,8 @@ export function createInventoryWalk(deps: WalkDeps) {
         walk.state = 'failed';
         walk.error = messageOf(err);
         await save();
-        if (!(err instanceof WalkStoppedError)) strapi.log.warn(`[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`);
+        if (!(err instanceof WalkStoppedError))
+          strapi.log.warn(`[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`);
         throw err;
       } finally {
         full = undefined;
@@ -295,7 +339,13 @@ export function createInventoryWalk(deps: WalkDeps) {
     const s = await load();
     const phases = RESOURCES.map((resource) => {
       const p = s.phases[resource];
-      return { resource, pages: p?.pages ?? 0, objects: p?.objects ?? 0, done: Boolean(p?.done), startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null };
+      return {
+        resource,
+        pages: p?.pages ?? 0,
+        objects: p?.objects ?? 0,
+        done: Boolean(p?.done),
+        startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null,
+      };
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
@@ -306,6 +356,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       error: s.walk?.error ?? null,
       lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
       held: await table.counts(),
+      unowned: await table.unownedCount(),
     };
   };
 
@@ -323,7 +374,14 @@ export function createInventoryWalk(deps: WalkDeps) {
     await saving;
   };
 
-  return { walkAll, walkResource, progress, start, stop, isRunning: () => Boolean(full) };
+  return {
+    walkAll,
+    walkResource,
+    progress,
+    start,
+    stop,
+    isRunning: () => Boolean(full),
+  };
 }
 
 export type InventoryWalk = ReturnType<typeof createInventoryWalk>;

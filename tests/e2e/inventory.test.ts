@@ -1,0 +1,152 @@
+/**
+ * Onboarding in a real browser: the dashboard walks the remote account, proposes links to the
+ * objects already there, the editor picks among two copies of a place, and confirms.
+ * Saves docs/screenshots/inventory.png and docs/screenshots/link-proposal.png.
+ *
+ *   npx strapi-plugin build && npx jest tests/e2e/inventory.test.ts --selectProjects e2e
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { createPlace } from '../helpers/content';
+import { PLACE, until } from '../helpers/sync';
+import { appWithBuiltAdmin } from './admin-build';
+
+jest.setTimeout(300_000);
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const EMAIL = 'admin@example.com';
+const PASSWORD = 'Str0ngPassw0rd!';
+const WAIT = 60_000;
+
+let app: TestApp;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const ids: Record<string, number> = {};
+const docs: Record<string, string> = {};
+
+beforeAll(async () => {
+  const appDir = await appWithBuiltAdmin();
+  app = await startApp({
+    http: true,
+    serveAdminPanel: true,
+    appDir,
+    patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c),
+  });
+  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
+  await app.strapi.service('admin::user').create({
+    email: EMAIL,
+    firstname: 'Ada',
+    lastname: 'Admin',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
+
+  // The account already holds the places, one of them twice, and a place no entry has.
+  [ids.louvre, ids.orsay, ids.orsayCopy, ids.rock] = app.emulator.seed('pinpoints', [
+    { name: 'Louvre', latitude: 48.8606, longitude: 2.3376 },
+    { name: 'Orsay', latitude: 48.86, longitude: 2.3266 },
+    { name: 'Orsay', latitude: 48.86, longitude: 2.3266 },
+    { name: 'Eiffel Tower', latitude: 48.8584, longitude: 2.2945 },
+  ]);
+  docs.louvre = (
+    await createPlace(app.strapi, {
+      title: 'Louvre',
+      geo: { lat: 48.8606, lng: 2.3376 },
+    })
+  ).documentId;
+  docs.orsay = (
+    await createPlace(app.strapi, {
+      title: 'Orsay',
+      geo: { lat: 48.86, lng: 2.3266 },
+    })
+  ).documentId;
+  docs.cafe = (
+    await createPlace(app.strapi, {
+      title: 'Café de Flore',
+      geo: { lat: 48.854, lng: 2.3326 },
+    })
+  ).documentId;
+
+  await fs.mkdir(SHOTS, { recursive: true });
+  profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'Europe/Paris',
+  });
+  context.setDefaultTimeout(WAIT);
+  page = context.pages()[0] ?? (await context.newPage());
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) await removeDir(profile);
+  await app?.stop();
+  if (app) await removeDir(app.appDir);
+});
+
+const shot = async (name: string) => {
+  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
+  if (await closeBanner.isVisible()) await closeBanner.click();
+  await page.mouse.move(0, 0);
+  await page.screenshot({
+    path: path.join(SHOTS, `${name}.png`),
+    animations: 'disabled',
+  });
+};
+
+test('walk the remote account, then link the existing objects', async () => {
+  await page.goto(`${app.url}/admin/auth/login`);
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(/\/admin(\/)?$/);
+
+  await page.goto(`${app.url}/admin/plugins/location-content`);
+  const section = page.getByTestId('inventory');
+  await section.getByText('The remote account has not been walked yet.').waitFor();
+  await expect(section.getByTestId('link-open').isDisabled()).resolves.toBe(true);
+  await section.getByTestId('inventory-walk').click();
+  await section.getByText(/Last complete walk:/).waitFor();
+  await section.getByText(/^4 pinpoints, 0 events, 0 categories, 0 lists/).waitFor();
+  await shot('inventory');
+
+  // The resync's confirmation warns that the account holds objects no entry owns, and offers to link first.
+  await page.getByTestId('resync-button').click();
+  await page.getByTestId('resync-unowned').getByText(/holds 4 objects that no entry owns/).waitFor();
+  await page.getByTestId('resync-link-first').click();
+  const proposal = page.getByTestId('link-proposal');
+  await proposal.getByText('1 to link, 1 to choose, 1 will be created, 1 remote objects match no entry.').waitFor();
+  await proposal.getByText(`Louvre → pinpoint ${ids.louvre}`).waitFor();
+  await proposal.getByText('Will be created: Café de Flore').waitFor();
+  await proposal.getByText(`On the remote, matching no entry: Eiffel Tower (pinpoint ${ids.rock})`).waitFor();
+  // Orsay is there twice: pick the second copy.
+  await page.getByRole('combobox', { name: /Orsay: several remote objects match/ }).click();
+  await page.getByRole('option', { name: new RegExp(`pinpoint ${ids.orsayCopy}:`) }).click();
+  await shot('link-proposal');
+  await page.getByTestId('link-confirm').click();
+  await page.getByText(/2 entries linked/).waitFor();
+
+  const stateOf = (documentId: string) => app.sync().stateOf({ contentType: PLACE, documentId });
+  await until(async () => (await stateOf(docs.orsay))?.remoteId === ids.orsayCopy, 'Orsay to be linked to the copy picked');
+  expect((await stateOf(docs.louvre))?.remoteId).toBe(ids.louvre);
+  expect((await stateOf(docs.cafe))?.remoteId ?? null).toBeNull();
+});
