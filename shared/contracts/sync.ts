@@ -2,7 +2,8 @@
  * The sync routes of the admin API and the public sync service
  * (`strapi.plugin('location-content').service('sync')`): the shapes both sides read.
  */
-import type { InventoryProgress } from './inventory';
+import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './drift';
+import type { InventoryProgress, LinkProposal } from './inventory';
 import type { ResourceKind } from './remote';
 
 /** In the order the admin shows them. */
@@ -85,6 +86,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   /** the remote inventory: the walk under way or the last one, and what the table holds */
   inventory: InventoryProgress;
+  /** the scheduled check of the remote: off, or its rule and last run */
+  reconcile: { cron: string | null; repair: string | null; lastRun: ScheduledRun | null; lastCheckAt: string | null };
   failed: FailedEntry[];
   configured: boolean;
   /** set while this instance cannot write changes to the outbox (they wait in its memory) */
@@ -120,6 +123,12 @@ export interface SyncService {
   /** Every failed entry goes back to the queue, due at once; returns how many. */
   retryFailed(): Promise<number>;
   inventory(): Promise<InventoryProgress>;
+  /** Matches entries without a remote object with the objects no entry owns (after a complete walk); links them unless dryRun. */
+  link(options?: { dryRun?: boolean; choices?: Record<string, number | null>; limit?: number }): Promise<LinkProposal>;
+  /** Read-only: walks the account (unless `fresh: false`) and compares it with what was pushed. */
+  check(options?: { fresh?: boolean }): Promise<DriftReport>;
+  /** Queues the repairs of the chosen groups of the last report. */
+  repair(options: { groups: DriftGroup[] }): Promise<RepairOutcome>;
   /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
   status(options?: { failedLimit?: number }): Promise<SyncStatusReport>;
   stateOf(key: KeyInput): Promise<EntryState | null>;

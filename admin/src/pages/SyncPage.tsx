@@ -22,6 +22,7 @@ import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC 
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
 import { RecordingAlert } from '../components/RecordingAlert';
+import { DriftSection } from '../components/DriftSection';
 import { InventorySection, UnownedWarning } from '../components/InventorySection';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
@@ -505,6 +506,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Flex>
           </Card>
 
+          <DriftSection canTrigger={canTrigger} names={names} kindOf={(uid) => byUid.get(uid)?.kind ?? 'collectionType'} />
         </Flex>
       </Layouts.Content>
       {plan ? <DryRunModal plan={plan} names={names} onClose={() => setPlan(null)} /> : null}

@@ -13,4 +13,5 @@ export const defaults: PluginConfig = {
   leaseMs: 60_000,
   retry: { baseMs: 1_000, maxMs: 15 * 60_000, maxAttempts: 12 },
   coalesce: { settleMs: 300, maxWaitMs: 5_000 },
+  reconcile: null,
 };

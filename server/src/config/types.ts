@@ -103,6 +103,14 @@ export interface RateLimitConfig {
   concurrency: number;
 }
 
+/** A scheduled check of the remote against Strapi, and which repairs follow it without asking. */
+export interface ReconcileConfig {
+  /** a cron rule, as Strapi's cron takes it: '0 3 * * *' */
+  cron: string;
+  /** none: report only; missing: recreate the objects gone from the remote; all: every repair group */
+  repair: 'none' | 'missing' | 'all';
+}
+
 export interface PluginConfig {
   baseUrl?: string;
   clientId?: string;
@@ -126,4 +134,6 @@ export interface PluginConfig {
    * but never more than `maxWaitMs` after the first save of a burst.
    */
   coalesce: { settleMs: number; maxWaitMs: number };
+  /** off when absent or null */
+  reconcile?: ReconcileConfig | null;
 }

@@ -52,6 +52,18 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   )
     problems.push(`${key('coalesce')} must be { settleMs, maxWaitMs }, both 0 or more`);
 
+  if (config.reconcile != null) {
+    const r = config.reconcile as unknown;
+    if (!isPlainObject(r)) problems.push(`${key('reconcile')} must be { cron, repair } or null (off)`);
+    else {
+      // 5 fields, or 6 with seconds first, as Strapi's cron takes them.
+      const fields = typeof r.cron === 'string' ? r.cron.trim().split(/\s+/).length : 0;
+      if (fields !== 5 && fields !== 6) problems.push(`${key('reconcile.cron')} must be a cron rule such as '0 3 * * *', got ${JSON.stringify(r.cron)}`);
+      if (!['none', 'missing', 'all'].includes(r.repair as string))
+        problems.push(`${key('reconcile.repair')} must be 'none', 'missing' or 'all', got ${JSON.stringify(r.repair)}`);
+    }
+  }
+
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);
     return problems;

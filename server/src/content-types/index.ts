@@ -3,6 +3,7 @@ import outboxEntrySchema from './outbox-entry/schema.json';
 import syncRefSchema from './sync-ref/schema.json';
 import inventoryObjectSchema from './inventory-object/schema.json';
 import inventoryMemberSchema from './inventory-member/schema.json';
+import leaseSchema from './lease/schema.json';
 
 export default {
   'sync-state': { schema: syncStateSchema },
@@ -10,4 +11,5 @@ export default {
   'sync-ref': { schema: syncRefSchema },
   'inventory-object': { schema: inventoryObjectSchema },
   'inventory-member': { schema: inventoryMemberSchema },
+  lease: { schema: leaseSchema },
 };

@@ -1,6 +1,7 @@
+import drift from './drift';
 import inventory from './inventory';
 import mappings from './mappings';
 import settings from './settings';
 import sync from './sync';
 
-export default { inventory, mappings, settings, sync };
+export default { drift, inventory, mappings, settings, sync };

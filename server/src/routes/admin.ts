@@ -23,5 +23,8 @@ export default {
     // A proposal names entries of every mapped type: for who may push them.
     { method: 'GET', path: '/link', handler: 'inventory.proposal', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/link', handler: 'inventory.confirm', config: guard(ACTIONS.triggerSync) },
+    { method: 'GET', path: '/drift', handler: 'drift.get', config: guard(ACTIONS.readSync) },
+    { method: 'POST', path: '/drift/check', handler: 'drift.check', config: guard(ACTIONS.triggerSync) },
+    { method: 'POST', path: '/drift/repair', handler: 'drift.repair', config: guard(ACTIONS.triggerSync) },
   ],
 };

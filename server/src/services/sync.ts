@@ -13,6 +13,8 @@ import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
 import { createRecovery } from '../sync/recovery';
+import { createDrift, type DriftGroup, type DriftReport } from '../sync/drift';
+import { createReconcileSchedule } from '../sync/drift/schedule';
 import { createInventoryTable } from '../sync/inventory/table';
 import { createInventoryWalk, type InventoryProgress } from '../sync/inventory/walk';
 import { createLinker, type LinkOptions } from '../sync/link';
@@ -153,6 +155,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     wake: () => worker.wake(),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
+  const drift = createDrift({
+    strapi,
+    walk: inventory,
+    states,
+    client: remoteClient,
+    enqueue: async (items) => {
+      await outbox.enqueue(items);
+      worker.wake();
+    },
+  });
+  const reconcile = createReconcileSchedule({
+    strapi,
+    config: () => config().reconcile,
+    check: () => drift.check(),
+    repair: (groups) => drift.repair(groups),
+    record: drift.recordScheduled,
+  });
 
   const enqueueKeys = async (keys: KeyInput[], reason: string) => {
     const items = [];
@@ -248,11 +267,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await catchUp.start();
       // An inventory walk that a stop or a failure interrupted goes on from where it was.
       if (await inventory.start()) inventory.walkAll().catch(() => undefined);
+      await reconcile.start();
     },
 
     async stop() {
       // Every intent reaches the outbox before the worker stops; the run is then marked clean.
       await intents.flush();
+      await reconcile.stop();
       await worker.stop();
       await inventory.stop();
       await resync.stop();
@@ -286,6 +307,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await inventory.walkAll();
       return inventory.progress();
     },
+
+    /**
+     * Compares the remote account with the sync states (after a fresh inventory walk unless
+     * `fresh: false`) and keeps the report; reads only.
+     */
+    check(options: { fresh?: boolean } = {}): Promise<DriftReport> {
+      return drift.check(options);
+    },
+
+    /** Queues the repairs of the given groups of the last drift report. */
+    repair(options: { groups: DriftGroup[] }) {
+      return drift.repair(options.groups);
+    },
+
+    /** One firing of the scheduled check, as the cron runs it (`fireDate`: the time it fired for). */
+    reconcileNow: (fireDate?: Date) => reconcile.fire(fireDate),
+
+    /** The last drift report and repair, as kept. */
+    drift: () => drift.stored(),
 
     /**
      * Onboarding: entries without a remote object matched with the objects no entry owns, from the
@@ -334,6 +374,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
         resync: await resync.progress(),
         inventory: await inventory.progress(),
+        reconcile: await (async () => {
+          const kept = await drift.stored();
+          return { cron: config().reconcile?.cron ?? null, repair: config().reconcile?.repair ?? null, lastRun: kept.scheduled, lastCheckAt: kept.report?.checkedAt ?? null };
+        })(),
         failed: failed.map((f) => ({
           contentType: f.contentType,
           documentId: f.documentId,

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
+import { pushedFieldsOf } from './drift/fields';
 import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
 import { RemoteError, type RemoteClient } from '../remote';
 import { TOKEN_PATH } from '../remote/token';
@@ -494,6 +495,7 @@ export function createPusher(deps: PushDeps) {
         mediaUrl,
         members: outcome.members ? members : null,
         membershipErrors: refused ? membershipErrors : null,
+        pushedFields: pushedFieldsOf(resource, sent),
         ...refsIfChanged(state, refs),
         createStartedAt: null,
         createFingerprint: null,

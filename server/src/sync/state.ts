@@ -25,6 +25,8 @@ export interface StateRecord extends EntryKey {
   membershipErrors: unknown[] | null;
   createStartedAt: Date | null;
   createFingerprint: Record<string, unknown> | null;
+  /** the documented fields of the last payload the remote accepted: what a drift check compares with */
+  pushedFields?: Record<string, unknown> | null;
   /** when the state row was last written (read only) */
   updatedAt?: Date | null;
 }
@@ -94,6 +96,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       membershipErrors: jsonIn(r[col('membershipErrors')]),
       createStartedAt: dateIn(r[col('createStartedAt')]),
       createFingerprint: jsonIn(r[col('createFingerprint')]),
+      pushedFields: jsonIn(r[col('pushedFields')]),
       updatedAt: dateIn(r[col('updatedAt')]),
     };
   };
@@ -120,6 +123,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     set('membershipErrors', jsonOut(s.membershipErrors));
     set('createStartedAt', s.createStartedAt);
     set('createFingerprint', jsonOut(s.createFingerprint));
+    set('pushedFields', jsonOut(s.pushedFields));
     if ('refs' in s) row[col('refs')] = jsonOut(s.refs);
     return row;
   };

@@ -15,6 +15,8 @@ export interface RemoteIdentity {
   firstStart: string | null;
   /** sha256 of the documented fields the remote answered with */
   fieldsHash: string;
+  /** the documented fields themselves, id left out: what a drift check compares */
+  fields: Record<string, unknown>;
 }
 
 /** Kept short enough for an index on every database (MySQL's utf8mb4 key limit is 191 characters). */
@@ -59,5 +61,6 @@ export function identityOf(resource: ResourceKind, remote: Record<string, any>):
     pinpoint: resource === 'event' ? finite(remote.pinpoint) : null,
     firstStart: resource === 'event' ? msUtc(remote.dates?.[0]?.start) : null,
     fieldsHash: createHash('sha256').update(canonicalJson({ resource, fields })).digest('hex'),
+    fields,
   };
 }

@@ -42,6 +42,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       pinpoint: num(r[col('pinpoint')]),
       firstStart: r[col('firstStart')] ?? null,
       fieldsHash: r[col('fieldsHash')] ?? '',
+      fields: (typeof r[col('fields')] === 'string' ? JSON.parse(r[col('fields')]) : r[col('fields')]) ?? {},
       seenAt: Number(r[col('seenAt')]),
     };
   };
@@ -63,12 +64,13 @@ export function createInventoryTable(strapi: Core.Strapi) {
       [col('pinpoint')]: identity.pinpoint,
       [col('firstStart')]: identity.firstStart,
       [col('fieldsHash')]: identity.fieldsHash,
+      [col('fields')]: JSON.stringify(identity.fields),
       [col('seenAt')]: seenAt,
       [col('walkId')]: walkId,
       [col('createdAt')]: now,
       [col('updatedAt')]: now,
     }));
-    const merged = ['name', 'nameKey', 'latitude', 'longitude', 'pinpoint', 'firstStart', 'fieldsHash', 'seenAt', 'walkId', 'updatedAt'].map(col);
+    const merged = ['name', 'nameKey', 'latitude', 'longitude', 'pinpoint', 'firstStart', 'fieldsHash', 'fields', 'seenAt', 'walkId', 'updatedAt'].map(col);
     await knex()(table)
       .insert(rows)
       .onConflict([col('resource'), col('remoteId')])

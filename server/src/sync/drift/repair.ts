@@ -1,0 +1,131 @@
+import type { Core } from '@strapi/strapi';
+import { RemoteError, type RemoteClient } from '../../remote';
+import type { ResourceKind } from '../../remote/types';
+import { keyString } from '../keys';
+import type { StateStore } from '../state';
+import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
+import type { EntryKey } from '../types';
+import { DRIFT_GROUPS, type DriftEntryRef, type DriftGroup, type DriftReport, type RepairOutcome } from './report';
+
+export interface RepairDeps {
+  strapi: Core.Strapi;
+  states: StateStore;
+  client: () => Promise<RemoteClient>;
+  /** puts entries in the sync queue, as any other push */
+  enqueue: (items: Array<EntryKey & { resource: ResourceKind; reason: string }>) => Promise<void>;
+  deleteAttempts?: number;
+  retryDelayMs?: (attempt: number) => number;
+}
+
+const REASON = 'drift repair';
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Repairs of a drift report. Entries are queued as normal pushes (rate-limited, recorded,
+ * retried): their last payload hash is dropped so the push sends Strapi's version again; an
+ * update of an object gone from the remote becomes a create (see push.ts). Objects no entry owns
+ * are deleted one call at a time, each after ownership is read again.
+ */
+export function createDriftRepair(deps: RepairDeps) {
+  const { strapi, states } = deps;
+  const knex = () => strapi.db.connection;
+  const attempts = deps.deleteAttempts ?? 3;
+  const delay = deps.retryDelayMs ?? ((n: number) => 500 * 2 ** (n - 1));
+
+  /** Entries of the report whose state still names the same remote object. */
+  const current = async (refs: DriftEntryRef[]) => {
+    const found = await states.getMany(refs);
+    return refs.flatMap((r) => {
+      const s = found.get(keyString(r));
+      return s && s.remoteId === r.remoteId ? [s] : [];
+    });
+  };
+
+  const requeue = async (refs: DriftEntryRef[], patchMembers?: Map<string, number[]>) => {
+    const live = await current(refs);
+    for (const s of live) {
+      const members = patchMembers?.get(keyString(s));
+      await states.upsert({ contentType: s.contentType, documentId: s.documentId, locale: s.locale }, { resource: s.resource, payloadHash: null, ...(members ? { members } : {}) });
+    }
+    await deps.enqueue(live.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: REASON })));
+    return live.length;
+  };
+
+  /** A create in flight or lost: its object may be on the remote without an owner yet. */
+  const createsUnresolved = async (resource: ResourceKind) => {
+    const { table, col } = tableInfo(strapi, STATE_UID);
+    return Boolean(await knex()(table).where(col('resource'), resource).whereNull(col('remoteId')).whereNotNull(col('createStartedAt')).first('id'));
+  };
+
+  const forgetObject = async (resource: ResourceKind, remoteId: number) => {
+    const o = tableInfo(strapi, INVENTORY_UID);
+    await knex()(o.table).where({ [o.col('resource')]: resource, [o.col('remoteId')]: remoteId }).del();
+    const m = tableInfo(strapi, INVENTORY_MEMBER_UID);
+    await knex()(m.table).where(m.col(resource === 'list' ? 'listId' : 'pinpointId'), remoteId).del();
+  };
+
+  const deleteRemote = async (client: RemoteClient, resource: Exclude<ResourceKind, 'category'>, id: number) => {
+    const api = { pinpoint: client.pinpoints, event: client.events, list: client.lists }[resource];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await api.delete(id);
+        return;
+      } catch (err) {
+        if (err instanceof RemoteError && err.code === 'not_found') return;
+        if (!(err instanceof RemoteError && err.retryable) || attempt >= attempts) throw err;
+        await new Promise((r) => setTimeout(r, delay(attempt)));
+      }
+    }
+  };
+
+  return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
+    const unknown = groups.filter((g) => !DRIFT_GROUPS.includes(g));
+    if (unknown.length) throw new Error(`unknown drift group(s): ${unknown.join(', ')}`);
+    const outcome: RepairOutcome = { at: new Date().toISOString(), groups, queued: {}, deleted: 0, skipped: [], errors: [] };
+
+    if (groups.includes('missing')) outcome.queued.missing = await requeue(report.missing);
+    if (groups.includes('changed')) outcome.queued.changed = await requeue(report.changed);
+    if (groups.includes('membership')) {
+      // A pinpoint's record of its lists drives its membership calls: lists that lost it are
+      // taken out of the record, so the push adds it back.
+      const members = new Map<string, number[]>();
+      const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
+      for (const s of live) {
+        const absent = new Set(report.membership.find((m) => keyString(m) === keyString(s))!.absent);
+        members.set(keyString(s), (s.members ?? []).filter((l) => !absent.has(l)));
+      }
+      outcome.queued.membership = await requeue(report.membership, members);
+    }
+    if (groups.includes('notOurs')) {
+      const client = await deps.client();
+      const blocked = new Map<ResourceKind, boolean>();
+      for (const o of report.notOurs) {
+        if (o.resource === 'category') {
+          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: 'the API has no delete for categories' });
+          continue;
+        }
+        // Ownership read now, not from the report: an entry may have linked or created it since.
+        if (await states.isRemoteIdClaimed(o.resource, o.remoteId)) {
+          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: 'an entry owns it now' });
+          continue;
+        }
+        if (!blocked.has(o.resource)) blocked.set(o.resource, await createsUnresolved(o.resource));
+        if (blocked.get(o.resource)) {
+          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: `a ${o.resource} create is not resolved yet: it may be this object` });
+          continue;
+        }
+        try {
+          await deleteRemote(client, o.resource, o.remoteId);
+          await forgetObject(o.resource, o.remoteId);
+          outcome.deleted += 1;
+        } catch (err) {
+          outcome.errors.push({ resource: o.resource, remoteId: o.remoteId, error: messageOf(err) });
+        }
+      }
+      if (outcome.errors.length) {
+        strapi.log.warn(`[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${outcome.errors[0].resource} ${outcome.errors[0].remoteId}: ${outcome.errors[0].error})`);
+      }
+    }
+    return outcome;
+  };
+}

@@ -1,0 +1,109 @@
+import type { Core } from '@strapi/strapi';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { ReconcileConfig } from '../../config/types';
+import { ensureIndex, LEASE_UID, tableInfo } from '../tables';
+import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
+
+export type { ScheduledRun } from './report';
+
+export const RECONCILE_JOB = 'location-content-reconcile';
+const LEASE = 'reconcile';
+
+export const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> = {
+  none: [],
+  missing: ['missing'],
+  all: ['missing', 'changed', 'membership', 'notOurs'],
+};
+
+
+export interface ScheduleDeps {
+  strapi: Core.Strapi;
+  config: () => ReconcileConfig | null | undefined;
+  check: () => Promise<DriftReport>;
+  repair: (groups: DriftGroup[]) => Promise<RepairOutcome>;
+  record: (run: ScheduledRun) => Promise<void>;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The scheduled check (and repair) of the remote, with Strapi's cron. Every instance sharing
+ * the database registers the rule; for each time it fires, the one instance that moves the
+ * lease row to that time runs it (one UPDATE whose WHERE only the first can match).
+ */
+export function createReconcileSchedule(deps: ScheduleDeps) {
+  const { strapi } = deps;
+  const instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const knex = () => strapi.db.connection;
+  let registered = false;
+  let running: Promise<unknown> | undefined;
+
+  const ensureLease = async () => {
+    const { table, col } = tableInfo(strapi, LEASE_UID);
+    await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
+    const now = new Date();
+    await knex()(table)
+      .insert({ [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24), [col('name')]: LEASE, [col('slot')]: 0, [col('createdAt')]: now, [col('updatedAt')]: now })
+      .onConflict([col('name')])
+      .ignore();
+  };
+
+  /** True for the one instance that claims the run for `slot` (ms). */
+  const claim = async (slot: number) => {
+    const { table, col } = tableInfo(strapi, LEASE_UID);
+    const n = await knex()(table)
+      .where(col('name'), LEASE)
+      .andWhere((q: any) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot))
+      .update({ [col('slot')]: slot, [col('owner')]: instance, [col('updatedAt')]: new Date() });
+    return Number(n) === 1;
+  };
+
+  /** One firing of the rule: run by this instance if it claims it, else nothing. */
+  const fire = async (fireDate: Date = new Date()): Promise<ScheduledRun | null> => {
+    const cfg = deps.config();
+    if (!cfg) return null;
+    // A firing on the same second on every instance, whatever the milliseconds each one woke at.
+    const slot = Math.floor(fireDate.getTime() / 1000) * 1000;
+    if (!(await claim(slot))) return null;
+    const run: ScheduledRun = {
+      slot: new Date(slot).toISOString(), instance, startedAt: new Date().toISOString(), finishedAt: null,
+      outcome: 'running', error: null, found: null, repair: null,
+    };
+    await deps.record(run);
+    const work = (async () => {
+      try {
+        const report = await deps.check();
+        run.found = { missing: report.byContentType.reduce((n, c) => n + c.missing, 0), changed: report.byContentType.reduce((n, c) => n + c.changed, 0), membership: report.byContentType.reduce((n, c) => n + c.membership, 0), notOurs: Object.values(report.notOursByResource).reduce((a, b) => a + b, 0) };
+        const groups = GROUPS_BY_REPAIR[cfg.repair];
+        if (groups.length) run.repair = await deps.repair(groups);
+        run.outcome = 'done';
+      } catch (err) {
+        run.outcome = 'failed';
+        run.error = messageOf(err);
+        strapi.log.warn(`[location-content] the scheduled check of the remote failed: ${run.error}`);
+      }
+      run.finishedAt = new Date().toISOString();
+      await deps.record(run);
+    })();
+    running = work;
+    await work.finally(() => running === work && (running = undefined));
+    return run;
+  };
+
+  const start = async () => {
+    const cfg = deps.config();
+    if (!cfg) return;
+    await ensureLease();
+    strapi.cron.add({ [RECONCILE_JOB]: { task: (_ctx: unknown, fireDate?: Date) => fire(fireDate instanceof Date ? fireDate : new Date()), options: { rule: cfg.cron } } } as any);
+    registered = true;
+  };
+
+  const stop = async () => {
+    if (registered) strapi.cron.remove(RECONCILE_JOB);
+    registered = false;
+    await running?.catch(() => undefined);
+  };
+
+  return { start, stop, fire, instance };
+}
