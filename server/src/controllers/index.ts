@@ -1,5 +1,6 @@
+import { resync, status } from './automation';
 import mappings from './mappings';
 import settings from './settings';
 import sync from './sync';
 
-export default { mappings, settings, sync };
+export default { mappings, settings, sync, status, resync };
