@@ -1,4 +1,7 @@
 /** Shapes of the plugin's admin API (server/src/sync/types.ts, server/src/controllers). */
+import type { PushEnvironment, PushTarget } from '../../shared/contracts/environment';
+
+export type { PushEnvironment, PushTarget };
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
 export type ResourceKind = 'pinpoint' | 'event' | 'category' | 'list';
 
@@ -66,6 +69,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   failed: FailedEntry[];
   configured: boolean;
+  environment: PushEnvironment;
+  target: PushTarget;
 }
 
 export type CredentialField = 'baseUrl' | 'clientId' | 'clientSecret';

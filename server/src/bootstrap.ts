@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment } from './config/environment';
+import type { PluginConfig } from './config/types';
 import { ACTIONS, PLUGIN_ID } from './permissions';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -9,6 +11,9 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
   ]);
   strapi.plugin(PLUGIN_ID).service('mappings').report();
+  const environment = pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig);
+  if (!environment.pushing)
+    strapi.log.warn(`[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`);
   await strapi.plugin(PLUGIN_ID).service('sync').start();
 };
 

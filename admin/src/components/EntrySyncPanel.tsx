@@ -7,9 +7,10 @@ import { useMappings } from '../hooks/useMappings';
 import { useCurrentLocale } from '../hooks/useLocale';
 import { onPush } from '../hooks/pushEvents';
 import { PERMISSIONS } from '../permissions';
-import type { EntryState } from '../types';
+import type { EntryState, PushEnvironment } from '../types';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
+import { EnvironmentBanner } from './EnvironmentBanner';
 import { StatusBadge } from './StatusBadge';
 
 /** While a push is queued or running, the panel asks again this often; slower while it waits on another entry. */
@@ -37,12 +38,14 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
   const { formatMessage, formatDate } = useIntl();
   const { get } = useFetchClient();
   const [entry, setEntry] = React.useState<EntryState | null | undefined>(undefined);
+  const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
   const [error, setError] = React.useState<string | null>(null);
 
   const refresh = React.useCallback(async () => {
     try {
-      const { data } = await get<{ state: EntryState | null }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
+      const { data } = await get<{ state: EntryState | null; environment: PushEnvironment }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
       setEntry(data.state);
+      setEnvironment(data.environment);
       setError(null);
     } catch (err) {
       if ((err as any)?.name === 'AbortError') return;
@@ -73,6 +76,7 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="location-content-panel">
+      <EnvironmentBanner environment={environment} />
       {error ? (
         <Typography textColor="danger600">{error}</Typography>
       ) : (

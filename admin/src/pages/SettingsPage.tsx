@@ -19,8 +19,9 @@ import {
 import { Check, Lock, Play } from '@strapi/icons';
 import { Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
+import { EnvironmentBanner } from '../components/EnvironmentBanner';
 import { PERMISSIONS, SETTINGS_PERMISSIONS } from '../permissions';
-import type { ConnectionTestResult, CredentialField, MappingView, PublicSettings } from '../types';
+import type { ConnectionTestResult, CredentialField, MappingView, PublicSettings, PushEnvironment } from '../types';
 import { API, errorField, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 
@@ -148,6 +149,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
 
   const [settings, setSettings] = React.useState<PublicSettings | null>(null);
   const [mappings, setMappings] = React.useState<MappingView[]>([]);
+  const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
   const [loadError, setLoadError] = React.useState<string | null>(null);
   const [values, setValues] = React.useState<Values>({ baseUrl: '', clientId: '', clientSecret: '' });
   const [errors, setErrors] = React.useState<Partial<Record<CredentialField, string>>>({});
@@ -156,10 +158,11 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
   const [test, setTest] = React.useState<ConnectionTestResult | { ok: false; message: string; detail?: undefined } | null>(null);
 
   React.useEffect(() => {
-    get<{ settings: PublicSettings; mappings: MappingView[] }>(API.settings).then(
+    get<{ settings: PublicSettings; mappings: MappingView[]; environment: PushEnvironment }>(API.settings).then(
       ({ data }) => {
         setSettings(data.settings);
         setMappings(data.mappings);
+        setEnvironment(data.environment);
         setValues(valuesOf(data.settings));
       },
       (err) => setLoadError(errorMessage(err)),
@@ -260,6 +263,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
+          <EnvironmentBanner environment={environment} />
           {!settings.configured ? (
             <Alert variant="warning" closeLabel="" title={t('settings.notConfigured.title', 'Not connected yet')}>
               {t('settings.notConfigured.body', 'Nothing is pushed until the base URL, client id and client secret are set.')}

@@ -21,6 +21,8 @@ import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
 import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
+import { EnvironmentBanner } from '../components/EnvironmentBanner';
+import { PushTargetLine } from '../components/PushTargetLine';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -329,6 +331,8 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
+          <EnvironmentBanner environment={report.environment} />
+          <PushTargetLine target={report.target} environment={report.environment} />
           {!report.configured ? (
             <Alert
               variant="warning"

@@ -115,6 +115,8 @@ export interface PluginConfig {
   maxMediaBytes: number;
   /** pushes go out only when true; off in scripts that must not touch the remote */
   syncEnabled: boolean;
+  /** NODE_ENV values where pushes go out (e.g. ['production']); elsewhere changes are only recorded. Unset: everywhere. */
+  pushIn?: string[];
   /** outbox rows claimed per worker round */
   batchSize: number;
   /** how long a claimed row stays leased to a worker */

@@ -43,6 +43,11 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     if (!positive(config[k])) problems.push(`${key(k)} must be a number above 0, got ${JSON.stringify(config[k])}`);
   }
   if (typeof config.syncEnabled !== 'boolean') problems.push(`${key('syncEnabled')} must be true or false`);
+  if (
+    config.pushIn !== undefined &&
+    (!Array.isArray(config.pushIn) || config.pushIn.length === 0 || !config.pushIn.every((e) => typeof e === 'string' && e.trim() !== ''))
+  )
+    problems.push(`${key('pushIn')} must be a non-empty list of environment names such as ['production'], got ${JSON.stringify(config.pushIn)}`);
   if (!isPlainObject(config.retry) || !positive(config.retry.baseMs) || !positive(config.retry.maxMs) || !positive(config.retry.maxAttempts))
     problems.push(`${key('retry')} must be { baseMs, maxMs, maxAttempts }, all above 0`);
   if (

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { testConnection } from '../settings/connection';
@@ -23,7 +24,8 @@ const badInput = (ctx: any, err: unknown) => {
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
   async get(ctx: any) {
-    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi) };
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi), environment: pushEnvironment(config) };
   },
 
   async update(ctx: any) {

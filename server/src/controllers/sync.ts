@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment } from '../config/environment';
+import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { withLabels } from './labels';
 import { BadRequest, DOCUMENT_ID, handle, objectBody, optionalLocale, UID } from './validate';
@@ -39,7 +41,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw new BadRequest('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
-    ctx.body = { state: await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale }) };
+    ctx.body = {
+      state: await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale }),
+      environment: pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig),
+    };
   }),
 
   push: handle(async (ctx) => {

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment, pushTarget } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
@@ -128,7 +129,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     retry: () => config().retry,
     settleWindowMs: () => coalesce().maxWaitMs,
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
-    canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
+    canRun: async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials()),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
 
@@ -279,6 +280,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         byType.set(row.contentType, t);
       }
       const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
+      const saved = await credentials.get();
       await intents.flush();
       const q = await outbox.depth();
       const lim = getLimiter().stats();
@@ -297,7 +299,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           at: f.lastErrorAt?.toISOString() ?? null,
           attempts: f.attempts,
         })),
-        configured: credentials.complete(await credentials.get()),
+        configured: credentials.complete(saved),
+        environment: pushEnvironment(config()),
+        target: pushTarget(saved),
       };
     },
 

@@ -1,3 +1,4 @@
+import type { PushEnvironment, PushTarget } from '../../../shared/contracts/environment';
 import type { ResourceKind } from '../remote/types';
 
 export type SyncStatus = 'pending' | 'synced' | 'failed' | 'orphaned' | 'skipped';
@@ -57,6 +58,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number }>;
   configured: boolean;
+  environment: PushEnvironment;
+  target: PushTarget;
 }
 
 /** `strapi.plugin('location-content').service('sync')` */
