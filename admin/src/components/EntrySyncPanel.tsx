@@ -11,6 +11,7 @@ import type { EntryState, PushEnvironment } from '../types';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 import { EnvironmentBanner } from './EnvironmentBanner';
+import { PushHistory } from './PushHistory';
 import { StatusBadge } from './StatusBadge';
 
 /** While a push is queued or running, the panel asks again this often; slower while it waits on another entry. */
@@ -123,6 +124,12 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
               ) : null}
             </>
           )}
+          <PushHistory
+            contentType={contentType}
+            documentId={documentId}
+            locale={locale}
+            version={[version, entry?.status, entry?.queued, entry?.lastSyncedAt, entry?.lastErrorAt, entry?.attempts].join('|')}
+          />
         </>
       )}
     </Flex>

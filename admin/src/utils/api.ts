@@ -7,6 +7,7 @@ export const API = {
   mappings: `/${PLUGIN_ID}/mappings`,
   status: `/${PLUGIN_ID}/status`,
   entry: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,
+  history: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/history`,
   push: `/${PLUGIN_ID}/push`,
   resync: `/${PLUGIN_ID}/resync`,
   retryFailed: `/${PLUGIN_ID}/retry-failed`,

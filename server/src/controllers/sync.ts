@@ -47,6 +47,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   }),
 
+  history: handle(async (ctx) => {
+    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw new BadRequest('documentId is not a document id.');
+    const locale = optionalLocale(ctx.query.locale, 'locale');
+    if (!assertCanRead(ctx, contentType)) return;
+    ctx.body = { attempts: await service(strapi).historyOf({ contentType, documentId: ctx.params.documentId, locale }) };
+  }),
+
   push: handle(async (ctx) => {
     const body = objectBody(ctx.request.body, ['contentType', 'documentIds', 'locale'], '{ contentType, documentIds, locale? }');
     const contentType = contentTypeParam(strapi, body.contentType, 'contentType');

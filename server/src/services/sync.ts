@@ -9,6 +9,7 @@ import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
 import { createMediaReader } from '../sync/media';
 import { createCatchUp } from '../sync/catchup';
+import { createHistory } from '../sync/history';
 import { createIntentBuffer } from '../sync/intents';
 import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
@@ -32,6 +33,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const outbox = createOutbox(strapi);
   const states = createStateStore(strapi);
   const recovery = createRecovery();
+  const history = createHistory(strapi);
 
   let limiter: Limiter | undefined;
   let client: { key: string; client: RemoteClient } | undefined;
@@ -129,6 +131,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     retry: () => config().retry,
     settleWindowMs: () => coalesce().maxWaitMs,
     onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
+    onPushed: (key, result, ms) => history.record(key, result, ms),
     canRun: async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials()),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
@@ -219,6 +222,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async start() {
       await outbox.ensureIndexes();
       await states.ensureIndexes();
+      await history.ensureIndexes();
       worker.start();
       resync.startTicker();
       await resync.resume();
@@ -230,6 +234,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await intents.flush();
       await worker.stop();
       await resync.stop();
+      await history.flush();
       // A save that finished while the worker stopped: its intent is in the outbox too, and only
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
       const clean = await intents.flush();
@@ -303,6 +308,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         environment: pushEnvironment(config()),
         target: pushTarget(saved),
       };
+    },
+
+    /** The last attempts to push one entry, newest first. */
+    async historyOf(key: KeyInput) {
+      let locale = key.locale;
+      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      return history.list(toKey({ ...key, locale }));
     },
 
     async stateOf(key: KeyInput): Promise<EntryState | null> {

@@ -3,6 +3,7 @@ import type { Core } from '@strapi/strapi';
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
 export const REF_UID = 'plugin::location-content.sync-ref';
+export const ATTEMPT_UID = 'plugin::location-content.push-attempt';
 
 type TableInfo = { table: string; col: (attr: string) => string };
 /** Per metadata object: the same for the life of a Strapi instance, asked for several times per push. */
