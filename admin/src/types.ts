@@ -23,6 +23,8 @@ export interface EntryState extends EntryKey {
   lastSyncedAt: string | null;
   mediaUrl: string | null;
   queued: boolean;
+  /** the object's page, from the config's viewUrl */
+  viewUrl?: string | null;
 }
 
 export interface ResyncProgress {
@@ -59,6 +61,8 @@ export interface FailedEntry extends LabelledKey {
   reason: string;
   at: string | null;
   attempts: number;
+  remoteId: number | null;
+  viewUrl: string | null;
 }
 
 export interface SyncStatusReport {

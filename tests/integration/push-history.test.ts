@@ -4,7 +4,7 @@
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
-import { docs, PLACE, stateOf } from '../helpers/sync';
+import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { ATTEMPT_UID } from '../../server/src/sync/tables';
 
 let app: TestApp;
@@ -87,4 +87,9 @@ test('the admin API serves the history to who may read the sync', async () => {
   expect(res.status).toBe(200);
   const body: any = await res.json();
   expect(body.attempts).toEqual([expect.objectContaining({ operation: 'create', outcome: 'synced', httpStatus: null, message: null })]);
+
+  // viewUrl: the entry's state links to the object's page
+  setPluginConfig(app.strapi, 'viewUrl', { pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}' });
+  const entry: any = await (await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, { headers: { Authorization: `Bearer ${login.data.token}` } })).json();
+  expect(entry.state.viewUrl).toBe(`https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`);
 });

@@ -98,6 +98,11 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
             <>
               <Row label={t('panel.remoteId', 'Remote id')}>
                 <Typography>{entry.remoteId != null ? `${entry.resource} #${entry.remoteId}` : '—'}</Typography>
+                {entry.viewUrl ? (
+                  <Link href={entry.viewUrl} isExternal data-testid="location-content-view-url">
+                    {t('panel.viewUrl', 'Open on the map')}
+                  </Link>
+                ) : null}
               </Row>
               <Row label={t('panel.lastSynced', 'Last pushed')}>
                 <Typography>{entry.lastSyncedAt ? when(entry.lastSyncedAt) : t('panel.neverPushed', 'Never')}</Typography>

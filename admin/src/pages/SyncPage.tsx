@@ -412,6 +412,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                               {names(f.contentType)}
                               {f.locale ? ` · ${f.locale}` : ''} · {f.documentId}
                             </Typography>
+                            {f.viewUrl ? (
+                              <Link href={f.viewUrl} isExternal>
+                                {t('panel.viewUrl', 'Open on the map')}
+                              </Link>
+                            ) : null}
                           </Flex>
                         </Td>
                         <Td>

@@ -117,6 +117,8 @@ export interface PluginConfig {
   syncEnabled: boolean;
   /** NODE_ENV values where pushes go out (e.g. ['production']); elsewhere changes are only recorded. Unset: everywhere. */
   pushIn?: string[];
+  /** per resource, the page showing a remote object: a URL template with {id} (no default) */
+  viewUrl?: Partial<Record<ResourceKind, string>>;
   /** outbox rows claimed per worker round */
   batchSize: number;
   /** how long a claimed row stays leased to a worker */

@@ -1,4 +1,5 @@
 import type { PluginConfig } from './types';
+import { viewUrlProblems } from './view-url';
 
 const RESOURCES = ['pinpoint', 'event', 'category', 'list'] as const;
 
@@ -57,6 +58,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
       typeof config.coalesce.maxWaitMs !== 'number' || !(config.coalesce.maxWaitMs >= 0))
   )
     problems.push(`${key('coalesce')} must be { settleMs, maxWaitMs }, both 0 or more`);
+
+  problems.push(...viewUrlProblems(config.viewUrl, key('viewUrl')));
 
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { pushEnvironment } from '../config/environment';
+import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { withLabels } from './labels';
@@ -41,9 +42,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw new BadRequest('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    const state = await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale });
     ctx.body = {
-      state: await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale }),
-      environment: pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig),
+      state: state && { ...state, viewUrl: viewUrlOf(config, state.resource, state.remoteId) },
+      environment: pushEnvironment(config),
     };
   }),
 

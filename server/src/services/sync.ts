@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { pushEnvironment, pushTarget } from '../config/environment';
+import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
@@ -303,6 +304,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           reason: f.lastError ?? 'unknown error',
           at: f.lastErrorAt?.toISOString() ?? null,
           attempts: f.attempts,
+          remoteId: f.remoteId ?? null,
+          viewUrl: viewUrlOf(config(), f.resource, f.remoteId),
         })),
         configured: credentials.complete(saved),
         environment: pushEnvironment(config()),

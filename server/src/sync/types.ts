@@ -56,7 +56,7 @@ export interface SyncStatusReport {
   queue: { depth: number; due: number; inFlight: number };
   rateLimit: { pauses: number; pausedUntil: string | null; requestsPerSecond: number; concurrency: number };
   resync: ResyncProgress | null;
-  failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number }>;
+  failed: Array<EntryKey & { resource: ResourceKind; reason: string; at: string | null; attempts: number; remoteId: number | null; viewUrl: string | null }>;
   configured: boolean;
   environment: PushEnvironment;
   target: PushTarget;
