@@ -19,7 +19,9 @@ import {
 import { Check, Lock, Play } from '@strapi/icons';
 import { Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
+import type { AlertsView } from '../../../shared/contracts/alerts';
 import { EnvironmentBanner } from '../components/EnvironmentBanner';
+import { TestAlertButton } from '../components/TestAlertButton';
 import { PERMISSIONS, SETTINGS_PERMISSIONS } from '../permissions';
 import type { ConnectionTestResult, CredentialField, MappingView, PublicSettings, PushEnvironment } from '../types';
 import { API, errorField, errorMessage } from '../utils/api';
@@ -150,6 +152,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
   const [settings, setSettings] = React.useState<PublicSettings | null>(null);
   const [mappings, setMappings] = React.useState<MappingView[]>([]);
   const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
+  const [alerts, setAlerts] = React.useState<AlertsView>(null);
   const [loadError, setLoadError] = React.useState<string | null>(null);
   const [values, setValues] = React.useState<Values>({ baseUrl: '', clientId: '', clientSecret: '' });
   const [errors, setErrors] = React.useState<Partial<Record<CredentialField, string>>>({});
@@ -158,11 +161,12 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
   const [test, setTest] = React.useState<ConnectionTestResult | { ok: false; message: string; detail?: undefined } | null>(null);
 
   React.useEffect(() => {
-    get<{ settings: PublicSettings; mappings: MappingView[]; environment: PushEnvironment }>(API.settings).then(
+    get<{ settings: PublicSettings; mappings: MappingView[]; environment: PushEnvironment; alerts: AlertsView }>(API.settings).then(
       ({ data }) => {
         setSettings(data.settings);
         setMappings(data.mappings);
         setEnvironment(data.environment);
+        setAlerts(data.alerts);
         setValues(valuesOf(data.settings));
       },
       (err) => setLoadError(errorMessage(err)),
@@ -288,6 +292,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
                 <Button variant="secondary" startIcon={<Play />} onClick={onTest} loading={testing} disabled={testing} type="button">
                   {t('settings.test', 'Test connection')}
                 </Button>
+                <TestAlertButton alerts={alerts} />
                 <Typography variant="pi" textColor="neutral600">
                   {dirty ? t('settings.test.unsaved', 'Tests the values above, before saving them.') : t('settings.test.saved', 'Asks for a token and lists the first page of pinpoints.')}
                 </Typography>

@@ -4,6 +4,7 @@ import { PLUGIN_ID } from '../pluginId';
 export const API = {
   settings: `/${PLUGIN_ID}/settings`,
   testConnection: `/${PLUGIN_ID}/settings/test`,
+  testAlert: `/${PLUGIN_ID}/alerts/test`,
   mappings: `/${PLUGIN_ID}/mappings`,
   status: `/${PLUGIN_ID}/status`,
   entry: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,

@@ -98,6 +98,17 @@ export type Mapping =
   | MappingBase<'category'>
   | MappingBase<'list'>;
 
+export interface AlertsConfig {
+  /** addresses, sent through Strapi's email plugin */
+  email?: string[];
+  /** a URL receiving each alert as a JSON POST */
+  webhook?: string;
+  /** minutes with work due and no push finished before the queue counts as stuck */
+  stuckMinutes?: number;
+  /** at most one alert of each kind per this many minutes */
+  intervalMinutes?: number;
+}
+
 export interface RateLimitConfig {
   requestsPerSecond: number;
   concurrency: number;
@@ -119,6 +130,8 @@ export interface PluginConfig {
   pushIn?: string[];
   /** per resource, the page showing a remote object: a URL template with {id} (no default) */
   viewUrl?: Partial<Record<ResourceKind, string>>;
+  /** alerts for unattended installs; off when unset */
+  alerts?: AlertsConfig;
   /** outbox rows claimed per worker round */
   batchSize: number;
   /** how long a claimed row stays leased to a worker */

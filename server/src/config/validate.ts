@@ -1,6 +1,20 @@
 import type { PluginConfig } from './types';
 import { viewUrlProblems } from './view-url';
 
+function alertsProblems(a: unknown, at: string): string[] {
+  if (a === undefined) return [];
+  if (!isPlainObject(a)) return [`${at} must be an object { email?, webhook?, stuckMinutes, intervalMinutes }`];
+  const problems: string[] = [];
+  if (a.email !== undefined && (!Array.isArray(a.email) || !a.email.every((e) => typeof e === 'string' && /^[^@\s]+@[^@\s]+$/.test(e))))
+    problems.push(`${at}.email must be a list of e-mail addresses, got ${JSON.stringify(a.email)}`);
+  if (a.webhook !== undefined && (typeof a.webhook !== 'string' || !/^https?:\/\/[^/]/.test(a.webhook)))
+    problems.push(`${at}.webhook must be an http(s) URL, got ${JSON.stringify(a.webhook)}`);
+  for (const k of ['stuckMinutes', 'intervalMinutes'] as const) {
+    if (a[k] !== undefined && !positive(a[k])) problems.push(`${at}.${k} must be a number above 0, got ${JSON.stringify(a[k])}`);
+  }
+  return problems;
+}
+
 const RESOURCES = ['pinpoint', 'event', 'category', 'list'] as const;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -60,6 +74,7 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     problems.push(`${key('coalesce')} must be { settleMs, maxWaitMs }, both 0 or more`);
 
   problems.push(...viewUrlProblems(config.viewUrl, key('viewUrl')));
+  problems.push(...alertsProblems(config.alerts, key('alerts')));
 
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);

@@ -25,7 +25,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
   async get(ctx: any) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi), environment: pushEnvironment(config) };
+    ctx.body = {
+      settings: await store(strapi).publicView(),
+      mappings: mappingsForAdmin(strapi),
+      environment: pushEnvironment(config),
+      alerts: config.alerts ? { email: config.alerts.email?.length ?? 0, webhook: Boolean(config.alerts.webhook) } : null,
+    };
   },
 
   async update(ctx: any) {
@@ -41,6 +46,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     sync(strapi).credentialsChanged();
     strapi.log.info(`[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`);
     ctx.body = { settings: await store(strapi).publicView() };
+  },
+
+  /** Sends a test alert to every configured channel, whatever the interval. */
+  async testAlert(ctx: any) {
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    if (!config.alerts?.email?.length && !config.alerts?.webhook) return ctx.badRequest('No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.');
+    ctx.body = { result: await sync(strapi).alerts.sendTest() };
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */

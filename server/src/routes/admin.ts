@@ -12,6 +12,7 @@ export default {
     { method: 'PUT', path: '/settings', handler: 'settings.update', config: guard(ACTIONS.updateSettings) },
     // Sends the saved secret to the remote: only for who may change it.
     { method: 'POST', path: '/settings/test', handler: 'settings.test', config: guard(ACTIONS.updateSettings) },
+    { method: 'POST', path: '/alerts/test', handler: 'settings.testAlert', config: guard(ACTIONS.updateSettings) },
     { method: 'GET', path: '/mappings', handler: 'mappings.list', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/status', handler: 'sync.status', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/entries/:contentType/:documentId', handler: 'sync.entry', config: guard(ACTIONS.readSync) },

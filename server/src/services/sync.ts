@@ -10,6 +10,7 @@ import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
 import { createMediaReader } from '../sync/media';
 import { createCatchUp } from '../sync/catchup';
+import { createAlerts } from '../alerts';
 import { createHistory } from '../sync/history';
 import { createIntentBuffer } from '../sync/intents';
 import { createDocumentMiddleware } from '../sync/middleware';
@@ -35,6 +36,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const states = createStateStore(strapi);
   const recovery = createRecovery();
   const history = createHistory(strapi);
+  const canPush = async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials());
+  const alerts = createAlerts(strapi, { queueDue: async () => (await outbox.depth()).due, canRun: () => canPush() });
 
   let limiter: Limiter | undefined;
   let client: { key: string; client: RemoteClient } | undefined;
@@ -131,9 +134,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     pollMs: 1000,
     retry: () => config().retry,
     settleWindowMs: () => coalesce().maxWaitMs,
-    onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
-    onPushed: (key, result, ms) => history.record(key, result, ms),
-    canRun: async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials()),
+    onRowDone: (row, result, end) => {
+      resync?.onRowDone(row, result, end);
+      // Refused credentials fail every entry: one alert of their own says so.
+      if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401) alerts.failed(row, result.reason);
+    },
+    onPushed: (key, result, ms) => {
+      history.record(key, result, ms);
+      alerts.pushed(result);
+    },
+    canRun: () => canPush(),
   });
   resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
 
@@ -228,6 +238,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       resync.startTicker();
       await resync.resume();
       await catchUp.start();
+      alerts.start();
     },
 
     async stop() {
@@ -236,6 +247,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await worker.stop();
       await resync.stop();
       await history.flush();
+      alerts.stop();
       // A save that finished while the worker stopped: its intent is in the outbox too, and only
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
       const clean = await intents.flush();
@@ -357,6 +369,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** For the settings page: a client on given credentials, outside the rate-limited queue of the sync. */
     testClient: (c: Credentials) => buildClient(c, { limited: false }),
+    alerts,
     credentials,
     /** drops the cached client so changed credentials take effect at the next push */
     credentialsChanged() {
