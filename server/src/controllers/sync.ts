@@ -50,6 +50,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   }),
 
+  preview: handle(async (ctx) => {
+    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw new BadRequest('documentId is not a document id.');
+    const locale = optionalLocale(ctx.query.locale, 'locale');
+    if (!assertCanRead(ctx, contentType)) return;
+    ctx.body = { previews: await service(strapi).previewOf({ contentType, documentId: ctx.params.documentId, locale }) };
+  }),
+
   history: handle(async (ctx) => {
     const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
     if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw new BadRequest('documentId is not a document id.');

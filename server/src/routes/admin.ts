@@ -17,6 +17,7 @@ export default {
     { method: 'GET', path: '/status', handler: 'sync.status', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/entries/:contentType/:documentId', handler: 'sync.entry', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/entries/:contentType/:documentId/history', handler: 'sync.history', config: guard(ACTIONS.readSync) },
+    { method: 'GET', path: '/entries/:contentType/:documentId/preview', handler: 'sync.preview', config: guard(ACTIONS.readSync) },
     { method: 'POST', path: '/push', handler: 'sync.push', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/resync', handler: 'sync.resync', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/retry-failed', handler: 'sync.retryFailed', config: guard(ACTIONS.triggerSync) },

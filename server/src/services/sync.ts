@@ -13,6 +13,7 @@ import { createCatchUp } from '../sync/catchup';
 import { createAlerts } from '../alerts';
 import { createHistory } from '../sync/history';
 import { createIntentBuffer } from '../sync/intents';
+import { createPreview } from '../sync/preview';
 import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
@@ -118,6 +119,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     mediaConcurrency: config().rateLimit.concurrency * 2,
   });
   const coalesce = () => config().coalesce ?? { settleMs: 300, maxWaitMs: 5_000 };
+  const preview = createPreview({ strapi, mappingFor, mappingContext: pusher.mappingContext, isLocalized: pusher.isLocalized, hasDraftAndPublish: pusher.hasDraftAndPublish });
 
   let resync: ReturnType<typeof createResync>;
   const worker = createWorker({
@@ -323,6 +325,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         environment: pushEnvironment(config()),
         target: pushTarget(saved),
       };
+    },
+
+    /** What the entry's draft and published version would send now; nothing is sent. */
+    async previewOf(key: KeyInput) {
+      let locale = key.locale;
+      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      return preview(toKey({ ...key, locale }));
     },
 
     /** The last attempts to push one entry, newest first. */
