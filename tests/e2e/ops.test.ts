@@ -127,6 +127,22 @@ test('side panel: the push history, newest first, and the link to the object on 
   await shot('entry-history', panel);
 });
 
+test('side panel: "Preview payload" shows the draft and the published version field by field; nothing is sent', async () => {
+  await docs(app.strapi, PLACE).update({ documentId: placeId, data: { title: 'Louvre (draft)' } });
+  const before = app.emulator.requests().length;
+  await page.goto(entryUrl());
+  await page.getByTestId('location-content-panel').getByTestId('preview-payload').click();
+  const draft = page.getByTestId('preview-draft');
+  const published = page.getByTestId('preview-published');
+  await draft.getByText('Louvre (draft)', { exact: true }).waitFor();
+  await published.getByText('Louvre', { exact: true }).waitFor();
+  await published.getByText('latitude', { exact: true }).waitFor();
+  await shot('entry-preview');
+  await page.getByRole('button', { name: 'Close' }).last().click();
+  await draft.waitFor({ state: 'hidden' });
+  expect(app.emulator.requests().slice(before)).toEqual([]);
+});
+
 test('dashboard: names the environment, the target host and the end of the client id', async () => {
   await page.goto(`${app.url}/admin/plugins/location-content`);
   const target = page.getByTestId('location-content-target');

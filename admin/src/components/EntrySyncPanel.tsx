@@ -11,6 +11,7 @@ import type { EntryState, PushEnvironment } from '../types';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 import { EnvironmentBanner } from './EnvironmentBanner';
+import { PayloadPreviewButton } from './PayloadPreview';
 import { PushHistory } from './PushHistory';
 import { StatusBadge } from './StatusBadge';
 
@@ -129,6 +130,7 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
               ) : null}
             </>
           )}
+          <PayloadPreviewButton contentType={contentType} documentId={documentId} locale={locale} />
           <PushHistory
             contentType={contentType}
             documentId={documentId}

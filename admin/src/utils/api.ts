@@ -9,6 +9,7 @@ export const API = {
   status: `/${PLUGIN_ID}/status`,
   entry: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,
   history: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/history`,
+  preview: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/preview`,
   push: `/${PLUGIN_ID}/push`,
   resync: `/${PLUGIN_ID}/resync`,
   retryFailed: `/${PLUGIN_ID}/retry-failed`,
