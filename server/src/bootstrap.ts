@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment } from './config/environment';
+import type { PluginConfig } from './config/types';
 import { ACTIONS, PLUGIN_ID } from './permissions';
 import { getService } from './utils';
 
@@ -11,6 +13,9 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   ]);
   getService('mappings', { strapi }).report();
   await getService('mappings', { strapi }).checkPrecision();
+  const environment = pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig);
+  if (!environment.pushing)
+    strapi.log.warn(`[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`);
   await getService('sync', { strapi }).start();
 };
 

@@ -1,4 +1,5 @@
 /** The settings routes of the admin API: credentials (never the secret) and the connection test. */
+import type { PushEnvironment } from './environment';
 import type { RemoteErrorCode } from './remote';
 import type { MappingView } from './mappings';
 
@@ -47,6 +48,9 @@ export declare namespace GetSettings {
   export interface Response {
     settings: PublicSettings;
     mappings: MappingView[];
+    environment: PushEnvironment;
+    /** how many e-mail recipients and whether a webhook is set (never the webhook's URL) */
+    alerts: { email: number; webhook: boolean } | null;
   }
 }
 

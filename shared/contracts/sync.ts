@@ -4,6 +4,7 @@
  */
 import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './drift';
 import type { InventoryProgress, LinkProposal } from './inventory';
+import type { PushEnvironment, PushTarget } from './environment';
 import type { ResourceKind } from './remote';
 
 /** In the order the admin shows them. */
@@ -67,6 +68,9 @@ export interface FailedEntry extends LabelledKey {
   reason: string;
   at: string | null;
   attempts: number;
+  remoteId: number | null;
+  /** the object's page, from the config's viewUrl */
+  viewUrl: string | null;
 }
 
 export interface SyncStatusReport {
@@ -90,6 +94,10 @@ export interface SyncStatusReport {
   reconcile: { cron: string | null; repair: string | null; lastRun: ScheduledRun | null; lastCheckAt: string | null };
   failed: FailedEntry[];
   configured: boolean;
+  /** where this instance runs and whether it pushes there (config pushIn) */
+  environment: PushEnvironment;
+  /** the account changes go to: its host and the client id's last 4 characters */
+  target: PushTarget;
   /** set while this instance cannot write changes to the outbox (they wait in its memory) */
   recording?: RecordingFailure | null;
 }
@@ -156,7 +164,8 @@ export declare namespace GetEntry {
     locale?: string;
   }
   export interface Response {
-    state: EntryState | null;
+    state: (EntryState & { viewUrl?: string | null }) | null;
+    environment: PushEnvironment;
   }
 }
 

@@ -292,7 +292,7 @@ describe('admin API with credentials set in Settings', () => {
     expect(status.body.failed).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: PLACE, documentId: brokenId, locale: 'en', label: 'Nowhere', reason: broken.body.state.lastError })]));
 
     const unknownEntry = await api('GET', `/location-content/entries/${PLACE}/neverexisted000000000000`, { token: admin });
-    expect(unknownEntry.body).toEqual({ state: null });
+    expect(unknownEntry.body).toEqual({ state: null, environment: { name: 'test', pushIn: null, pushing: true } });
     expect((await api('GET', `/location-content/entries/api::nope.nope/${placeId}`, { token: admin })).status).toBe(400);
     expect((await api('GET', `/location-content/entries/${PLACE}/${placeId}?locale=%3Cscript%3E`, { token: admin })).status).toBe(400);
   });

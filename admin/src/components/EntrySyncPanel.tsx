@@ -7,9 +7,13 @@ import { useMappings } from '../hooks/useMappings';
 import { useCurrentLocale } from '../hooks/useLocale';
 import { onPush } from '../hooks/pushEvents';
 import { PERMISSIONS } from '../permissions';
+import type { PushEnvironment } from '../../../shared/contracts/environment';
 import type { EntryState } from '../../../shared/contracts/sync';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
+import { EnvironmentBanner } from './EnvironmentBanner';
+import { PayloadPreviewButton } from './PayloadPreview';
+import { PushHistory } from './PushHistory';
 import { StatusBadge } from './StatusBadge';
 
 /** While a push is queued or running, the panel asks again this often; slower while it waits on another entry. */
@@ -37,12 +41,14 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
   const { formatMessage, formatDate } = useIntl();
   const { get } = useFetchClient();
   const [entry, setEntry] = React.useState<EntryState | null | undefined>(undefined);
+  const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
   const [error, setError] = React.useState<string | null>(null);
 
   const refresh = React.useCallback(async () => {
     try {
-      const { data } = await get<{ state: EntryState | null }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
+      const { data } = await get<{ state: EntryState | null; environment: PushEnvironment }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
       setEntry(data.state);
+      setEnvironment(data.environment);
       setError(null);
     } catch (err) {
       if ((err as any)?.name === 'AbortError') return;
@@ -73,6 +79,7 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="location-content-panel">
+      <EnvironmentBanner environment={environment} />
       {error ? (
         <Typography textColor="danger600">{error}</Typography>
       ) : (
@@ -93,6 +100,11 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
             <>
               <Row label={t('panel.remoteId', 'Remote id')}>
                 <Typography>{entry.remoteId != null ? `${entry.resource} #${entry.remoteId}` : '—'}</Typography>
+                {entry.viewUrl ? (
+                  <Link href={entry.viewUrl} isExternal data-testid="location-content-view-url">
+                    {t('panel.viewUrl', 'Open on the map')}
+                  </Link>
+                ) : null}
               </Row>
               <Row label={t('panel.lastSynced', 'Last pushed')}>
                 <Typography>{entry.lastSyncedAt ? when(entry.lastSyncedAt) : t('panel.neverPushed', 'Never')}</Typography>
@@ -119,6 +131,13 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
               ) : null}
             </>
           )}
+          <PayloadPreviewButton contentType={contentType} documentId={documentId} locale={locale} />
+          <PushHistory
+            contentType={contentType}
+            documentId={documentId}
+            locale={locale}
+            version={[version, entry?.status, entry?.queued, entry?.lastSyncedAt, entry?.lastErrorAt, entry?.attempts].join('|')}
+          />
         </>
       )}
     </Flex>

@@ -19,9 +19,13 @@ import {
 import { Check, Lock, Play } from '@strapi/icons';
 import { Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
+import type { AlertsView } from '../../../shared/contracts/alerts';
+import { EnvironmentBanner } from '../components/EnvironmentBanner';
+import { TestAlertButton } from '../components/TestAlertButton';
 import { PERMISSIONS, SETTINGS_PERMISSIONS } from '../permissions';
 import type { MappingView } from '../../../shared/contracts/mappings';
 import type { ConnectionTestResult, CredentialField, PublicSettings } from '../../../shared/contracts/settings';
+import type { PushEnvironment } from '../../../shared/contracts/environment';
 import { API, errorField, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 
@@ -154,6 +158,8 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
 
   const [settings, setSettings] = React.useState<PublicSettings | null>(null);
   const [mappings, setMappings] = React.useState<MappingView[]>([]);
+  const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
+  const [alerts, setAlerts] = React.useState<AlertsView>(null);
   const [loadError, setLoadError] = React.useState<string | null>(null);
   const [values, setValues] = React.useState<Values>({ baseUrl: '', clientId: '', clientSecret: '' });
   const [errors, setErrors] = React.useState<Partial<Record<CredentialField, string>>>({});
@@ -162,10 +168,12 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
   const [test, setTest] = React.useState<ConnectionTestResult | { ok: false; message: string; detail?: undefined } | null>(null);
 
   React.useEffect(() => {
-    get<{ settings: PublicSettings; mappings: MappingView[] }>(API.settings).then(
+    get<{ settings: PublicSettings; mappings: MappingView[]; environment: PushEnvironment; alerts: AlertsView }>(API.settings).then(
       ({ data }) => {
         setSettings(data.settings);
         setMappings(data.mappings);
+        setEnvironment(data.environment);
+        setAlerts(data.alerts);
         setValues(valuesOf(data.settings));
       },
       (err) => setLoadError(errorMessage(err)),
@@ -266,6 +274,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
+          <EnvironmentBanner environment={environment} />
           {!settings.configured ? (
             <Alert variant="warning" closeLabel="" title={t('settings.notConfigured.title', 'Not connected yet')}>
               {t('settings.notConfigured.body', 'Nothing is pushed until the base URL, client id and client secret are set.')}
@@ -290,6 +299,7 @@ const SettingsForm = ({ canUpdate }: { canUpdate: boolean }) => {
                 <Button variant="secondary" startIcon={<Play />} onClick={onTest} loading={testing} disabled={testing} type="button">
                   {t('settings.test', 'Test connection')}
                 </Button>
+                <TestAlertButton alerts={alerts} />
                 <Typography variant="pi" textColor="neutral600">
                   {dirty ? t('settings.test.unsaved', 'Tests the values above, before saving them.') : t('settings.test.saved', 'Asks for a token and lists the first page of pinpoints.')}
                 </Typography>

@@ -24,6 +24,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import { RecordingAlert } from '../components/RecordingAlert';
 import { DriftSection } from '../components/DriftSection';
 import { InventorySection, UnownedWarning } from '../components/InventorySection';
+import { EnvironmentBanner } from '../components/EnvironmentBanner';
+import { PushTargetLine } from '../components/PushTargetLine';
 import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
@@ -335,6 +337,8 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
+          <EnvironmentBanner environment={report.environment} />
+          <PushTargetLine target={report.target} environment={report.environment} />
           {!report.configured ? (
             <Alert
               variant="warning"
@@ -416,6 +420,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                               {names(f.contentType)}
                               {f.locale ? ` · ${f.locale}` : ''} · {f.documentId}
                             </Typography>
+                            {f.viewUrl ? (
+                              <Link href={f.viewUrl} isExternal>
+                                {t('panel.viewUrl', 'Open on the map')}
+                              </Link>
+                            ) : null}
                           </Flex>
                         </Td>
                         <Td>

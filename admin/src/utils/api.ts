@@ -4,9 +4,12 @@ import { PLUGIN_ID } from '../pluginId';
 export const API = {
   settings: `/${PLUGIN_ID}/settings`,
   testConnection: `/${PLUGIN_ID}/settings/test`,
+  testAlert: `/${PLUGIN_ID}/alerts/test`,
   mappings: `/${PLUGIN_ID}/mappings`,
   status: `/${PLUGIN_ID}/status`,
   entry: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,
+  history: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/history`,
+  preview: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/preview`,
   push: `/${PLUGIN_ID}/push`,
   resync: `/${PLUGIN_ID}/resync`,
   retryFailed: `/${PLUGIN_ID}/retry-failed`,

@@ -98,6 +98,17 @@ export type Mapping =
   | MappingBase<'category'>
   | MappingBase<'list'>;
 
+export interface AlertsConfig {
+  /** addresses, sent through Strapi's email plugin */
+  email?: string[];
+  /** a URL receiving each alert as a JSON POST */
+  webhook?: string;
+  /** minutes with work due and no push finished before the queue counts as stuck */
+  stuckMinutes?: number;
+  /** at most one alert of each kind per this many minutes */
+  intervalMinutes?: number;
+}
+
 export interface RateLimitConfig {
   requestsPerSecond: number;
   concurrency: number;
@@ -123,6 +134,12 @@ export interface PluginConfig {
   maxMediaBytes: number;
   /** pushes go out only when true; off in scripts that must not touch the remote */
   syncEnabled: boolean;
+  /** NODE_ENV values where pushes go out (e.g. ['production']); elsewhere changes are only recorded. Unset: everywhere. */
+  pushIn?: string[];
+  /** per resource, the page showing a remote object: a URL template with {id} (no default) */
+  viewUrl?: Partial<Record<ResourceKind, string>>;
+  /** alerts for unattended installs; off when unset */
+  alerts?: AlertsConfig;
   /** outbox rows claimed per worker round */
   batchSize: number;
   /** how long a claimed row stays leased to a worker */

@@ -1,5 +1,20 @@
 import { RESOURCES } from '../../../shared/contracts/remote';
 import type { PluginConfig } from './types';
+import { viewUrlProblems } from './view-url';
+
+function alertsProblems(a: unknown, at: string): string[] {
+  if (a === undefined) return [];
+  if (!isPlainObject(a)) return [`${at} must be an object { email?, webhook?, stuckMinutes, intervalMinutes }`];
+  const problems: string[] = [];
+  if (a.email !== undefined && (!Array.isArray(a.email) || !a.email.every((e) => typeof e === 'string' && /^[^@\s]+@[^@\s]+$/.test(e))))
+    problems.push(`${at}.email must be a list of e-mail addresses, got ${JSON.stringify(a.email)}`);
+  if (a.webhook !== undefined && (typeof a.webhook !== 'string' || !/^https?:\/\/[^/]/.test(a.webhook)))
+    problems.push(`${at}.webhook must be an http(s) URL, got ${JSON.stringify(a.webhook)}`);
+  for (const k of ['stuckMinutes', 'intervalMinutes'] as const) {
+    if (a[k] !== undefined && !positive(a[k])) problems.push(`${at}.${k} must be a number above 0, got ${JSON.stringify(a[k])}`);
+  }
+  return problems;
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +57,11 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     if (!positive(config[k])) problems.push(`${key(k)} must be a number above 0, got ${JSON.stringify(config[k])}`);
   }
   if (typeof config.syncEnabled !== 'boolean') problems.push(`${key('syncEnabled')} must be true or false`);
+  if (
+    config.pushIn !== undefined &&
+    (!Array.isArray(config.pushIn) || config.pushIn.length === 0 || !config.pushIn.every((e) => typeof e === 'string' && e.trim() !== ''))
+  )
+    problems.push(`${key('pushIn')} must be a non-empty list of environment names such as ['production'], got ${JSON.stringify(config.pushIn)}`);
   if (!isPlainObject(config.retry) || !positive(config.retry.baseMs) || !positive(config.retry.maxMs) || !positive(config.retry.maxAttempts))
     problems.push(`${key('retry')} must be { baseMs, maxMs, maxAttempts }, all above 0`);
   if (
@@ -63,6 +83,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
         problems.push(`${key('reconcile.repair')} must be 'none', 'missing' or 'all', got ${JSON.stringify(r.repair)}`);
     }
   }
+  problems.push(...viewUrlProblems(config.viewUrl, key('viewUrl')));
+  problems.push(...alertsProblems(config.alerts, key('alerts')));
 
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);

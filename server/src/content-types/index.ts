@@ -4,6 +4,7 @@ import syncRefSchema from './sync-ref/schema.json';
 import inventoryObjectSchema from './inventory-object/schema.json';
 import inventoryMemberSchema from './inventory-member/schema.json';
 import leaseSchema from './lease/schema.json';
+import pushAttemptSchema from './push-attempt/schema.json';
 
 export default {
   'sync-state': { schema: syncStateSchema },
@@ -12,4 +13,5 @@ export default {
   'inventory-object': { schema: inventoryObjectSchema },
   'inventory-member': { schema: inventoryMemberSchema },
   lease: { schema: leaseSchema },
+  'push-attempt': { schema: pushAttemptSchema },
 };

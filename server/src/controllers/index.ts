@@ -1,7 +1,8 @@
 import drift from './drift';
 import inventory from './inventory';
+import { resync, status } from './automation';
 import mappings from './mappings';
 import settings from './settings';
 import sync from './sync';
 
-export default { drift, inventory, mappings, settings, sync };
+export default { drift, inventory, mappings, settings, sync, status, resync };

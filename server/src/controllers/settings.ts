@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import type { GetSettings, TestConnection, UpdateSettings } from '../../../shared/contracts/settings';
@@ -17,7 +18,13 @@ const MAX_TEST_TIMEOUT_MS = 15_000;
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
   async get(ctx: any) {
-    ctx.body = { settings: await store(strapi).publicView(), mappings: mappingsForAdmin(strapi) } satisfies GetSettings.Response;
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    ctx.body = {
+      settings: await store(strapi).publicView(),
+      mappings: mappingsForAdmin(strapi),
+      environment: pushEnvironment(config),
+      alerts: config.alerts ? { email: config.alerts.email?.length ?? 0, webhook: Boolean(config.alerts.webhook) } : null,
+    } satisfies GetSettings.Response;
   },
 
   async update(ctx: any) {
@@ -29,6 +36,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     sync(strapi).credentialsChanged();
     strapi.log.info(`[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`);
     ctx.body = { settings: await store(strapi).publicView() } satisfies UpdateSettings.Response;
+  },
+
+  /** Sends a test alert to every configured channel, whatever the interval. */
+  async testAlert(ctx: any) {
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    if (!config.alerts?.email?.length && !config.alerts?.webhook) return ctx.badRequest('No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.');
+    ctx.body = { result: await sync(strapi).alerts.sendTest() };
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */

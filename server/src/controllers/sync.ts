@@ -1,6 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { GetEntry, GetStatus, PushEntries, Resync, ResyncProgress, RetryFailed } from '../../../shared/contracts/sync';
 import { getService } from '../utils';
+import { pushEnvironment } from '../config/environment';
+import { viewUrlOf } from '../config/view-url';
+import type { PluginConfig } from '../config/types';
+import { PLUGIN_ID } from '../permissions';
 import { withLabels } from './labels';
 import { DOCUMENT_ID, invalid, objectBody, optionalLocale, UID } from './validate';
 
@@ -40,7 +44,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
-    ctx.body = { state: await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale }) } satisfies GetEntry.Response;
+    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    const state = await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale });
+    ctx.body = {
+      state: state && { ...state, viewUrl: viewUrlOf(config, state.resource, state.remoteId) },
+      environment: pushEnvironment(config),
+    } satisfies GetEntry.Response;
+  },
+
+  preview: async (ctx: any) => {
+    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
+    const locale = optionalLocale(ctx.query.locale, 'locale');
+    if (!assertCanRead(ctx, contentType)) return;
+    ctx.body = { previews: await service(strapi).previewOf({ contentType, documentId: ctx.params.documentId, locale }) };
+  },
+
+  history: async (ctx: any) => {
+    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
+    const locale = optionalLocale(ctx.query.locale, 'locale');
+    if (!assertCanRead(ctx, contentType)) return;
+    ctx.body = { attempts: await service(strapi).historyOf({ contentType, documentId: ctx.params.documentId, locale }) };
   },
 
   async push(ctx: any) {

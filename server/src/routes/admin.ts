@@ -12,9 +12,12 @@ export default {
     { method: 'PUT', path: '/settings', handler: 'settings.update', config: guard(ACTIONS.updateSettings) },
     // Sends the saved secret to the remote: only for who may change it.
     { method: 'POST', path: '/settings/test', handler: 'settings.test', config: guard(ACTIONS.updateSettings) },
+    { method: 'POST', path: '/alerts/test', handler: 'settings.testAlert', config: guard(ACTIONS.updateSettings) },
     { method: 'GET', path: '/mappings', handler: 'mappings.list', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/status', handler: 'sync.status', config: guard(ACTIONS.readSync) },
     { method: 'GET', path: '/entries/:contentType/:documentId', handler: 'sync.entry', config: guard(ACTIONS.readSync) },
+    { method: 'GET', path: '/entries/:contentType/:documentId/history', handler: 'sync.history', config: guard(ACTIONS.readSync) },
+    { method: 'GET', path: '/entries/:contentType/:documentId/preview', handler: 'sync.preview', config: guard(ACTIONS.readSync) },
     { method: 'POST', path: '/push', handler: 'sync.push', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/resync', handler: 'sync.resync', config: guard(ACTIONS.triggerSync) },
     { method: 'POST', path: '/retry-failed', handler: 'sync.retryFailed', config: guard(ACTIONS.triggerSync) },

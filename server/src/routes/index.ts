@@ -1,3 +1,4 @@
 import admin from './admin';
+import contentApi from './content-api';
 
-export default { admin };
+export default { admin, 'content-api': contentApi };

@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { pushEnvironment, pushTarget } from '../config/environment';
+import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
@@ -8,7 +10,10 @@ import { keyString, toKey } from '../sync/keys';
 import { createLimiter, type Limiter } from '../sync/limiter';
 import { createMediaReader } from '../sync/media';
 import { createCatchUp } from '../sync/catchup';
+import { createAlerts } from '../alerts';
+import { createHistory } from '../sync/history';
 import { createIntentBuffer } from '../sync/intents';
+import { createPreview } from '../sync/preview';
 import { createDocumentMiddleware } from '../sync/middleware';
 import { createOutbox } from '../sync/outbox';
 import { createPusher } from '../sync/push';
@@ -35,6 +40,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const credentials = createCredentialsStore(strapi);
   const outbox = createOutbox(strapi);
   const states = createStateStore(strapi);
+  const history = createHistory(strapi);
+  const canPush = async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials());
+  const alerts = createAlerts(strapi, { queueDue: async () => (await outbox.depth()).due, canRun: () => canPush() });
+
   let limiter: Limiter | undefined;
   let client: { key: string; client: RemoteClient } | undefined;
 
@@ -125,6 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     mediaConcurrency: config().rateLimit.concurrency * 2,
   });
   const coalesce = () => config().coalesce ?? { settleMs: 300, maxWaitMs: 5_000 };
+  const preview = createPreview({ strapi, mappingFor, mappingContext: pusher.mappingContext, isLocalized: pusher.isLocalized, hasDraftAndPublish: pusher.hasDraftAndPublish });
 
   let resync: ReturnType<typeof createResync>;
   const worker = createWorker({
@@ -141,8 +151,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     pollMs: 1000,
     retry: () => config().retry,
     settleWindowMs: () => coalesce().maxWaitMs,
-    onRowDone: (row, result, end) => resync?.onRowDone(row, result, end),
-    canRun: async () => config().syncEnabled && credentials.complete(await currentCredentials()),
+    onRowDone: (row, result, end) => {
+      resync?.onRowDone(row, result, end);
+      // Refused credentials fail every entry: one alert of their own says so.
+      if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401) alerts.failed(row, result.reason);
+    },
+    onPushed: (key, result, ms) => {
+      history.record(key, result, ms);
+      alerts.pushed(result);
+    },
+    canRun: () => canPush(),
   });
   const linker = createLinker({
     strapi,
@@ -261,6 +279,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await outbox.ensureIndexes();
       await states.ensureIndexes();
       await inventoryTable.ensureIndexes();
+      await history.ensureIndexes();
       worker.start();
       resync.startTicker();
       await resync.resume();
@@ -268,6 +287,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // An inventory walk that a stop or a failure interrupted goes on from where it was.
       if (await inventory.start()) inventory.walkAll().catch(() => undefined);
       await reconcile.start();
+      alerts.start();
     },
 
     async stop() {
@@ -277,6 +297,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await worker.stop();
       await inventory.stop();
       await resync.stop();
+      await history.flush();
+      alerts.stop();
       // A save that finished while the worker stopped: its intent is in the outbox too, and only
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
       const clean = await intents.flush();
@@ -364,6 +386,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         byType.set(row.contentType, t);
       }
       const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
+      const saved = await credentials.get();
       await intents.flush();
       const q = await outbox.depth();
       const lim = getLimiter().stats();
@@ -386,10 +409,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           reason: f.lastError ?? 'unknown error',
           at: f.lastErrorAt?.toISOString() ?? null,
           attempts: f.attempts,
+          remoteId: f.remoteId ?? null,
+          viewUrl: viewUrlOf(config(), f.resource, f.remoteId),
         })),
-        configured: credentials.complete(await credentials.get()),
+        configured: credentials.complete(saved),
         recording: intents.failure(),
+        environment: pushEnvironment(config()),
+        target: pushTarget(saved),
       };
+    },
+
+    /** What the entry's draft and published version would send now; nothing is sent. */
+    async previewOf(key: KeyInput) {
+      let locale = key.locale;
+      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      return preview(toKey({ ...key, locale }));
+    },
+
+    /** The last attempts to push one entry, newest first. */
+    async historyOf(key: KeyInput) {
+      let locale = key.locale;
+      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      return history.list(toKey({ ...key, locale }));
     },
 
     async stateOf(key: KeyInput): Promise<EntryState | null> {
@@ -429,6 +470,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** For the settings page: a client on given credentials, outside the rate-limited queue of the sync. */
     testClient: (c: Credentials) => buildClient(c, { limited: false }),
+    alerts,
     credentials,
     /** drops the cached client so changed credentials take effect at the next push */
     credentialsChanged() {

@@ -31,11 +31,11 @@ export interface PushDeps {
 }
 
 export type PushResult =
-  | { kind: 'synced'; changed: boolean }
+  | { kind: 'synced'; changed: boolean; operation?: 'create' | 'update' }
   | { kind: 'removed' }
   | { kind: 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
-  | { kind: 'failed'; reason: string; retryable: boolean; retryAfterMs?: number; throttled?: boolean };
+  | { kind: 'failed'; reason: string; retryable: boolean; retryAfterMs?: number; throttled?: boolean; httpStatus?: number; mapping?: boolean };
 
 const now = () => new Date();
 
@@ -378,7 +378,7 @@ export function createPusher(deps: PushDeps) {
     const resource = mapping.resource;
     let state = await states.get(key);
 
-    const fail = async (reason: string, retryable: boolean, extra: { retryAfterMs?: number; throttled?: boolean } = {}): Promise<PushResult> => {
+    const fail = async (reason: string, retryable: boolean, extra: { retryAfterMs?: number; throttled?: boolean; httpStatus?: number; mapping?: boolean } = {}): Promise<PushResult> => {
       await states.upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
@@ -409,7 +409,7 @@ export function createPusher(deps: PushDeps) {
           await states.upsert(key, { resource, remoteId: null, payloadHash: null, createStartedAt: null, createFingerprint: null });
           state = await states.get(key);
         }
-        return await fail(`${err.message}`, false);
+        return await fail(`${err.message}`, false, { mapping: true });
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
@@ -460,7 +460,7 @@ export function createPusher(deps: PushDeps) {
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>) : await send();
-      if ('refused' in answer) return await fail(answer.refused!, false);
+      if ('refused' in answer) return await fail(answer.refused!, false, { mapping: true });
       const { remote, sent, firstId, adopted } = answer;
       const remoteId = Number(remote.id);
 
@@ -504,12 +504,12 @@ export function createPusher(deps: PushDeps) {
       await requeueDependants(key, changedId ? `${resource} got its remote id` : `${resource} changed`, changedId);
       if (outcome.unresolved.length) await recheck(key, resource, outcome.unresolved.map((u) => toKey(u)));
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
-      return { kind: 'synced', changed: true };
+      return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
     } catch (err) {
       if (err instanceof RemoteError) {
         const neverSent = isRateLimitWait(err);
         const reason = neverSent ? `Waiting for the remote's rate limit: ${err.message}` : err.message;
-        return await fail(reason, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' || neverSent });
+        return await fail(reason, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' || neverSent, httpStatus: err.status });
       }
       strapi.log.error(`[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`);
       return await fail(reasonOf(err), true);

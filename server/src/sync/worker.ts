@@ -27,6 +27,8 @@ export interface WorkerOptions {
   settleWindowMs: () => number;
   /** a row left the outbox (or was given up): how it ended */
   onRowDone?: (row: OutboxRow, result: PushResult, end: RowEnd) => void;
+  /** every push attempt, with how long it took (the entry's push history) */
+  onPushed?: (key: { contentType: string; documentId: string; locale: string }, result: PushResult, durationMs: number) => void;
   /** false when the remote is not configured: rows wait in the outbox */
   canRun: () => Promise<boolean>;
 }
@@ -58,11 +60,13 @@ export function createWorker(o: WorkerOptions) {
   const handle = async (row: OutboxRow) => {
     const key = { contentType: row.contentType, documentId: row.documentId, locale: row.locale };
     let result: PushResult;
+    const started = performance.now();
     try {
       result = await o.pusher.push(key);
     } catch (err) {
       result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), retryable: true };
     }
+    o.onPushed?.(key, result, performance.now() - started);
     try {
       const retry = o.retry();
       if (result.kind === 'failed' && result.retryable) {

@@ -1,0 +1,89 @@
+import * as React from 'react';
+import { Box, Flex, Typography } from '@strapi/design-system';
+import { useFetchClient } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import type { GetEntryHistory, PushAttempt } from '../../../shared/contracts/history';
+import { API, errorMessage } from '../utils/api';
+import { getTranslation } from '../utils/getTranslation';
+
+const TONE: Record<PushAttempt['outcome'], string> = {
+  synced: 'success600',
+  removed: 'neutral600',
+  unchanged: 'neutral600',
+  waiting: 'warning600',
+  failed: 'danger600',
+};
+
+interface Props {
+  contentType: string;
+  documentId: string;
+  locale?: string;
+  /** changes when the entry's state changes, so the history is read again */
+  version: string;
+}
+
+/** The last pushes of the entry, newest first: when, what, the answer and how long it took. */
+export const PushHistory = ({ contentType, documentId, locale, version }: Props) => {
+  const { formatMessage, formatDate } = useIntl();
+  const { get } = useFetchClient();
+  const [attempts, setAttempts] = React.useState<PushAttempt[] | null>(null);
+  const [error, setError] = React.useState<string | null>(null);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+
+  React.useEffect(() => {
+    get<GetEntryHistory.Response>(API.history(contentType, documentId), { params: locale ? { locale } : undefined }).then(
+      ({ data }) => {
+        setAttempts(data.attempts);
+        setError(null);
+      },
+      (err) => err?.name !== 'AbortError' && setError(errorMessage(err)),
+    );
+  }, [get, contentType, documentId, locale, version]);
+
+  if (error) return <Typography textColor="danger600">{error}</Typography>;
+  if (!attempts?.length) return null;
+
+  const operation = (a: PushAttempt) =>
+    ({
+      create: t('history.op.create', 'Create'),
+      update: t('history.op.update', 'Update'),
+      delete: t('history.op.delete', 'Delete'),
+      push: t('history.op.push', 'Push'),
+    })[a.operation];
+  const outcome = (a: PushAttempt) =>
+    ({
+      synced: t('history.outcome.synced', 'done'),
+      removed: t('history.outcome.removed', 'removed'),
+      unchanged: t('history.outcome.unchanged', 'unchanged'),
+      waiting: t('history.outcome.waiting', 'waiting'),
+      failed: a.httpStatus ? t('history.outcome.http', 'HTTP {status}', { status: a.httpStatus }) : t('history.outcome.failed', 'failed'),
+    })[a.outcome];
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={1} data-testid="location-content-history">
+      <Typography variant="sigma" textColor="neutral600">
+        {t('history.title', 'Push history')}
+      </Typography>
+      {attempts.map((a, i) => (
+        <Box key={i} paddingTop={1} paddingBottom={1} borderColor="neutral150" style={{ borderBottomWidth: 1, borderBottomStyle: 'solid' }}>
+          <Flex gap={2} wrap="wrap">
+            <Typography variant="pi" fontWeight="bold">
+              {operation(a)}
+            </Typography>
+            <Typography variant="pi" textColor={TONE[a.outcome]}>
+              {outcome(a)}
+            </Typography>
+            <Typography variant="pi" textColor="neutral600">
+              {formatDate(a.at, { dateStyle: 'short', timeStyle: 'medium' })} · {t('history.duration', '{ms} ms', { ms: a.durationMs })}
+            </Typography>
+          </Flex>
+          {a.message ? (
+            <Typography variant="pi" textColor="neutral700" style={{ wordBreak: 'break-word' }}>
+              {a.message}
+            </Typography>
+          ) : null}
+        </Box>
+      ))}
+    </Flex>
+  );
+};

@@ -1,0 +1,21 @@
+import type { PushEnvironment, PushTarget } from '../../../shared/contracts/environment';
+import type { PluginConfig } from './types';
+
+export const environmentName = () => process.env.NODE_ENV || 'development';
+
+/** `pushIn` unset: every environment pushes; set: only those it names (a staging copy of production must not write to its account). */
+export function pushEnvironment(config: Pick<PluginConfig, 'pushIn'>, name = environmentName()): PushEnvironment {
+  const pushIn = config.pushIn ?? null;
+  return { name, pushIn, pushing: pushIn === null || pushIn.includes(name) };
+}
+
+export function pushTarget(credentials: { baseUrl?: string | null; clientId?: string | null }): PushTarget {
+  let host: string | null = null;
+  try {
+    host = credentials.baseUrl ? new URL(credentials.baseUrl).host : null;
+  } catch {
+    host = null;
+  }
+  // Only the end of the id: enough to tell two accounts apart, short enough for a banner or a screenshot.
+  return { host, clientIdLast4: credentials.clientId ? credentials.clientId.slice(-4) : null };
+}

@@ -1,0 +1,110 @@
+import type { Core } from '@strapi/strapi';
+import type { PushAttempt } from '../../../shared/contracts/history';
+import { keyString } from './keys';
+import type { PushResult } from './push';
+import { ATTEMPT_UID, ensureIndex, tableInfo } from './tables';
+import type { EntryKey } from './types';
+
+/** Attempts kept per entry. */
+export const HISTORY_SIZE = 20;
+
+const CHUNK = 200;
+
+/** What one push result tells of the attempt, or null when nothing was attempted (a check that found nothing changed). */
+export function attemptOf(result: PushResult, durationMs: number, at = new Date()): Omit<PushAttempt, 'at'> & { at: Date } | null {
+  const base = { at, durationMs: Math.max(0, Math.round(durationMs)), httpStatus: null as number | null, message: null as string | null };
+  switch (result.kind) {
+    case 'unchanged':
+      return null;
+    case 'synced':
+      return { ...base, operation: result.operation ?? 'push', outcome: 'synced' };
+    case 'removed':
+      return { ...base, operation: 'delete', outcome: 'removed' };
+    case 'waiting':
+      return { ...base, operation: 'push', outcome: 'waiting', message: `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}` };
+    case 'failed':
+      return { ...base, operation: 'push', outcome: 'failed', httpStatus: result.httpStatus ?? null, message: result.mapping ? `Mapping: ${result.reason}` : result.reason };
+  }
+}
+
+/**
+ * Push history per entry, written off the push's path: attempts are buffered and written together
+ * (one insert per flush), then the entries they touched are cut back to their last HISTORY_SIZE rows
+ * (one delete). A failed write loses history, never a push, and is logged once a minute at most.
+ */
+export function createHistory(strapi: Core.Strapi, options: { flushMs?: number } = {}) {
+  const info = () => tableInfo(strapi, ATTEMPT_UID);
+  let buffer: Array<{ key: string; attempt: NonNullable<ReturnType<typeof attemptOf>> }> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  let lastLogAt = 0;
+
+  const write = async (rows: typeof buffer) => {
+    const { table, col } = info();
+    const db = strapi.db.connection;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await strapi.db.query(ATTEMPT_UID as any).createMany({
+        data: rows.slice(i, i + CHUNK).map((r) => ({ entryKey: r.key, ...r.attempt })),
+      });
+    }
+    const keys = [...new Set(rows.map((r) => r.key))];
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const ranked = db(table)
+        .select('id', db.raw('ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ?? DESC) AS rn', [col('entryKey'), 'id']))
+        .whereIn(col('entryKey'), keys.slice(i, i + CHUNK))
+        .as('ranked');
+      // Through a derived table: MySQL refuses a delete that reads its own table directly.
+      await db(table).whereIn('id', db.select('id').from(ranked).where('rn', '>', HISTORY_SIZE)).del();
+    }
+  };
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const rows = buffer;
+    buffer = [];
+    if (rows.length) {
+      writing = writing.then(() =>
+        write(rows).catch((err) => {
+          if (Date.now() - lastLogAt < 60_000) return;
+          lastLogAt = Date.now();
+          strapi.log.warn(`[location-content] could not record the push history of ${rows.length} attempt(s): ${err?.message ?? err}`);
+        }),
+      );
+    }
+    return writing;
+  };
+
+  return {
+    ensureIndexes: () => ensureIndex(strapi, info().table, 'entry_idx', [info().col('entryKey'), 'id']),
+
+    record(key: EntryKey, result: PushResult, durationMs: number) {
+      const attempt = attemptOf(result, durationMs);
+      if (!attempt) return;
+      buffer.push({ key: keyString(key), attempt });
+      timer ??= setTimeout(flush, options.flushMs ?? 200);
+    },
+
+    flush,
+
+    /** Newest first. */
+    async list(key: EntryKey): Promise<PushAttempt[]> {
+      await flush();
+      const rows = await strapi.db.query(ATTEMPT_UID as any).findMany({
+        where: { entryKey: keyString(key) },
+        orderBy: { id: 'desc' },
+        limit: HISTORY_SIZE,
+      });
+      return rows.map((r: any) => ({
+        at: new Date(r.at).toISOString(),
+        operation: r.operation,
+        outcome: r.outcome,
+        httpStatus: r.httpStatus ?? null,
+        message: r.message ?? null,
+        durationMs: r.durationMs ?? 0,
+      }));
+    },
+  };
+}
+
+export type History = ReturnType<typeof createHistory>;

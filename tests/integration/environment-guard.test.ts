@@ -1,0 +1,41 @@
+/**
+ * `pushIn`: outside the environments it names, changes are recorded and wait in the queue (as with
+ * `syncEnabled: false`); nothing reaches the remote; the admin answers say so, and name the target account.
+ */
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { createPlace } from '../helpers/content';
+import { mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({
+    patchConfig: (config) => {
+      config['location-content'].config.pushIn = ['production'];
+      return config;
+    },
+  });
+});
+
+afterAll(() => stopApp(app));
+
+test('a published change is recorded, not pushed, and goes out once the environment may push', async () => {
+  // jest's NODE_ENV, which the config leaves out
+  expect(process.env.NODE_ENV).toBe('test');
+  const since = mark(app.emulator);
+  const place = await createPlace(app.strapi, { title: 'Staging only' });
+  const status = await app.sync().status();
+  expect(status.queue.depth).toBe(1);
+  expect(status.environment).toEqual({ name: 'test', pushIn: ['production'], pushing: false });
+  expect(status.target).toEqual({ host: new URL(app.emulator.baseUrl).host, clientIdLast4: app.emulator.clientId.slice(-4) });
+  // Several rounds of the worker (it polls every second): still nothing sent.
+  await new Promise((r) => setTimeout(r, 3000));
+  expect(writes(app.emulator, since)).toEqual([]);
+  expect((await app.sync().status()).queue.depth).toBe(1);
+  expect((await stateOf(app, PLACE, place.documentId))?.queued).toBe(true);
+
+  setPluginConfig(app.strapi, 'pushIn', ['production', 'test']);
+  await app.sync().idle();
+  expect((await remoteOf(app, PLACE, place.documentId))?.name).toBe('Staging only');
+  expect((await app.sync().status()).environment.pushing).toBe(true);
+});

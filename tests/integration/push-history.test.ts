@@ -1,0 +1,95 @@
+/**
+ * Push history per entry: each attempt (operation, outcome, HTTP status or mapping problem, message,
+ * duration) is kept, the last 20 per entry, served newest first by the admin API.
+ */
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { createPlace } from '../helpers/content';
+import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
+import { ATTEMPT_UID } from '../../server/src/sync/tables';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({
+    http: true,
+    patchConfig: (config) => {
+      config['location-content'].config.retry = { baseMs: 20, maxMs: 100, maxAttempts: 3 };
+      return config;
+    },
+  });
+});
+
+afterAll(() => stopApp(app));
+
+const history = (documentId: string) => app.sync().historyOf({ contentType: PLACE, documentId });
+
+test('create, update, a mapping problem, a refusal of the remote and a delete each leave one line', async () => {
+  const place = await createPlace(app.strapi, { title: 'Louvre' });
+  await app.sync().idle();
+  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Musée du Louvre' } });
+  await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
+  await app.sync().idle();
+  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { geo: null } });
+  await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
+  await app.sync().idle();
+  expect((await stateOf(app, PLACE, place.documentId))?.status).toBe('failed');
+
+  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { geo: { lat: 48.86, lng: 2.33 }, title: 'Too long' } });
+  app.emulator.scriptFaults([{ kind: 'status', status: 400, body: { name: ['Ensure this field has no more than 5 characters.'] }, method: 'PUT', pathPrefix: '/v3.0/pinpoints' }]);
+  await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
+  await app.sync().idle();
+  await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });
+  await app.sync().idle();
+
+  const lines = await history(place.documentId);
+  expect(lines.map((l: any) => [l.operation, l.outcome, l.httpStatus])).toEqual([
+    ['delete', 'removed', null],
+    ['push', 'failed', 400],
+    ['push', 'failed', null],
+    ['update', 'synced', null],
+    ['create', 'synced', null],
+  ]);
+  expect(lines[1].message).toContain('Ensure this field has no more than 5 characters.');
+  expect(lines[2].message).toMatch(/^Mapping: .*coordinates|^Mapping: .*latitude/i);
+  for (const l of lines) {
+    expect(Number.isInteger(l.durationMs) && l.durationMs >= 0).toBe(true);
+    expect(new Date(l.at).getTime()).toBeGreaterThan(Date.now() - 120_000);
+  }
+});
+
+test('only the last 20 attempts of an entry are kept; other entries keep theirs', async () => {
+  const other = await createPlace(app.strapi, { title: 'Other' });
+  const place = await createPlace(app.strapi, { title: 'Edit 0' });
+  await app.sync().idle();
+  for (let i = 1; i <= 24; i++) {
+    await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { title: `Edit ${i}` } });
+    await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
+    await app.sync().idle();
+  }
+  const lines = await history(place.documentId);
+  expect(lines).toHaveLength(20);
+  expect(lines.every((l: any) => l.outcome === 'synced')).toBe(true);
+  const stored = await app.strapi.db.query(ATTEMPT_UID as any).count({ where: { entryKey: `${PLACE}|${place.documentId}|en` } });
+  expect(stored).toBe(20);
+  expect(await history(other.documentId)).toEqual([expect.objectContaining({ operation: 'create', outcome: 'synced' })]);
+});
+
+test('the admin API serves the history to who may read the sync', async () => {
+  const place = await createPlace(app.strapi, { title: 'Over HTTP' });
+  await app.sync().idle();
+  const url = `${app.url}/location-content/entries/${PLACE}/${place.documentId}/history`;
+  expect((await fetch(url)).status).toBe(401);
+  const PASSWORD = 'Str0ngPassw0rd!';
+  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
+  await app.strapi.service('admin::user').create({ email: 'history@example.com', firstname: 'H', lastname: 'T', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
+  const login: any = await (await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'history@example.com', password: PASSWORD }) })).json();
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${login.data.token}` } });
+  expect(res.status).toBe(200);
+  const body: any = await res.json();
+  expect(body.attempts).toEqual([expect.objectContaining({ operation: 'create', outcome: 'synced', httpStatus: null, message: null })]);
+
+  // viewUrl: the entry's state links to the object's page
+  setPluginConfig(app.strapi, 'viewUrl', { pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}' });
+  const entry: any = await (await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, { headers: { Authorization: `Bearer ${login.data.token}` } })).json();
+  expect(entry.state.viewUrl).toBe(`https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`);
+});
