@@ -34,6 +34,8 @@ export interface EntryState extends EntryKey {
   mediaUrl: string | null;
   /** true while a push for this entry is waiting in the outbox or running */
   queued: boolean;
+  /** the object's page on the map, from the config's viewUrl (admin routes only) */
+  viewUrl?: string | null;
 }
 
 export interface ResyncProgress {
@@ -164,7 +166,7 @@ export declare namespace GetEntry {
     locale?: string;
   }
   export interface Response {
-    state: (EntryState & { viewUrl?: string | null }) | null;
+    state: EntryState | null;
     environment: PushEnvironment;
   }
 }

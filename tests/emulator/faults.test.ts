@@ -351,7 +351,7 @@ describe('control API', () => {
   it('config: read, change, refuse bad values; clock; unknown routes', async () => {
     expect((await call(emu, 'GET', '/__emulator/config')).body).toEqual({
       putMode: 'merge', strict: true, pageSize: 20, maxMediaBytes: 5 * 1024 * 1024, rateLimit: null,
-      dateStyle: 'ms-utc', tokenTtl: 36000, extraFields: true, pinpointDeleteTakesEvents: true, pagination: 'cursor',
+      dateStyle: 'ms-utc', tokenTtl: 36000, extraFields: true, pinpointDeleteTakesEvents: true, pagination: 'cursor', coordinateDecimals: null,
     });
     const changed = await call(emu, 'PUT', '/__emulator/config', { json: { strict: false, pageSize: 5, maxMediaBytes: 100, dateStyle: 'mixed' } });
     expect(changed.body).toMatchObject({ strict: false, pageSize: 5, maxMediaBytes: 100, dateStyle: 'mixed' });
