@@ -83,19 +83,8 @@ export function createDriftRepair(deps: RepairDeps) {
     if (unknown.length) throw new Error(`unknown drift group(s): ${unknown.join(', ')}`);
     const outcome: RepairOutcome = { at: new Date().toISOString(), groups, queued: {}, deleted: 0, skipped: [], errors: [] };
 
-    if (groups.includes('missing')) outcome.queued.missing = await requeue(report.missing);
-    if (groups.includes('changed')) outcome.queued.changed = await requeue(report.changed);
-    if (groups.includes('membership')) {
-      // A pinpoint's record of its lists drives its membership calls: lists that lost it are
-      // taken out of the record, so the push adds it back.
-      const members = new Map<string, number[]>();
-      const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
-      for (const s of live) {
-        const absent = new Set(report.membership.find((m) => keyString(m) === keyString(s))!.absent);
-        members.set(keyString(s), (s.members ?? []).filter((l) => !absent.has(l)));
-      }
-      outcome.queued.membership = await requeue(report.membership, members);
-    }
+    // Deletions first: the creates this repair queues would otherwise be in flight, and an
+    // unresolved create blocks the deletion of objects it might have made.
     if (groups.includes('notOurs')) {
       const client = await deps.client();
       const blocked = new Map<ResourceKind, boolean>();
@@ -125,6 +114,19 @@ export function createDriftRepair(deps: RepairDeps) {
       if (outcome.errors.length) {
         strapi.log.warn(`[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${outcome.errors[0].resource} ${outcome.errors[0].remoteId}: ${outcome.errors[0].error})`);
       }
+    }
+    if (groups.includes('missing')) outcome.queued.missing = await requeue(report.missing);
+    if (groups.includes('changed')) outcome.queued.changed = await requeue(report.changed);
+    if (groups.includes('membership')) {
+      // A pinpoint's record of its lists drives its membership calls: lists that lost it are
+      // taken out of the record, so the push adds it back.
+      const members = new Map<string, number[]>();
+      const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
+      for (const s of live) {
+        const absent = new Set(report.membership.find((m) => keyString(m) === keyString(s))!.absent);
+        members.set(keyString(s), (s.members ?? []).filter((l) => !absent.has(l)));
+      }
+      outcome.queued.membership = await requeue(report.membership, members);
     }
     return outcome;
   };
