@@ -1,6 +1,12 @@
 // ESM-only dependencies (p-queue 9, node-fetch 3 and theirs) are compiled to CommonJS for jest's loader.
 const esmOnly = [
-  'p-queue', 'p-timeout', 'eventemitter3', 'node-fetch', 'data-uri-to-buffer', 'fetch-blob', 'formdata-polyfill',
+  'p-queue',
+  'p-timeout',
+  'eventemitter3',
+  'node-fetch',
+  'data-uri-to-buffer',
+  'fetch-blob',
+  'formdata-polyfill',
 ];
 
 const transform = {
@@ -20,17 +26,33 @@ const common = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   // Copies of the playground made by tests and benches would collide with it in jest's module map.
-  modulePathIgnorePatterns: ['<rootDir>/playground/dist', '<rootDir>/dist', '<rootDir>/tests/.artifacts', '<rootDir>/bench/.out'],
+  modulePathIgnorePatterns: [
+    '<rootDir>/playground/dist',
+    '<rootDir>/dist',
+    '<rootDir>/tests/.artifacts',
+    '<rootDir>/bench/.out',
+  ],
 };
 
 // The sync engine's tests again on each database server (tests/helpers/test-db.js). A server that is
 // missing is installed by the project's globalSetup when we are root with apt-get; otherwise the
 // project is left out, with one line saying why.
 const MATRIX = [
-  'sync-lifecycle', 'sync-relations', 'sync-resync', 'sync-recovery', 'sync-lease', 'sync-crash-window', 'sync-basic',
-  'fault-kill', 'fault-replicas', 'db-decimal',
+  'sync-lifecycle',
+  'sync-relations',
+  'sync-resync',
+  'sync-recovery',
+  'sync-lease',
+  'sync-crash-window',
+  'sync-basic',
+  'fault-kill',
+  'fault-replicas',
+  'db-decimal',
 ];
-const canInstall = typeof process.getuid === 'function' && process.getuid() === 0 && require('node:child_process').spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+const canInstall =
+  typeof process.getuid === 'function' &&
+  process.getuid() === 0 &&
+  require('node:child_process').spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
 const serverProjects = [
   ['postgres', () => require('./tests/helpers/postgres').ensurePostgres({ install: false })],
   ['mariadb', () => require('./tests/helpers/mariadb').ensureMariadb({ install: false })],
@@ -41,15 +63,17 @@ const serverProjects = [
     console.warn(`integration-${kind} left out: ${found.reason}`);
     return [];
   }
-  return [{
-    ...common,
-    displayName: `integration-${kind}`,
-    testMatch: MATRIX.map((name) => `<rootDir>/tests/integration/${name}.test.ts`),
-    globals: { __LC_TEST_DB__: kind },
-    globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.js`,
-    globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.js`,
-    setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
-  }];
+  return [
+    {
+      ...common,
+      displayName: `integration-${kind}`,
+      testMatch: MATRIX.map((name) => `<rootDir>/tests/integration/${name}.test.ts`),
+      globals: { __LC_TEST_DB__: kind },
+      globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.js`,
+      globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.js`,
+      setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
+    },
+  ];
 });
 
 module.exports = {
@@ -66,6 +90,11 @@ module.exports = {
     },
     ...serverProjects,
     // Browser tests: the built admin in headless chromium (docs/admin.md).
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], testTimeout: 300000 },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+      testTimeout: 300000,
+    },
   ],
 };

@@ -30,7 +30,11 @@ const BENCHES = [
 
 // One commit for the whole run, even if someone commits meanwhile.
 if (process.env.BENCH_PLUGIN_COMMIT) {
-  process.env.BENCH_PLUGIN_COMMIT = execFileSync('git', ['rev-parse', '--verify', `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`], { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
+  process.env.BENCH_PLUGIN_COMMIT = execFileSync(
+    'git',
+    ['rev-parse', '--verify', `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`],
+    { cwd: path.join(__dirname, '..'), encoding: 'utf8' }
+  ).trim();
 }
 const listArg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,11 +52,18 @@ let failed = 0;
 for (const [label, script, args] of runs) {
   process.stdout.write(`\n=== bench:${label} ${args.join(' ')} ===\n`);
   const t = Date.now();
-  const r = spawnSync(process.execPath, [path.join(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(__dirname, script), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   process.stdout.write(r.stdout ?? '');
   const last = (r.stdout ?? '').trim().split('\n').pop();
   if (r.status !== 0) failed++;
-  headlines.push(`${r.status === 0 ? last : `${label}: FAILED (exit ${r.status}) ✗`}  [${Math.round((Date.now() - t) / 1000)} s, load ${loadText()}]`);
+  headlines.push(
+    `${r.status === 0 ? last : `${label}: FAILED (exit ${r.status}) ✗`}  [${Math.round((Date.now() - t) / 1000)} s, load ${loadText()}]`
+  );
 }
-process.stdout.write(`\n=== headlines (${Math.round((Date.now() - started) / 60_000)} min in all) ===\n${headlines.join('\n')}\n`);
+process.stdout.write(
+  `\n=== headlines (${Math.round((Date.now() - started) / 60_000)} min in all) ===\n${headlines.join('\n')}\n`
+);
 process.exit(failed ? 1 : 0);

@@ -18,7 +18,8 @@ function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i === -1 ? process.env[`BENCH_${name.toUpperCase()}`] : process.argv[i + 1];
   const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`--${name} must be an integer 1-1000000`);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new Error(`--${name} must be an integer 1-1000000`);
   return n;
 }
 
@@ -40,7 +41,11 @@ async function main(): Promise<void> {
   const deadline = performance.now() + TIME_LIMIT_MS;
   const token = emu.issueToken().access_token;
 
-  const send = (method: string, path: string, body?: string): Promise<{ status: number; data: string }> =>
+  const send = (
+    method: string,
+    path: string,
+    body?: string
+  ): Promise<{ status: number; data: string }> =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
       if (body !== undefined) {
@@ -59,7 +64,11 @@ async function main(): Promise<void> {
     });
 
   /** Run `n` requests made by `make(i)` with `concurrency` in flight. */
-  async function phase(name: string, n: number, make: (i: number) => Promise<boolean>): Promise<Phase> {
+  async function phase(
+    name: string,
+    n: number,
+    make: (i: number) => Promise<boolean>
+  ): Promise<Phase> {
     const latencies: number[] = [];
     let next = 0;
     let errors = 0;
@@ -91,7 +100,11 @@ async function main(): Promise<void> {
     });
 
   // warm-up (not counted)
-  await phase('warm-up', Math.min(500, total), async (i) => (await send('POST', '/v3.0/pinpoints', body(i))).status === 201);
+  await phase(
+    'warm-up',
+    Math.min(500, total),
+    async (i) => (await send('POST', '/v3.0/pinpoints', body(i))).status === 201
+  );
   emu.reset();
 
   const half = Math.ceil(total / 2);
@@ -133,13 +146,18 @@ async function main(): Promise<void> {
   ]);
   const head = ['phase', 'requests', 'seconds', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const rps = Math.round(all.requests / (all.ms / 1000));
 
-  console.log(`emulator benchmark: ${total} requests, keep-alive, concurrency ${concurrency}, strict mode, client and server in one process on 127.0.0.1`);
+  console.log(
+    `emulator benchmark: ${total} requests, keep-alive, concurrency ${concurrency}, strict mode, client and server in one process on 127.0.0.1`
+  );
   console.log(line(head));
   for (const r of rows) console.log(line(r));
-  console.log(`stored pinpoints: ${stored}; target >= ${TARGET_RPS} req/s: ${rps >= TARGET_RPS ? 'met' : 'NOT met'}`);
+  console.log(
+    `stored pinpoints: ${stored}; target >= ${TARGET_RPS} req/s: ${rps >= TARGET_RPS ? 'met' : 'NOT met'}`
+  );
   console.log(`emulator throughput: ${rps} req/s`);
   if (all.errors > 0 || all.requests < total) process.exitCode = 1;
 }

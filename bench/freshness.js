@@ -12,7 +12,16 @@
  * Headline: p50 and p95 of the lone publishes.
  */
 const { headline } = require('./lib/headline');
-const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
+const {
+  ensureBuilt,
+  median,
+  percentile,
+  round,
+  table,
+  saveResult,
+  runMain,
+  arg,
+} = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { startChildApp } = require('../tests/helpers/child-app');
 
@@ -21,13 +30,23 @@ const PUBLISHES = arg('publishes', 200);
 runMain(async ({ appDir }) => {
   ensureBuilt();
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: 5_000 });
-  const app = await startChildApp({ appDir: await appDir(), emulator: emu, patch: { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 } } } });
+  const app = await startChildApp({
+    appDir: await appDir(),
+    emulator: emu,
+    patch: { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 } } },
+  });
   const variants = [];
   try {
     const places = await app.run(async (strapi, n) => {
       const ids = [];
       for (let i = 0; i < n; i++) {
-        const p = await strapi.documents('api::place.place').create({ data: { title: `Fresh ${i}`, address: '1 Main St', geo: { lat: 50 + i / 1000, lng: 3 } } });
+        const p = await strapi.documents('api::place.place').create({
+          data: {
+            title: `Fresh ${i}`,
+            address: '1 Main St',
+            geo: { lat: 50 + i / 1000, lng: 3 },
+          },
+        });
         await strapi.documents('api::place.place').publish({ documentId: p.documentId });
         ids.push(p.documentId);
         await new Promise((r) => setImmediate(r));
@@ -44,25 +63,43 @@ runMain(async ({ appDir }) => {
       await app.call('idle');
       await new Promise((r) => setTimeout(r, 20));
       const since = await emu.call('lastSeq');
-      const returned = await app.run(async (strapi, a) => {
-        await strapi.documents('api::place.place').update({ documentId: a.documentId, data: { title: a.title } });
-        await strapi.documents('api::place.place').publish({ documentId: a.documentId });
-        return Date.now();
-      }, { documentId, title });
-      const put = await emu.call('waitFor', { since, method: 'PUT', path: `/v3.0/pinpoints/${remoteOf.get(documentId)}`, timeoutMs: 30_000 });
+      const returned = await app.run(
+        async (strapi, a) => {
+          await strapi
+            .documents('api::place.place')
+            .update({ documentId: a.documentId, data: { title: a.title } });
+          await strapi.documents('api::place.place').publish({ documentId: a.documentId });
+          return Date.now();
+        },
+        { documentId, title }
+      );
+      const put = await emu.call('waitFor', {
+        since,
+        method: 'PUT',
+        path: `/v3.0/pinpoints/${remoteOf.get(documentId)}`,
+        timeoutMs: 30_000,
+      });
       return Date.parse(put.time) + put.durationMs - returned;
     };
     const record = (name, latencies) => {
-      variants.push({ name, p50: median(latencies), p95: percentile(latencies, 95), min: Math.min(...latencies), max: Math.max(...latencies) });
+      variants.push({
+        name,
+        p50: median(latencies),
+        p95: percentile(latencies, 95),
+        min: Math.min(...latencies),
+        max: Math.max(...latencies),
+      });
       process.stderr.write(`> ${name}: done\n`);
     };
 
     const lone = [];
-    for (let i = 0; i < PUBLISHES; i++) lone.push(await publishOnce(places[i], `Fresh ${i} (edited)`));
+    for (let i = 0; i < PUBLISHES; i++)
+      lone.push(await publishOnce(places[i], `Fresh ${i} (edited)`));
     record('lone publishes, default coalescing', lone);
 
     const again = [];
-    for (let i = 0; i < PUBLISHES; i++) again.push(await publishOnce(places[0], `Fresh 0, edit ${i}`));
+    for (let i = 0; i < PUBLISHES; i++)
+      again.push(await publishOnce(places[0], `Fresh 0, edit ${i}`));
     record('one place republished right after its push, default', again);
 
     await app.run(async (strapi) => {
@@ -70,16 +107,34 @@ runMain(async ({ appDir }) => {
       return null;
     });
     const nosettle = [];
-    for (let i = 0; i < PUBLISHES; i++) nosettle.push(await publishOnce(places[1], `Fresh 1, edit ${i}`));
+    for (let i = 0; i < PUBLISHES; i++)
+      nosettle.push(await publishOnce(places[1], `Fresh 1, edit ${i}`));
     record('one place republished right after its push, settleMs 0', nosettle);
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();
   }
   table([
-    [`publish() returned -> PUT answered on the emulator (${PUBLISHES} publishes each)`, 'p50 ms', 'p95 ms', 'min ms', 'max ms'],
-    ...variants.map((v) => [v.name, round(v.p50, 1), round(v.p95, 1), round(v.min, 1), round(v.max, 1)]),
+    [
+      `publish() returned -> PUT answered on the emulator (${PUBLISHES} publishes each)`,
+      'p50 ms',
+      'p95 ms',
+      'min ms',
+      'max ms',
+    ],
+    ...variants.map((v) => [
+      v.name,
+      round(v.p50, 1),
+      round(v.p95, 1),
+      round(v.min, 1),
+      round(v.max, 1),
+    ]),
   ]);
   saveResult('freshness', { publishes: PUBLISHES, variants });
-  headline('freshness', `lone publish p50 ${round(variants[0].p50, 1)} ms, p95 ${round(variants[0].p95, 1)} ms`, 'p50 < 100 ms', variants[0].p50 < 100);
+  headline(
+    'freshness',
+    `lone publish p50 ${round(variants[0].p50, 1)} ms, p95 ${round(variants[0].p95, 1)} ms`,
+    'p50 < 100 ms',
+    variants[0].p50 < 100
+  );
 });

@@ -18,7 +18,14 @@
 const { headline } = require('./lib/headline');
 const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { dbLabel, journalArg, useJournal, timedResync, countQueries, queryCounts } = require('./lib/resync');
+const {
+  dbLabel,
+  journalArg,
+  useJournal,
+  timedResync,
+  countQueries,
+  queryCounts,
+} = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startChildApp } = require('../tests/helpers/child-app');
@@ -46,18 +53,27 @@ async function measure(count, latencyMs, appDir) {
     const app = await startChildApp({
       appDir,
       emulator: emu,
-      patch: { config: { syncEnabled: false, rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY } } },
+      patch: {
+        config: {
+          syncEnabled: false,
+          rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY },
+        },
+      },
     });
     try {
       await useJournal(app, JOURNAL);
       const db = await dbLabel(app);
       const seeded = await app.call('seedPlaces', { count, prefix: 'Latency' });
-      process.stderr.write(`> ${latencyMs} ms: seeded ${count} places in ${seeded.ms} ms; resync on ${db}\n`);
+      process.stderr.write(
+        `> ${latencyMs} ms: seeded ${count} places in ${seeded.ms} ms; resync on ${db}\n`
+      );
       const loadBefore = loadNow();
       // BENCH_SQL=1: count the statements (their listener costs CPU of its own, so not by default).
       if (process.env.BENCH_SQL) await countQueries(app);
       await app.run(async (_s, _a, { require }) => {
-        global.__benchLoopDelay = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 5 });
+        global.__benchLoopDelay = require('node:perf_hooks').monitorEventLoopDelay({
+          resolution: 5,
+        });
         global.__benchLoopDelay.enable();
         return true;
       });
@@ -73,10 +89,14 @@ async function measure(count, latencyMs, appDir) {
         return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
       });
       const sql = process.env.BENCH_SQL ? await queryCounts(app) : null;
-      const posts = (await emu.call('requests', { filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' } })).filter((r) => r.status === 201);
+      const posts = (
+        await emu.call('requests', { filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' } })
+      ).filter((r) => r.status === 201);
       const summary = await emu.call('summary');
       if (summary.pinpoints !== count || posts.length !== count || summary.duplicateNames) {
-        throw new Error(`expected ${count} pinpoints, the emulator holds ${summary.pinpoints} (${posts.length} POST 201, ${summary.duplicateNames} duplicate names)`);
+        throw new Error(
+          `expected ${count} pinpoints, the emulator holds ${summary.pinpoints} (${posts.length} POST 201, ${summary.duplicateNames} duplicate names)`
+        );
       }
       const calls = await emu.call('calls');
       const lastAnswer = Math.max(...posts.map((r) => Date.parse(r.time) + r.durationMs));
@@ -85,9 +105,24 @@ async function measure(count, latencyMs, appDir) {
       const rate = (count * 1000) / (lastAnswer - t0);
       const windowRate = (count * 1000) / (lastAnswer - firstPost);
       return {
-        count, latencyMs, db, ideal, rate, ratio: rate / ideal, windowRate, windowRatio: windowRate / ideal,
-        startMs: firstPost - t0, wallMs: run.wallMs, cpuMsPerPush: run.cpuMs / count, apiCalls: calls.total, byMethod: calls.byMethod,
-        loadBefore, loadAfter, loopDelay, sqlPerPush: sql ? sql.reduce((n, q) => n + q.n, 0) / count : null, topSql: sql?.slice(0, 15),
+        count,
+        latencyMs,
+        db,
+        ideal,
+        rate,
+        ratio: rate / ideal,
+        windowRate,
+        windowRatio: windowRate / ideal,
+        startMs: firstPost - t0,
+        wallMs: run.wallMs,
+        cpuMsPerPush: run.cpuMs / count,
+        apiCalls: calls.total,
+        byMethod: calls.byMethod,
+        loadBefore,
+        loadAfter,
+        loopDelay,
+        sqlPerPush: sql ? sql.reduce((n, q) => n + q.n, 0) / count : null,
+        topSql: sql?.slice(0, 15),
       };
     } finally {
       await app.stop();
@@ -104,24 +139,59 @@ runMain(async ({ appDir }) => {
   if (COUNT_SLOW > 0) runs.push(await measure(COUNT_SLOW, SLOW, await appDir()));
   if (COUNT_FAST > 0) runs.push(await measure(COUNT_FAST, 0, await appDir()));
   table([
-    [`resync, concurrency ${CONCURRENCY}, no rate limit (${runs[0].db})`, 'ideal /s', 'pushes/s', 'ratio', 'first POST -> last: /s', 'ratio', 'to first POST ms', 'API calls', 'Strapi CPU ms/push', 'event loop delay p50/p99/max ms', 'load before', 'load after'],
+    [
+      `resync, concurrency ${CONCURRENCY}, no rate limit (${runs[0].db})`,
+      'ideal /s',
+      'pushes/s',
+      'ratio',
+      'first POST -> last: /s',
+      'ratio',
+      'to first POST ms',
+      'API calls',
+      'Strapi CPU ms/push',
+      'event loop delay p50/p99/max ms',
+      'load before',
+      'load after',
+    ],
     ...runs.map((r) => [
-      `${r.count} pinpoints, ${r.latencyMs ? `${r.latencyMs} ms per answer` : 'no latency added'}`, fig(r.ideal, 1), round(r.rate, 1), fig(r.ratio, 3), round(r.windowRate, 1), fig(r.windowRatio, 3),
-      Math.round(r.startMs), r.apiCalls, round(r.cpuMsPerPush, 3), `${round(r.loopDelay.p50, 1)} / ${round(r.loopDelay.p99, 1)} / ${round(r.loopDelay.max, 1)}`, loadText(r.loadBefore), loadText(r.loadAfter),
+      `${r.count} pinpoints, ${r.latencyMs ? `${r.latencyMs} ms per answer` : 'no latency added'}`,
+      fig(r.ideal, 1),
+      round(r.rate, 1),
+      fig(r.ratio, 3),
+      round(r.windowRate, 1),
+      fig(r.windowRatio, 3),
+      Math.round(r.startMs),
+      r.apiCalls,
+      round(r.cpuMsPerPush, 3),
+      `${round(r.loopDelay.p50, 1)} / ${round(r.loopDelay.p99, 1)} / ${round(r.loopDelay.max, 1)}`,
+      loadText(r.loadBefore),
+      loadText(r.loadAfter),
     ]),
   ]);
   for (const r of runs.filter((x) => x.topSql)) {
-    process.stdout.write(`${r.latencyMs} ms: SQL statements per push ${round(r.sqlPerPush, 2)}; the most frequent:\n`);
-    table([['statement', 'per push', 'ms per push'], ...r.topSql.map((q) => [q.sql.slice(0, 110), round(q.n / r.count, 3), round(q.ms / r.count, 3)])]);
+    process.stdout.write(
+      `${r.latencyMs} ms: SQL statements per push ${round(r.sqlPerPush, 2)}; the most frequent:\n`
+    );
+    table([
+      ['statement', 'per push', 'ms per push'],
+      ...r.topSql.map((q) => [
+        q.sql.slice(0, 110),
+        round(q.n / r.count, 3),
+        round(q.ms / r.count, 3),
+      ]),
+    ]);
   }
   saveResult('latency', { concurrency: CONCURRENCY, runs });
   const main = runs[0];
   const slow = runs.find((r) => r.latencyMs === SLOW && r !== main);
-  const ok = main.ratio >= GOAL_RATIO && (!slow || slow.ratio >= GOAL_RATIO) && main.cpuMsPerPush <= GOAL_CPU;
+  const ok =
+    main.ratio >= GOAL_RATIO &&
+    (!slow || slow.ratio >= GOAL_RATIO) &&
+    main.cpuMsPerPush <= GOAL_CPU;
   headline(
     'latency',
     `${round(main.ratio, 3)} of ideal at ${main.latencyMs} ms${slow ? `, ${round(slow.ratio, 3)} at ${slow.latencyMs} ms` : ''}; Strapi CPU ${round(main.cpuMsPerPush, 2)} ms/push (load ${loadText(main.loadAfter)})`,
     `>= ${GOAL_RATIO}; <= ${GOAL_CPU} ms`,
-    ok,
+    ok
   );
 });

@@ -35,7 +35,9 @@ const GOAL_HEAP = 1.1;
 
 async function measure(count, appDir, { heapMb } = {}) {
   const emu = await startEmulatorProcess({ strict: true, requestLogSize: 1_000 });
-  const patch = { config: { syncEnabled: false, rateLimit: { requestsPerSecond: RATE, concurrency: 8 } } };
+  const patch = {
+    config: { syncEnabled: false, rateLimit: { requestsPerSecond: RATE, concurrency: 8 } },
+  };
   try {
     const seeder = await startChildApp({ appDir, emulator: emu, patch });
     await useJournal(seeder, JOURNAL);
@@ -62,16 +64,39 @@ async function measure(count, appDir, { heapMb } = {}) {
       const heapKept = (await app.call('gc')).heapUsed;
       const summary = await emu.call('summary');
       if (summary.pinpoints !== count || summary.duplicateNames) {
-        throw new Error(`${label}: expected ${count} pinpoints on the emulator, got ${summary.pinpoints} (${summary.duplicateNames} duplicate names)`);
+        throw new Error(
+          `${label}: expected ${count} pinpoints on the emulator, got ${summary.pinpoints} (${summary.duplicateNames} duplicate names)`
+        );
       }
-      return { label, count, heapMb: heapMb ?? null, db, baseline, peak, heapAtStart, heapKept, wallMs: run.wallMs, rate: (count * 1000) / run.wallMs, cpuMsPerPush: run.cpuMs / count, loadBefore, loadAfter };
+      return {
+        label,
+        count,
+        heapMb: heapMb ?? null,
+        db,
+        baseline,
+        peak,
+        heapAtStart,
+        heapKept,
+        wallMs: run.wallMs,
+        rate: (count * 1000) / run.wallMs,
+        cpuMsPerPush: run.cpuMs / count,
+        loadBefore,
+        loadAfter,
+      };
     } finally {
       await app.stop();
     }
   } catch (err) {
     // Running out of heap is a figure of this bench, not a crash of the bench: say it and go on.
-    process.stderr.write(`> ${count} pinpoints${heapMb ? ` with ${heapMb} MB of heap` : ''} did not complete: ${String(err?.message ?? err).split('\n')[0]}\n`);
-    return { count, heapMb: heapMb ?? null, label: `${count} pinpoints, ${heapMb ? `--max-old-space-size=${heapMb}` : 'no heap limit'}`, failed: String(err?.message ?? err).slice(0, 2000) };
+    process.stderr.write(
+      `> ${count} pinpoints${heapMb ? ` with ${heapMb} MB of heap` : ''} did not complete: ${String(err?.message ?? err).split('\n')[0]}\n`
+    );
+    return {
+      count,
+      heapMb: heapMb ?? null,
+      label: `${count} pinpoints, ${heapMb ? `--max-old-space-size=${heapMb}` : 'no heap limit'}`,
+      failed: String(err?.message ?? err).slice(0, 2000),
+    };
   } finally {
     await emu.stop();
   }
@@ -84,11 +109,35 @@ runMain(async ({ appDir }) => {
   const big = await measure(BIG, await appDir(), { heapMb: HEAP });
   const runs = [small, free, big];
   table([
-    [`resync (${runs.find((r) => r.db)?.db ?? 'SQLite'})`, 'completed', 'wall s', 'pushes/s', 'Strapi CPU ms/push', 'baseline RSS MB', 'peak RSS MB', 'heap at start MB', 'heap kept after GC MB', 'load before', 'load after'],
+    [
+      `resync (${runs.find((r) => r.db)?.db ?? 'SQLite'})`,
+      'completed',
+      'wall s',
+      'pushes/s',
+      'Strapi CPU ms/push',
+      'baseline RSS MB',
+      'peak RSS MB',
+      'heap at start MB',
+      'heap kept after GC MB',
+      'load before',
+      'load after',
+    ],
     ...runs.map((r) =>
       r.failed
         ? [r.label, 'no', '', '', '', '', '', '', '', '', '']
-        : [r.label, 'yes', round(r.wallMs / 1000, 1), round(r.rate, 1), round(r.cpuMsPerPush, 3), round(r.baseline / MB, 1), round(r.peak / MB, 1), round(r.heapAtStart / MB, 1), round(r.heapKept / MB, 1), loadText(r.loadBefore), loadText(r.loadAfter)],
+        : [
+            r.label,
+            'yes',
+            round(r.wallMs / 1000, 1),
+            round(r.rate, 1),
+            round(r.cpuMsPerPush, 3),
+            round(r.baseline / MB, 1),
+            round(r.peak / MB, 1),
+            round(r.heapAtStart / MB, 1),
+            round(r.heapKept / MB, 1),
+            loadText(r.loadBefore),
+            loadText(r.loadAfter),
+          ]
     ),
   ]);
   const completed = !big.failed;
@@ -101,6 +150,6 @@ runMain(async ({ appDir }) => {
     `${BIG} in ${HEAP} MB of heap ${completed ? 'completed' : `DID NOT complete (${big.failed.split('\n')[0].slice(0, 80)})`}, pushes/s ${round(rateRatio, 3)} of unlimited; heap kept ${BIG}/${SMALL} ${round(heapRatio, 3)}; ` +
       `peak RSS ${completed ? round(big.peak / MB, 0) : '?'} MB (load ${completed ? loadText(big.loadAfter) : loadText()})`,
     `completes, >= ${GOAL_RATE}, <= ${GOAL_HEAP}`,
-    ok,
+    ok
   );
 });

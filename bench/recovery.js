@@ -67,7 +67,7 @@ async function once({ appDir, faults, seed, tag }) {
         }
         return null;
       },
-      { n: ENTRIES, tag },
+      { n: ENTRIES, tag }
     );
     await app.call('idle', { timeoutMs: 600_000 });
     const ms = Date.now() - t0;
@@ -78,7 +78,11 @@ async function once({ appDir, faults, seed, tag }) {
     const gets = calls.byMethod.GET ?? 0;
     return {
       ms,
-      converged: summary.pinpoints === OBJECTS + ENTRIES && status.counts.synced === ENTRIES && status.counts.pending === 0 && status.failed.length === 0,
+      converged:
+        summary.pinpoints === OBJECTS + ENTRIES &&
+        status.counts.synced === ENTRIES &&
+        status.counts.pending === 0 &&
+        status.failed.length === 0,
       duplicates: summary.duplicateNames,
       pinpoints: summary.pinpoints,
       gets,
@@ -100,7 +104,16 @@ runMain(async ({ appDir }) => {
   for (let r = 0; r < RUNS; r++) {
     const a = await once({ appDir, faults: false, tag: `clean${r}` });
     clean.push(a);
-    rows.push([`healthy remote, run ${r + 1}`, round(a.ms / 1000, 1), a.converged ? 'yes' : 'NO', a.duplicates, a.gets, a.calls, a.s503, a.resets]);
+    rows.push([
+      `healthy remote, run ${r + 1}`,
+      round(a.ms / 1000, 1),
+      a.converged ? 'yes' : 'NO',
+      a.duplicates,
+      a.gets,
+      a.calls,
+      a.s503,
+      a.resets,
+    ]);
     process.stderr.write(`> healthy run ${r + 1}: ${a.ms} ms\n`);
     const b = await once({
       appDir,
@@ -109,11 +122,29 @@ runMain(async ({ appDir }) => {
       tag: `faulty${r}`,
     });
     faulty.push(b);
-    rows.push([`5% 503 + 2%/3% resets, run ${r + 1}`, round(b.ms / 1000, 1), b.converged ? 'yes' : 'NO', b.duplicates, b.gets, b.calls, b.s503, b.resets]);
+    rows.push([
+      `5% 503 + 2%/3% resets, run ${r + 1}`,
+      round(b.ms / 1000, 1),
+      b.converged ? 'yes' : 'NO',
+      b.duplicates,
+      b.gets,
+      b.calls,
+      b.s503,
+      b.resets,
+    ]);
     process.stderr.write(`> faulty run ${r + 1}: ${b.ms} ms\n`);
   }
   table([
-    [`${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20)`, 's', 'converged', 'duplicates', 'GETs', 'calls', '503', 'resets'],
+    [
+      `${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20)`,
+      's',
+      'converged',
+      'duplicates',
+      'GETs',
+      'calls',
+      '503',
+      'resets',
+    ],
     ...rows,
   ]);
   const ratio = median(faulty.map((f) => f.ms)) / median(clean.map((c) => c.ms));
@@ -129,6 +160,6 @@ runMain(async ({ appDir }) => {
     ratio,
   });
   process.stdout.write(
-    `recovery: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`,
+    `recovery: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`
   );
 });

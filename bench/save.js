@@ -18,7 +18,16 @@
  * caller resumes. BENCH_VERBOSE=1 lists the statements of the plugin side by shape.
  */
 const { headline } = require('./lib/headline');
-const { ensureBuilt, median, percentile, round, table, saveResult, runMain, arg } = require('./lib/common');
+const {
+  ensureBuilt,
+  median,
+  percentile,
+  round,
+  table,
+  saveResult,
+  runMain,
+  arg,
+} = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
@@ -30,7 +39,9 @@ const WARMUP = arg('warmup', 100);
 /** Inside a Strapi child: creates the entries the loops save. */
 async function setup(strapi) {
   const icon = await strapi.documents('api::icon.icon').create({ data: { label: 'Bench icon' } });
-  const place = await strapi.documents('api::place.place').create({ data: { title: 'Bench place', address: '1 Bench St', geo: { lat: 45.76, lng: 4.83 } } });
+  const place = await strapi.documents('api::place.place').create({
+    data: { title: 'Bench place', address: '1 Bench St', geo: { lat: 45.76, lng: 4.83 } },
+  });
   await strapi.documents('api::place.place').publish({ documentId: place.documentId });
   global.__bench = { icon: icon.documentId, place: place.documentId };
   return global.__bench;
@@ -43,9 +54,13 @@ async function batch(strapi, { kind, from, n }) {
   for (let i = from; i < from + n; i++) {
     const t = performance.now();
     if (kind === 'icon') {
-      await strapi.documents('api::icon.icon').update({ documentId: icon, data: { label: `Bench icon ${i}` } });
+      await strapi
+        .documents('api::icon.icon')
+        .update({ documentId: icon, data: { label: `Bench icon ${i}` } });
     } else {
-      await strapi.documents('api::place.place').update({ documentId: place, data: { title: `Bench place ${i}` } });
+      await strapi
+        .documents('api::place.place')
+        .update({ documentId: place, data: { title: `Bench place ${i}` } });
       await strapi.documents('api::place.place').publish({ documentId: place });
     }
     out.push(performance.now() - t);
@@ -77,10 +92,16 @@ runMain(async ({ appDir }) => {
       apps[side] = await startChildApp({
         appDir: await appDir(),
         emulator: emu,
-        patch: side === 'on' ? { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 } } } : { enabled: false },
+        patch:
+          side === 'on'
+            ? { config: { rateLimit: { requestsPerSecond: 100, concurrency: 4 } } }
+            : { enabled: false },
       });
-      const loaded = await apps[side].run(async (strapi) => Boolean(strapi.plugin('location-content')));
-      if (loaded !== (side === 'on')) throw new Error(`plugin loaded = ${loaded} on the "${side}" side`);
+      const loaded = await apps[side].run(async (strapi) =>
+        Boolean(strapi.plugin('location-content'))
+      );
+      if (loaded !== (side === 'on'))
+        throw new Error(`plugin loaded = ${loaded} on the "${side}" side`);
       await useJournal(apps[side], JOURNAL);
       dbName = await dbLabel(apps[side]);
       await apps[side].run(setup);
@@ -91,7 +112,10 @@ runMain(async ({ appDir }) => {
       for (const side of ['off', 'on']) await countQueries(apps[side]);
       for (let from = 0, k = 0; from < OPS; from += BATCH, k++) {
         const order = k % 2 ? ['on', 'off'] : ['off', 'on'];
-        for (const side of order) samples[side][kind].push(...(await apps[side].run(batch, { kind, from, n: Math.min(BATCH, OPS - from) })));
+        for (const side of order)
+          samples[side][kind].push(
+            ...(await apps[side].run(batch, { kind, from, n: Math.min(BATCH, OPS - from) }))
+          );
       }
       for (const side of ['off', 'on']) {
         const q = await queryCounts(apps[side]);
@@ -118,15 +142,60 @@ runMain(async ({ appDir }) => {
   };
   const ms = (x) => round(x, 2);
   table([
-    [`operation (${OPS} per side, batches of ${BATCH} alternating, ${dbName})`, 'off median ms', 'on median ms', 'ratio', 'off p95 ms', 'on p95 ms', 'p95 ratio', 'SQL/save off', 'SQL/save on'],
-    ['Icon update (no D&P)', ms(r.icon.off.median), ms(r.icon.on.median), round(r.icon.on.median / r.icon.off.median, 3),
-      ms(r.icon.off.p95), ms(r.icon.on.p95), round(r.icon.on.p95 / r.icon.off.p95, 3), round(sql.icon.off, 1), round(sql.icon.on, 1)],
-    ['Place update + publish (D&P, i18n)', ms(r.place.off.median), ms(r.place.on.median), round(r.place.on.median / r.place.off.median, 3),
-      ms(r.place.off.p95), ms(r.place.on.p95), round(r.place.on.p95 / r.place.off.p95, 3), round(sql.place.off, 1), round(sql.place.on, 1)],
+    [
+      `operation (${OPS} per side, batches of ${BATCH} alternating, ${dbName})`,
+      'off median ms',
+      'on median ms',
+      'ratio',
+      'off p95 ms',
+      'on p95 ms',
+      'p95 ratio',
+      'SQL/save off',
+      'SQL/save on',
+    ],
+    [
+      'Icon update (no D&P)',
+      ms(r.icon.off.median),
+      ms(r.icon.on.median),
+      round(r.icon.on.median / r.icon.off.median, 3),
+      ms(r.icon.off.p95),
+      ms(r.icon.on.p95),
+      round(r.icon.on.p95 / r.icon.off.p95, 3),
+      round(sql.icon.off, 1),
+      round(sql.icon.on, 1),
+    ],
+    [
+      'Place update + publish (D&P, i18n)',
+      ms(r.place.off.median),
+      ms(r.place.on.median),
+      round(r.place.on.median / r.place.off.median, 3),
+      ms(r.place.off.p95),
+      ms(r.place.on.p95),
+      round(r.place.on.p95 / r.place.off.p95, 3),
+      round(sql.place.off, 1),
+      round(sql.place.on, 1),
+    ],
   ]);
-  if (process.env.BENCH_VERBOSE) for (const [k, q] of Object.entries(extraSql)) console.log(k, q.slice(0, 30));
-  process.stdout.write(`remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`);
+  if (process.env.BENCH_VERBOSE)
+    for (const [k, q] of Object.entries(extraSql)) console.log(k, q.slice(0, 30));
+  process.stdout.write(
+    `remote writes while the plugin was on: ${pushes} for ${2 * OPS + WARMUP + Math.ceil(WARMUP / 4)} saves of 2 entries (coalesced)\n`
+  );
   const ratio = r.icon.on.median / r.icon.off.median;
-  saveResult(`save${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL ? `-${JOURNAL}` : ''}`, { ops: OPS, warmup: WARMUP, db: dbName, sqlPerSave: sql, figures: r, pushes, ratio, placeRatio: r.place.on.median / r.place.off.median });
-  headline(`save${db.kind === 'sqlite' ? '' : `:${db.kind}`}`, `${round(ratio, 3)} Icon update median, plugin on ÷ off`, '<= 1.05', ratio <= 1.05);
+  saveResult(`save${db.kind === 'sqlite' ? '' : `-${db.kind}`}${JOURNAL ? `-${JOURNAL}` : ''}`, {
+    ops: OPS,
+    warmup: WARMUP,
+    db: dbName,
+    sqlPerSave: sql,
+    figures: r,
+    pushes,
+    ratio,
+    placeRatio: r.place.on.median / r.place.off.median,
+  });
+  headline(
+    `save${db.kind === 'sqlite' ? '' : `:${db.kind}`}`,
+    `${round(ratio, 3)} Icon update median, plugin on ÷ off`,
+    '<= 1.05',
+    ratio <= 1.05
+  );
 });

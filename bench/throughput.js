@@ -17,7 +17,14 @@ const { headline } = require('./lib/headline');
 const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { postAll } = require('./lib/bare-client');
-const { dbLabel, journalArg, useJournal, countQueries, queryCounts, timedResync } = require('./lib/resync');
+const {
+  dbLabel,
+  journalArg,
+  useJournal,
+  countQueries,
+  queryCounts,
+  timedResync,
+} = require('./lib/resync');
 const { startChildApp } = require('../tests/helpers/child-app');
 const { ensurePostgres, startCluster } = require('../tests/helpers/postgres');
 
@@ -40,8 +47,15 @@ runMain(async ({ appDir }) => {
     appDir: await appDir(),
     emulator: emu,
     env: pg ? pg.env : {},
-    patch: { config: { syncEnabled: false, rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY } } },
-    execArgv: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
+    patch: {
+      config: {
+        syncEnabled: false,
+        rateLimit: { requestsPerSecond: 1_000_000, concurrency: CONCURRENCY },
+      },
+    },
+    execArgv: process.env.BENCH_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`]
+      : [],
   });
   try {
     if (!PG) await useJournal(app, JOURNAL);
@@ -53,11 +67,16 @@ runMain(async ({ appDir }) => {
     const queries = await queryCounts(app);
     const totalQueries = queries.reduce((n, q) => n + q.n, 0);
 
-    const log = await emu.call('requests', { filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' }, bodies: true });
+    const log = await emu.call('requests', {
+      filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+      bodies: true,
+    });
     const created = log.filter((r) => r.status === 201);
     const summary = await emu.call('summary');
     if (summary.pinpoints !== COUNT || created.length !== COUNT) {
-      throw new Error(`expected ${COUNT} pinpoints, the emulator holds ${summary.pinpoints} (${created.length} POST 201)`);
+      throw new Error(
+        `expected ${COUNT} pinpoints, the emulator holds ${summary.pinpoints} (${created.length} POST 201)`
+      );
     }
     const first = Date.parse(created[0].time);
     const last = Math.max(...created.map((r) => Date.parse(r.time) + r.durationMs));
@@ -68,29 +87,80 @@ runMain(async ({ appDir }) => {
     // The same payloads, the same concurrency, nothing else.
     await emu.call('reset');
     const token = (await emu.call('issueToken')).access_token;
-    const bare = await postAll({ baseUrl: emu.baseUrl, token, path: '/v3.0/pinpoints', bodies, concurrency: CONCURRENCY });
-    if (bare.statuses[201] !== COUNT) throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
+    const bare = await postAll({
+      baseUrl: emu.baseUrl,
+      token,
+      path: '/v3.0/pinpoints',
+      bodies,
+      concurrency: CONCURRENCY,
+    });
+    if (bare.statuses[201] !== COUNT)
+      throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
 
-    process.stdout.write(`SQL statements per push: ${round(totalQueries / COUNT, 1)}; the most frequent:\n`);
-    table([['statement', 'per push', 'ms per push'], ...queries.slice(0, 14).map((q) => [q.sql.slice(0, 110), round(q.n / COUNT, 2), round(q.ms / COUNT, 3)])]);
-    process.stdout.write(`SQL time per push: ${round(queries.reduce((t, q) => t + q.ms, 0) / COUNT, 3)} ms\n`);
+    process.stdout.write(
+      `SQL statements per push: ${round(totalQueries / COUNT, 1)}; the most frequent:\n`
+    );
+    table([
+      ['statement', 'per push', 'ms per push'],
+      ...queries
+        .slice(0, 14)
+        .map((q) => [q.sql.slice(0, 110), round(q.n / COUNT, 2), round(q.ms / COUNT, 3)]),
+    ]);
+    process.stdout.write(
+      `SQL time per push: ${round(queries.reduce((t, q) => t + q.ms, 0) / COUNT, 3)} ms\n`
+    );
     process.stdout.write('\n');
 
     const pluginRate = (COUNT * 1000) / run.wallMs;
     const pluginWindowRate = (COUNT * 1000) / windowMs;
     const ratio = pluginRate / bare.perSecond;
     table([
-      [`run (${COUNT} pinpoints, concurrency ${CONCURRENCY}, ${dbName})`, 'ms', 'pushes/s', 'Strapi CPU ms/push'],
-      ['plugin resync: resync() -> queue idle', Math.round(run.wallMs), round(pluginRate, 1), round(run.cpuMs / COUNT, 2)],
-      ['plugin resync: first POST -> last answer', Math.round(windowMs), round(pluginWindowRate, 1), ''],
-      ['bare keep-alive HTTP client, same bodies', Math.round(bare.ms), round(bare.perSecond, 1), ''],
+      [
+        `run (${COUNT} pinpoints, concurrency ${CONCURRENCY}, ${dbName})`,
+        'ms',
+        'pushes/s',
+        'Strapi CPU ms/push',
+      ],
+      [
+        'plugin resync: resync() -> queue idle',
+        Math.round(run.wallMs),
+        round(pluginRate, 1),
+        round(run.cpuMs / COUNT, 2),
+      ],
+      [
+        'plugin resync: first POST -> last answer',
+        Math.round(windowMs),
+        round(pluginWindowRate, 1),
+        '',
+      ],
+      [
+        'bare keep-alive HTTP client, same bodies',
+        Math.round(bare.ms),
+        round(bare.perSecond, 1),
+        '',
+      ],
     ]);
     saveResult(`throughput${PG ? '-pg' : JOURNAL ? `-${JOURNAL}` : ''}`, {
-      count: COUNT, concurrency: CONCURRENCY, db: dbName, wallMs: run.wallMs, windowMs, pluginRate, pluginWindowRate,
-      bareRate: bare.perSecond, cpuMsPerPush: run.cpuMs / COUNT, sqlPerPush: totalQueries / COUNT, topSql: queries.slice(0, 15), ratio,
+      count: COUNT,
+      concurrency: CONCURRENCY,
+      db: dbName,
+      wallMs: run.wallMs,
+      windowMs,
+      pluginRate,
+      pluginWindowRate,
+      bareRate: bare.perSecond,
+      cpuMsPerPush: run.cpuMs / COUNT,
+      sqlPerPush: totalQueries / COUNT,
+      topSql: queries.slice(0, 15),
+      ratio,
     });
     // Bound by two shared cores on loopback, this measured the machine more than the plugin: bench:latency holds the goal now.
-    headline('throughput', `${round(pluginRate, 0)} pushes/s unlimited on loopback, ${round(ratio, 3)} of a bare client; Strapi CPU ${round(run.cpuMs / COUNT, 2)} ms/push`, null, null);
+    headline(
+      'throughput',
+      `${round(pluginRate, 0)} pushes/s unlimited on loopback, ${round(ratio, 3)} of a bare client; Strapi CPU ${round(run.cpuMs / COUNT, 2)} ms/push`,
+      null,
+      null
+    );
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();

@@ -19,12 +19,15 @@ const ADMIN_PASSWORD = process.env.DEMO_ADMIN_PASSWORD || 'Demo-Passw0rd';
 const EMULATOR_PORT = process.env.EMULATOR_PORT || '4010';
 const PORT = process.env.PORT || '1337';
 
-const run = (cmd, cwd = ROOT) => execSync(cmd, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+const run = (cmd, cwd = ROOT) =>
+  execSync(cmd, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 
 const adminSourceHash = () => {
   const h = createHash('sha256');
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name)
+    )) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
       else h.update(p).update(readFileSync(p));
@@ -41,8 +44,18 @@ const startEmulator = () =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [require.resolve('tsx/cli'), 'emulator/src/cli.ts', '--port', EMULATOR_PORT, '--strict', '--rate', '20', '--burst', '20'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      [
+        require.resolve('tsx/cli'),
+        'emulator/src/cli.ts',
+        '--port',
+        EMULATOR_PORT,
+        '--strict',
+        '--rate',
+        '20',
+        '--burst',
+        '20',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }
     );
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -89,7 +102,8 @@ async function main() {
   if (!seeded) {
     // The emulator keeps nothing between runs: what the plugin recorded about the previous run's
     // remote objects points at nothing now. Forget it and push everything again.
-    for (const uid of ['outbox-entry', 'sync-ref', 'sync-state']) await strapi.db.query(`plugin::location-content.${uid}`).deleteMany({});
+    for (const uid of ['outbox-entry', 'sync-ref', 'sync-state'])
+      await strapi.db.query(`plugin::location-content.${uid}`).deleteMany({});
     await sync.resync();
   }
   await sync.idle({ timeoutMs: 120000 }).catch(() => undefined);
@@ -107,7 +121,9 @@ async function main() {
 │   its state       ${emulator.baseUrl}/__emulator/state
 │ Sample content    ${seeded ? 'created now' : 'already there'}
 │ On the map        ${remote.pinpoints.length} pinpoints, ${remote.events.length} events, ${remote.categories.length} categories, ${remote.lists.length} lists
-│ Sync status       ${Object.entries(status.counts).map(([k, v]) => `${k} ${v}`).join(', ')}
+│ Sync status       ${Object.entries(status.counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}
 │ (one place has no coordinates on purpose: it shows as failed with its reason)
 └ Ctrl+C stops everything ─────────────────────────────────────────
 `);

@@ -13,7 +13,8 @@ export default {
       icon: PinMap,
       intlLabel: { id: getTranslation('menu.sync'), defaultMessage: 'Location sync' },
       permissions: PERMISSIONS.readSync,
-      Component: () => import('./pages/SyncPage').then((mod) => ({ default: mod.ProtectedSyncPage })),
+      Component: () =>
+        import('./pages/SyncPage').then((mod) => ({ default: mod.ProtectedSyncPage })),
     });
 
     app.addSettingsLink('global', {
@@ -21,7 +22,8 @@ export default {
       to: PLUGIN_ID,
       intlLabel: { id: getTranslation('settings.link'), defaultMessage: 'Location Content' },
       permissions: PERMISSIONS.readSettings,
-      Component: () => import('./pages/SettingsPage').then((mod) => ({ default: mod.ProtectedSettingsPage })),
+      Component: () =>
+        import('./pages/SettingsPage').then((mod) => ({ default: mod.ProtectedSettingsPage })),
     });
 
     app.registerPlugin({ id: PLUGIN_ID, name: 'Location Content' });
@@ -46,11 +48,16 @@ export default {
       locales.map(async (locale) => {
         try {
           const { default: data } = await import(`./translations/${locale}.json`);
-          return { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [`${PLUGIN_ID}.${k}`, v])), locale };
+          return {
+            data: Object.fromEntries(
+              Object.entries(data).map(([k, v]) => [`${PLUGIN_ID}.${k}`, v])
+            ),
+            locale,
+          };
         } catch {
           return { data: {}, locale };
         }
-      }),
+      })
     );
   },
 };

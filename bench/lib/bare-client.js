@@ -18,13 +18,17 @@ async function postAll({ baseUrl, token, path, bodies, concurrency }) {
           method: 'POST',
           path,
           agent,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(data),
+          },
         },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode));
           res.on('error', reject);
-        },
+        }
       );
       req.on('error', reject);
       req.end(data);

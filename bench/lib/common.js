@@ -41,7 +41,11 @@ function ensureBuilt() {
 }
 
 /** A playground copy: the snapshot's playground when measuring a commit, else this tree's. */
-const appDir = () => makeAppDir(path.join(OUT, 'apps'), process.env.LC_PLUGIN_PATH ? path.join(process.env.LC_PLUGIN_PATH, 'playground') : undefined);
+const appDir = () =>
+  makeAppDir(
+    path.join(OUT, 'apps'),
+    process.env.LC_PLUGIN_PATH ? path.join(process.env.LC_PLUGIN_PATH, 'playground') : undefined
+  );
 
 function percentile(values, p) {
   if (!values.length) return NaN;
@@ -55,14 +59,25 @@ const round = (x, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 *
 /** Prints rows as an aligned table (first row = header). */
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
-  const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  const line = (r) =>
+    r
+      .map((cell, c) =>
+        c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c])
+      )
+      .join('  ');
+  const out = [
+    line(rows[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(line),
+  ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
 const machine = () => ({
   date: new Date().toISOString(),
-  plugin: process.env.BENCH_PLUGIN_SHA ? `commit ${process.env.BENCH_PLUGIN_SHA}` : 'working tree (dist/)',
+  plugin: process.env.BENCH_PLUGIN_SHA
+    ? `commit ${process.env.BENCH_PLUGIN_SHA}`
+    : 'working tree (dist/)',
   cpus: os.cpus().length,
   cpuModel: os.cpus()[0]?.model ?? 'unknown',
   memGb: Math.round(os.totalmem() / 2 ** 30),
@@ -75,7 +90,10 @@ const machine = () => ({
 function saveResult(name, result) {
   const dir = path.join(OUT, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ name, machine: machine(), ...result }, null, 2));
+  writeFileSync(
+    path.join(dir, `${name}.json`),
+    JSON.stringify({ name, machine: machine(), ...result }, null, 2)
+  );
 }
 
 /** Polls `check` every `everyMs` until it returns a truthy value or `timeoutMs` runs out (then throws). */
@@ -103,7 +121,7 @@ function runMain(main) {
       (err) => {
         process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
         return 1;
-      },
+      }
     )
     .then(async (code) => {
       if (!process.env.BENCH_KEEP) for (const d of dirs) await removeDir(d).catch(() => undefined);
@@ -114,7 +132,23 @@ function runMain(main) {
 /** A number from `--name N` on the command line, else from BENCH_NAME in the environment, else `fallback`. */
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback) : Number(process.argv[i + 1]);
+  return i === -1
+    ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback)
+    : Number(process.argv[i + 1]);
 };
 
-module.exports = { ROOT, OUT, ensureBuilt, appDir, percentile, median, round, table, machine, saveResult, until, runMain, arg };
+module.exports = {
+  ROOT,
+  OUT,
+  ensureBuilt,
+  appDir,
+  percentile,
+  median,
+  round,
+  table,
+  machine,
+  saveResult,
+  until,
+  runMain,
+  arg,
+};

@@ -23,13 +23,25 @@ async function startBenchDb(kind = dbArg()) {
     const found = ensurePostgres();
     if (!found.bin) throw new Error(found.reason);
     handle = await startCluster(found.bin);
-    info = { client: 'postgres', host: handle.host, port: handle.port, user: handle.user, password: handle.password };
+    info = {
+      client: 'postgres',
+      host: handle.host,
+      port: handle.port,
+      user: handle.user,
+      password: handle.password,
+    };
   } else {
     const { ensureMariadb, startServer } = require('../../tests/helpers/mariadb');
     const found = ensureMariadb();
     if (!found.bin) throw new Error(found.reason);
     handle = await startServer(found.bin);
-    info = { client: 'mysql', host: handle.host, port: handle.port, user: handle.user, password: handle.password };
+    info = {
+      client: 'mysql',
+      host: handle.host,
+      port: handle.port,
+      user: handle.user,
+      password: handle.password,
+    };
   }
   process.env[`LC_TEST_DB_${kind.toUpperCase()}`] = JSON.stringify(info);
   process.stderr.write(`> ${kind} on 127.0.0.1:${info.port}\n`);

@@ -74,7 +74,13 @@ async function main() {
         byStatus[r.status ?? 'reset'] = (byStatus[r.status ?? 'reset'] ?? 0) + 1;
       }
       const tokens = emu.requests({ since }).length - rs.length;
-      return { total: rs.length, writes: rs.filter((r) => WRITE.has(r.method)).length, byMethod, byStatus, tokens };
+      return {
+        total: rs.length,
+        writes: rs.filter((r) => WRITE.has(r.method)).length,
+        byMethod,
+        byStatus,
+        tokens,
+      };
     },
     stop: async () => {
       await emu.stop();
@@ -92,7 +98,15 @@ async function main() {
     }
   });
   process.on('disconnect', () => process.exit(0));
-  process.send({ event: 'ready', info: { baseUrl: emu.baseUrl, clientId: emu.clientId, clientSecret: emu.clientSecret, port: emu.port } });
+  process.send({
+    event: 'ready',
+    info: {
+      baseUrl: emu.baseUrl,
+      clientId: emu.clientId,
+      clientSecret: emu.clientSecret,
+      port: emu.port,
+    },
+  });
 }
 
 main().catch((err) => {

@@ -14,7 +14,8 @@ async function startProfile(app) {
     const { Session } = require('node:inspector');
     const session = new Session();
     session.connect();
-    const post = (m, p) => new Promise((res, rej) => session.post(m, p ?? {}, (e, r) => (e ? rej(e) : res(r))));
+    const post = (m, p) =>
+      new Promise((res, rej) => session.post(m, p ?? {}, (e, r) => (e ? rej(e) : res(r))));
     await post('Profiler.enable');
     await post('Profiler.setSamplingInterval', { interval: 200 });
     await post('Profiler.start');
@@ -50,17 +51,30 @@ function summarise(file, n = 40) {
   let total = 0;
   for (const [id, us] of self) {
     const f = byId.get(id).callFrame;
-    const where = f.url ? `${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\//, '')}` : `(${f.functionName || 'native'})`;
+    const where = f.url
+      ? `${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\//, '')}`
+      : `(${f.functionName || 'native'})`;
     const key = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
     fns.set(key, (fns.get(key) ?? 0) + us);
-    const pkg = where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/');
+    const pkg = where
+      .split('/')
+      .slice(0, where.startsWith('@') ? 2 : 1)
+      .join('/');
     files.set(pkg, (files.get(pkg) ?? 0) + us);
     total += us;
   }
-  const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
+  const top = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(
+        ([k, us]) =>
+          `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`
+      );
   return `total ${(total / 1000).toFixed(0)} ms\n-- by package/file --\n${top(files).join('\n')}\n-- by function --\n${top(fns).join('\n')}\n`;
 }
 
-if (require.main === module) process.stdout.write(summarise(process.argv[2], Number(process.argv[3] ?? 40)));
+if (require.main === module)
+  process.stdout.write(summarise(process.argv[2], Number(process.argv[3] ?? 40)));
 
 module.exports = { startProfile, stopProfile, summarise };

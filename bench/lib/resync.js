@@ -11,7 +11,8 @@ const useJournal = (app, mode) =>
     ? Promise.resolve(null)
     : app.run(async (strapi, m) => {
         const k = strapi.db.connection;
-        if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3') return null;
+        if (k.client.config.client !== 'sqlite' && k.client.config.client !== 'better-sqlite3')
+          return null;
         await k.raw(`PRAGMA journal_mode = ${m === 'wal' ? 'WAL' : 'DELETE'}`);
         await k.raw(`PRAGMA synchronous = ${m === 'wal' ? 'NORMAL' : 'FULL'}`);
         return m;
@@ -23,7 +24,8 @@ const journalArg = (fallback) => {
   const i = process.argv.indexOf('--sqlite');
   const v = i === -1 ? process.env.BENCH_SQLITE : process.argv[i + 1];
   if (v === undefined || v === '') return fallback;
-  if (v !== 'wal' && v !== 'delete' && v !== 'default') throw new Error('--sqlite must be wal, delete or default');
+  if (v !== 'wal' && v !== 'delete' && v !== 'default')
+    throw new Error('--sqlite must be wal, delete or default');
   return v === 'default' ? undefined : v;
 };
 
@@ -48,7 +50,11 @@ const countQueries = (app) =>
     if (!global.__benchQueriesHooked) {
       global.__benchQueriesHooked = true;
       const started = new Map();
-      const keyOf = (q) => q.sql.replace(/\?(, \?)+/g, '?..').replace(/`/g, '').slice(0, 120);
+      const keyOf = (q) =>
+        q.sql
+          .replace(/\?(, \?)+/g, '?..')
+          .replace(/`/g, '')
+          .slice(0, 120);
       strapi.db.connection.on('query', (q) => {
         const key = keyOf(q);
         const m = global.__benchQueries;
@@ -73,7 +79,11 @@ const countQueries = (app) =>
   });
 
 const queryCounts = (app) =>
-  app.run(async () => [...(global.__benchQueries ?? new Map())].sort((a, b) => b[1].n - a[1].n).map(([sql, e]) => ({ sql, n: e.n, ms: e.ms })));
+  app.run(async () =>
+    [...(global.__benchQueries ?? new Map())]
+      .sort((a, b) => b[1].n - a[1].n)
+      .map(([sql, e]) => ({ sql, n: e.n, ms: e.ms }))
+  );
 
 /**
  * Turns sync on (it was seeded with sync off), starts a resync, waits for it to end and the queue
@@ -93,12 +103,24 @@ async function timedResync(app, { timeoutMs = 900_000 } = {}) {
     },
     'the resync to finish',
     timeoutMs,
-    500,
+    500
   );
   await app.call('idle', { timeoutMs: 120_000 });
   const wallMs = Date.now() - t0;
   const after = await app.run(async () => process.cpuUsage());
-  return { wallMs, cpuMs: (after.user - before.user + after.system - before.system) / 1000, status };
+  return {
+    wallMs,
+    cpuMs: (after.user - before.user + after.system - before.system) / 1000,
+    status,
+  };
 }
 
-module.exports = { dbLabel, useJournal, journalArg, useWal, countQueries, queryCounts, timedResync };
+module.exports = {
+  dbLabel,
+  useJournal,
+  journalArg,
+  useWal,
+  countQueries,
+  queryCounts,
+  timedResync,
+};

@@ -15,13 +15,21 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 
 function snapshot(commit = 'HEAD') {
-  const sha = execFileSync('git', ['rev-parse', '--verify', `${commit}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${commit}^{commit}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
   const dir = path.join(ROOT, 'bench', '.out', `plugin-${sha.slice(0, 12)}`);
   if (existsSync(path.join(dir, 'dist', 'server', 'index.js'))) return { dir, sha };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  process.stderr.write(`> building the plugin as of ${sha.slice(0, 12)} in ${path.relative(ROOT, dir)}\n`);
-  execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  process.stderr.write(
+    `> building the plugin as of ${sha.slice(0, 12)} in ${path.relative(ROOT, dir)}\n`
+  );
+  execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   execSync('npx strapi-plugin build', { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   return { dir, sha };

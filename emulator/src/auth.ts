@@ -36,9 +36,15 @@ function newToken(): string {
 }
 
 const unauthorized = (detail: string, error?: string): EmulatorApiError =>
-  new EmulatorApiError(401, { detail }, {
-    'www-authenticate': error ? `Bearer realm="api",error="${error}",error_description="${detail}"` : 'Bearer realm="api"',
-  });
+  new EmulatorApiError(
+    401,
+    { detail },
+    {
+      'www-authenticate': error
+        ? `Bearer realm="api",error="${error}",error_description="${detail}"`
+        : 'Bearer realm="api"',
+    }
+  );
 
 export class Auth {
   private readonly clients = new Map<string, Required<EmulatorClient>>();
@@ -46,16 +52,26 @@ export class Auth {
 
   constructor(
     clients: EmulatorClient[],
-    private readonly clock: Clock,
+    private readonly clock: Clock
   ) {
     for (const c of clients) this.addClient(c);
   }
 
   addClient(c: EmulatorClient): void {
-    if (!c || typeof c.clientId !== 'string' || !c.clientId || typeof c.clientSecret !== 'string' || !c.clientSecret) {
+    if (
+      !c ||
+      typeof c.clientId !== 'string' ||
+      !c.clientId ||
+      typeof c.clientSecret !== 'string' ||
+      !c.clientSecret
+    ) {
       throw new TypeError('a client needs a non-empty clientId and clientSecret');
     }
-    this.clients.set(c.clientId, { clientId: c.clientId, clientSecret: c.clientSecret, scope: c.scope ?? 'write read' });
+    this.clients.set(c.clientId, {
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      scope: c.scope ?? 'write read',
+    });
   }
 
   listClients(): Required<EmulatorClient>[] {
@@ -75,7 +91,12 @@ export class Auth {
       expiresAt: this.clock.now() + ttlSeconds * 1000,
       revoked: false,
     });
-    return { access_token: token, expires_in: ttlSeconds, scope: client.scope, token_type: 'Bearer' };
+    return {
+      access_token: token,
+      expires_in: ttlSeconds,
+      scope: client.scope,
+      token_type: 'Bearer',
+    };
   }
 
   private purge(): void {
@@ -91,7 +112,7 @@ export class Auth {
     headers: { authorization?: string; 'content-type'?: string },
     body: Buffer,
     strict: boolean,
-    ttlSeconds: number,
+    ttlSeconds: number
   ): { clientId: string; token: TokenResponse; form: Record<string, string> } {
     const type = mediaTypeOf(headers['content-type']);
     if (type !== 'application/x-www-form-urlencoded') {
@@ -127,11 +148,18 @@ export class Auth {
         basicSecret = dec(decoded.slice(colon + 1));
       }
     }
-    const invalidClient = new EmulatorApiError(401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="api"' });
+    const invalidClient = new EmulatorApiError(
+      401,
+      { error: 'invalid_client' },
+      { 'www-authenticate': 'Basic realm="api"' }
+    );
     if (strict) {
       if (basicId === undefined) throw invalidClient;
       if (!form.client_id) {
-        throw new EmulatorApiError(400, { error: 'invalid_request', error_description: 'Missing client_id parameter.' });
+        throw new EmulatorApiError(400, {
+          error: 'invalid_request',
+          error_description: 'Missing client_id parameter.',
+        });
       }
     }
     const clientId = basicId ?? form.client_id;
@@ -145,7 +173,8 @@ export class Auth {
 
   /** Check a Bearer Authorization header; throws the 401 answer. */
   authenticate(header: string | undefined): AuthedClient {
-    if (!header || !/^bearer /i.test(header)) throw unauthorized('Authentication credentials were not provided.');
+    if (!header || !/^bearer /i.test(header))
+      throw unauthorized('Authentication credentials were not provided.');
     const token = header.slice(7).trim();
     const rec = this.tokens.get(token);
     if (!rec) throw unauthorized('Invalid token.', 'invalid_token');

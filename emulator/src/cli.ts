@@ -19,20 +19,36 @@ const FLAGS: Record<string, FlagSpec> = {
   port: { env: 'EMULATOR_PORT', help: 'port on 127.0.0.1 (default 4010; 0 = any free port)' },
   'client-id': { env: 'EMULATOR_CLIENT_ID', help: 'client id (default demo-client)' },
   'client-secret': { env: 'EMULATOR_CLIENT_SECRET', help: 'client secret (default demo-secret)' },
-  strict: { env: 'EMULATOR_STRICT', boolean: true, help: 'reject fields and query parameters the contract does not list' },
+  strict: {
+    env: 'EMULATOR_STRICT',
+    boolean: true,
+    help: 'reject fields and query parameters the contract does not list',
+  },
   'put-mode': { env: 'EMULATOR_PUT_MODE', help: 'merge (default) or replace' },
-  rate: { env: 'EMULATOR_RATE', help: 'rate limit: requests per second per client (default: no limit)' },
+  rate: {
+    env: 'EMULATOR_RATE',
+    help: 'rate limit: requests per second per client (default: no limit)',
+  },
   burst: { env: 'EMULATOR_BURST', help: 'rate limit bucket size (default: ceil(rate))' },
   'page-size': { env: 'EMULATOR_PAGE_SIZE', help: 'page size of lists (default 20)' },
   'token-ttl': { env: 'EMULATOR_TOKEN_TTL', help: 'expires_in of tokens, seconds (default 36000)' },
-  'date-style': { env: 'EMULATOR_DATE_STYLE', help: 'ms-utc (default), utc-offset, microseconds, local-offset, mixed' },
-  'max-media-bytes': { env: 'EMULATOR_MAX_MEDIA_BYTES', help: 'largest decoded media, bytes (default 5242880)' },
+  'date-style': {
+    env: 'EMULATOR_DATE_STYLE',
+    help: 'ms-utc (default), utc-offset, microseconds, local-offset, mixed',
+  },
+  'max-media-bytes': {
+    env: 'EMULATOR_MAX_MEDIA_BYTES',
+    help: 'largest decoded media, bytes (default 5242880)',
+  },
   verbose: { env: 'EMULATOR_VERBOSE', boolean: true, help: 'print one line per request' },
   help: { env: '', boolean: true, help: 'show this help' },
 };
 
 function usage(): string {
-  const lines = Object.entries(FLAGS).map(([k, f]) => `  --${k}${f.boolean ? '' : ' <value>'}`.padEnd(30) + f.help + (f.env ? ` [${f.env}]` : ''));
+  const lines = Object.entries(FLAGS).map(
+    ([k, f]) =>
+      `  --${k}${f.boolean ? '' : ' <value>'}`.padEnd(30) + f.help + (f.env ? ` [${f.env}]` : '')
+  );
   return `Location Content API v3.0 emulator\n\nUsage: npm run emulator -- [flags]\n\n${lines.join('\n')}\n`;
 }
 
@@ -43,11 +59,15 @@ function fail(msg: string): never {
   throw new UsageError(msg);
 }
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Record<string, string | boolean> {
+export function parseArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv
+): Record<string, string | boolean> {
   const values: Record<string, string | boolean> = {};
   for (const [k, f] of Object.entries(FLAGS)) {
     const v = f.env ? env[f.env] : undefined;
-    if (v !== undefined && v !== '') values[k] = f.boolean ? !['0', 'false', 'no', 'off'].includes(v.toLowerCase()) : v;
+    if (v !== undefined && v !== '')
+      values[k] = f.boolean ? !['0', 'false', 'no', 'off'].includes(v.toLowerCase()) : v;
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -57,7 +77,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Record<string
     const f = FLAGS[name];
     if (!f) fail(`unknown flag --${name}`);
     if (f.boolean) {
-      values[name] = eq === -1 ? true : !['0', 'false', 'no', 'off'].includes(a.slice(eq + 1).toLowerCase());
+      values[name] =
+        eq === -1 ? true : !['0', 'false', 'no', 'off'].includes(a.slice(eq + 1).toLowerCase());
     } else if (eq !== -1) values[name] = a.slice(eq + 1);
     else {
       const v = argv[++i];
@@ -68,11 +89,20 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Record<string
   return values;
 }
 
-function num(values: Record<string, string | boolean>, key: string, integer = true): number | undefined {
+function num(
+  values: Record<string, string | boolean>,
+  key: string,
+  integer = true
+): number | undefined {
   const v = values[key];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+  if (
+    typeof v !== 'string' ||
+    v.trim() === '' ||
+    !Number.isFinite(n) ||
+    (integer && !Number.isInteger(n))
+  ) {
     fail(`--${key} must be a${integer ? 'n integer' : ' number'}, got "${String(v)}"`);
   }
   return n;
@@ -115,13 +145,16 @@ async function main(): Promise<void> {
     process.stderr.write(`emulator: ${err.message}\n\n${usage()}`);
     process.exit(2);
   }
-  if (values.verbose) opts.logger = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  if (values.verbose)
+    opts.logger = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   let emu;
   try {
     emu = await startEmulator(opts);
   } catch (err) {
     // e.g. a bad --put-mode or a port in use
-    process.stderr.write(`emulator: ${err instanceof Error ? err.message : String(err)}\n\n${usage()}`);
+    process.stderr.write(
+      `emulator: ${err instanceof Error ? err.message : String(err)}\n\n${usage()}`
+    );
     process.exit(2);
   }
   const cfg = emu.config();
@@ -137,7 +170,7 @@ async function main(): Promise<void> {
       `  control API   ${emu.baseUrl}/__emulator (state, requests, stats, config, faults, reset)`,
       'Ctrl+C to stop.',
       '',
-    ].join('\n'),
+    ].join('\n')
   );
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -146,7 +179,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${signal}: stopping the emulator\n`);
     emu.stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      () => process.exit(1)
     );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));

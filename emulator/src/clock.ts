@@ -7,7 +7,8 @@ export class Clock {
   }
 
   advance(ms: number): number {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advanceClock: ms must be a finite number >= 0');
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new RangeError('advanceClock: ms must be a finite number >= 0');
     this.offsetMs += ms;
     return this.offsetMs;
   }

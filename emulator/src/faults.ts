@@ -4,7 +4,14 @@
  */
 import type { FaultKind, FaultSpec, FaultsConfig } from './types';
 
-const KINDS: FaultKind[] = ['status', 'latency', 'reset-before', 'reset-after', 'revoke-tokens', 'pass'];
+const KINDS: FaultKind[] = [
+  'status',
+  'latency',
+  'reset-before',
+  'reset-after',
+  'revoke-tokens',
+  'pass',
+];
 
 export interface FaultDecision {
   /** Total delay to add, ms. */
@@ -28,9 +35,11 @@ function seeded(seed: number): () => number {
 }
 
 export function validateFault(f: unknown, where: string): FaultSpec {
-  if (!f || typeof f !== 'object' || Array.isArray(f)) throw new TypeError(`${where}: a fault must be an object`);
+  if (!f || typeof f !== 'object' || Array.isArray(f))
+    throw new TypeError(`${where}: a fault must be an object`);
   const s = f as Record<string, unknown>;
-  if (!KINDS.includes(s.kind as FaultKind)) throw new TypeError(`${where}.kind must be one of ${KINDS.join(', ')}`);
+  if (!KINDS.includes(s.kind as FaultKind))
+    throw new TypeError(`${where}.kind must be one of ${KINDS.join(', ')}`);
   const out: FaultSpec = { kind: s.kind as FaultKind };
   if (s.status !== undefined) {
     if (!Number.isInteger(s.status) || (s.status as number) < 400 || (s.status as number) > 599) {
@@ -45,15 +54,19 @@ export function validateFault(f: unknown, where: string): FaultSpec {
     out.body = s.body as FaultSpec['body'];
   }
   if (s.retryAfter !== undefined) {
-    if (!Number.isInteger(s.retryAfter) || (s.retryAfter as number) < 0) throw new TypeError(`${where}.retryAfter must be an integer >= 0`);
+    if (!Number.isInteger(s.retryAfter) || (s.retryAfter as number) < 0)
+      throw new TypeError(`${where}.retryAfter must be an integer >= 0`);
     out.retryAfter = s.retryAfter as number;
   }
   if (s.latencyMs !== undefined) {
     const l = s.latencyMs;
-    const ok = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 600_000;
+    const ok = (n: unknown): boolean =>
+      typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 600_000;
     if (Array.isArray(l)) {
       if (l.length !== 2 || !ok(l[0]) || !ok(l[1]) || (l[0] as number) > (l[1] as number)) {
-        throw new TypeError(`${where}.latencyMs range must be [min, max] with 0 <= min <= max <= 600000`);
+        throw new TypeError(
+          `${where}.latencyMs range must be [min, max] with 0 <= min <= max <= 600000`
+        );
       }
       out.latencyMs = [l[0] as number, l[1] as number];
     } else if (ok(l)) {
@@ -62,15 +75,18 @@ export function validateFault(f: unknown, where: string): FaultSpec {
       throw new TypeError(`${where}.latencyMs must be ms (0-600000) or [min, max]`);
     }
   }
-  if (out.kind === 'latency' && out.latencyMs === undefined) throw new TypeError(`${where}: kind 'latency' needs latencyMs`);
+  if (out.kind === 'latency' && out.latencyMs === undefined)
+    throw new TypeError(`${where}: kind 'latency' needs latencyMs`);
   if (s.method !== undefined) {
     const m = s.method;
     if (typeof m === 'string') out.method = m.toUpperCase();
-    else if (Array.isArray(m) && m.every((x) => typeof x === 'string')) out.method = m.map((x: string) => x.toUpperCase());
+    else if (Array.isArray(m) && m.every((x) => typeof x === 'string'))
+      out.method = m.map((x: string) => x.toUpperCase());
     else throw new TypeError(`${where}.method must be a string or an array of strings`);
   }
   if (s.pathPrefix !== undefined) {
-    if (typeof s.pathPrefix !== 'string' || !s.pathPrefix.startsWith('/')) throw new TypeError(`${where}.pathPrefix must start with /`);
+    if (typeof s.pathPrefix !== 'string' || !s.pathPrefix.startsWith('/'))
+      throw new TypeError(`${where}.pathPrefix must start with /`);
     out.pathPrefix = s.pathPrefix;
   }
   if (s.probability !== undefined) {
@@ -84,9 +100,12 @@ export function validateFault(f: unknown, where: string): FaultSpec {
 
 export function validateFaults(v: unknown): FaultsConfig {
   if (v === null || v === undefined) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new TypeError('faults must be an object {rules?, script?, seed?}');
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new TypeError('faults must be an object {rules?, script?, seed?}');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['rules', 'script', 'seed'].includes(k)) throw new TypeError(`faults.${k} is not an option`);
+  for (const k of Object.keys(o))
+    if (!['rules', 'script', 'seed'].includes(k))
+      throw new TypeError(`faults.${k} is not an option`);
   const list = (x: unknown, name: string): FaultSpec[] => {
     if (x === undefined) return [];
     if (!Array.isArray(x)) throw new TypeError(`faults.${name} must be an array`);
@@ -128,7 +147,10 @@ export class FaultEngine {
   }
 
   get(): FaultsConfig {
-    const out: FaultsConfig = { rules: structuredClone(this.rules), script: structuredClone(this.script) };
+    const out: FaultsConfig = {
+      rules: structuredClone(this.rules),
+      script: structuredClone(this.script),
+    };
     if (this.seed !== undefined) out.seed = this.seed;
     return out;
   }
@@ -157,7 +179,8 @@ export class FaultEngine {
     }
     for (const r of this.rules) {
       if (!matches(r, method, path)) continue;
-      if (r.probability !== undefined && r.probability < 1 && this.random() >= r.probability) continue;
+      if (r.probability !== undefined && r.probability < 1 && this.random() >= r.probability)
+        continue;
       delayMs += this.delay(r);
       if (r.kind === 'pass') continue;
       if (r.kind !== 'latency' && action === null) action = r;

@@ -5,12 +5,12 @@ export class EmulatorApiError extends Error {
   constructor(
     public readonly status: number,
     public readonly body: unknown,
-    public readonly headers: Record<string, string> = {},
+    public readonly headers: Record<string, string> = {}
   ) {
     super(
       typeof body === 'object' && body && 'detail' in body
         ? `HTTP ${status}: ${String((body as { detail: unknown }).detail)}`
-        : `HTTP ${status}: ${JSON.stringify(body)}`,
+        : `HTTP ${status}: ${JSON.stringify(body)}`
     );
     this.name = 'EmulatorApiError';
   }
@@ -60,7 +60,11 @@ export type BodyResult =
  * Read the whole request body up to `limit` bytes. Past the limit the rest is drained and
  * discarded (up to `drainLimit`, then the socket is destroyed) so the client still gets a 413.
  */
-export function readBody(req: IncomingMessage, limit: number, drainLimit: number): Promise<BodyResult> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  drainLimit: number
+): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -84,7 +88,8 @@ export function readBody(req: IncomingMessage, limit: number, drainLimit: number
     });
     req.on('error', (error: Error) => resolve({ ok: false, tooLarge: false, error }));
     req.on('close', () => {
-      if (!req.readableEnded) resolve({ ok: false, tooLarge: false, error: new Error('request aborted') });
+      if (!req.readableEnded)
+        resolve({ ok: false, tooLarge: false, error: new Error('request aborted') });
     });
   });
 }

@@ -40,7 +40,8 @@ export { DEFAULT_CONFIG } from './config';
 /** Start an emulator on 127.0.0.1 (port 0 = a free port) and resolve once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be an integer 0-65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TypeError('port must be an integer 0-65535');
   const emu = new Emulator(options);
   await emu.listen(port);
   const first = emu.auth.listClients()[0]!;

@@ -58,7 +58,10 @@ export class MediaStore {
   }
 
   list(): MediaMeta[] {
-    return [...this.byPath.values()].map(({ bytes: _bytes, ...meta }) => ({ ...meta, owner: { ...meta.owner } }));
+    return [...this.byPath.values()].map(({ bytes: _bytes, ...meta }) => ({
+      ...meta,
+      owner: { ...meta.owner },
+    }));
   }
 
   clear(): void {

@@ -23,13 +23,25 @@ interface CursorData {
 }
 
 /** Query parameters of hand-built pagination: answered 400 instead of silently ignored. */
-export const HAND_BUILT_PARAMS = ['offset', 'limit', 'page', 'page_size', 'per_page', 'start', 'after', 'before'];
+export const HAND_BUILT_PARAMS = [
+  'offset',
+  'limit',
+  'page',
+  'page_size',
+  'per_page',
+  'start',
+  'after',
+  'before',
+];
 
 export class Paginator {
   private readonly key = randomBytes(16);
 
   private sign(d: CursorData): string {
-    return createHmac('sha256', this.key).update(`${d.r}|${d.d}|${d.k}|${d.s}|${JSON.stringify(d.f)}`).digest('base64url').slice(0, 16);
+    return createHmac('sha256', this.key)
+      .update(`${d.r}|${d.d}|${d.k}|${d.s}|${JSON.stringify(d.f)}`)
+      .digest('base64url')
+      .slice(0, 16);
   }
 
   encode(d: CursorData): string {
@@ -45,9 +57,17 @@ export class Paginator {
       throw invalid;
     }
     if (
-      !d || typeof d !== 'object' || d.r !== resource || (d.d !== 'n' && d.d !== 'p') ||
-      !Number.isSafeInteger(d.k) || !Number.isSafeInteger(d.s) || d.s < 1 ||
-      !d.f || typeof d.f !== 'object' || typeof d.h !== 'string' || d.h !== this.sign(d)
+      !d ||
+      typeof d !== 'object' ||
+      d.r !== resource ||
+      (d.d !== 'n' && d.d !== 'p') ||
+      !Number.isSafeInteger(d.k) ||
+      !Number.isSafeInteger(d.s) ||
+      d.s < 1 ||
+      !d.f ||
+      typeof d.f !== 'object' ||
+      typeof d.h !== 'string' ||
+      d.h !== this.sign(d)
     ) {
       throw invalid;
     }
@@ -60,7 +80,13 @@ export class Paginator {
    */
   page<T extends { id: number }>(
     items: T[],
-    opts: { resource: string; baseUrl: string; cursor: CursorData | null; pageSize: number; filters: Filters },
+    opts: {
+      resource: string;
+      baseUrl: string;
+      cursor: CursorData | null;
+      pageSize: number;
+      filters: Filters;
+    }
   ): { count: number; next: string | null; previous: string | null; results: T[] } {
     const c = opts.cursor;
     const size = c ? c.s : opts.pageSize;
@@ -82,7 +108,8 @@ export class Paginator {
       `${opts.baseUrl}${opts.resource}?cursor=${this.encode({ r: opts.resource, d, k, s: size, f: filters })}`;
     let next: string | null = null;
     let previous: string | null = null;
-    if (end < items.length) next = url('n', results.length ? results[results.length - 1]!.id : items[end]!.id - 1);
+    if (end < items.length)
+      next = url('n', results.length ? results[results.length - 1]!.id : items[end]!.id - 1);
     if (start > 0) previous = url('p', results.length ? results[0]!.id : items[start - 1]!.id + 1);
     return { count: items.length, next, previous, results };
   }

@@ -32,7 +32,7 @@ export class RateLimiter {
     throw new EmulatorApiError(
       429,
       { detail: `Request was throttled. Expected available in ${waitSeconds} seconds.` },
-      { 'retry-after': String(waitSeconds) },
+      { 'retry-after': String(waitSeconds) }
     );
   }
 
@@ -43,11 +43,14 @@ export class RateLimiter {
 
 export function validateRateLimit(v: unknown): RateLimitConfig | null {
   if (v === null || v === undefined || v === false) return null;
-  if (typeof v !== 'object') throw new TypeError('rateLimit must be an object {rate, burst} or null');
+  if (typeof v !== 'object')
+    throw new TypeError('rateLimit must be an object {rate, burst} or null');
   const { rate, burst, includeTokenRequests } = v as Record<string, unknown>;
-  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) throw new TypeError('rateLimit.rate must be a number > 0');
+  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0)
+    throw new TypeError('rateLimit.rate must be a number > 0');
   const b = burst === undefined ? Math.max(1, Math.ceil(rate)) : burst;
-  if (typeof b !== 'number' || !Number.isFinite(b) || b < 1) throw new TypeError('rateLimit.burst must be a number >= 1');
+  if (typeof b !== 'number' || !Number.isFinite(b) || b < 1)
+    throw new TypeError('rateLimit.burst must be a number >= 1');
   if (includeTokenRequests !== undefined && typeof includeTokenRequests !== 'boolean') {
     throw new TypeError('rateLimit.includeTokenRequests must be a boolean');
   }

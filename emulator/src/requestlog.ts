@@ -4,7 +4,9 @@ import type { EmulatorStats, RequestFilter, RequestLogEntry } from './types';
 /** Kind of a path for the stats: ids become :id, media paths collapse. */
 export function pathKind(path: string): string {
   if (path.startsWith('/images/')) return '/images/*';
-  const m = /^\/v3\.0\/(lists|pinpoints|events|categories)(?:\/(\d+)(\/pinpoints)?)?\/?$/.exec(path);
+  const m = /^\/v3\.0\/(lists|pinpoints|events|categories)(?:\/(\d+)(\/pinpoints)?)?\/?$/.exec(
+    path
+  );
   if (m) return `/v3.0/${m[1]}${m[2] ? '/:id' : ''}${m[3] ?? ''}`;
   if (path === '/v3.0/oauth2/token' || path === '/v3.0/oauth2/token/') return '/v3.0/oauth2/token';
   return 'unknown';
@@ -16,7 +18,8 @@ const LONG = 256;
 export function redactBody(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return v.length > LONG ? `[${v.length} chars]` : v;
   if (v === null || typeof v !== 'object' || depth > 8) return v;
-  if (Array.isArray(v)) return v.length > 1000 ? `[array of ${v.length}]` : v.map((x) => redactBody(x, depth + 1));
+  if (Array.isArray(v))
+    return v.length > 1000 ? `[array of ${v.length}]` : v.map((x) => redactBody(x, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     out[k] = k === 'client_secret' || k === 'password' ? '[redacted]' : redactBody(x, depth + 1);
@@ -24,7 +27,9 @@ export function redactBody(v: unknown, depth = 0): unknown {
   return out;
 }
 
-export function redactHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+export function redactHeaders(
+  h: Record<string, string | string[] | undefined>
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
     if (v === undefined) continue;
@@ -45,7 +50,8 @@ export class RequestLog {
   private counters!: EmulatorStats;
 
   constructor(private capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new TypeError('requestLogSize must be an integer >= 1');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new TypeError('requestLogSize must be an integer >= 1');
     this.buf = new Array(capacity);
     this.resetStats();
   }
@@ -84,7 +90,10 @@ export class RequestLog {
       if (filter.since !== undefined && e.seq <= filter.since) continue;
       out.push(e);
     }
-    const sliced = filter.limit !== undefined && filter.limit >= 0 ? out.slice(Math.max(0, out.length - filter.limit)) : out;
+    const sliced =
+      filter.limit !== undefined && filter.limit >= 0
+        ? out.slice(Math.max(0, out.length - filter.limit))
+        : out;
     return structuredClone(sliced);
   }
 

@@ -12,7 +12,15 @@ import { Auth, type AuthedClient } from './auth';
 import { Clock } from './clock';
 import { DEFAULT_CONFIG, validateConfigPatch } from './config';
 import { FaultEngine, type FaultDecision } from './faults';
-import { EmulatorApiError, json, mediaTypeOf, notFound, readBody, writeReply, type Reply } from './http';
+import {
+  EmulatorApiError,
+  json,
+  mediaTypeOf,
+  notFound,
+  readBody,
+  writeReply,
+  type Reply,
+} from './http';
 import { MediaStore } from './media';
 import { asStored } from './habits';
 import { HAND_BUILT_PARAMS, Paginator, type Filters } from './pagination';
@@ -50,10 +58,19 @@ const ITEM_METHODS: Record<ResourceKind, string[]> = {
   lists: ['GET', 'PUT', 'DELETE'],
 };
 /** Query parameters the contract lists per collection (strict mode rejects others). */
-const FILTERS: Record<ResourceKind, string | null> = { pinpoints: 'list', events: 'pinpoint', categories: null, lists: null };
+const FILTERS: Record<ResourceKind, string | null> = {
+  pinpoints: 'list',
+  events: 'pinpoint',
+  categories: null,
+  lists: null,
+};
 
 const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
-  new EmulatorApiError(405, { detail: `Method "${method}" not allowed.` }, { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') });
+  new EmulatorApiError(
+    405,
+    { detail: `Method "${method}" not allowed.` },
+    { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
+  );
 
 /** Body of a proxy/server error page for injected status faults (real error bodies are often not JSON). */
 function faultReply(f: FaultSpec): Reply {
@@ -61,15 +78,30 @@ function faultReply(f: FaultSpec): Reply {
   const headers: Record<string, string> = {};
   if (f.retryAfter !== undefined) headers['retry-after'] = String(f.retryAfter);
   if (f.body !== undefined) {
-    if (typeof f.body === 'string') return { status, body: f.body, raw: true, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } };
+    if (typeof f.body === 'string')
+      return {
+        status,
+        body: f.body,
+        raw: true,
+        headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+      };
     return { status, body: f.body, headers };
   }
   if (status === 429) {
     const wait = f.retryAfter ?? 1;
-    return { status, body: { detail: `Request was throttled. Expected available in ${wait} seconds.` }, headers: { 'retry-after': String(wait), ...headers } };
+    return {
+      status,
+      body: { detail: `Request was throttled. Expected available in ${wait} seconds.` },
+      headers: { 'retry-after': String(wait), ...headers },
+    };
   }
   if (status < 500) return { status, body: { detail: `Injected fault ${status}.` }, headers };
-  const titles: Record<number, string> = { 500: 'Server Error (500)', 502: '502 Bad Gateway', 503: '503 Service Temporarily Unavailable', 504: '504 Gateway Time-out' };
+  const titles: Record<number, string> = {
+    500: 'Server Error (500)',
+    502: '502 Bad Gateway',
+    503: '503 Service Temporarily Unavailable',
+    504: '504 Gateway Time-out',
+  };
   const title = titles[status] ?? `${status} Error`;
   return {
     status,
@@ -118,13 +150,33 @@ export class Emulator {
   private stopping: Promise<void> | null = null;
 
   constructor(opts: EmulatorOptions = {}) {
-    const { port: _p, clientId, clientSecret, scope, clients, faults, requestLogSize, maxBodyBytes, logger, ...configOpts } = opts;
-    const defined = Object.fromEntries(Object.entries(configOpts).filter(([, v]) => v !== undefined));
+    const {
+      port: _p,
+      clientId,
+      clientSecret,
+      scope,
+      clients,
+      faults,
+      requestLogSize,
+      maxBodyBytes,
+      logger,
+      ...configOpts
+    } = opts;
+    const defined = Object.fromEntries(
+      Object.entries(configOpts).filter(([, v]) => v !== undefined)
+    );
     this.startConfig = { ...DEFAULT_CONFIG, ...validateConfigPatch(defined) };
     this.cfg = { ...this.startConfig };
-    this.startClients = clients && clients.length
-      ? clients.map((c) => ({ ...c }))
-      : [{ clientId: clientId ?? 'demo-client', clientSecret: clientSecret ?? 'demo-secret', scope: scope ?? 'write read' }];
+    this.startClients =
+      clients && clients.length
+        ? clients.map((c) => ({ ...c }))
+        : [
+            {
+              clientId: clientId ?? 'demo-client',
+              clientSecret: clientSecret ?? 'demo-secret',
+              scope: scope ?? 'write read',
+            },
+          ];
     this.auth = new Auth(this.startClients, this.clock);
     this.limiter = new RateLimiter(this.clock);
     this.media = new MediaStore(() => this.baseUrl);
@@ -141,7 +193,8 @@ export class Emulator {
       this.onRequest(req, res).catch((err: unknown) => this.crash(res, err));
     });
     this.server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      if (socket.writable)
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       else socket.destroy();
     });
   }
@@ -194,9 +247,16 @@ export class Emulator {
 
   private crash(res: ServerResponse, err: unknown): void {
     // A bug of the emulator must never take the process down: answer 500 and say so.
-    process.stderr.write(`[emulator] internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `[emulator] internal error: ${err instanceof Error ? err.stack : String(err)}\n`
+    );
     if (!res.headersSent && !res.destroyed) {
-      writeReply(res, json(500, { detail: 'Emulator internal error (a bug in the emulator, not an injected fault).' }));
+      writeReply(
+        res,
+        json(500, {
+          detail: 'Emulator internal error (a bug in the emulator, not an injected fault).',
+        })
+      );
     } else if (!res.destroyed) res.destroy();
   }
 
@@ -210,7 +270,8 @@ export class Emulator {
     const query = qi === -1 ? '' : rawUrl.slice(qi + 1);
     const method = (req.method ?? 'GET').toUpperCase();
 
-    if (path === '/__emulator' || path.startsWith('/__emulator/')) return this.control(req, res, method, path, query);
+    if (path === '/__emulator' || path.startsWith('/__emulator/'))
+      return this.control(req, res, method, path, query);
 
     const entry: RequestLogEntry = {
       seq: this.log.nextSeq(),
@@ -228,7 +289,9 @@ export class Emulator {
       if (applied !== undefined) entry.appliedStatus = applied;
       entry.durationMs = Math.round((performance.now() - t0) * 100) / 100;
       this.log.add(entry);
-      this.logger?.(`${entry.method} ${entry.path} -> ${status ?? `reset${applied ? ` (applied ${applied})` : ''}`} ${entry.durationMs}ms${entry.fault ? ` [fault ${entry.fault}]` : ''}`);
+      this.logger?.(
+        `${entry.method} ${entry.path} -> ${status ?? `reset${applied ? ` (applied ${applied})` : ''}`} ${entry.durationMs}ms${entry.fault ? ` [fault ${entry.fault}]` : ''}`
+      );
     };
 
     const decision = this.faults.active ? this.faults.decide(method, path) : NO_FAULT;
@@ -258,16 +321,23 @@ export class Emulator {
         // The client went away mid-body: nothing to answer.
         return finish(null);
       }
-      reply = json(413, { detail: `Request body too large: ${got.received} bytes; at most ${limit} bytes.` });
+      reply = json(413, {
+        detail: `Request body too large: ${got.received} bytes; at most ${limit} bytes.`,
+      });
     } else {
       const ctx: RequestCtx = { method, path, query, headers: req.headers, body: got.body, entry };
       try {
         reply = this.route(ctx);
       } catch (err) {
-        if (err instanceof EmulatorApiError) reply = { status: err.status, body: err.body, headers: err.headers };
+        if (err instanceof EmulatorApiError)
+          reply = { status: err.status, body: err.body, headers: err.headers };
         else {
-          process.stderr.write(`[emulator] internal error on ${method} ${rawUrl}: ${err instanceof Error ? err.stack : String(err)}\n`);
-          reply = json(500, { detail: 'Emulator internal error (a bug in the emulator, not an injected fault).' });
+          process.stderr.write(
+            `[emulator] internal error on ${method} ${rawUrl}: ${err instanceof Error ? err.stack : String(err)}\n`
+          );
+          reply = json(500, {
+            detail: 'Emulator internal error (a bug in the emulator, not an injected fault).',
+          });
         }
       }
     }
@@ -299,13 +369,24 @@ export class Emulator {
     // DRF order: authentication, permission, throttling, then the method handler.
     const client = this.authenticate(ctx);
     if (WRITE_METHODS.has(method) && !client.canWrite) {
-      throw new EmulatorApiError(403, { detail: 'You do not have permission to perform this action.' });
+      throw new EmulatorApiError(403, {
+        detail: 'You do not have permission to perform this action.',
+      });
     }
     if (this.cfg.rateLimit) this.limiter.take(client.clientId, this.cfg.rateLimit);
 
-    const allowed = members ? ['POST', 'DELETE'] : id === null ? COLLECTION_METHODS[kind] : ITEM_METHODS[kind];
+    const allowed = members
+      ? ['POST', 'DELETE']
+      : id === null
+        ? COLLECTION_METHODS[kind]
+        : ITEM_METHODS[kind];
     const verb = method === 'HEAD' ? 'GET' : method;
-    if (method === 'OPTIONS') return json(200, { name: kind, renders: ['application/json'], parses: ['application/json'] }, { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') });
+    if (method === 'OPTIONS')
+      return json(
+        200,
+        { name: kind, renders: ['application/json'], parses: ['application/json'] },
+        { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
+      );
     if (!allowed.includes(verb)) throw methodNotAllowed(method, allowed);
 
     const params = new URLSearchParams(ctx.query);
@@ -317,7 +398,8 @@ export class Emulator {
         if (f) ok.add(f);
       }
       const unknown: Record<string, string[]> = {};
-      for (const k of params.keys()) if (!ok.has(k) && !HAND_BUILT_PARAMS.includes(k)) unknown[k] = ['Unknown query parameter.'];
+      for (const k of params.keys())
+        if (!ok.has(k) && !HAND_BUILT_PARAMS.includes(k)) unknown[k] = ['Unknown query parameter.'];
       if (Object.keys(unknown).length) throw new EmulatorApiError(400, unknown);
     }
 
@@ -345,13 +427,17 @@ export class Emulator {
     if (ctx.body.length === 0) return {};
     const type = mediaTypeOf(ctx.headers['content-type']);
     if (type !== 'application/json') {
-      throw new EmulatorApiError(415, { detail: `Unsupported media type "${ctx.headers['content-type'] ?? ''}" in request.` });
+      throw new EmulatorApiError(415, {
+        detail: `Unsupported media type "${ctx.headers['content-type'] ?? ''}" in request.`,
+      });
     }
     let value: unknown;
     try {
       value = JSON.parse(ctx.body.toString('utf8'));
     } catch (err) {
-      throw new EmulatorApiError(400, { detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}` });
+      throw new EmulatorApiError(400, {
+        detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
     ctx.entry.body = redactBody(value);
     return value;
@@ -362,13 +448,14 @@ export class Emulator {
   private tokenEndpoint(ctx: RequestCtx): Reply {
     if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ['POST']);
     const basicId = Auth.basicClientId(ctx.headers.authorization);
-    if (this.cfg.rateLimit?.includeTokenRequests) this.limiter.take(basicId ?? 'anonymous', this.cfg.rateLimit);
+    if (this.cfg.rateLimit?.includeTokenRequests)
+      this.limiter.take(basicId ?? 'anonymous', this.cfg.rateLimit);
     ctx.entry.clientId = basicId;
     const { token, form } = this.auth.tokenRequest(
       { authorization: ctx.headers.authorization, 'content-type': ctx.headers['content-type'] },
       ctx.body,
       this.cfg.strict,
-      this.cfg.tokenTtl,
+      this.cfg.tokenTtl
     );
     ctx.entry.body = redactBody(form);
     return json(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
@@ -424,7 +511,14 @@ export class Emulator {
   createObject(kind: ResourceKind, body: unknown): Record<string, unknown> {
     const f = asStored(kind, validateBody(kind, body, this.vctx('create')), this.cfg);
     const s = this.store;
-    const rec = kind === 'pinpoints' ? s.createPinpoint(f) : kind === 'events' ? s.createEvent(f) : kind === 'categories' ? s.createCategory(f) : s.createList(f);
+    const rec =
+      kind === 'pinpoints'
+        ? s.createPinpoint(f)
+        : kind === 'events'
+          ? s.createEvent(f)
+          : kind === 'categories'
+            ? s.createCategory(f)
+            : s.createList(f);
     return this.render(kind, rec);
   }
 
@@ -442,7 +536,14 @@ export class Emulator {
 
   private deleteObject(kind: ResourceKind, id: number): void {
     const s = this.store;
-    const ok = kind === 'pinpoints' ? s.deletePinpoint(id, this.cfg.pinpointDeleteTakesEvents) : kind === 'events' ? s.deleteEvent(id) : kind === 'lists' ? s.deleteList(id) : false;
+    const ok =
+      kind === 'pinpoints'
+        ? s.deletePinpoint(id, this.cfg.pinpointDeleteTakesEvents)
+        : kind === 'events'
+          ? s.deleteEvent(id)
+          : kind === 'lists'
+            ? s.deleteList(id)
+            : false;
     if (!ok) throw notFound();
   }
 
@@ -484,7 +585,10 @@ export class Emulator {
       if (f && v !== null) {
         const n = /^\d{1,15}$/.test(v) ? Number(v) : NaN;
         const exists = f === 'list' ? this.store.lists.has(n) : this.store.pinpoints.has(n);
-        if (!exists) throw new EmulatorApiError(400, { [f]: ['Select a valid choice. That choice is not one of the available choices.'] });
+        if (!exists)
+          throw new EmulatorApiError(400, {
+            [f]: ['Select a valid choice. That choice is not one of the available choices.'],
+          });
         filters = { [f]: n };
       }
     }
@@ -495,7 +599,8 @@ export class Emulator {
       const pp = filters.pinpoint;
       items = [...s.events.values()].filter((e) => e.pinpoint === pp);
     } else items = [...s[kind].values()];
-    if (offsets) return json(200, this.offsetPage(kind, items as Array<{ id: number }>, params, filters));
+    if (offsets)
+      return json(200, this.offsetPage(kind, items as Array<{ id: number }>, params, filters));
     const page = this.paginator.page(items as { id: number }[], {
       resource,
       baseUrl: this.baseUrl,
@@ -503,21 +608,34 @@ export class Emulator {
       pageSize: this.cfg.pageSize,
       filters,
     });
-    return json(200, { count: page.count, next: page.next, previous: page.previous, results: page.results.map((r) => this.render(kind, r)) });
+    return json(200, {
+      count: page.count,
+      next: page.next,
+      previous: page.previous,
+      results: page.results.map((r) => this.render(kind, r)),
+    });
   }
 
   /** A page as the real service pages: `limit` and `offset` in the links (previous drops offset 0). */
-  private offsetPage(kind: ResourceKind, items: Array<{ id: number }>, params: URLSearchParams, filters: Filters) {
+  private offsetPage(
+    kind: ResourceKind,
+    items: Array<{ id: number }>,
+    params: URLSearchParams,
+    filters: Filters
+  ) {
     const int = (name: string, fallback: number, min: number) => {
       const v = params.get(name);
       if (v === null) return fallback;
-      if (!/^\d{1,9}$/.test(v) || Number(v) < min) throw new EmulatorApiError(400, { detail: `Invalid ${name}.` });
+      if (!/^\d{1,9}$/.test(v) || Number(v) < min)
+        throw new EmulatorApiError(400, { detail: `Invalid ${name}.` });
       return Number(v);
     };
     const limit = Math.min(int('limit', this.cfg.pageSize, 1), 10_000);
     const offset = int('offset', 0, 0);
     const link = (at: number) => {
-      const q = new URLSearchParams(Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)]));
+      const q = new URLSearchParams(
+        Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)])
+      );
       q.set('limit', String(limit));
       if (at > 0) q.set('offset', String(at));
       return `${this.baseUrl}/v3.0/${kind}?${q}`;
@@ -558,7 +676,13 @@ export class Emulator {
 
   // ---------------------------------------------------------------- control API
 
-  private async control(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: string): Promise<void> {
+  private async control(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    query: string
+  ): Promise<void> {
     const got = await readBody(req, 64 * 1024 * 1024, 64 * 1024 * 1024);
     let reply: Reply;
     try {
@@ -568,32 +692,52 @@ export class Emulator {
         try {
           return JSON.parse(got.body.toString('utf8'));
         } catch (err) {
-          throw new EmulatorApiError(400, { detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}` });
+          throw new EmulatorApiError(400, {
+            detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
+          });
         }
       };
       reply = this.controlRoute(method, path.replace(/\/+$/, ''), new URLSearchParams(query), body);
     } catch (err) {
-      if (err instanceof EmulatorApiError) reply = { status: err.status, body: err.body, headers: err.headers };
-      else if (err instanceof TypeError || err instanceof RangeError) reply = json(400, { detail: err.message });
+      if (err instanceof EmulatorApiError)
+        reply = { status: err.status, body: err.body, headers: err.headers };
+      else if (err instanceof TypeError || err instanceof RangeError)
+        reply = json(400, { detail: err.message });
       else throw err;
     }
     if (!res.destroyed) writeReply(res, reply, method === 'HEAD');
   }
 
-  private controlRoute(method: string, path: string, q: URLSearchParams, body: () => unknown): Reply {
+  private controlRoute(
+    method: string,
+    path: string,
+    q: URLSearchParams,
+    body: () => unknown
+  ): Reply {
     const routes: Record<string, Record<string, () => Reply>> = {
       '/__emulator': {
-        GET: () => json(200, {
-          baseUrl: this.baseUrl,
-          clients: this.auth.listClients().map((c) => ({ clientId: c.clientId, scope: c.scope })),
-          config: this.cfg,
-          routes: [
-            'GET /__emulator/state', 'GET /__emulator/requests', 'DELETE /__emulator/requests', 'GET /__emulator/stats',
-            'POST /__emulator/reset', 'GET|PUT /__emulator/config', 'GET|PUT|DELETE /__emulator/faults',
-            'POST /__emulator/faults/script', 'POST /__emulator/tokens', 'POST /__emulator/tokens/revoke',
-            'POST /__emulator/clock', 'POST /__emulator/clients', 'POST /__emulator/create/:kind', 'POST /__emulator/seed/:kind',
-          ],
-        }),
+        GET: () =>
+          json(200, {
+            baseUrl: this.baseUrl,
+            clients: this.auth.listClients().map((c) => ({ clientId: c.clientId, scope: c.scope })),
+            config: this.cfg,
+            routes: [
+              'GET /__emulator/state',
+              'GET /__emulator/requests',
+              'DELETE /__emulator/requests',
+              'GET /__emulator/stats',
+              'POST /__emulator/reset',
+              'GET|PUT /__emulator/config',
+              'GET|PUT|DELETE /__emulator/faults',
+              'POST /__emulator/faults/script',
+              'POST /__emulator/tokens',
+              'POST /__emulator/tokens/revoke',
+              'POST /__emulator/clock',
+              'POST /__emulator/clients',
+              'POST /__emulator/create/:kind',
+              'POST /__emulator/seed/:kind',
+            ],
+          }),
       },
       '/__emulator/state': { GET: () => json(200, this.store.snapshot(this.auth.activeCount())) },
       '/__emulator/requests': {
@@ -641,7 +785,9 @@ export class Emulator {
       '/__emulator/faults/script': {
         POST: () => {
           const b = body();
-          this.faults.append(Array.isArray(b) ? b : (b as { script?: unknown } | undefined)?.script);
+          this.faults.append(
+            Array.isArray(b) ? b : (b as { script?: unknown } | undefined)?.script
+          );
           return json(200, this.faults.get());
         },
       },
@@ -649,7 +795,10 @@ export class Emulator {
         POST: () => {
           const b = body() as { clientId?: unknown } | undefined;
           const id = b?.clientId;
-          if (id !== undefined && (typeof id !== 'string' || !this.auth.listClients().some((c) => c.clientId === id))) {
+          if (
+            id !== undefined &&
+            (typeof id !== 'string' || !this.auth.listClients().some((c) => c.clientId === id))
+          ) {
             throw new EmulatorApiError(400, { detail: 'unknown clientId' });
           }
           return json(200, this.issueToken(id as string | undefined));
@@ -658,16 +807,25 @@ export class Emulator {
       '/__emulator/tokens/revoke': {
         POST: () => {
           const b = (body() ?? {}) as { token?: unknown; clientId?: unknown };
-          if (typeof b !== 'object' || (b.token !== undefined && typeof b.token !== 'string') || (b.clientId !== undefined && typeof b.clientId !== 'string')) {
-            throw new EmulatorApiError(400, { detail: 'body must be {} (all tokens), {"token": "..."} or {"clientId": "..."}' });
+          if (
+            typeof b !== 'object' ||
+            (b.token !== undefined && typeof b.token !== 'string') ||
+            (b.clientId !== undefined && typeof b.clientId !== 'string')
+          ) {
+            throw new EmulatorApiError(400, {
+              detail: 'body must be {} (all tokens), {"token": "..."} or {"clientId": "..."}',
+            });
           }
-          return json(200, { revoked: this.auth.revoke(b as { token?: string; clientId?: string }) });
+          return json(200, {
+            revoked: this.auth.revoke(b as { token?: string; clientId?: string }),
+          });
         },
       },
       '/__emulator/clock': {
         POST: () => {
           const b = body() as { advanceMs?: unknown } | undefined;
-          if (!b || typeof b.advanceMs !== 'number') throw new EmulatorApiError(400, { detail: 'body must be {"advanceMs": number}' });
+          if (!b || typeof b.advanceMs !== 'number')
+            throw new EmulatorApiError(400, { detail: 'body must be {"advanceMs": number}' });
           return json(200, { offsetMs: this.clock.advance(b.advanceMs) });
         },
       },
@@ -683,8 +841,11 @@ export class Emulator {
     if (seedMatch) {
       if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
       const bodies = body();
-      if (!Array.isArray(bodies)) throw new EmulatorApiError(400, { detail: 'expected a JSON array of create bodies' });
-      return json(201, { ids: bodies.map((b) => Number(this.createObject(seedMatch[1] as ResourceKind, b).id)) });
+      if (!Array.isArray(bodies))
+        throw new EmulatorApiError(400, { detail: 'expected a JSON array of create bodies' });
+      return json(201, {
+        ids: bodies.map((b) => Number(this.createObject(seedMatch[1] as ResourceKind, b).id)),
+      });
     }
     const createMatch = /^\/__emulator\/create\/(pinpoints|events|categories|lists)$/.exec(path);
     if (createMatch) {
@@ -692,7 +853,10 @@ export class Emulator {
       return json(201, this.createObject(createMatch[1] as ResourceKind, body()));
     }
     const r = routes[path];
-    if (!r) throw new EmulatorApiError(404, { detail: `Unknown control route ${path}. GET /__emulator lists them.` });
+    if (!r)
+      throw new EmulatorApiError(404, {
+        detail: `Unknown control route ${path}. GET /__emulator lists them.`,
+      });
     const h = r[method === 'HEAD' ? 'GET' : method];
     if (!h) throw methodNotAllowed(method, Object.keys(r));
     return h();
@@ -700,6 +864,7 @@ export class Emulator {
 }
 
 function intParam(name: string, v: string): number {
-  if (!/^\d{1,15}$/.test(v)) throw new EmulatorApiError(400, { detail: `${name} must be a non-negative integer` });
+  if (!/^\d{1,15}$/.test(v))
+    throw new EmulatorApiError(400, { detail: `${name} must be a non-negative integer` });
   return Number(v);
 }

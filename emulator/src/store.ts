@@ -64,7 +64,10 @@ const iso = (t: number): string => new Date(t).toISOString();
 
 /** Render an instant in one of the ISO 8601 forms the real service is known to send. */
 export function renderDate(t: number, style: DateStyle, index = 0): string {
-  const s = style === 'mixed' ? (['ms-utc', 'utc-offset', 'microseconds', 'local-offset'] as const)[index % 4]! : style;
+  const s =
+    style === 'mixed'
+      ? (['ms-utc', 'utc-offset', 'microseconds', 'local-offset'] as const)[index % 4]!
+      : style;
   const base = iso(t); // 2018-02-16T20:00:00.000Z
   switch (s) {
     case 'ms-utc':
@@ -91,7 +94,7 @@ export class Store {
 
   constructor(
     private readonly media: MediaStore,
-    private readonly now: () => number,
+    private readonly now: () => number
   ) {}
 
   clear(): void {
@@ -107,7 +110,12 @@ export class Store {
     return ++this.next[kind];
   }
 
-  private attach(current: StoredMedia | null, v: unknown, kind: 'pinpoint' | 'event' | 'category', id: number): StoredMedia | null {
+  private attach(
+    current: StoredMedia | null,
+    v: unknown,
+    kind: 'pinpoint' | 'event' | 'category',
+    id: number
+  ): StoredMedia | null {
     // v: undefined = keep, null = clear, DecodedMedia = replace
     if (v === undefined) return current;
     this.media.remove(current);
@@ -118,7 +126,12 @@ export class Store {
    * Apply validated fields to a record. `replace` clears every optional field the request omits;
    * `merge` keeps them. Required fields are always present for create/replace (validation saw to it).
    */
-  private apply<T extends object>(rec: T, f: Fields, defaults: Fields, mode: PutMode | 'create'): void {
+  private apply<T extends object>(
+    rec: T,
+    f: Fields,
+    defaults: Fields,
+    mode: PutMode | 'create'
+  ): void {
     const r = rec as Record<string, unknown>;
     for (const [k, def] of Object.entries(defaults)) {
       if (k in f) r[k] = f[k] === null ? def : f[k];
@@ -129,8 +142,19 @@ export class Store {
   createPinpoint(f: Fields): PinpointRec {
     const now = this.now();
     const rec: PinpointRec = {
-      id: this.newId('pinpoints'), name: '', description: '', address: '', latitude: 0, longitude: 0, altitude: null,
-      category: null, tags: [], media_credits: '', media: null, created: now, updated: now,
+      id: this.newId('pinpoints'),
+      name: '',
+      description: '',
+      address: '',
+      latitude: 0,
+      longitude: 0,
+      altitude: null,
+      category: null,
+      tags: [],
+      media_credits: '',
+      media: null,
+      created: now,
+      updated: now,
     };
     this.updatePinpoint(rec, f, 'create');
     this.pinpoints.set(rec.id, rec);
@@ -138,11 +162,28 @@ export class Store {
   }
 
   updatePinpoint(rec: PinpointRec, f: Fields, mode: PutMode | 'create'): void {
-    this.apply(rec, f, {
-      name: '', description: '', address: '', latitude: rec.latitude, longitude: rec.longitude, altitude: null,
-      category: null, tags: [], media_credits: '',
-    }, mode);
-    rec.media = this.attach(rec.media, 'media_file' in f ? f.media_file : mode === 'replace' ? null : undefined, 'pinpoint', rec.id);
+    this.apply(
+      rec,
+      f,
+      {
+        name: '',
+        description: '',
+        address: '',
+        latitude: rec.latitude,
+        longitude: rec.longitude,
+        altitude: null,
+        category: null,
+        tags: [],
+        media_credits: '',
+      },
+      mode
+    );
+    rec.media = this.attach(
+      rec.media,
+      'media_file' in f ? f.media_file : mode === 'replace' ? null : undefined,
+      'pinpoint',
+      rec.id
+    );
     if (mode !== 'create') rec.updated = this.now();
   }
 
@@ -153,15 +194,24 @@ export class Store {
     this.pinpoints.delete(id);
     for (const l of this.lists.values()) l.members.delete(id);
     // Events belong to their pinpoint: they go with it (unless configured to stay, pointing at nothing).
-    if (takeEvents) for (const e of [...this.events.values()]) if (e.pinpoint === id) this.deleteEvent(e.id);
+    if (takeEvents)
+      for (const e of [...this.events.values()]) if (e.pinpoint === id) this.deleteEvent(e.id);
     return true;
   }
 
   createEvent(f: Fields): EventRec {
     const now = this.now();
     const rec: EventRec = {
-      id: this.newId('events'), name: '', description: '', dates: [], pinpoint: 0, tags: [], media_credits: '',
-      media: null, created: now, updated: now,
+      id: this.newId('events'),
+      name: '',
+      description: '',
+      dates: [],
+      pinpoint: 0,
+      tags: [],
+      media_credits: '',
+      media: null,
+      created: now,
+      updated: now,
     };
     this.updateEvent(rec, f, 'create');
     this.events.set(rec.id, rec);
@@ -169,10 +219,25 @@ export class Store {
   }
 
   updateEvent(rec: EventRec, f: Fields, mode: PutMode | 'create'): void {
-    this.apply(rec, f, {
-      name: '', description: '', dates: rec.dates, pinpoint: rec.pinpoint, tags: [], media_credits: '',
-    }, mode);
-    rec.media = this.attach(rec.media, 'media_file' in f ? f.media_file : mode === 'replace' ? null : undefined, 'event', rec.id);
+    this.apply(
+      rec,
+      f,
+      {
+        name: '',
+        description: '',
+        dates: rec.dates,
+        pinpoint: rec.pinpoint,
+        tags: [],
+        media_credits: '',
+      },
+      mode
+    );
+    rec.media = this.attach(
+      rec.media,
+      'media_file' in f ? f.media_file : mode === 'replace' ? null : undefined,
+      'event',
+      rec.id
+    );
     if (mode !== 'create') rec.updated = this.now();
   }
 
@@ -186,7 +251,13 @@ export class Store {
 
   createCategory(f: Fields): CategoryRec {
     const now = this.now();
-    const rec: CategoryRec = { id: this.newId('categories'), name: '', image: null, created: now, updated: now };
+    const rec: CategoryRec = {
+      id: this.newId('categories'),
+      name: '',
+      image: null,
+      created: now,
+      updated: now,
+    };
     this.updateCategory(rec, f, 'create');
     this.categories.set(rec.id, rec);
     return rec;
@@ -194,13 +265,25 @@ export class Store {
 
   updateCategory(rec: CategoryRec, f: Fields, mode: PutMode | 'create'): void {
     this.apply(rec, f, { name: '' }, mode);
-    rec.image = this.attach(rec.image, 'image_file' in f ? f.image_file : mode === 'replace' ? null : undefined, 'category', rec.id);
+    rec.image = this.attach(
+      rec.image,
+      'image_file' in f ? f.image_file : mode === 'replace' ? null : undefined,
+      'category',
+      rec.id
+    );
     if (mode !== 'create') rec.updated = this.now();
   }
 
   createList(f: Fields): ListRec {
     const now = this.now();
-    const rec: ListRec = { id: this.newId('lists'), name: '', description: '', members: new Set(), created: now, updated: now };
+    const rec: ListRec = {
+      id: this.newId('lists'),
+      name: '',
+      description: '',
+      members: new Set(),
+      created: now,
+      updated: now,
+    };
     this.updateList(rec, f, 'create');
     this.lists.set(rec.id, rec);
     return rec;
@@ -258,7 +341,10 @@ export class Store {
       id: e.id,
       name: e.name,
       description: e.description,
-      dates: e.dates.map((d) => ({ start: renderDate(d.start, style, i++), end: renderDate(d.end, style, i++) })),
+      dates: e.dates.map((d) => ({
+        start: renderDate(d.start, style, i++),
+        end: renderDate(d.end, style, i++),
+      })),
       tags: [...e.tags],
       media_credits: e.media_credits,
       media_url: e.media ? e.media.url : null,
@@ -282,23 +368,50 @@ export class Store {
         if (arr) arr.push(l.id);
         else listsOf.set(m, [l.id]);
       }
-      return { id: l.id, name: l.name, description: l.description, members, created: iso(l.created), updated: iso(l.updated) };
+      return {
+        id: l.id,
+        name: l.name,
+        description: l.description,
+        members,
+        created: iso(l.created),
+        updated: iso(l.updated),
+      };
     });
     return {
       pinpoints: [...this.pinpoints.values()].map((p) => ({
-        id: p.id, name: p.name, description: p.description, address: p.address, latitude: p.latitude,
-        longitude: p.longitude, altitude: p.altitude, category: p.category, tags: [...p.tags],
-        media_credits: p.media_credits, media_url: p.media ? p.media.url : null, lists: listsOf.get(p.id) ?? [],
-        created: iso(p.created), updated: iso(p.updated),
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        address: p.address,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        altitude: p.altitude,
+        category: p.category,
+        tags: [...p.tags],
+        media_credits: p.media_credits,
+        media_url: p.media ? p.media.url : null,
+        lists: listsOf.get(p.id) ?? [],
+        created: iso(p.created),
+        updated: iso(p.updated),
       })),
       events: [...this.events.values()].map((e) => ({
-        id: e.id, name: e.name, description: e.description,
-        dates: e.dates.map((d) => ({ start: iso(d.start), end: iso(d.end) })), pinpoint: e.pinpoint,
-        tags: [...e.tags], media_credits: e.media_credits, media_url: e.media ? e.media.url : null,
-        created: iso(e.created), updated: iso(e.updated),
+        id: e.id,
+        name: e.name,
+        description: e.description,
+        dates: e.dates.map((d) => ({ start: iso(d.start), end: iso(d.end) })),
+        pinpoint: e.pinpoint,
+        tags: [...e.tags],
+        media_credits: e.media_credits,
+        media_url: e.media ? e.media.url : null,
+        created: iso(e.created),
+        updated: iso(e.updated),
       })),
       categories: [...this.categories.values()].map((c) => ({
-        id: c.id, name: c.name, image_url: c.image ? c.image.url : null, created: iso(c.created), updated: iso(c.updated),
+        id: c.id,
+        name: c.name,
+        image_url: c.image ? c.image.url : null,
+        created: iso(c.created),
+        updated: iso(c.updated),
       })),
       lists,
       media: this.media.list(),

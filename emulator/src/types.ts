@@ -57,7 +57,8 @@ export interface EmulatorClient {
   scope?: string;
 }
 
-export type FaultKind = 'status' | 'latency' | 'reset-before' | 'reset-after' | 'revoke-tokens' | 'pass';
+export type FaultKind =
+  'status' | 'latency' | 'reset-before' | 'reset-after' | 'revoke-tokens' | 'pass';
 
 /**
  * One fault. Filters: method and pathPrefix (both optional, default: every request outside /__emulator/).

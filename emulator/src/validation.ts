@@ -22,14 +22,28 @@ export interface ParsedRange {
   end: number;
 }
 
-type FieldType = 'name' | 'text' | 'latitude' | 'longitude' | 'number' | 'category' | 'pinpoint' | 'tags' | 'media' | 'image' | 'dates';
+type FieldType =
+  | 'name'
+  | 'text'
+  | 'latitude'
+  | 'longitude'
+  | 'number'
+  | 'category'
+  | 'pinpoint'
+  | 'tags'
+  | 'media'
+  | 'image'
+  | 'dates';
 
 interface FieldSpec {
   type: FieldType;
   required?: boolean;
 }
 
-export const SCHEMAS: Record<'pinpoints' | 'events' | 'categories' | 'lists', Record<string, FieldSpec>> = {
+export const SCHEMAS: Record<
+  'pinpoints' | 'events' | 'categories' | 'lists',
+  Record<string, FieldSpec>
+> = {
   pinpoints: {
     name: { type: 'name', required: true },
     description: { type: 'text' },
@@ -90,12 +104,15 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 export function expectObject(body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) {
-    throw new EmulatorApiError(400, { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+    throw new EmulatorApiError(400, {
+      non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`],
+    });
   }
   return body;
 }
 
-const ISO_ANY = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)$/;
+const ISO_ANY =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)$/;
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Parse an ISO 8601 date-time that carries a time zone; NaN when it is not one. */
@@ -131,13 +148,15 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 function validateMedia(
   v: unknown,
   ctx: ValidationContext,
-  imageOnly: boolean,
+  imageOnly: boolean
 ): { value?: DecodedMedia; errors?: Record<string, string[]> | string[] } {
   if (!isPlainObject(v)) {
     return { errors: [`Invalid data. Expected a dictionary, but got ${pyType(v)}.`] };
   }
   const errors: Record<string, string[]> = {};
-  if (ctx.strict) for (const k of Object.keys(v)) if (!['content', 'name', 'type'].includes(k)) errors[k] = [UNKNOWN];
+  if (ctx.strict)
+    for (const k of Object.keys(v))
+      if (!['content', 'name', 'type'].includes(k)) errors[k] = [UNKNOWN];
   const str = (k: string): string | undefined => {
     const x = v[k];
     if (x === undefined) errors[k] = [REQUIRED];
@@ -154,19 +173,25 @@ function validateMedia(
   if (content !== undefined) {
     const compact = /\s/.test(content) ? content.replace(/\s+/g, '') : content;
     if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
-      errors.content = ['Invalid base64: the content must be the standard base64 encoding of the file, with padding.'];
+      errors.content = [
+        'Invalid base64: the content must be the standard base64 encoding of the file, with padding.',
+      ];
     } else {
       const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
       const size = (compact.length / 4) * 3 - padding;
       if (size === 0) errors.content = ['The submitted file is empty.'];
-      else if (size > ctx.maxMediaBytes) errors.content = [`File too large: ${size} bytes; at most ${ctx.maxMediaBytes} bytes.`];
+      else if (size > ctx.maxMediaBytes)
+        errors.content = [`File too large: ${size} bytes; at most ${ctx.maxMediaBytes} bytes.`];
       else bytes = Buffer.from(compact, 'base64');
     }
   }
   if (type !== undefined) {
-    if (!MEDIA_TYPE.test(type.trim())) errors.type = [`"${type}" is not a media type (expected e.g. image/png).`];
+    if (!MEDIA_TYPE.test(type.trim()))
+      errors.type = [`"${type}" is not a media type (expected e.g. image/png).`];
     else if (imageOnly && !type.trim().toLowerCase().startsWith('image/')) {
-      errors.type = ['Upload a valid image. The file you uploaded was either not an image or a corrupted image.'];
+      errors.type = [
+        'Upload a valid image. The file you uploaded was either not an image or a corrupted image.',
+      ];
     }
   }
   if (Object.keys(errors).length) return { errors };
@@ -174,7 +199,8 @@ function validateMedia(
 }
 
 function validateDates(v: unknown, strict: boolean): { value?: ParsedRange[]; errors?: string[] } {
-  if (!Array.isArray(v)) return { errors: [`Expected a list of items but got type "${pyType(v)}".`] };
+  if (!Array.isArray(v))
+    return { errors: [`Expected a list of items but got type "${pyType(v)}".`] };
   if (v.length === 0) return { errors: ['This list may not be empty.'] };
   const errors: string[] = [];
   const out: ParsedRange[] = [];
@@ -183,18 +209,27 @@ function validateDates(v: unknown, strict: boolean): { value?: ParsedRange[]; er
       errors.push(`Item ${i}: Invalid data. Expected a dictionary, but got ${pyType(item)}.`);
       return;
     }
-    if (strict) for (const k of Object.keys(item)) if (k !== 'start' && k !== 'end') errors.push(`Item ${i}: ${k}: ${UNKNOWN}`);
+    if (strict)
+      for (const k of Object.keys(item))
+        if (k !== 'start' && k !== 'end') errors.push(`Item ${i}: ${k}: ${UNKNOWN}`);
     const parsed: Partial<ParsedRange> = {};
     for (const k of ['start', 'end'] as const) {
       const x = item[k];
       if (x === undefined) errors.push(`Item ${i}: ${k}: ${REQUIRED}`);
-      else if (typeof x !== 'string') errors.push(`Item ${i}: ${k}: Datetime has wrong format: expected a string, got ${pyType(x)}.`);
+      else if (typeof x !== 'string')
+        errors.push(
+          `Item ${i}: ${k}: Datetime has wrong format: expected a string, got ${pyType(x)}.`
+        );
       else if (strict && !ISO_MS_UTC.test(x)) {
-        errors.push(`Item ${i}: ${k}: Datetime has wrong format. Use the ISO 8601 UTC form with milliseconds, e.g. 2018-02-16T20:00:00.000Z.`);
+        errors.push(
+          `Item ${i}: ${k}: Datetime has wrong format. Use the ISO 8601 UTC form with milliseconds, e.g. 2018-02-16T20:00:00.000Z.`
+        );
       } else {
         const t = parseIsoDateTime(x);
         if (Number.isNaN(t)) {
-          errors.push(`Item ${i}: ${k}: Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].`);
+          errors.push(
+            `Item ${i}: ${k}: Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].`
+          );
         } else parsed[k] = t;
       }
     }
@@ -210,12 +245,18 @@ function validateDates(v: unknown, strict: boolean): { value?: ParsedRange[]; er
  * Validate a create/update body. Returns only the fields the request sets (null = clear);
  * throws a 400 with every field error at once.
  */
-export function validateBody(kind: keyof typeof SCHEMAS, raw: unknown, ctx: ValidationContext): Record<string, unknown> {
+export function validateBody(
+  kind: keyof typeof SCHEMAS,
+  raw: unknown,
+  ctx: ValidationContext
+): Record<string, unknown> {
   const body = expectObject(raw);
   const schema = SCHEMAS[kind];
   const errors: Record<string, unknown> = {};
   const out: Record<string, unknown> = {};
-  if (ctx.strict) for (const k of Object.keys(body)) if (!Object.prototype.hasOwnProperty.call(schema, k)) errors[k] = [UNKNOWN];
+  if (ctx.strict)
+    for (const k of Object.keys(body))
+      if (!Object.prototype.hasOwnProperty.call(schema, k)) errors[k] = [UNKNOWN];
   for (const [field, spec] of Object.entries(schema)) {
     const v = body[field];
     const mustHave = spec.required && ctx.mode !== 'merge';
@@ -245,7 +286,8 @@ export function validateBody(kind: keyof typeof SCHEMAS, raw: unknown, ctx: Vali
         }
         const lim = spec.type === 'latitude' ? 90 : spec.type === 'longitude' ? 180 : 1e6;
         if (v > lim) errors[field] = [`Ensure this value is less than or equal to ${lim}.`];
-        else if (v < -lim) errors[field] = [`Ensure this value is greater than or equal to ${-lim}.`];
+        else if (v < -lim)
+          errors[field] = [`Ensure this value is greater than or equal to ${-lim}.`];
         else out[field] = v;
         break;
       }
@@ -256,7 +298,9 @@ export function validateBody(kind: keyof typeof SCHEMAS, raw: unknown, ctx: Vali
           break;
         }
         // An integer too large for any id (e.g. 1e20) simply names no object.
-        const exists = Number.isSafeInteger(v) && (spec.type === 'category' ? ctx.categoryExists(v) : ctx.pinpointExists(v));
+        const exists =
+          Number.isSafeInteger(v) &&
+          (spec.type === 'category' ? ctx.categoryExists(v) : ctx.pinpointExists(v));
         if (!exists) errors[field] = [`Invalid pk "${BigInt(v)}" - object does not exist.`];
         else out[field] = v;
         break;
@@ -297,7 +341,9 @@ export function validateBody(kind: keyof typeof SCHEMAS, raw: unknown, ctx: Vali
 /** Body of POST/DELETE /v3.0/lists/:id/pinpoints: a JSON array of {id: integer}. */
 export function validateMembership(raw: unknown, strict: boolean): number[] {
   if (!Array.isArray(raw)) {
-    throw new EmulatorApiError(400, { non_field_errors: [`Expected a list of items but got type "${pyType(raw)}".`] });
+    throw new EmulatorApiError(400, {
+      non_field_errors: [`Expected a list of items but got type "${pyType(raw)}".`],
+    });
   }
   const errors: string[] = [];
   const ids: number[] = [];
@@ -306,10 +352,12 @@ export function validateMembership(raw: unknown, strict: boolean): number[] {
       errors.push(`Item ${i}: Invalid data. Expected a dictionary, but got ${pyType(item)}.`);
       return;
     }
-    if (strict) for (const k of Object.keys(item)) if (k !== 'id') errors.push(`Item ${i}: ${k}: ${UNKNOWN}`);
+    if (strict)
+      for (const k of Object.keys(item)) if (k !== 'id') errors.push(`Item ${i}: ${k}: ${UNKNOWN}`);
     const id = item.id;
     if (id === undefined) errors.push(`Item ${i}: id: ${REQUIRED}`);
-    else if (typeof id !== 'number' || !Number.isSafeInteger(id)) errors.push(`Item ${i}: id: A valid integer is required.`);
+    else if (typeof id !== 'number' || !Number.isSafeInteger(id))
+      errors.push(`Item ${i}: id: A valid integer is required.`);
     else ids.push(id);
   });
   if (errors.length) throw new EmulatorApiError(400, { non_field_errors: errors });

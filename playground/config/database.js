@@ -21,7 +21,9 @@ module.exports = ({ env }) => {
   return {
     connection: {
       client: 'sqlite',
-      connection: { filename: env('DATABASE_FILENAME', path.join(__dirname, '..', '.tmp', 'data.db')) },
+      connection: {
+        filename: env('DATABASE_FILENAME', path.join(__dirname, '..', '.tmp', 'data.db')),
+      },
       useNullAsDefault: true,
       // WAL: a write no longer waits for an fsync of the whole journal, which every save and
       // every sync state update would otherwise pay (recommended in the plugin's README).

@@ -40,8 +40,16 @@ module.exports = ({ env }) => ({
             pinpoint: 'place',
           },
         },
-        { contentType: 'api::icon.icon', resource: 'category', fields: { name: 'label', image: 'glyph' } },
-        { contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name', description: 'description', pinpoints: 'stops' } },
+        {
+          contentType: 'api::icon.icon',
+          resource: 'category',
+          fields: { name: 'label', image: 'glyph' },
+        },
+        {
+          contentType: 'api::tour.tour',
+          resource: 'list',
+          fields: { name: 'name', description: 'description', pinpoints: 'stops' },
+        },
       ],
     },
   },

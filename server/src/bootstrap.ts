@@ -6,16 +6,42 @@ import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany([
-    { section: 'plugins', displayName: 'Read settings', uid: ACTIONS.readSettings, subCategory: 'settings', pluginName: PLUGIN_ID },
-    { section: 'plugins', displayName: 'Change settings', uid: ACTIONS.updateSettings, subCategory: 'settings', pluginName: PLUGIN_ID },
-    { section: 'plugins', displayName: 'Read sync status', uid: ACTIONS.readSync, subCategory: 'sync', pluginName: PLUGIN_ID },
-    { section: 'plugins', displayName: 'Push and resync', uid: ACTIONS.triggerSync, subCategory: 'sync', pluginName: PLUGIN_ID },
+    {
+      section: 'plugins',
+      displayName: 'Read settings',
+      uid: ACTIONS.readSettings,
+      subCategory: 'settings',
+      pluginName: PLUGIN_ID,
+    },
+    {
+      section: 'plugins',
+      displayName: 'Change settings',
+      uid: ACTIONS.updateSettings,
+      subCategory: 'settings',
+      pluginName: PLUGIN_ID,
+    },
+    {
+      section: 'plugins',
+      displayName: 'Read sync status',
+      uid: ACTIONS.readSync,
+      subCategory: 'sync',
+      pluginName: PLUGIN_ID,
+    },
+    {
+      section: 'plugins',
+      displayName: 'Push and resync',
+      uid: ACTIONS.triggerSync,
+      subCategory: 'sync',
+      pluginName: PLUGIN_ID,
+    },
   ]);
   getService('mappings', { strapi }).report();
   await getService('mappings', { strapi }).checkPrecision();
   const environment = pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig);
   if (!environment.pushing)
-    strapi.log.warn(`[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`);
+    strapi.log.warn(
+      `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`
+    );
   await getService('sync', { strapi }).start();
 };
 

@@ -7,4 +7,13 @@ import register from './register';
 import routes from './routes';
 import services from './services';
 
-export default { register, bootstrap, destroy, config, contentTypes, controllers, routes, services };
+export default {
+  register,
+  bootstrap,
+  destroy,
+  config,
+  contentTypes,
+  controllers,
+  routes,
+  services,
+};

@@ -17,7 +17,10 @@ export declare namespace SendTestAlert {
     body: Record<string, never>;
   }
   export interface Response {
-    result: { email: { to: number; error: string | null } | null; webhook: { status: number | null; error: string | null } | null };
+    result: {
+      email: { to: number; error: string | null } | null;
+      webhook: { status: number | null; error: string | null } | null;
+    };
   }
 }
 

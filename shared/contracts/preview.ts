@@ -4,7 +4,13 @@ export interface PayloadPreview {
   /** the payload field by field, media as { name, mime, sizeKb } (Strapi's size) instead of bytes; null when nothing would be sent */
   payload: Record<string, unknown> | null;
   /** related entries without a remote id yet: "waits for …" when blocking */
-  waitsFor: Array<{ contentType: string; documentId: string; locale: string; role: string; blocking: boolean }>;
+  waitsFor: Array<{
+    contentType: string;
+    documentId: string;
+    locale: string;
+    role: string;
+    blocking: boolean;
+  }>;
   /** every mapping problem, in words */
   problems: Array<{ field: string; reason: string }>;
   /** why nothing would be sent (no such version, the transform skipped it) */

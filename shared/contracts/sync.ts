@@ -93,7 +93,12 @@ export interface SyncStatusReport {
   /** the remote inventory: the walk under way or the last one, and what the table holds */
   inventory: InventoryProgress;
   /** the scheduled check of the remote: off, or its rule and last run */
-  reconcile: { cron: string | null; repair: string | null; lastRun: ScheduledRun | null; lastCheckAt: string | null };
+  reconcile: {
+    cron: string | null;
+    repair: string | null;
+    lastRun: ScheduledRun | null;
+    lastCheckAt: string | null;
+  };
   failed: FailedEntry[];
   configured: boolean;
   /** where this instance runs and whether it pushes there (config pushIn) */
@@ -134,7 +139,11 @@ export interface SyncService {
   retryFailed(): Promise<number>;
   inventory(): Promise<InventoryProgress>;
   /** Matches entries without a remote object with the objects no entry owns (after a complete walk); links them unless dryRun. */
-  link(options?: { dryRun?: boolean; choices?: Record<string, number | null>; limit?: number }): Promise<LinkProposal>;
+  link(options?: {
+    dryRun?: boolean;
+    choices?: Record<string, number | null>;
+    limit?: number;
+  }): Promise<LinkProposal>;
   /** Read-only: walks the account (unless `fresh: false`) and compares it with what was pushed. */
   check(options?: { fresh?: boolean }): Promise<DriftReport>;
   /** Queues the repairs of the chosen groups of the last report. */

@@ -23,7 +23,11 @@ async function* files(dir: string): AsyncGenerator<string> {
 /** Everything the admin bundle is made of: the plugin's built admin, the playground's models and config, Strapi's version. */
 async function fingerprint(): Promise<string> {
   const hash = createHash('sha256');
-  for (const dir of [path.join(ROOT, 'dist', 'admin'), path.join(ROOT, 'playground', 'src'), path.join(ROOT, 'playground', 'config')]) {
+  for (const dir of [
+    path.join(ROOT, 'dist', 'admin'),
+    path.join(ROOT, 'playground', 'src'),
+    path.join(ROOT, 'playground', 'config'),
+  ]) {
     for await (const file of files(dir)) {
       hash.update(path.relative(ROOT, file));
       hash.update(await fs.readFile(file));
@@ -33,16 +37,28 @@ async function fingerprint(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-const exists = (p: string) => fs.access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.access(p).then(
+    () => true,
+    () => false
+  );
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${out.slice(-4000)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${out.slice(-4000)}`))
+    );
   });
 }
 
@@ -53,15 +69,26 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
  * The plugin itself must be built first (`npx strapi-plugin build`): the admin bundles dist/admin.
  */
 export async function appWithBuiltAdmin(): Promise<string> {
-  if (!(await exists(path.join(ROOT, 'dist', 'admin', 'index.mjs')))) throw new Error('Build the plugin first: npx strapi-plugin build');
+  if (!(await exists(path.join(ROOT, 'dist', 'admin', 'index.mjs'))))
+    throw new Error('Build the plugin first: npx strapi-plugin build');
   const appDir = await makeAppDir();
-  if (path.relative(ROOT, appDir).startsWith('..')) await fs.symlink(path.join(ROOT, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
+  if (path.relative(ROOT, appDir).startsWith('..'))
+    await fs.symlink(path.join(ROOT, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
   const cached = path.join(CACHE, await fingerprint(), 'build');
   if (!(await exists(path.join(cached, 'index.html')))) {
-    await run(process.execPath, [path.join(ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'build', '--silent'], appDir, {
-      LOCATION_CONTENT_PLUGIN_PATH: ROOT,
-      STRAPI_TELEMETRY_DISABLED: 'true',
-    });
+    await run(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'),
+        'build',
+        '--silent',
+      ],
+      appDir,
+      {
+        LOCATION_CONTENT_PLUGIN_PATH: ROOT,
+        STRAPI_TELEMETRY_DISABLED: 'true',
+      }
+    );
     // Only the current build is worth keeping.
     await fs.rm(CACHE, { recursive: true, force: true });
     await fs.mkdir(path.dirname(cached), { recursive: true });

@@ -18,7 +18,10 @@ import { appWithBuiltAdmin } from './admin-build';
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve(ROOT, process.env.SCREENSHOTS_DIR ?? path.join('tests', '.artifacts', 'screenshots'));
+const SHOTS = path.resolve(
+  ROOT,
+  process.env.SCREENSHOTS_DIR ?? path.join('tests', '.artifacts', 'screenshots')
+);
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 /** Waits in the browser: generous, the machine is shared; nothing here asserts a duration. */
@@ -35,13 +38,35 @@ const patchConfig = (config: any) => {
   delete lc.clientId;
   delete lc.clientSecret;
   lc.rateLimit = { requestsPerSecond: 4, concurrency: 1 };
-  lc.mappings.push({ contentType: 'api::article.article', resource: 'pinpoint', fields: { name: 'title' } });
+  lc.mappings.push({
+    contentType: 'api::article.article',
+    resource: 'pinpoint',
+    fields: { name: 'title' },
+  });
   return config;
 };
 
 const PLACES = [
-  'Louvre', 'Orsay', 'Pompidou', 'Rodin', 'Orangerie', 'Cluny', 'Carnavalet', 'Picasso', 'Branly', 'Guimet', 'Marmottan', 'Grand Palais',
-  'Petit Palais', 'Jacquemart-André', 'Arts et Métiers', 'Quai Branly', 'Palais de Tokyo', 'Cognacq-Jay', 'Bourdelle', 'Zadkine',
+  'Louvre',
+  'Orsay',
+  'Pompidou',
+  'Rodin',
+  'Orangerie',
+  'Cluny',
+  'Carnavalet',
+  'Picasso',
+  'Branly',
+  'Guimet',
+  'Marmottan',
+  'Grand Palais',
+  'Petit Palais',
+  'Jacquemart-André',
+  'Arts et Métiers',
+  'Quai Branly',
+  'Palais de Tokyo',
+  'Cognacq-Jay',
+  'Bourdelle',
+  'Zadkine',
 ];
 
 let app: TestApp;
@@ -71,23 +96,45 @@ const settle = async () => {
 };
 
 /** Toasts fade by themselves; screenshots wait for them to be gone. */
-const toastGone = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'hidden' });
+const toastGone = (text: string | RegExp) =>
+  page.getByText(text).first().waitFor({ state: 'hidden' });
 
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir, patchConfig });
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({ email: EMAIL, firstname: 'Ada', lastname: 'Admin', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
+  await app.strapi.service('admin::user').create({
+    email: EMAIL,
+    firstname: 'Ada',
+    lastname: 'Admin',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
 
   // The account already holds a few pinpoints made elsewhere.
-  for (const [name, latitude, longitude] of [['Eiffel Tower', 48.8584, 2.2945], ['Notre-Dame', 48.853, 2.3499], ['Sacré-Cœur', 48.8867, 2.3431]] as const) {
+  for (const [name, latitude, longitude] of [
+    ['Eiffel Tower', 48.8584, 2.2945],
+    ['Notre-Dame', 48.853, 2.3499],
+    ['Sacré-Cœur', 48.8867, 2.3431],
+  ] as const) {
     app.emulator.create('pinpoints', { name, latitude, longitude });
   }
   // Content that existed before the plugin was connected: nothing of it was ever queued, a resync must find it.
   for (const [i, title] of PLACES.entries()) {
-    await createPlace(app.strapi, { title, address: `${i + 1} rue de Paris`, geo: { lat: 48.85 + i / 200, lng: 2.33 + i / 200 } });
+    await createPlace(app.strapi, {
+      title,
+      address: `${i + 1} rue de Paris`,
+      geo: { lat: 48.85 + i / 200, lng: 2.33 + i / 200 },
+    });
   }
-  brokenId = (await createPlace(app.strapi, { title: 'Hidden courtyard', address: 'Somewhere in Paris', geo: null })).documentId;
+  brokenId = (
+    await createPlace(app.strapi, {
+      title: 'Hidden courtyard',
+      address: 'Somewhere in Paris',
+      geo: null,
+    })
+  ).documentId;
   // (status() writes the intents still buffered in memory to the outbox first, so that none comes after.)
   await app.sync().status();
   await app.strapi.db.query('plugin::location-content.outbox-entry' as any).deleteMany({});
@@ -98,7 +145,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
     locale: 'en-US',
     timezoneId: 'Europe/Paris',
@@ -110,7 +166,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (profile) await removeDir(profile);
-  await app?.sync().idle({ timeoutMs: 60_000 }).catch(() => undefined);
+  await app
+    ?.sync()
+    .idle({ timeoutMs: 60_000 })
+    .catch(() => undefined);
   await app?.stop();
   if (app) await removeDir(app.appDir);
 });
@@ -147,12 +206,17 @@ test('settings: save the credentials, test the connection, see the mappings', as
   const mappings = page.getByTestId('mappings-card');
   await mappings.getByText("'api::article.article' is not a content type of this app").waitFor();
   await mappings.getByText('Disabled: fix config').waitFor();
-  await mappings.screenshot({ path: path.join(SHOTS, 'settings-mappings.png'), animations: 'disabled' });
+  await mappings.screenshot({
+    path: path.join(SHOTS, 'settings-mappings.png'),
+    animations: 'disabled',
+  });
 
   // A wrong secret typed in the form is tested without being saved.
   await page.getByLabel('Client secret').fill('not-the-secret');
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await result.getByText(/Wrong client id or client secret: 127\.0\.0\.1:\d+ refused them\./).waitFor();
+  await result
+    .getByText(/Wrong client id or client secret: 127\.0\.0\.1:\d+ refused them\./)
+    .waitFor();
   await shot('settings-test-failed');
   expect((await app.sync().credentials.get()).clientSecret).toBe(app.emulator.clientSecret);
 });
@@ -194,21 +258,35 @@ test('dashboard: a resync shows its progress to the end, across a reload', async
   await page.reload();
   await page.getByTestId('resync-progress').waitFor();
 
-  await page.getByTestId('resync-state').filter({ hasText: 'Finished' }).waitFor({ timeout: 180_000 });
+  await page
+    .getByTestId('resync-state')
+    .filter({ hasText: 'Finished' })
+    .waitFor({ timeout: 180_000 });
   expect(await page.getByTestId('resync-percent').textContent()).toBe('100%');
-  expect(await page.getByTestId('resync-counts').textContent()).toBe(`${PLACES.length + 1} of ${PLACES.length + 1} entries · ${PLACES.length} pushed · 1 failed · 0 unchanged`);
+  expect(await page.getByTestId('resync-counts').textContent()).toBe(
+    `${PLACES.length + 1} of ${PLACES.length + 1} entries · ${PLACES.length} pushed · 1 failed · 0 unchanged`
+  );
   await page.getByTestId('failed-table').getByRole('link', { name: 'Hidden courtyard' }).waitFor();
-  await page.getByTestId('count-synced').filter({ hasText: String(PLACES.length) }).waitFor();
+  await page
+    .getByTestId('count-synced')
+    .filter({ hasText: String(PLACES.length) })
+    .waitFor();
   await shot('dashboard');
   expect(app.emulator.state().pinpoints).toHaveLength(3 + PLACES.length);
 });
 
 test('a failed entry: its error in the side panel, fixed and pushed', async () => {
   await page.getByTestId('failed-table').getByRole('link', { name: 'Hidden courtyard' }).click();
-  await page.waitForURL(new RegExp(`/content-manager/collection-types/api::place.place/${brokenId}\\?plugins\\[i18n\\]\\[locale\\]=en`));
+  await page.waitForURL(
+    new RegExp(
+      `/content-manager/collection-types/api::place.place/${brokenId}\\?plugins\\[i18n\\]\\[locale\\]=en`
+    )
+  );
   const panel = page.getByTestId('location-content-panel');
   await panel.getByText('Failed').waitFor();
-  expect(await panel.getByTestId('location-content-error').textContent()).toBe("latitude: no value at 'geo.lat'; longitude: no value at 'geo.lng'");
+  expect(await panel.getByTestId('location-content-error').textContent()).toBe(
+    "latitude: no value at 'geo.lat'; longitude: no value at 'geo.lng'"
+  );
   await shot('entry-failed');
 
   // Add the coordinates, save and publish: the publish queues the push by itself.
@@ -233,19 +311,37 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
   await shot('entry-synced');
 
   await app.sync().idle();
-  const state = await app.sync().stateOf({ contentType: 'api::place.place', documentId: brokenId, locale: 'en' });
+  const state = await app
+    .sync()
+    .stateOf({ contentType: 'api::place.place', documentId: brokenId, locale: 'en' });
   expect(state).toMatchObject({ status: 'synced', lastError: null, queued: false });
-  expect(app.emulator.state().pinpoints.find((p: any) => p.id === state.remoteId)).toMatchObject({ name: 'Hidden courtyard', latitude: 48.8606, longitude: 2.3376 });
+  expect(app.emulator.state().pinpoints.find((p: any) => p.id === state.remoteId)).toMatchObject({
+    name: 'Hidden courtyard',
+    latitude: 48.8606,
+    longitude: 2.3376,
+  });
 });
 
 test('list view: push selected entries', async () => {
-  await page.goto(`${app.url}/admin/content-manager/collection-types/api::place.place?page=1&pageSize=10&sort=title:ASC&plugins[i18n][locale]=en`);
-  await page.getByRole('gridcell', { name: 'Bourdelle' }).or(page.getByText('Bourdelle')).first().waitFor();
-  await page.getByRole('checkbox', { name: /Select all/ }).first().check();
+  await page.goto(
+    `${app.url}/admin/content-manager/collection-types/api::place.place?page=1&pageSize=10&sort=title:ASC&plugins[i18n][locale]=en`
+  );
+  await page
+    .getByRole('gridcell', { name: 'Bourdelle' })
+    .or(page.getByText('Bourdelle'))
+    .first()
+    .waitFor();
+  await page
+    .getByRole('checkbox', { name: /Select all/ })
+    .first()
+    .check();
   await settle();
   await shot('list-selected');
   await page.getByRole('button', { name: 'Push selected' }).click();
-  await page.getByRole('alertdialog').getByText(/Push the published version of 10 entries/).waitFor();
+  await page
+    .getByRole('alertdialog')
+    .getByText(/Push the published version of 10 entries/)
+    .waitFor();
   await shot('list-push-selected');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Push' }).click();
   await page.getByText('10 entries queued for push.').first().waitFor();
@@ -259,17 +355,36 @@ test('list view: push selected entries', async () => {
 async function placeEditorRole(name: string, pluginActions: string[]) {
   const roles = app.strapi.service('admin::role');
   const superAdmin = await roles.getSuperAdmin();
-  const onPlaces = await app.strapi.service('admin::permission').findMany({ where: { role: { id: superAdmin.id }, subject: 'api::place.place' } });
+  const onPlaces = await app.strapi
+    .service('admin::permission')
+    .findMany({ where: { role: { id: superAdmin.id }, subject: 'api::place.place' } });
   const role = await roles.create({ name, description: name });
   await roles.assignPermissions(role.id, [
-    ...onPlaces.map((p: any) => ({ action: p.action, subject: p.subject, properties: p.properties ?? {}, conditions: [] })),
-    ...pluginActions.map((action) => ({ action: `plugin::location-content.${action}`, subject: null, properties: {}, conditions: [] })),
+    ...onPlaces.map((p: any) => ({
+      action: p.action,
+      subject: p.subject,
+      properties: p.properties ?? {},
+      conditions: [],
+    })),
+    ...pluginActions.map((action) => ({
+      action: `plugin::location-content.${action}`,
+      subject: null,
+      properties: {},
+      conditions: [],
+    })),
   ]);
   return role;
 }
 
 async function loginAs(email: string, roleId: number | string) {
-  await app.strapi.service('admin::user').create({ email, firstname: email.split('@')[0], lastname: 'Test', password: PASSWORD, isActive: true, roles: [roleId] } as any);
+  await app.strapi.service('admin::user').create({
+    email,
+    firstname: email.split('@')[0],
+    lastname: 'Test',
+    password: PASSWORD,
+    isActive: true,
+    roles: [roleId],
+  } as any);
   // Log out: forget the session (cookies and storage of the admin's origin), then open the login page.
   await page.goto(`${app.url}/admin/auth/login`);
   await context.clearCookies();
@@ -284,7 +399,8 @@ async function loginAs(email: string, roleId: number | string) {
   await page.waitForURL(/\/admin\/?$/);
 }
 
-const entryUrl = () => `${app.url}/admin/content-manager/collection-types/api::place.place/${brokenId}?plugins[i18n][locale]=en`;
+const entryUrl = () =>
+  `${app.url}/admin/content-manager/collection-types/api::place.place/${brokenId}?plugins[i18n][locale]=en`;
 
 test('without the plugin permissions: no menu link, no settings link, no panel, no push action', async () => {
   const editor = await placeEditorRole('Place editor', []);
@@ -296,7 +412,10 @@ test('without the plugin permissions: no menu link, no settings link, no panel, 
   await page.getByRole('link', { name: 'Overview' }).waitFor();
   expect(await page.getByRole('link', { name: 'Location Content' }).count()).toBe(0);
   await page.goto(`${app.url}/admin/settings/location-content`);
-  await page.getByText(/don.t have the permissions/i).first().waitFor();
+  await page
+    .getByText(/don.t have the permissions/i)
+    .first()
+    .waitFor();
   expect(await page.getByLabel('Base URL').count()).toBe(0);
 
   await page.goto(entryUrl());
@@ -309,7 +428,10 @@ test('without the plugin permissions: no menu link, no settings link, no panel, 
   expect(await page.getByTestId('location-content-panel').count()).toBe(0);
 
   await page.goto(`${app.url}/admin/plugins/location-content`);
-  await page.getByText(/don.t have the permissions/i).first().waitFor();
+  await page
+    .getByText(/don.t have the permissions/i)
+    .first()
+    .waitFor();
 });
 
 test('read-only permissions: the dashboard and the panel without their buttons, settings locked', async () => {
@@ -318,7 +440,8 @@ test('read-only permissions: the dashboard and the panel without their buttons, 
   await page.getByRole('link', { name: 'Location sync' }).click();
   await page.getByRole('heading', { name: 'Location Content sync' }).waitFor();
   await page.getByTestId('count-synced').waitFor();
-  for (const name of ['Resync', 'Dry run', /Retry failed/]) expect(await page.getByRole('button', { name }).count()).toBe(0);
+  for (const name of ['Resync', 'Dry run', /Retry failed/])
+    expect(await page.getByRole('button', { name }).count()).toBe(0);
 
   await page.goto(`${app.url}/admin/settings/location-content`);
   await page.getByRole('heading', { name: 'API connection' }).waitFor();
@@ -329,7 +452,10 @@ test('read-only permissions: the dashboard and the panel without their buttons, 
   await shot('settings-read-only');
 
   await page.goto(entryUrl());
-  await page.getByTestId('location-content-panel').getByText(/Synced|Failed|Not pushed yet/).waitFor();
+  await page
+    .getByTestId('location-content-panel')
+    .getByText(/Synced|Failed|Not pushed yet/)
+    .waitFor();
   await page.getByRole('button', { name: 'More document actions' }).click();
   await page.getByRole('menuitem').first().waitFor();
   await settle();

@@ -31,15 +31,29 @@ beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({ email: EMAIL, firstname: 'Ada', lastname: 'Admin', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
-  for (const title of ['Louvre', 'Orsay', 'Rodin']) docs[title] = (await createPlace(app.strapi, { title })).documentId;
+  await app.strapi.service('admin::user').create({
+    email: EMAIL,
+    firstname: 'Ada',
+    lastname: 'Admin',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
+  for (const title of ['Louvre', 'Orsay', 'Rodin'])
+    docs[title] = (await createPlace(app.strapi, { title })).documentId;
   await app.sync().idle();
   // Behind the plugin's back: one deleted, one renamed in the portal, one added by a script.
   const { access_token } = app.emulator.issueToken();
   const call = (method: string, p: string, body?: unknown) =>
-    fetch(`${app.emulator.baseUrl}${p}`, { method, headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    fetch(`${app.emulator.baseUrl}${p}`, {
+      method,
+      headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
   await call('DELETE', `/v3.0/pinpoints/${(await stateOf(app, PLACE, docs.Louvre))!.remoteId}`);
-  await call('PUT', `/v3.0/pinpoints/${(await stateOf(app, PLACE, docs.Orsay))!.remoteId}`, { name: 'Musée d’Orsay (portal)' });
+  await call('PUT', `/v3.0/pinpoints/${(await stateOf(app, PLACE, docs.Orsay))!.remoteId}`, {
+    name: 'Musée d’Orsay (portal)',
+  });
   app.emulator.create('pinpoints', { name: 'Added by a script', latitude: 48.86, longitude: 2.34 });
 
   await fs.mkdir(SHOTS, { recursive: true });
@@ -47,7 +61,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
     locale: 'en-US',
     timezoneId: 'Europe/Paris',
@@ -59,7 +82,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (profile) await removeDir(profile);
-  await app?.sync().idle({ timeoutMs: 60_000 }).catch(() => undefined);
+  await app
+    ?.sync()
+    .idle({ timeoutMs: 60_000 })
+    .catch(() => undefined);
   await app?.stop();
   if (app) await removeDir(app.appDir);
 });
@@ -75,16 +101,24 @@ test('check the remote: the report with its date and links to the entries', asyn
   const section = page.getByTestId('drift-section');
   await section.getByText('The remote has not been checked yet.').waitFor();
   await section.getByTestId('drift-check').click();
-  await section.getByTestId('drift-date').getByText(/^Checked /).waitFor();
+  await section
+    .getByTestId('drift-date')
+    .getByText(/^Checked /)
+    .waitFor();
 
   const missing = section.getByTestId('drift-group-missing');
   await missing.getByText('Missing on the remote · 1').waitFor();
   const link = missing.getByRole('link', { name: 'Louvre' });
-  expect(await link.getAttribute('href')).toContain(`/content-manager/collection-types/${PLACE}/${docs.Louvre}`);
+  expect(await link.getAttribute('href')).toContain(
+    `/content-manager/collection-types/${PLACE}/${docs.Louvre}`
+  );
   const changed = section.getByTestId('drift-group-changed');
   await changed.getByText('Changed on the remote · 1').waitFor();
   await changed.getByText('Orsay → Musée d’Orsay (portal)').waitFor();
-  await section.getByTestId('drift-group-notOurs').getByText(/Added by a script/).waitFor();
+  await section
+    .getByTestId('drift-group-notOurs')
+    .getByText(/Added by a script/)
+    .waitFor();
   await page.mouse.move(0, 0);
   await section.screenshot({ path: path.join(SHOTS, 'drift.png'), animations: 'disabled' });
 });
@@ -93,11 +127,22 @@ test('a repair of one group, confirmed, goes through the queue', async () => {
   const section = page.getByTestId('drift-section');
   const before = (await stateOf(app, PLACE, docs.Louvre))!.remoteId;
   await section.getByTestId('drift-repair-missing').click();
-  await page.getByRole('alertdialog').getByText('Each entry is pushed again: its object, gone from the remote, is created again.').waitFor();
+  await page
+    .getByRole('alertdialog')
+    .getByText('Each entry is pushed again: its object, gone from the remote, is created again.')
+    .waitFor();
   await page.getByTestId('drift-repair-confirm-missing').click();
   await page.getByText('1 queued · 0 deleted · 0 left alone · 0 failed').first().waitFor();
-  await until(async () => (await stateOf(app, PLACE, docs.Louvre))?.remoteId !== before && (await remoteOf(app, PLACE, docs.Louvre)), 'the pinpoint created again', WAIT);
+  await until(
+    async () =>
+      (await stateOf(app, PLACE, docs.Louvre))?.remoteId !== before &&
+      (await remoteOf(app, PLACE, docs.Louvre)),
+    'the pinpoint created again',
+    WAIT
+  );
   // The other groups were not touched: Orsay's rename and the foreign object stay on the remote.
   expect(await remoteOf(app, PLACE, docs.Orsay)).toMatchObject({ name: 'Musée d’Orsay (portal)' });
-  expect((app.emulator.state() as any).pinpoints.some((p: any) => p.name === 'Added by a script')).toBe(true);
+  expect(
+    (app.emulator.state() as any).pinpoints.some((p: any) => p.name === 'Added by a script')
+  ).toBe(true);
 });

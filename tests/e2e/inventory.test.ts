@@ -131,13 +131,20 @@ test('walk the remote account, then link the existing objects', async () => {
 
   // The resync's confirmation warns that the account holds objects no entry owns, and offers to link first.
   await page.getByTestId('resync-button').click();
-  await page.getByTestId('resync-unowned').getByText(/holds 4 objects that no entry owns/).waitFor();
+  await page
+    .getByTestId('resync-unowned')
+    .getByText(/holds 4 objects that no entry owns/)
+    .waitFor();
   await page.getByTestId('resync-link-first').click();
   const proposal = page.getByTestId('link-proposal');
-  await proposal.getByText('1 to link, 1 to choose, 1 will be created, 1 remote objects match no entry.').waitFor();
+  await proposal
+    .getByText('1 to link, 1 to choose, 1 will be created, 1 remote objects match no entry.')
+    .waitFor();
   await proposal.getByText(`Louvre → pinpoint ${ids.louvre}`).waitFor();
   await proposal.getByText('Will be created: Café de Flore').waitFor();
-  await proposal.getByText(`On the remote, matching no entry: Eiffel Tower (pinpoint ${ids.rock})`).waitFor();
+  await proposal
+    .getByText(`On the remote, matching no entry: Eiffel Tower (pinpoint ${ids.rock})`)
+    .waitFor();
   // Orsay is there twice: pick the second copy.
   await page.getByRole('combobox', { name: /Orsay: several remote objects match/ }).click();
   await page.getByRole('option', { name: new RegExp(`pinpoint ${ids.orsayCopy}:`) }).click();
@@ -146,7 +153,10 @@ test('walk the remote account, then link the existing objects', async () => {
   await page.getByText(/2 entries linked/).waitFor();
 
   const stateOf = (documentId: string) => app.sync().stateOf({ contentType: PLACE, documentId });
-  await until(async () => (await stateOf(docs.orsay))?.remoteId === ids.orsayCopy, 'Orsay to be linked to the copy picked');
+  await until(
+    async () => (await stateOf(docs.orsay))?.remoteId === ids.orsayCopy,
+    'Orsay to be linked to the copy picked'
+  );
   expect((await stateOf(docs.louvre))?.remoteId).toBe(ids.louvre);
   expect((await stateOf(docs.cafe))?.remoteId ?? null).toBeNull();
 });

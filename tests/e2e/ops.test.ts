@@ -35,10 +35,14 @@ const shot = async (name: string, target?: { screenshot: Page['screenshot'] }) =
   const closeBanner = page.getByRole('button', { name: 'Close the banner' });
   if (await closeBanner.isVisible()) await closeBanner.click();
   await page.mouse.move(0, 0);
-  await (target ?? page).screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  await (target ?? page).screenshot({
+    path: path.join(SHOTS, `${name}.png`),
+    animations: 'disabled',
+  });
 };
 
-const entryUrl = () => `${app.url}/admin/content-manager/collection-types/${PLACE}/${placeId}?plugins[i18n][locale]=en`;
+const entryUrl = () =>
+  `${app.url}/admin/content-manager/collection-types/${PLACE}/${placeId}?plugins[i18n][locale]=en`;
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -65,12 +69,28 @@ beforeAll(async () => {
     },
   });
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({ email: EMAIL, firstname: 'Otto', lastname: 'Ops', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
+  await app.strapi.service('admin::user').create({
+    email: EMAIL,
+    firstname: 'Otto',
+    lastname: 'Ops',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
 
   // A history of three attempts: created, refused by the remote (400), updated.
-  placeId = (await createPlace(app.strapi, { title: 'Louvre', geo: { lat: 48.8606, lng: 2.3376 } })).documentId;
+  placeId = (await createPlace(app.strapi, { title: 'Louvre', geo: { lat: 48.8606, lng: 2.3376 } }))
+    .documentId;
   await app.sync().idle();
-  app.emulator.scriptFaults([{ kind: 'status', status: 400, body: { name: ['Ensure this field has no more than 5 characters.'] }, method: 'PUT', pathPrefix: '/v3.0/pinpoints' }]);
+  app.emulator.scriptFaults([
+    {
+      kind: 'status',
+      status: 400,
+      body: { name: ['Ensure this field has no more than 5 characters.'] },
+      method: 'PUT',
+      pathPrefix: '/v3.0/pinpoints',
+    },
+  ]);
   await docs(app.strapi, PLACE).update({ documentId: placeId, data: { title: 'Musée du Louvre' } });
   await docs(app.strapi, PLACE).publish({ documentId: placeId });
   await app.sync().idle();
@@ -83,7 +103,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
     locale: 'en-US',
     timezoneId: 'Europe/Paris',
@@ -96,7 +125,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (profile) await removeDir(profile);
-  await app?.sync().idle({ timeoutMs: 60_000 }).catch(() => undefined);
+  await app
+    ?.sync()
+    .idle({ timeoutMs: 60_000 })
+    .catch(() => undefined);
   await app?.stop();
   if (app) await removeDir(app.appDir);
   await new Promise((r) => receiver?.close(r));
@@ -122,7 +154,9 @@ test('side panel: the push history, newest first, and the link to the object on 
   expect(lines[1]).toMatch(/^Push\s+HTTP 400/);
   expect(lines[1]).toContain('Ensure this field has no more than 5 characters.');
   expect(lines[2]).toMatch(/^Create\s+done/);
-  expect(await panel.getByTestId('location-content-view-url').getAttribute('href')).toBe(LIVEMAP.replace('{id}', String(remoteId)));
+  expect(await panel.getByTestId('location-content-view-url').getAttribute('href')).toBe(
+    LIVEMAP.replace('{id}', String(remoteId))
+  );
   expect(await panel.getByTestId('location-content-environment-banner').count()).toBe(0);
   await shot('entry-history', panel);
 });
@@ -148,7 +182,9 @@ test('dashboard: names the environment, the target host and the end of the clien
   const target = page.getByTestId('location-content-target');
   await target.waitFor();
   const host = new URL(app.emulator.baseUrl).host;
-  expect(await target.textContent()).toBe(`Environment test · pushes to ${host} · client id ending in ${app.emulator.clientId.slice(-4)}`);
+  expect(await target.textContent()).toBe(
+    `Environment test · pushes to ${host} · client id ending in ${app.emulator.clientId.slice(-4)}`
+  );
   expect(await page.getByTestId('location-content-environment-banner').count()).toBe(0);
   expect(await page.content()).not.toContain(app.emulator.clientSecret);
 });
@@ -160,11 +196,16 @@ test('outside pushIn, every page of the plugin shows the banner, and a publish w
 
   await page.goto(`${app.url}/admin/settings/location-content`);
   await banner.getByText(title).waitFor();
-  await banner.getByText('pushes go out only in production (config pushIn)', { exact: false }).waitFor();
+  await banner
+    .getByText('pushes go out only in production (config pushIn)', { exact: false })
+    .waitFor();
   await shot('settings-environment');
 
   const before = app.emulator.requests().length;
-  await docs(app.strapi, PLACE).update({ documentId: placeId, data: { title: 'Louvre (staging)' } });
+  await docs(app.strapi, PLACE).update({
+    documentId: placeId,
+    data: { title: 'Louvre (staging)' },
+  });
   await docs(app.strapi, PLACE).publish({ documentId: placeId });
 
   await page.goto(`${app.url}/admin/plugins/location-content`);
@@ -173,9 +214,18 @@ test('outside pushIn, every page of the plugin shows the banner, and a publish w
   await shot('dashboard-environment');
 
   await page.goto(entryUrl());
-  await page.getByTestId('location-content-panel').getByTestId('location-content-environment-banner').getByText(title).waitFor();
+  await page
+    .getByTestId('location-content-panel')
+    .getByTestId('location-content-environment-banner')
+    .getByText(title)
+    .waitFor();
   await shot('entry-environment', page.getByTestId('location-content-panel'));
-  expect(app.emulator.requests().slice(before).filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))).toEqual([]);
+  expect(
+    app.emulator
+      .requests()
+      .slice(before)
+      .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
+  ).toEqual([]);
 });
 
 test('settings: "Send test alert" posts a test alert to the webhook', async () => {

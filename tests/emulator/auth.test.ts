@@ -18,7 +18,12 @@ describe('POST /v3.0/oauth2/token', () => {
   it('answers the contract shape with an opaque 30-char token', async () => {
     const r = await tokenRequest(emu);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ access_token: expect.any(String), expires_in: 36000, scope: 'write read', token_type: 'Bearer' });
+    expect(r.body).toEqual({
+      access_token: expect.any(String),
+      expires_in: 36000,
+      scope: 'write read',
+      token_type: 'Bearer',
+    });
     expect(r.body.access_token).toMatch(/^[A-Za-z0-9]{30}$/);
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(emu.clientId).toBe('writer');
@@ -45,7 +50,12 @@ describe('POST /v3.0/oauth2/token', () => {
         raw: 'client_id=writer&grant_type=client_credentials',
         contentType: 'application/x-www-form-urlencoded',
       }),
-      await tokenRequest(emu, 'writer', 'writer-secret', 'client_id=reader&grant_type=client_credentials'),
+      await tokenRequest(
+        emu,
+        'writer',
+        'writer-secret',
+        'client_id=reader&grant_type=client_credentials'
+      ),
     ]) {
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: 'invalid_client' });
@@ -72,7 +82,12 @@ describe('POST /v3.0/oauth2/token', () => {
 
   it('strict mode insists on the Basic header and the client_id form field', async () => {
     emu.configure({ strict: true });
-    const noClientId = await tokenRequest(emu, 'writer', 'writer-secret', 'grant_type=client_credentials');
+    const noClientId = await tokenRequest(
+      emu,
+      'writer',
+      'writer-secret',
+      'grant_type=client_credentials'
+    );
     expect(noClientId.status).toBe(400);
     expect(noClientId.body.error).toBe('invalid_request');
     const formSecret = await call(emu, 'POST', '/v3.0/oauth2/token', {
@@ -101,7 +116,9 @@ describe('bearer tokens', () => {
     expect(none.body).toEqual({ detail: 'Authentication credentials were not provided.' });
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
 
-    const basicOnResource = await call(emu, 'GET', '/v3.0/pinpoints', { headers: { authorization: basic('writer', 'writer-secret') } });
+    const basicOnResource = await call(emu, 'GET', '/v3.0/pinpoints', {
+      headers: { authorization: basic('writer', 'writer-secret') },
+    });
     expect(basicOnResource.status).toBe(401);
 
     const unknown = await call(emu, 'GET', '/v3.0/pinpoints', { token: 'x'.repeat(30) });
@@ -118,16 +135,24 @@ describe('bearer tokens', () => {
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({ detail: 'Token expired.' });
     // a new token works again
-    expect((await call(emu, 'GET', '/v3.0/pinpoints', { token: await getToken(emu) })).status).toBe(200);
+    expect((await call(emu, 'GET', '/v3.0/pinpoints', { token: await getToken(emu) })).status).toBe(
+      200
+    );
   });
 
   it('revokes all tokens, one token, or the tokens of one client', async () => {
-    const [a, b, c] = [await getToken(emu), await getToken(emu), await getToken(emu, 'reader', 'reader-secret')];
+    const [a, b, c] = [
+      await getToken(emu),
+      await getToken(emu),
+      await getToken(emu, 'reader', 'reader-secret'),
+    ];
     const ok = async (t: string) => (await call(emu, 'GET', '/v3.0/lists', { token: t })).status;
 
     expect(emu.revokeTokens(a)).toBe(1);
     expect(await ok(a)).toBe(401);
-    expect((await call(emu, 'GET', '/v3.0/lists', { token: a })).body).toEqual({ detail: 'Token revoked.' });
+    expect((await call(emu, 'GET', '/v3.0/lists', { token: a })).body).toEqual({
+      detail: 'Token revoked.',
+    });
     expect(await ok(b)).toBe(200);
 
     expect(emu.revokeTokens({ clientId: 'reader' })).toBe(1);
@@ -146,7 +171,9 @@ describe('bearer tokens', () => {
     expect((await call(emu, 'GET', '/v3.0/lists', { token: t })).status).toBe(401);
     const issued = await call(emu, 'POST', '/__emulator/tokens', { json: { clientId: 'reader' } });
     expect(issued.body.scope).toBe('read');
-    expect((await call(emu, 'GET', '/v3.0/lists', { token: issued.body.access_token })).status).toBe(200);
+    expect(
+      (await call(emu, 'GET', '/v3.0/lists', { token: issued.body.access_token })).status
+    ).toBe(200);
   });
 
   it('issueToken() and advanceClock() work without HTTP', async () => {
@@ -173,7 +200,8 @@ describe('scopes', () => {
     expect(tokenRes.body.scope).toBe('read');
     const reader = await api(emu, tokenRes.body.access_token);
     const writer = await api(emu);
-    const pp = (await writer.post('/v3.0/pinpoints', { name: 'a', latitude: 1, longitude: 2 })).body;
+    const pp = (await writer.post('/v3.0/pinpoints', { name: 'a', latitude: 1, longitude: 2 }))
+      .body;
     const list = (await writer.post('/v3.0/lists', { name: 'l' })).body;
 
     expect((await reader.get('/v3.0/pinpoints')).status).toBe(200);
@@ -195,7 +223,9 @@ describe('scopes', () => {
   it('clients can be added at run time', async () => {
     emu.addClient({ clientId: 'late', clientSecret: 'late-secret', scope: 'write read' });
     expect((await tokenRequest(emu, 'late', 'late-secret')).status).toBe(200);
-    const r = await call(emu, 'POST', '/__emulator/clients', { json: { clientId: 'late2', clientSecret: 's2', scope: 'read' } });
+    const r = await call(emu, 'POST', '/__emulator/clients', {
+      json: { clientId: 'late2', clientSecret: 's2', scope: 'read' },
+    });
     expect(r.status).toBe(201);
     expect((await tokenRequest(emu, 'late2', 's2')).body.scope).toBe('read');
   });

@@ -25,17 +25,23 @@ async function failure(p: Promise<unknown>): Promise<string> {
 }
 
 describe('status faults', () => {
-  it.each([500, 502, 503])('a scripted %i answers instead of the handler and stores nothing', async (status) => {
-    emu.setFaults({ script: [{ kind: 'status', status }] });
-    const r = await a.post('/v3.0/pinpoints', place('x'));
-    expect(r.status).toBe(status);
-    expect(r.headers.get('content-type')).toBe('text/html');
-    expect(r.text).toContain(String(status));
-    expect(emu.state().pinpoints).toEqual([]);
-    // consumed: the next request goes through
-    expect((await a.post('/v3.0/pinpoints', place('y'))).status).toBe(201);
-    expect(emu.requests().map((e) => [e.status, e.fault])).toEqual([[status, 'status'], [201, null]]);
-  });
+  it.each([500, 502, 503])(
+    'a scripted %i answers instead of the handler and stores nothing',
+    async (status) => {
+      emu.setFaults({ script: [{ kind: 'status', status }] });
+      const r = await a.post('/v3.0/pinpoints', place('x'));
+      expect(r.status).toBe(status);
+      expect(r.headers.get('content-type')).toBe('text/html');
+      expect(r.text).toContain(String(status));
+      expect(emu.state().pinpoints).toEqual([]);
+      // consumed: the next request goes through
+      expect((await a.post('/v3.0/pinpoints', place('y'))).status).toBe(201);
+      expect(emu.requests().map((e) => [e.status, e.fault])).toEqual([
+        [status, 'status'],
+        [201, null],
+      ]);
+    }
+  );
 
   it('a script is consumed in order, one entry per matching request; filters by method and path prefix', async () => {
     emu.setFaults({
@@ -49,7 +55,8 @@ describe('status faults', () => {
     expect((await a.post('/v3.0/lists', { name: 'l' })).status).toBe(201); // other path
     expect(emu.faults().script).toHaveLength(3);
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await a.post('/v3.0/pinpoints', place(`p${i}`))).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await a.post('/v3.0/pinpoints', place(`p${i}`))).status);
     expect(statuses).toEqual([503, 201, 502, 201]);
     expect(emu.faults().script).toEqual([]);
     expect(emu.state().pinpoints).toHaveLength(2);
@@ -63,15 +70,23 @@ describe('status faults', () => {
       ],
     });
     const r1 = await a.get('/v3.0/lists');
-    expect([r1.status, r1.body, r1.headers.get('retry-after')]).toEqual([503, { detail: 'maintenance' }, '30']);
+    expect([r1.status, r1.body, r1.headers.get('retry-after')]).toEqual([
+      503,
+      { detail: 'maintenance' },
+      '30',
+    ]);
     const r2 = await a.get('/v3.0/lists');
     expect([r2.status, r2.body, r2.headers.get('retry-after')]).toEqual([
-      429, { detail: 'Request was throttled. Expected available in 7 seconds.' }, '7',
+      429,
+      { detail: 'Request was throttled. Expected available in 7 seconds.' },
+      '7',
     ]);
   });
 
   it('probability rules: 1 always, 0 never, 0.5 about half (seeded, repeatable)', async () => {
-    emu.setFaults({ rules: [{ kind: 'status', status: 500, probability: 1, pathPrefix: '/v3.0/events' }] });
+    emu.setFaults({
+      rules: [{ kind: 'status', status: 500, probability: 1, pathPrefix: '/v3.0/events' }],
+    });
     expect((await a.get('/v3.0/events')).status).toBe(500);
     expect((await a.get('/v3.0/events')).status).toBe(500);
     expect((await a.get('/v3.0/lists')).status).toBe(200);
@@ -92,7 +107,9 @@ describe('status faults', () => {
   });
 
   it('faults can be set at start', async () => {
-    const other = await startEmulator({ faults: { script: [{ kind: 'status', status: 502, pathPrefix: '/v3.0/oauth2' }] } });
+    const other = await startEmulator({
+      faults: { script: [{ kind: 'status', status: 502, pathPrefix: '/v3.0/oauth2' }] },
+    });
     try {
       expect((await tokenRequest(other)).status).toBe(502);
       expect((await tokenRequest(other)).status).toBe(200);
@@ -106,7 +123,12 @@ describe('status faults', () => {
 
 describe('latency', () => {
   it('fixed and range', async () => {
-    emu.setFaults({ script: [{ kind: 'latency', latencyMs: 150 }, { kind: 'latency', latencyMs: [50, 80] }] });
+    emu.setFaults({
+      script: [
+        { kind: 'latency', latencyMs: 150 },
+        { kind: 'latency', latencyMs: [50, 80] },
+      ],
+    });
     let t = performance.now();
     expect((await a.get('/v3.0/lists')).status).toBe(200);
     expect(performance.now() - t).toBeGreaterThanOrEqual(140);
@@ -132,7 +154,9 @@ describe('latency', () => {
   });
 
   it('stop() does not wait for a sleeping request', async () => {
-    const other = await startEmulator({ faults: { rules: [{ kind: 'latency', latencyMs: 60_000 }] } });
+    const other = await startEmulator({
+      faults: { rules: [{ kind: 'latency', latencyMs: 60_000 }] },
+    });
     const pending = fetch(`${other.baseUrl}/v3.0/lists`).catch(() => 'failed');
     await new Promise((r) => setTimeout(r, 50));
     const t = performance.now();
@@ -157,10 +181,16 @@ describe('connection resets', () => {
   });
 
   it('reset-after: the object IS stored but the client never gets the answer', async () => {
-    emu.setFaults({ script: [{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }] });
+    emu.setFaults({
+      script: [{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }],
+    });
     await failure(a.post('/v3.0/pinpoints', place('ghost')));
     expect(emu.state().pinpoints.map((p) => p.name)).toEqual(['ghost']);
-    expect(emu.requests()[0]).toMatchObject({ status: null, appliedStatus: 201, fault: 'reset-after' });
+    expect(emu.requests()[0]).toMatchObject({
+      status: null,
+      appliedStatus: 201,
+      fault: 'reset-after',
+    });
     // a DELETE whose answer is lost is applied too
     const pp = emu.state().pinpoints[0]!;
     emu.scriptFaults([{ kind: 'reset-after', method: 'DELETE' }]);
@@ -171,7 +201,11 @@ describe('connection resets', () => {
   it('a reset is a real TCP reset for a plain node:http client', async () => {
     emu.setFaults({ script: [{ kind: 'reset-before' }] });
     const code = await new Promise<string>((resolve) => {
-      const req = httpRequest(`${emu.baseUrl}/v3.0/lists`, { headers: { authorization: `Bearer ${a.token}` } }, () => resolve('answered'));
+      const req = httpRequest(
+        `${emu.baseUrl}/v3.0/lists`,
+        { headers: { authorization: `Bearer ${a.token}` } },
+        () => resolve('answered')
+      );
       req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
       req.end();
     });
@@ -193,23 +227,37 @@ describe('token revocation as a fault', () => {
 
 describe('fault configuration', () => {
   it('bad fault specs are refused clearly (TypeError in-process, 400 over HTTP)', async () => {
-    expect(() => emu.setFaults({ script: [{ kind: 'explode' as never }] })).toThrow(/kind must be one of/);
-    expect(() => emu.setFaults({ rules: [{ kind: 'status', probability: 2 }] })).toThrow(/probability/);
+    expect(() => emu.setFaults({ script: [{ kind: 'explode' as never }] })).toThrow(
+      /kind must be one of/
+    );
+    expect(() => emu.setFaults({ rules: [{ kind: 'status', probability: 2 }] })).toThrow(
+      /probability/
+    );
     expect(() => emu.setFaults({ rules: [{ kind: 'latency' }] })).toThrow(/latencyMs/);
     expect(() => emu.setFaults({ rules: [{ kind: 'status', status: 200 }] })).toThrow(/status/);
-    const r = await call(emu, 'PUT', '/__emulator/faults', { json: { script: [{ kind: 'nope' }] } });
+    const r = await call(emu, 'PUT', '/__emulator/faults', {
+      json: { script: [{ kind: 'nope' }] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(/kind must be one of/);
   });
 
   it('the control API sets, appends, reads and clears faults', async () => {
     const put = await call(emu, 'PUT', '/__emulator/faults', {
-      json: { rules: [{ kind: 'latency', latencyMs: 1, method: 'get' }], script: [{ kind: 'status', status: 500 }] },
+      json: {
+        rules: [{ kind: 'latency', latencyMs: 1, method: 'get' }],
+        script: [{ kind: 'status', status: 500 }],
+      },
     });
     expect(put.status).toBe(200);
     expect(put.body.rules).toEqual([{ kind: 'latency', latencyMs: 1, method: 'GET' }]);
-    const appended = await call(emu, 'POST', '/__emulator/faults/script', { json: [{ kind: 'reset-before' }] });
-    expect(appended.body.script.map((f: { kind: string }) => f.kind)).toEqual(['status', 'reset-before']);
+    const appended = await call(emu, 'POST', '/__emulator/faults/script', {
+      json: [{ kind: 'reset-before' }],
+    });
+    expect(appended.body.script.map((f: { kind: string }) => f.kind)).toEqual([
+      'status',
+      'reset-before',
+    ]);
     expect((await call(emu, 'GET', '/__emulator/faults')).body).toEqual(emu.faults());
     expect((await a.get('/v3.0/lists')).status).toBe(500);
     expect((await call(emu, 'DELETE', '/__emulator/faults')).status).toBe(204);
@@ -236,7 +284,9 @@ describe('rate limit', () => {
     expect(retry).toMatch(/^\d+$/);
     expect(Number(retry)).toBeGreaterThanOrEqual(1);
     expect(Number(retry)).toBeLessThanOrEqual(2);
-    expect(r.body).toEqual({ detail: `Request was throttled. Expected available in ${retry} seconds.` });
+    expect(r.body).toEqual({
+      detail: `Request was throttled. Expected available in ${retry} seconds.`,
+    });
     emu.advanceClock(2000);
     expect((await a.get('/v3.0/lists')).status).toBe(200);
     expect((await a.get('/v3.0/lists')).status).toBe(429);
@@ -272,14 +322,24 @@ describe('rate limit', () => {
     const other = await startEmulator({ rateLimit: { rate: 1, burst: 2 } });
     try {
       const o = await api(other);
-      expect([(await o.get('/v3.0/lists')).status, (await o.get('/v3.0/lists')).status, (await o.get('/v3.0/lists')).status]).toEqual([200, 200, 429]);
+      expect([
+        (await o.get('/v3.0/lists')).status,
+        (await o.get('/v3.0/lists')).status,
+        (await o.get('/v3.0/lists')).status,
+      ]).toEqual([200, 200, 429]);
     } finally {
       await other.stop();
     }
-    const r = await call(emu, 'PUT', '/__emulator/config', { json: { rateLimit: { rate: 1, burst: 1 } } });
+    const r = await call(emu, 'PUT', '/__emulator/config', {
+      json: { rateLimit: { rate: 1, burst: 1 } },
+    });
     expect(r.body.rateLimit).toEqual({ rate: 1, burst: 1, includeTokenRequests: false });
-    expect((await call(emu, 'PUT', '/__emulator/config', { json: { rateLimit: { rate: -1 } } })).status).toBe(400);
-    expect((await call(emu, 'PUT', '/__emulator/config', { json: { rateLimit: null } })).body.rateLimit).toBeNull();
+    expect(
+      (await call(emu, 'PUT', '/__emulator/config', { json: { rateLimit: { rate: -1 } } })).status
+    ).toBe(400);
+    expect(
+      (await call(emu, 'PUT', '/__emulator/config', { json: { rateLimit: null } })).body.rateLimit
+    ).toBeNull();
   });
 });
 
@@ -294,25 +354,41 @@ describe('control API', () => {
 
   it('state, requests (Authorization redacted, media shortened), stats, reset', async () => {
     const content = Buffer.alloc(3000, 1).toString('base64');
-    await a.post('/v3.0/pinpoints', place('p', { media_file: { content, name: 'a.bin', type: 'application/octet-stream' } }));
+    await a.post(
+      '/v3.0/pinpoints',
+      place('p', { media_file: { content, name: 'a.bin', type: 'application/octet-stream' } })
+    );
     await a.get('/v3.0/nothing-here');
 
     const state = (await call(emu, 'GET', '/__emulator/state')).body;
     expect(state).toEqual(JSON.parse(JSON.stringify(emu.state())));
     expect(state.pinpoints).toHaveLength(1);
-    expect(state.media[0]).toMatchObject({ size: 3000, type: 'application/octet-stream', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(state.media[0]).toMatchObject({
+      size: 3000,
+      type: 'application/octet-stream',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
 
     const log = (await call(emu, 'GET', '/__emulator/requests')).body;
-    expect(log.map((e: { method: string; path: string; status: number }) => [e.method, e.path, e.status])).toEqual([
-      ['POST', '/v3.0/pinpoints', 201], ['GET', '/v3.0/nothing-here', 404],
+    expect(
+      log.map((e: { method: string; path: string; status: number }) => [e.method, e.path, e.status])
+    ).toEqual([
+      ['POST', '/v3.0/pinpoints', 201],
+      ['GET', '/v3.0/nothing-here', 404],
     ]);
-    expect(log[0]).toMatchObject({ seq: expect.any(Number), time: expect.any(String), clientId: emu.clientId, fault: null });
+    expect(log[0]).toMatchObject({
+      seq: expect.any(Number),
+      time: expect.any(String),
+      clientId: emu.clientId,
+      fault: null,
+    });
     expect(log[0].headers.authorization).toBe('Bearer [redacted]');
     expect(JSON.stringify(log)).not.toContain(a.token);
     expect(log[0].body.media_file.content).toBe(`[${content.length} chars]`);
     expect(log[0].body.name).toBe('p');
 
-    const filtered = (await call(emu, 'GET', `/__emulator/requests?method=get&since=${log[0].seq}`)).body;
+    const filtered = (await call(emu, 'GET', `/__emulator/requests?method=get&since=${log[0].seq}`))
+      .body;
     expect(filtered).toHaveLength(1);
     expect(emu.requests({ pathPrefix: '/v3.0/pinpoints' })).toHaveLength(1);
     expect(emu.requests({ limit: 1 })[0]!.path).toBe('/v3.0/nothing-here');
@@ -350,21 +426,50 @@ describe('control API', () => {
 
   it('config: read, change, refuse bad values; clock; unknown routes', async () => {
     expect((await call(emu, 'GET', '/__emulator/config')).body).toEqual({
-      putMode: 'merge', strict: true, pageSize: 20, maxMediaBytes: 5 * 1024 * 1024, rateLimit: null,
-      dateStyle: 'ms-utc', tokenTtl: 36000, extraFields: true, pinpointDeleteTakesEvents: true, pagination: 'cursor', coordinateDecimals: null,
+      putMode: 'merge',
+      strict: true,
+      pageSize: 20,
+      maxMediaBytes: 5 * 1024 * 1024,
+      rateLimit: null,
+      dateStyle: 'ms-utc',
+      tokenTtl: 36000,
+      extraFields: true,
+      pinpointDeleteTakesEvents: true,
+      pagination: 'cursor',
+      coordinateDecimals: null,
     });
-    const changed = await call(emu, 'PUT', '/__emulator/config', { json: { strict: false, pageSize: 5, maxMediaBytes: 100, dateStyle: 'mixed' } });
-    expect(changed.body).toMatchObject({ strict: false, pageSize: 5, maxMediaBytes: 100, dateStyle: 'mixed' });
+    const changed = await call(emu, 'PUT', '/__emulator/config', {
+      json: { strict: false, pageSize: 5, maxMediaBytes: 100, dateStyle: 'mixed' },
+    });
+    expect(changed.body).toMatchObject({
+      strict: false,
+      pageSize: 5,
+      maxMediaBytes: 100,
+      dateStyle: 'mixed',
+    });
     expect(emu.config().pageSize).toBe(5);
-    for (const bad of [{ putMode: 'patch' }, { pageSize: 0 }, { strict: 'yes' }, { color: 'red' }, [1]]) {
+    for (const bad of [
+      { putMode: 'patch' },
+      { pageSize: 0 },
+      { strict: 'yes' },
+      { color: 'red' },
+      [1],
+    ]) {
       const r = await call(emu, 'PUT', '/__emulator/config', { json: bad });
       expect(r.status).toBe(400);
       expect(r.body.detail).toEqual(expect.any(String));
     }
     expect(() => emu.configure({ dateStyle: 'rfc822' as never })).toThrow(TypeError);
-    expect((await call(emu, 'PUT', '/__emulator/config', { raw: '{', contentType: 'application/json' })).status).toBe(400);
-    expect((await call(emu, 'POST', '/__emulator/clock', { json: { advanceMs: 1000 } })).body).toEqual({ offsetMs: 1000 });
-    expect((await call(emu, 'POST', '/__emulator/clock', { json: { advanceMs: -5 } })).status).toBe(400);
+    expect(
+      (await call(emu, 'PUT', '/__emulator/config', { raw: '{', contentType: 'application/json' }))
+        .status
+    ).toBe(400);
+    expect(
+      (await call(emu, 'POST', '/__emulator/clock', { json: { advanceMs: 1000 } })).body
+    ).toEqual({ offsetMs: 1000 });
+    expect((await call(emu, 'POST', '/__emulator/clock', { json: { advanceMs: -5 } })).status).toBe(
+      400
+    );
     expect((await call(emu, 'GET', '/__emulator/nope')).status).toBe(404);
     expect((await call(emu, 'DELETE', '/__emulator/state')).status).toBe(405);
   });

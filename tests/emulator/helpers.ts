@@ -18,7 +18,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call(emu: EmulatorHandle, method: string, path: string, opts: CallOptions = {}): Promise<Res> {
+export async function call(
+  emu: EmulatorHandle,
+  method: string,
+  path: string,
+  opts: CallOptions = {}
+): Promise<Res> {
   const url = path.startsWith('http') ? path : `${emu.baseUrl}${path}`;
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -33,7 +38,8 @@ export async function call(emu: EmulatorHandle, method: string, path: string, op
   const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
-  if ((res.headers.get('content-type') ?? '').startsWith('application/json') && text) parsed = JSON.parse(text);
+  if ((res.headers.get('content-type') ?? '').startsWith('application/json') && text)
+    parsed = JSON.parse(text);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
@@ -42,7 +48,12 @@ export function basic(id: string, secret: string): string {
 }
 
 /** POST /v3.0/oauth2/token as the contract says. */
-export function tokenRequest(emu: EmulatorHandle, id = emu.clientId, secret = emu.clientSecret, form?: string): Promise<Res> {
+export function tokenRequest(
+  emu: EmulatorHandle,
+  id = emu.clientId,
+  secret = emu.clientSecret,
+  form?: string
+): Promise<Res> {
   return call(emu, 'POST', '/v3.0/oauth2/token', {
     raw: form ?? `client_id=${encodeURIComponent(id)}&grant_type=client_credentials`,
     contentType: 'application/x-www-form-urlencoded',
@@ -50,7 +61,11 @@ export function tokenRequest(emu: EmulatorHandle, id = emu.clientId, secret = em
   });
 }
 
-export async function getToken(emu: EmulatorHandle, id = emu.clientId, secret = emu.clientSecret): Promise<string> {
+export async function getToken(
+  emu: EmulatorHandle,
+  id = emu.clientId,
+  secret = emu.clientSecret
+): Promise<string> {
   const r = await tokenRequest(emu, id, secret);
   if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
   return r.body.access_token as string;
@@ -68,7 +83,11 @@ export interface Api {
 
 export async function api(emu: EmulatorHandle, token?: string): Promise<Api> {
   const t = token ?? (await getToken(emu));
-  const withJson = (json: unknown, o: CallOptions = {}): CallOptions => ({ token: t, ...(json === undefined ? {} : { json }), ...o });
+  const withJson = (json: unknown, o: CallOptions = {}): CallOptions => ({
+    token: t,
+    ...(json === undefined ? {} : { json }),
+    ...o,
+  });
   return {
     token: t,
     get: (path, o) => call(emu, 'GET', path, { token: t, ...o }),
@@ -79,7 +98,12 @@ export async function api(emu: EmulatorHandle, token?: string): Promise<Api> {
   };
 }
 
-export const place = (name: string, extra: Record<string, unknown> = {}) => ({ name, latitude: 48.8566, longitude: 2.3522, ...extra });
+export const place = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  latitude: 48.8566,
+  longitude: 2.3522,
+  ...extra,
+});
 
 export const media = (text: string, name = 'a.png', type = 'image/png') => ({
   content: Buffer.from(text).toString('base64'),

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterEach(() => emu.reset());
 afterAll(() => emu.stop());
 
-const seedPinpoints = (n: number): number[] => Array.from({ length: n }, (_, i) => emu.create('pinpoints', place(`p${i}`)).id as number);
+const seedPinpoints = (n: number): number[] =>
+  Array.from({ length: n }, (_, i) => emu.create('pinpoints', place(`p${i}`)).id as number);
 
 /** Follow `next` only, from a first URL; returns the pages. */
 async function walk(first: string, max = 100): Promise<Res[]> {
@@ -27,11 +28,17 @@ async function walk(first: string, max = 100): Promise<Res[]> {
   return pages;
 }
 
-const ids = (pages: Res[]): number[] => pages.flatMap((p) => p.body.results.map((r: { id: number }) => r.id));
+const ids = (pages: Res[]): number[] =>
+  pages.flatMap((p) => p.body.results.map((r: { id: number }) => r.id));
 
 describe('pagination', () => {
   it('an empty collection', async () => {
-    expect((await a.get('/v3.0/categories')).body).toEqual({ count: 0, next: null, previous: null, results: [] });
+    expect((await a.get('/v3.0/categories')).body).toEqual({
+      count: 0,
+      next: null,
+      previous: null,
+      results: [],
+    });
   });
 
   it('walks 45 pinpoints by following next only: pages of 20, ascending ids, count on every page', async () => {
@@ -62,7 +69,8 @@ describe('pagination', () => {
     expect(pages[1]!.body.previous).toBe(`${emu.baseUrl}/v3.0/pinpoints?limit=20`);
     // Filters stay in the links.
     const pp = created[0]!;
-    for (let i = 0; i < 3; i++) await a.post('/v3.0/events', { name: `E${i}`, pinpoint: pp, dates });
+    for (let i = 0; i < 3; i++)
+      await a.post('/v3.0/events', { name: `E${i}`, pinpoint: pp, dates });
     const first = (await a.get(`/v3.0/events?pinpoint=${pp}&limit=2`)).body;
     expect(first.next).toBe(`${emu.baseUrl}/v3.0/events?pinpoint=${pp}&limit=2&offset=2`);
     // A delete between two pages moves the first object of the next page onto the page already read.
@@ -70,7 +78,9 @@ describe('pagination', () => {
     await a.del(`/v3.0/pinpoints/${created[0]}`);
     const two = await a.get(one.body.next);
     expect(two.body.results[0].id).toBe(created[21]);
-    expect([...one.body.results, ...two.body.results].map((r: { id: number }) => r.id)).not.toContain(created[20]);
+    expect(
+      [...one.body.results, ...two.body.results].map((r: { id: number }) => r.id)
+    ).not.toContain(created[20]);
     expect((await a.get('/v3.0/pinpoints?limit=0')).status).toBe(400);
   });
 
@@ -84,7 +94,9 @@ describe('pagination', () => {
       back.unshift(r.body.results.map((x: { id: number }) => x.id));
       url = r.body.previous;
     }
-    expect(back).toEqual(forward.slice(0, 2).map((p) => p.body.results.map((x: { id: number }) => x.id)));
+    expect(back).toEqual(
+      forward.slice(0, 2).map((p) => p.body.results.map((x: { id: number }) => x.id))
+    );
   });
 
   it('a client that builds page URLs itself gets a 4xx', async () => {
@@ -114,7 +126,10 @@ describe('pagination', () => {
     const all = seedPinpoints(60);
     const list = (await a.post('/v3.0/lists', { name: 'odd' })).body;
     const members = all.filter((_, i) => i % 2 === 1); // 30 pinpoints
-    await a.post(`/v3.0/lists/${list.id}/pinpoints`, members.map((id) => ({ id })));
+    await a.post(
+      `/v3.0/lists/${list.id}/pinpoints`,
+      members.map((id) => ({ id }))
+    );
     const pages = await walk(`/v3.0/pinpoints?list=${list.id}`);
     expect(pages.map((p) => p.body.results.length)).toEqual([20, 10]);
     expect(pages[1]!.body.count).toBe(30);
@@ -124,7 +139,8 @@ describe('pagination', () => {
 
   it('the pinpoint filter of events survives into the cursor', async () => {
     const [p1, p2] = seedPinpoints(2);
-    for (let i = 0; i < 25; i++) emu.create('events', { name: `e${i}`, pinpoint: i % 5 === 0 ? p2 : p1, dates });
+    for (let i = 0; i < 25; i++)
+      emu.create('events', { name: `e${i}`, pinpoint: i % 5 === 0 ? p2 : p1, dates });
     const pages = await walk(`/v3.0/events?pinpoint=${p1}`);
     expect(pages.map((p) => p.body.results.length)).toEqual([20]);
     const p2pages = await walk(`/v3.0/events?pinpoint=${p2}`);

@@ -11,17 +11,47 @@ beforeAll(async () => {
 afterEach(() => emu.reset());
 afterAll(() => emu.stop());
 
-const PINPOINT_KEYS = ['address', 'category', 'description', 'id', 'latitude', 'longitude', 'media_credits', 'media_url', 'name', 'tags'];
+const PINPOINT_KEYS = [
+  'address',
+  'category',
+  'description',
+  'id',
+  'latitude',
+  'longitude',
+  'media_credits',
+  'media_url',
+  'name',
+  'tags',
+];
 const EXTRA_KEYS = ['created', 'external_data', 'status', 'updated'];
 
 describe('pinpoints', () => {
   it('POST 201, GET 200, list 200, PUT 200, DELETE 204, then 404', async () => {
-    const created = await a.post('/v3.0/pinpoints', place('Louvre', { description: '<p>Museum</p>', address: 'Paris', altitude: 35, tags: ['museum'], media_credits: 'me' }));
+    const created = await a.post(
+      '/v3.0/pinpoints',
+      place('Louvre', {
+        description: '<p>Museum</p>',
+        address: 'Paris',
+        altitude: 35,
+        tags: ['museum'],
+        media_credits: 'me',
+      })
+    );
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual([...PINPOINT_KEYS, ...EXTRA_KEYS].sort());
     expect(created.body).toMatchObject({
-      id: expect.any(Number), name: 'Louvre', description: '<p>Museum</p>', address: 'Paris', latitude: 48.8566,
-      longitude: 2.3522, category: null, tags: ['museum'], media_credits: 'me', media_url: null, status: 'published', external_data: {},
+      id: expect.any(Number),
+      name: 'Louvre',
+      description: '<p>Museum</p>',
+      address: 'Paris',
+      latitude: 48.8566,
+      longitude: 2.3522,
+      category: null,
+      tags: ['museum'],
+      media_credits: 'me',
+      media_url: null,
+      status: 'published',
+      external_data: {},
     });
     const id = created.body.id as number;
     expect(Date.parse(created.body.created)).not.toBeNaN();
@@ -32,7 +62,12 @@ describe('pinpoints', () => {
 
     const listed = await a.get('/v3.0/pinpoints');
     expect(listed.status).toBe(200);
-    expect(listed.body).toMatchObject({ count: 1, next: null, previous: null, results: [created.body] });
+    expect(listed.body).toMatchObject({
+      count: 1,
+      next: null,
+      previous: null,
+      results: [created.body],
+    });
 
     const updated = await a.put(`/v3.0/pinpoints/${id}`, { name: 'Louvre museum' });
     expect(updated.status).toBe(200);
@@ -42,7 +77,11 @@ describe('pinpoints', () => {
     const deleted = await a.del(`/v3.0/pinpoints/${id}`);
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    for (const r of [await a.get(`/v3.0/pinpoints/${id}`), await a.del(`/v3.0/pinpoints/${id}`), await a.put(`/v3.0/pinpoints/${id}`, { name: 'x' })]) {
+    for (const r of [
+      await a.get(`/v3.0/pinpoints/${id}`),
+      await a.del(`/v3.0/pinpoints/${id}`),
+      await a.put(`/v3.0/pinpoints/${id}`, { name: 'x' }),
+    ]) {
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ detail: 'Not found.' });
     }
@@ -79,16 +118,29 @@ describe('pinpoints', () => {
 });
 
 describe('PUT semantics', () => {
-  const full = () => place('Full', {
-    description: '<p>d</p>', address: 'addr', altitude: 5, tags: ['t'], media_credits: 'c', media_file: media('img'),
-  });
+  const full = () =>
+    place('Full', {
+      description: '<p>d</p>',
+      address: 'addr',
+      altitude: 5,
+      tags: ['t'],
+      media_credits: 'c',
+      media_file: media('img'),
+    });
 
-  it("merge (default) keeps omitted fields", async () => {
+  it('merge (default) keeps omitted fields', async () => {
     expect(emu.config().putMode).toBe('merge');
     const pp = (await a.post('/v3.0/pinpoints', full())).body;
     const r = await a.put(`/v3.0/pinpoints/${pp.id}`, { name: 'Renamed' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'Renamed', description: '<p>d</p>', address: 'addr', tags: ['t'], media_credits: 'c', media_url: pp.media_url });
+    expect(r.body).toMatchObject({
+      name: 'Renamed',
+      description: '<p>d</p>',
+      address: 'addr',
+      tags: ['t'],
+      media_credits: 'c',
+      media_url: pp.media_url,
+    });
     expect(emu.state().pinpoints[0]!.altitude).toBe(5);
   });
 
@@ -97,11 +149,22 @@ describe('PUT semantics', () => {
     const pp = (await a.post('/v3.0/pinpoints', full())).body;
     const missing = await a.put(`/v3.0/pinpoints/${pp.id}`, { name: 'Renamed' });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ latitude: ['This field is required.'], longitude: ['This field is required.'] });
+    expect(missing.body).toEqual({
+      latitude: ['This field is required.'],
+      longitude: ['This field is required.'],
+    });
 
     const r = await a.put(`/v3.0/pinpoints/${pp.id}`, place('Renamed'));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'Renamed', description: '', address: '', tags: [], media_credits: '', media_url: null, category: null });
+    expect(r.body).toMatchObject({
+      name: 'Renamed',
+      description: '',
+      address: '',
+      tags: [],
+      media_credits: '',
+      media_url: null,
+      category: null,
+    });
     expect(emu.state().pinpoints[0]!.altitude).toBeNull();
     expect(emu.state().media).toEqual([]);
     // the old media URL is gone
@@ -110,21 +173,53 @@ describe('PUT semantics', () => {
 
   it('both modes for events, lists and categories', async () => {
     const pp = (await a.post('/v3.0/pinpoints', place('p'))).body;
-    const ev = (await a.post('/v3.0/events', { name: 'E', description: 'd', pinpoint: pp.id, dates, tags: ['x'] })).body;
+    const ev = (
+      await a.post('/v3.0/events', {
+        name: 'E',
+        description: 'd',
+        pinpoint: pp.id,
+        dates,
+        tags: ['x'],
+      })
+    ).body;
     const list = (await a.post('/v3.0/lists', { name: 'L', description: 'ld' })).body;
     const cat = (await a.post('/v3.0/categories', { name: 'C', image_file: media('i') })).body;
 
-    expect((await a.put(`/v3.0/events/${ev.id}`, { name: 'E2' })).body).toMatchObject({ name: 'E2', description: 'd', tags: ['x'], dates });
-    expect((await a.put(`/v3.0/lists/${list.id}`, { name: 'L2' })).body).toEqual({ id: list.id, name: 'L2', description: 'ld' });
-    expect((await a.put(`/v3.0/categories/${cat.id}`, { name: 'C2' })).body).toEqual({ id: cat.id, name: 'C2', image_url: cat.image_url });
+    expect((await a.put(`/v3.0/events/${ev.id}`, { name: 'E2' })).body).toMatchObject({
+      name: 'E2',
+      description: 'd',
+      tags: ['x'],
+      dates,
+    });
+    expect((await a.put(`/v3.0/lists/${list.id}`, { name: 'L2' })).body).toEqual({
+      id: list.id,
+      name: 'L2',
+      description: 'ld',
+    });
+    expect((await a.put(`/v3.0/categories/${cat.id}`, { name: 'C2' })).body).toEqual({
+      id: cat.id,
+      name: 'C2',
+      image_url: cat.image_url,
+    });
 
     emu.configure({ putMode: 'replace' });
     expect((await a.put(`/v3.0/events/${ev.id}`, { name: 'E3' })).body).toEqual({
-      dates: ['This field is required.'], pinpoint: ['This field is required.'],
+      dates: ['This field is required.'],
+      pinpoint: ['This field is required.'],
     });
-    expect((await a.put(`/v3.0/events/${ev.id}`, { name: 'E3', pinpoint: pp.id, dates })).body).toMatchObject({ name: 'E3', description: '', tags: [] });
-    expect((await a.put(`/v3.0/lists/${list.id}`, { name: 'L3' })).body).toEqual({ id: list.id, name: 'L3', description: '' });
-    expect((await a.put(`/v3.0/categories/${cat.id}`, { name: 'C3' })).body).toEqual({ id: cat.id, name: 'C3', image_url: null });
+    expect(
+      (await a.put(`/v3.0/events/${ev.id}`, { name: 'E3', pinpoint: pp.id, dates })).body
+    ).toMatchObject({ name: 'E3', description: '', tags: [] });
+    expect((await a.put(`/v3.0/lists/${list.id}`, { name: 'L3' })).body).toEqual({
+      id: list.id,
+      name: 'L3',
+      description: '',
+    });
+    expect((await a.put(`/v3.0/categories/${cat.id}`, { name: 'C3' })).body).toEqual({
+      id: cat.id,
+      name: 'C3',
+      image_url: null,
+    });
   });
 
   it('putMode can be switched over the control API', async () => {
@@ -137,7 +232,10 @@ describe('PUT semantics', () => {
 
 describe('categories', () => {
   it('POST 201 {id, image_url, name}, GET, list, PUT; DELETE is 405', async () => {
-    const created = await a.post('/v3.0/categories', { name: 'Museums', image_file: media('png bytes', 'icon.png') });
+    const created = await a.post('/v3.0/categories', {
+      name: 'Museums',
+      image_file: media('png bytes', 'icon.png'),
+    });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual(['id', 'image_url', 'name']);
     expect(created.body.image_url).toMatch(new RegExp(`^${emu.baseUrl}/images/`));
@@ -157,9 +255,24 @@ describe('events', () => {
   it('POST 201 with the listed fields, GET, PUT, DELETE 204, ?pinpoint= filter', async () => {
     const p1 = (await a.post('/v3.0/pinpoints', place('a'))).body;
     const p2 = (await a.post('/v3.0/pinpoints', place('b'))).body;
-    const created = await a.post('/v3.0/events', { name: 'Concert', description: '<p>x</p>', pinpoint: p1.id, dates, tags: ['music'], media_credits: 'c' });
+    const created = await a.post('/v3.0/events', {
+      name: 'Concert',
+      description: '<p>x</p>',
+      pinpoint: p1.id,
+      dates,
+      tags: ['music'],
+      media_credits: 'c',
+    });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body).sort()).toEqual(['dates', 'description', 'id', 'media_credits', 'media_url', 'name', 'tags']);
+    expect(Object.keys(created.body).sort()).toEqual([
+      'dates',
+      'description',
+      'id',
+      'media_credits',
+      'media_url',
+      'name',
+      'tags',
+    ]);
     expect(created.body.dates).toEqual(dates);
     await a.post('/v3.0/events', { name: 'Other', pinpoint: p2.id, dates });
     const id = created.body.id;
@@ -227,11 +340,17 @@ describe('lists and membership', () => {
 
     const pps: { id: number }[] = [];
     for (const n of ['a', 'b', 'c']) pps.push((await a.post('/v3.0/pinpoints', place(n))).body);
-    const add = await a.post(`/v3.0/lists/${id}/pinpoints`, pps.map((p) => ({ id: p.id })));
+    const add = await a.post(
+      `/v3.0/lists/${id}/pinpoints`,
+      pps.map((p) => ({ id: p.id }))
+    );
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ errors: [], total: 3 });
     // adding again is harmless
-    expect((await a.post(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[0]!.id }])).body).toEqual({ errors: [], total: 3 });
+    expect((await a.post(`/v3.0/lists/${id}/pinpoints`, [{ id: pps[0]!.id }])).body).toEqual({
+      errors: [],
+      total: 3,
+    });
 
     const inList = await a.get(`/v3.0/pinpoints?list=${id}`);
     expect(inList.body.results.map((p: { id: number }) => p.id)).toEqual(pps.map((p) => p.id));
@@ -282,26 +401,43 @@ describe('media', () => {
 
   it('stores media_file and serves it back at media_url, without auth, with the right type and bytes', async () => {
     const pp = (await a.post('/v3.0/pinpoints', place('a', { media_file: file }))).body;
-    expect(pp.media_url).toMatch(new RegExp(`^${emu.baseUrl}/images/pps-picpoints/\\d+-photo_1\\.png$`));
+    expect(pp.media_url).toMatch(
+      new RegExp(`^${emu.baseUrl}/images/pps-picpoints/\\d+-photo_1\\.png$`)
+    );
     const res = await fetch(pp.media_url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
     expect(emu.state().media).toEqual([
-      expect.objectContaining({ url: pp.media_url, name: 'photo 1.png', type: 'image/png', size: png.length, owner: { kind: 'pinpoint', id: pp.id } }),
+      expect.objectContaining({
+        url: pp.media_url,
+        name: 'photo 1.png',
+        type: 'image/png',
+        size: png.length,
+        owner: { kind: 'pinpoint', id: pp.id },
+      }),
     ]);
   });
 
   it('events and categories too; a new file replaces the old URL; delete drops it', async () => {
     const pp = (await a.post('/v3.0/pinpoints', place('a'))).body;
-    const ev = (await a.post('/v3.0/events', { name: 'E', pinpoint: pp.id, dates, media_file: media('<svg/>', 'e.svg', 'image/svg+xml') })).body;
+    const ev = (
+      await a.post('/v3.0/events', {
+        name: 'E',
+        pinpoint: pp.id,
+        dates,
+        media_file: media('<svg/>', 'e.svg', 'image/svg+xml'),
+      })
+    ).body;
     const cat = (await a.post('/v3.0/categories', { name: 'C', image_file: file })).body;
     const evMedia = await fetch(ev.media_url);
     expect(evMedia.headers.get('content-type')).toBe('image/svg+xml');
     expect(await evMedia.text()).toBe('<svg/>');
     expect(Buffer.from(await (await fetch(cat.image_url)).arrayBuffer())).toEqual(png);
 
-    const replaced = (await a.put(`/v3.0/events/${ev.id}`, { media_file: media('new', 'n.txt', 'text/plain') })).body;
+    const replaced = (
+      await a.put(`/v3.0/events/${ev.id}`, { media_file: media('new', 'n.txt', 'text/plain') })
+    ).body;
     expect(replaced.media_url).not.toBe(ev.media_url);
     expect((await fetch(ev.media_url)).status).toBe(404);
     expect(await (await fetch(replaced.media_url)).text()).toBe('new');
@@ -326,7 +462,9 @@ describe('create() without HTTP', () => {
   it('validates like the API and returns the response body', () => {
     const pp = emu.create('pinpoints', place('direct'));
     expect(pp).toMatchObject({ id: expect.any(Number), name: 'direct' });
-    expect(() => emu.create('pinpoints', { name: 'x' })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => emu.create('pinpoints', { name: 'x' })).toThrow(
+      expect.objectContaining({ status: 400 })
+    );
     expect(emu.requests()).toEqual([]);
   });
 

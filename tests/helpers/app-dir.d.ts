@@ -12,5 +12,10 @@ export interface ConfigPatch {
   enabled?: boolean;
   config?: Record<string, unknown>;
 }
-export function appEnv(options: { appDir: string; emulator?: EmulatorRef; patch?: ConfigPatch; env?: Record<string, string> }): Record<string, string>;
+export function appEnv(options: {
+  appDir: string;
+  emulator?: EmulatorRef;
+  patch?: ConfigPatch;
+  env?: Record<string, string>;
+}): Record<string, string>;
 export function removeDir(dir: string): Promise<void>;

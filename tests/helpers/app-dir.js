@@ -38,15 +38,24 @@ module.exports = (ctx) => {
 const skip = (src) => /[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src);
 
 /** A fresh copy of the playground (`from`, default this tree's) under `base` (default tests/.artifacts/apps). */
-async function makeAppDir(base = path.join(ROOT, 'tests', '.artifacts', 'apps'), from = PLAYGROUND) {
+async function makeAppDir(
+  base = path.join(ROOT, 'tests', '.artifacts', 'apps'),
+  from = PLAYGROUND
+) {
   await fs.mkdir(base, { recursive: true });
   const dir = await fs.mkdtemp(path.join(base, 'app-'));
   for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json']) {
-    await fs.cp(path.join(from, part), path.join(dir, part), { recursive: true, filter: (src) => !skip(src) });
+    await fs.cp(path.join(from, part), path.join(dir, part), {
+      recursive: true,
+      filter: (src) => !skip(src),
+    });
   }
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
   await fs.mkdir(path.join(dir, '.tmp'), { recursive: true });
-  await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
+  await fs.rename(
+    path.join(dir, 'config', 'plugins.js'),
+    path.join(dir, 'config', 'plugins.playground.js')
+  );
   await fs.writeFile(path.join(dir, 'config', 'plugins.js'), PLUGINS_JS);
   await createDatabase(dir);
   return dir;

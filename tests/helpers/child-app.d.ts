@@ -25,7 +25,11 @@ export interface ChildApp {
   ready(): Promise<{ pid: number; url: string | null }>;
   call<T = any>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
   /** runs `fn` by its source inside the child: it must not use variables from outside */
-  run<T = any, A = any>(fn: (strapi: any, args: A, helpers: any) => Promise<T> | T, args?: A, timeoutMs?: number): Promise<T>;
+  run<T = any, A = any>(
+    fn: (strapi: any, args: A, helpers: any) => Promise<T> | T,
+    args?: A,
+    timeoutMs?: number
+  ): Promise<T>;
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;

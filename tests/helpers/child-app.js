@@ -54,8 +54,13 @@ function spawnApp(options) {
     onReady = { resolve, reject };
   });
   const bootTimer = setTimeout(
-    () => onReady.reject(new Error(`Strapi child did not boot in ${options.bootTimeoutMs ?? 90_000} ms:\n${output.join('')}`)),
-    options.bootTimeoutMs ?? 90_000,
+    () =>
+      onReady.reject(
+        new Error(
+          `Strapi child did not boot in ${options.bootTimeoutMs ?? 90_000} ms:\n${output.join('')}`
+        )
+      ),
+    options.bootTimeoutMs ?? 90_000
   );
   bootTimer.unref?.();
 
@@ -74,7 +79,9 @@ function spawnApp(options) {
     pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.value);
     else {
-      const err = new Error(`[child ${child.pid}] ${msg.error.message}${process.env.LC_CHILD_STACKS ? `\n${msg.error.stack}` : ""}`);
+      const err = new Error(
+        `[child ${child.pid}] ${msg.error.message}${process.env.LC_CHILD_STACKS ? `\n${msg.error.stack}` : ''}`
+      );
       err.childStack = msg.error.stack;
       p.reject(err);
     }
@@ -82,14 +89,26 @@ function spawnApp(options) {
   child.on('exit', (code, signal) => {
     exited = { code, signal };
     clearTimeout(bootTimer);
-    onReady.reject(new Error(`Strapi child exited (code ${code}, signal ${signal}) before it was ready:\n${output.join('')}`));
-    for (const p of pending.values()) p.reject(new Error(`Strapi child exited (code ${code}, signal ${signal}) during a call:\n${output.join('').slice(-4000)}`));
+    onReady.reject(
+      new Error(
+        `Strapi child exited (code ${code}, signal ${signal}) before it was ready:\n${output.join('')}`
+      )
+    );
+    for (const p of pending.values())
+      p.reject(
+        new Error(
+          `Strapi child exited (code ${code}, signal ${signal}) during a call:\n${output.join('').slice(-4000)}`
+        )
+      );
     pending.clear();
   });
-  const exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exitPromise = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  );
 
   const call = (cmd, args, timeoutMs = 300_000) => {
-    if (exited) return Promise.reject(new Error(`Strapi child already exited (${JSON.stringify(exited)})`));
+    if (exited)
+      return Promise.reject(new Error(`Strapi child already exited (${JSON.stringify(exited)})`));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

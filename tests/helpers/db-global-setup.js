@@ -18,12 +18,24 @@ async function setup(kind) {
     const found = ensurePostgres();
     if (!found.bin) throw new Error(`integration-postgres: ${found.reason}`);
     const pg = await startCluster(found.bin);
-    server = { handle: pg, info: { client: 'postgres', host: pg.host, port: pg.port, user: pg.user, password: pg.password } };
+    server = {
+      handle: pg,
+      info: {
+        client: 'postgres',
+        host: pg.host,
+        port: pg.port,
+        user: pg.user,
+        password: pg.password,
+      },
+    };
   } else if (kind === 'mariadb') {
     const found = ensureMariadb();
     if (!found.bin) throw new Error(`integration-mariadb: ${found.reason}`);
     const db = await startServer(found.bin);
-    server = { handle: db, info: { client: 'mysql', host: db.host, port: db.port, user: db.user, password: db.password } };
+    server = {
+      handle: db,
+      info: { client: 'mysql', host: db.host, port: db.port, user: db.user, password: db.password },
+    };
   } else {
     throw new Error(`db-global-setup: unknown kind ${kind}`);
   }
@@ -33,7 +45,8 @@ async function setup(kind) {
   writeFileSync(file, process.env[envName]);
   server.file = file;
   globalThis.__LC_TEST_DB_SERVERS__ = [...(globalThis.__LC_TEST_DB_SERVERS__ ?? []), server];
-  if (process.env.LC_TEST_DB_VERBOSE) console.log(`\n[test-db] ${kind} on 127.0.0.1:${server.info.port} in ${Date.now() - t0} ms`);
+  if (process.env.LC_TEST_DB_VERBOSE)
+    console.log(`\n[test-db] ${kind} on 127.0.0.1:${server.info.port} in ${Date.now() - t0} ms`);
 }
 
 async function teardown(kind) {
@@ -42,7 +55,9 @@ async function teardown(kind) {
     rmSync(server.file, { force: true });
     await server.handle.stop();
   }
-  globalThis.__LC_TEST_DB_SERVERS__ = (globalThis.__LC_TEST_DB_SERVERS__ ?? []).filter((s) => s.info.client !== (kind === 'postgres' ? 'postgres' : 'mysql'));
+  globalThis.__LC_TEST_DB_SERVERS__ = (globalThis.__LC_TEST_DB_SERVERS__ ?? []).filter(
+    (s) => s.info.client !== (kind === 'postgres' ? 'postgres' : 'mysql')
+  );
 }
 
 module.exports = { setup, teardown };

@@ -10,5 +10,11 @@ export interface MariadbServer {
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
-export function ensureMariadb(options?: { install?: boolean }): { bin?: { server: string; installDb: string }; reason?: string };
-export function startServer(bin: { server: string; installDb: string }, options?: { database?: string }): Promise<MariadbServer>;
+export function ensureMariadb(options?: { install?: boolean }): {
+  bin?: { server: string; installDb: string };
+  reason?: string;
+};
+export function startServer(
+  bin: { server: string; installDb: string },
+  options?: { database?: string }
+): Promise<MariadbServer>;

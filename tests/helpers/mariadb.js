@@ -23,7 +23,13 @@ const which = (name) => {
 };
 
 function findBin() {
-  const dirs = [process.env.MARIADB_BIN, '/usr/sbin', '/usr/bin', '/usr/local/bin', '/usr/local/sbin'].filter(Boolean);
+  const dirs = [
+    process.env.MARIADB_BIN,
+    '/usr/sbin',
+    '/usr/bin',
+    '/usr/local/bin',
+    '/usr/local/sbin',
+  ].filter(Boolean);
   const inDir = (names) => {
     for (const name of names) {
       for (const dir of dirs) if (existsSync(path.join(dir, name))) return path.join(dir, name);
@@ -44,15 +50,26 @@ function ensureMariadb({ install = true } = {}) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const aptGet = which('apt-get') !== null;
   if (!install || !root || !aptGet) {
-    return { reason: `MariaDB (mariadbd, mariadb-install-db) not found${root ? '' : ', and not root to install it'}${aptGet ? '' : ', and no apt-get'}: install it (Debian: apt-get install mariadb-server) or set MARIADB_BIN` };
+    return {
+      reason: `MariaDB (mariadbd, mariadb-install-db) not found${root ? '' : ', and not root to install it'}${aptGet ? '' : ', and no apt-get'}: install it (Debian: apt-get install mariadb-server) or set MARIADB_BIN`,
+    };
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { env, encoding: 'utf8' });
   // policy-rc.d: Debian's package would otherwise start a system-wide server of its own.
-  const inst = spawnSync('sh', ['-c', 'printf "#!/bin/sh\\nexit 101\\n" > /usr/sbin/policy-rc.d.lc && chmod +x /usr/sbin/policy-rc.d.lc && [ -e /usr/sbin/policy-rc.d ] || cp /usr/sbin/policy-rc.d.lc /usr/sbin/policy-rc.d; apt-get install -y -qq mariadb-server; rc=$?; rm -f /usr/sbin/policy-rc.d.lc; exit $rc'], { env, encoding: 'utf8' });
+  const inst = spawnSync(
+    'sh',
+    [
+      '-c',
+      'printf "#!/bin/sh\\nexit 101\\n" > /usr/sbin/policy-rc.d.lc && chmod +x /usr/sbin/policy-rc.d.lc && [ -e /usr/sbin/policy-rc.d ] || cp /usr/sbin/policy-rc.d.lc /usr/sbin/policy-rc.d; apt-get install -y -qq mariadb-server; rc=$?; rm -f /usr/sbin/policy-rc.d.lc; exit $rc',
+    ],
+    { env, encoding: 'utf8' }
+  );
   bin = findBin();
   if (bin) return { bin };
-  return { reason: `apt-get install mariadb-server failed (${update.status}/${inst.status}): ${(inst.stderr || update.stderr || '').slice(-500)}` };
+  return {
+    reason: `apt-get install mariadb-server failed (${update.status}/${inst.status}): ${(inst.stderr || update.stderr || '').slice(-500)}`,
+  };
 }
 
 const freePort = () =>
@@ -70,17 +87,32 @@ function serverUser() {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   for (const name of ['mysql', 'nobody']) {
     const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    if (id.status === 0) return { name, uid: Number(id.stdout.trim()), gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()) };
+    if (id.status === 0)
+      return {
+        name,
+        uid: Number(id.stdout.trim()),
+        gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()),
+      };
   }
-  throw new Error('running as root, and neither a mysql nor a nobody user exists to own the test server');
+  throw new Error(
+    'running as root, and neither a mysql nor a nobody user exists to own the test server'
+  );
 }
 
-const connect = (port, extra = {}) => require('mysql2/promise').createConnection({ host: '127.0.0.1', port, user: 'root', password: 'root', ...extra });
+const connect = (port, extra = {}) =>
+  require('mysql2/promise').createConnection({
+    host: '127.0.0.1',
+    port,
+    user: 'root',
+    password: 'root',
+    ...extra,
+  });
 
 async function waitForServer(port, child, log, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`mariadbd exited (${child.exitCode}): ${log().slice(-1500)}`);
+    if (child.exitCode !== null)
+      throw new Error(`mariadbd exited (${child.exitCode}): ${log().slice(-1500)}`);
     try {
       const conn = await connect(port);
       await conn.end();
@@ -88,7 +120,10 @@ async function waitForServer(port, child, log, timeoutMs = 60_000) {
     } catch (err) {
       // Refused credentials: the server is up (the first start, before the root password is set).
       if (err.errno === 1045) return;
-      if (Date.now() > end) throw new Error(`mariadbd did not answer in ${timeoutMs} ms (${err.message}): ${log().slice(-1500)}`);
+      if (Date.now() > end)
+        throw new Error(
+          `mariadbd did not answer in ${timeoutMs} ms (${err.message}): ${log().slice(-1500)}`
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -105,11 +140,21 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
   const data = path.join(dir, 'data');
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const userArgs = owner ? [`--user=${owner.name}`] : [];
-  execFileSync(bin.installDb, [...userArgs, `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    cwd: dir,
-  });
+  execFileSync(
+    bin.installDb,
+    [
+      ...userArgs,
+      `--datadir=${data}`,
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+    }
+  );
   const port = await freePort();
   const socket = path.join(dir, 'mysqld.sock');
   const args = [
@@ -135,7 +180,8 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
   const launch = async () => {
     out = '';
     child = spawn(bin.server, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
-    for (const s of [child.stdout, child.stderr]) s.on('data', (c) => (out = (out + c).slice(-20_000)));
+    for (const s of [child.stdout, child.stderr])
+      s.on('data', (c) => (out = (out + c).slice(-20_000)));
     await waitForServer(port, child, () => out);
   };
   const halt = async (signal) => {
@@ -151,11 +197,15 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
   };
   try {
     // Root by socket has no password yet (unix_socket auth as the OS user): over TCP it needs one.
-    const conn = await require('mysql2/promise').createConnection({ socketPath: socket, user: 'root' }).catch(() => connect(port, { password: '' }));
+    const conn = await require('mysql2/promise')
+      .createConnection({ socketPath: socket, user: 'root' })
+      .catch(() => connect(port, { password: '' }));
     await conn.query("ALTER USER 'root'@'localhost' IDENTIFIED BY 'root'");
     await conn.query("CREATE OR REPLACE USER 'root'@'127.0.0.1' IDENTIFIED BY 'root'");
     await conn.query("GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION");
-    await conn.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await conn.query(
+      `CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`
+    );
     await conn.end();
   } catch (err) {
     await stop();

@@ -10,5 +10,7 @@ export interface PgCluster {
   stop(): void;
 }
 /** The PostgreSQL binaries folder, installing Debian's postgresql when missing and root; or why not. */
-export function ensurePostgres(options?: { install?: boolean }): { bin: string; reason?: undefined } | { bin?: undefined; reason: string };
+export function ensurePostgres(options?: {
+  install?: boolean;
+}): { bin: string; reason?: undefined } | { bin?: undefined; reason: string };
 export function startCluster(bin: string, options?: { database?: string }): Promise<PgCluster>;

@@ -15,18 +15,22 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const hasBins = (dir) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
+const hasBins = (dir) =>
+  ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
 
 function findBin() {
   const candidates = [];
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
   const which = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) {
-    const real = spawnSync('readlink', ['-f', which.stdout.trim()], { encoding: 'utf8' }).stdout.trim();
+    const real = spawnSync('readlink', ['-f', which.stdout.trim()], {
+      encoding: 'utf8',
+    }).stdout.trim();
     candidates.push(path.dirname(real || which.stdout.trim()));
   }
   if (existsSync('/usr/lib/postgresql')) {
-    for (const v of readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))) candidates.push(`/usr/lib/postgresql/${v}/bin`);
+    for (const v of readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)))
+      candidates.push(`/usr/lib/postgresql/${v}/bin`);
   }
   return candidates.find(hasBins);
 }
@@ -38,14 +42,21 @@ function ensurePostgres({ install = true } = {}) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
   if (!install || !root || !aptGet) {
-    return { reason: `PostgreSQL (initdb, pg_ctl) not found${root ? '' : ', and not root to install it'}${aptGet ? '' : ', and no apt-get'}: install it (Debian: apt-get install postgresql) or set PG_BIN` };
+    return {
+      reason: `PostgreSQL (initdb, pg_ctl) not found${root ? '' : ', and not root to install it'}${aptGet ? '' : ', and no apt-get'}: install it (Debian: apt-get install postgresql) or set PG_BIN`,
+    };
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { env, encoding: 'utf8' });
-  const inst = spawnSync('apt-get', ['install', '-y', '-qq', 'postgresql'], { env, encoding: 'utf8' });
+  const inst = spawnSync('apt-get', ['install', '-y', '-qq', 'postgresql'], {
+    env,
+    encoding: 'utf8',
+  });
   bin = findBin();
   if (bin) return { bin };
-  return { reason: `apt-get install postgresql failed (${update.status}/${inst.status}): ${(inst.stderr || update.stderr || '').slice(-500)}` };
+  return {
+    reason: `apt-get install postgresql failed (${update.status}/${inst.status}): ${(inst.stderr || update.stderr || '').slice(-500)}`,
+  };
 }
 
 const freePort = () =>
@@ -63,9 +74,16 @@ function clusterUser() {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   for (const name of ['postgres', 'nobody']) {
     const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    if (id.status === 0) return { name, uid: Number(id.stdout.trim()), gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()) };
+    if (id.status === 0)
+      return {
+        name,
+        uid: Number(id.stdout.trim()),
+        gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()),
+      };
   }
-  throw new Error('running as root, and neither a postgres nor a nobody user exists to own the test cluster');
+  throw new Error(
+    'running as root, and neither a postgres nor a nobody user exists to own the test cluster'
+  );
 }
 
 async function startCluster(bin, { database = 'strapi_test' } = {}) {
@@ -73,15 +91,37 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-pg-'));
   const data = path.join(dir, 'data');
   if (owner) chownSync(dir, owner.uid, owner.gid);
-  const as = (cmd, args) => (owner ? ['runuser', ['-u', owner.name, '--', cmd, ...args]] : [cmd, args]);
+  const as = (cmd, args) =>
+    owner ? ['runuser', ['-u', owner.name, '--', cmd, ...args]] : [cmd, args];
   const run = (cmd, args) => {
     const [c, a] = as(cmd, args);
     return execFileSync(c, a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
   };
   const port = await freePort();
-  run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
+  run(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-  run(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  run(path.join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-o',
+    options,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   const stop = () => {
     try {
       run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);

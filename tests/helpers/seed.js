@@ -38,7 +38,8 @@ const coordinatesOf = (i) => ({
  */
 const insertedIds = (count, result) => {
   const ids = result.map((r) => (typeof r === 'object' ? r.id : r));
-  if (ids.length === 1 && count > 1) return Array.from({ length: count }, (_, k) => Number(ids[0]) + k);
+  if (ids.length === 1 && count > 1)
+    return Array.from({ length: count }, (_, k) => Number(ids[0]) + k);
   return ids;
 };
 
@@ -51,15 +52,24 @@ const titleOf = (prefix, i) => `${prefix} ${String(i).padStart(6, '0')}`;
  */
 async function seedPlaces(strapi, options) {
   const t0 = Date.now();
-  const { count, prefix = 'Seeded place', start = 0, published = true, bodyText = 'A place worth a visit.' } = options;
-  const locale = options.locale ?? (await strapi.plugin('i18n').service('locales').getDefaultLocale());
+  const {
+    count,
+    prefix = 'Seeded place',
+    start = 0,
+    published = true,
+    bodyText = 'A place worth a visit.',
+  } = options;
+  const locale =
+    options.locale ?? (await strapi.plugin('i18n').service('locales').getDefaultLocale());
   const meta = strapi.db.metadata.get(PLACE);
   const geoMeta = strapi.db.metadata.get(GEO);
   const col = (m, a) => m.attributes[a].columnName;
   const link = meta.attributes.geo.joinTable;
   const knex = strapi.db.connection;
   const documentIds = [];
-  const body = JSON.stringify([{ type: 'paragraph', children: [{ type: 'text', text: bodyText }] }]);
+  const body = JSON.stringify([
+    { type: 'paragraph', children: [{ type: 'text', text: bodyText }] },
+  ]);
 
   for (let from = 0; from < count; from += CHUNK) {
     const n = Math.min(CHUNK, count - from);
@@ -89,10 +99,20 @@ async function seedPlaces(strapi, options) {
           coords.push(coordinatesOf(i));
         }
       }
-      const placeIds = insertedIds(rows.length, await trx(meta.tableName).insert(rows).returning('id'));
-      const geoRows = coords.map((c) => ({ [col(geoMeta, 'lat')]: c.lat, [col(geoMeta, 'lng')]: c.lng }));
-      const geoIds = insertedIds(geoRows.length, await trx(geoMeta.tableName).insert(geoRows).returning('id'));
-      if (placeIds.length !== rows.length || geoIds.length !== rows.length) throw new Error('seedPlaces: RETURNING gave fewer ids than rows');
+      const placeIds = insertedIds(
+        rows.length,
+        await trx(meta.tableName).insert(rows).returning('id')
+      );
+      const geoRows = coords.map((c) => ({
+        [col(geoMeta, 'lat')]: c.lat,
+        [col(geoMeta, 'lng')]: c.lng,
+      }));
+      const geoIds = insertedIds(
+        geoRows.length,
+        await trx(geoMeta.tableName).insert(geoRows).returning('id')
+      );
+      if (placeIds.length !== rows.length || geoIds.length !== rows.length)
+        throw new Error('seedPlaces: RETURNING gave fewer ids than rows');
       const links = placeIds.map((id, k) => ({
         [link.joinColumn.name]: id,
         [link.inverseJoinColumn.name]: geoIds[k],
@@ -107,10 +127,19 @@ async function seedPlaces(strapi, options) {
   // Spot checks through the document service: the rows read back as a published Place with its coordinates.
   for (const k of [0, Math.floor(count / 2), count - 1]) {
     if (k < 0 || k >= count || !published) continue;
-    const doc = await strapi.documents(PLACE).findOne({ documentId: documentIds[k], locale, status: 'published', populate: ['geo'] });
+    const doc = await strapi
+      .documents(PLACE)
+      .findOne({ documentId: documentIds[k], locale, status: 'published', populate: ['geo'] });
     const want = coordinatesOf(start + k);
-    if (!doc || doc.title !== titleOf(prefix, start + k) || Number(doc.geo?.lat) !== want.lat || Number(doc.geo?.lng) !== want.lng) {
-      throw new Error(`seedPlaces: entry ${start + k} does not read back as seeded: ${JSON.stringify(doc)}`);
+    if (
+      !doc ||
+      doc.title !== titleOf(prefix, start + k) ||
+      Number(doc.geo?.lat) !== want.lat ||
+      Number(doc.geo?.lng) !== want.lng
+    ) {
+      throw new Error(
+        `seedPlaces: entry ${start + k} does not read back as seeded: ${JSON.stringify(doc)}`
+      );
     }
   }
   return { count, documentIds, ms: Date.now() - t0 };

@@ -13,7 +13,9 @@ const { seedPlaces } = require('./seed');
 
 const APP_DIR = process.env.APP_DIR;
 if (!APP_DIR || !process.send) {
-  process.stderr.write('strapi-child: run me through tests/helpers/child-app.js (APP_DIR and an IPC channel are needed)\n');
+  process.stderr.write(
+    'strapi-child: run me through tests/helpers/child-app.js (APP_DIR and an IPC channel are needed)\n'
+  );
   process.exit(2);
 }
 
@@ -112,7 +114,8 @@ process.on('message', async (msg) => {
   const handler = commands[msg.cmd];
   try {
     if (!handler) throw new Error(`strapi-child: unknown command ${msg.cmd}`);
-    if (!strapi && msg.cmd !== 'ping' && msg.cmd !== 'pid') throw new Error('strapi-child: Strapi is not loaded yet');
+    if (!strapi && msg.cmd !== 'ping' && msg.cmd !== 'pid')
+      throw new Error('strapi-child: Strapi is not loaded yet');
     const value = await handler(msg.args);
     send({ id: msg.id, ok: true, value });
   } catch (err) {
@@ -125,14 +128,22 @@ process.on('disconnect', () => process.exit(0));
 
 async function main() {
   const { createStrapi } = require('@strapi/strapi');
-  strapi = await createStrapi({ appDir: APP_DIR, distDir: APP_DIR, autoReload: false, serveAdminPanel: false }).load();
+  strapi = await createStrapi({
+    appDir: APP_DIR,
+    distDir: APP_DIR,
+    autoReload: false,
+    serveAdminPanel: false,
+  }).load();
   if (process.env.LC_CHILD_FORWARD_LOGS === '1') {
     const log = strapi.log;
     for (const level of ['error', 'warn', 'info', 'http', 'debug']) {
       const original = log[level]?.bind(log);
       if (!original) continue;
       log[level] = (...args) => {
-        process.send({ event: 'log', line: `${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}` });
+        process.send({
+          event: 'log',
+          line: `${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`,
+        });
         return original(...args);
       };
     }
@@ -141,7 +152,12 @@ async function main() {
     await new Promise((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', resolve));
   }
   const address = process.env.LC_CHILD_HTTP === '1' ? strapi.server.httpServer.address() : null;
-  process.send({ event: 'ready', pid: process.pid, url: address ? `http://127.0.0.1:${address.port}` : null, appDir: path.resolve(APP_DIR) });
+  process.send({
+    event: 'ready',
+    pid: process.pid,
+    url: address ? `http://127.0.0.1:${address.port}` : null,
+    appDir: path.resolve(APP_DIR),
+  });
 }
 
 main().catch((err) => {

@@ -34,7 +34,10 @@ export interface TestAppOptions {
 }
 
 const copyDir = async (from: string, to: string) => {
-  await fs.cp(from, to, { recursive: true, filter: (src) => !/[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src) });
+  await fs.cp(from, to, {
+    recursive: true,
+    filter: (src) => !/[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src),
+  });
 };
 
 /** A copy of the playground in a temp folder, so each test file has its own database and files. */
@@ -43,9 +46,13 @@ export async function makeAppDir(): Promise<string> {
   const base = path.join(ROOT, 'tests', '.artifacts', 'apps');
   await fs.mkdir(base, { recursive: true });
   const dir = await fs.mkdtemp(path.join(base, 'app-'));
-  for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json']) await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
+  for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json'])
+    await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
-  await fs.rename(path.join(dir, 'config', 'plugins.js'), path.join(dir, 'config', 'plugins.playground.js'));
+  await fs.rename(
+    path.join(dir, 'config', 'plugins.js'),
+    path.join(dir, 'config', 'plugins.playground.js')
+  );
   await fs.writeFile(
     path.join(dir, 'config', 'plugins.js'),
     `const base = require('./plugins.playground.js');
@@ -54,7 +61,7 @@ module.exports = (ctx) => {
   const patch = globalThis.__LOCATION_CONTENT_TEST_PATCH__;
   return patch ? patch(config) : config;
 };
-`,
+`
   );
   await createDatabase(dir);
   return dir;
@@ -72,7 +79,8 @@ export const fastSync = (config: any) => {
 };
 
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const emulator = options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
+  const emulator =
+    options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
   const appDir = options.appDir ?? (await makeAppDir());
   const env: Record<string, string> = {
     LOCATION_CONTENT_PLUGIN_PATH: ROOT,
@@ -93,7 +101,12 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 
   const { createStrapi } = await import('@strapi/strapi');
-  const strapi = await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: options.serveAdminPanel ?? false } as any).load();
+  const strapi = await createStrapi({
+    appDir,
+    distDir: appDir,
+    autoReload: false,
+    serveAdminPanel: options.serveAdminPanel ?? false,
+  } as any).load();
   const logs: string[] = [];
   captureLogs(strapi, logs);
 
@@ -128,7 +141,9 @@ function captureLogs(strapi: Core.Strapi, into: string[]) {
     const original = log[level]?.bind(log);
     if (!original) continue;
     log[level] = (...args: unknown[]) => {
-      into.push(`${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`);
+      into.push(
+        `${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`
+      );
       return original(...args);
     };
   }

@@ -14,11 +14,18 @@ export const stateOf = (app: TestApp, contentType: string, documentId: string, l
   app.sync().stateOf({ contentType, documentId, locale });
 
 /** The remote object the plugin holds for an entry, or undefined. */
-export async function remoteOf(app: TestApp, contentType: string, documentId: string, locale?: string) {
+export async function remoteOf(
+  app: TestApp,
+  contentType: string,
+  documentId: string,
+  locale?: string
+) {
   const s = await stateOf(app, contentType, documentId, locale);
   if (s?.remoteId == null) return undefined;
   const remote = app.emulator.state() as any;
-  const kind = { pinpoint: 'pinpoints', event: 'events', category: 'categories', list: 'lists' }[s.resource as string] as string;
+  const kind = { pinpoint: 'pinpoints', event: 'events', category: 'categories', list: 'lists' }[
+    s.resource as string
+  ] as string;
   return remote[kind].find((o: any) => o.id === s.remoteId);
 }
 
@@ -38,7 +45,11 @@ export const mark = (emulator: EmulatorHandle) => {
 };
 
 /** Polls until `check` returns a truthy value (no timed assertion: only a ceiling against hanging). */
-export async function until<T>(check: () => Promise<T> | T, what = 'condition', timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T> | T,
+  what = 'condition',
+  timeoutMs = 20_000
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -51,7 +62,12 @@ export async function until<T>(check: () => Promise<T> | T, what = 'condition', 
 /** Everything on the emulator, with counts: handy in assertions on "no duplicates". */
 export const counts = (emulator: EmulatorHandle) => {
   const s = emulator.state() as any;
-  return { pinpoints: s.pinpoints.length, events: s.events.length, categories: s.categories.length, lists: s.lists.length };
+  return {
+    pinpoints: s.pinpoints.length,
+    events: s.events.length,
+    categories: s.categories.length,
+    lists: s.lists.length,
+  };
 };
 
 /** Sets a plugin config value at runtime (the engine reads its config at each use). */
@@ -65,23 +81,41 @@ export async function uploadNoise(strapi: Core.Strapi, name: string, size: numbe
   const os = require('node:os');
   const path = require('node:path');
   const { randomBytes } = require('node:crypto');
-  const buffer: Buffer = await sharp(randomBytes(size * size * 3), { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+  const buffer: Buffer = await sharp(randomBytes(size * size * 3), {
+    raw: { width: size, height: size, channels: 3 },
+  })
+    .png()
+    .toBuffer();
   const filepath = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'lc-noise-')), name);
   await fs.writeFile(filepath, buffer);
   const [file] = await strapi
     .plugin('upload')
     .service('upload')
-    .upload({ data: { fileInfo: { name } }, files: { filepath, originalFilename: name, mimetype: 'image/png', size: buffer.length } });
+    .upload({
+      data: { fileInfo: { name } },
+      files: { filepath, originalFilename: name, mimetype: 'image/png', size: buffer.length },
+    });
   return { file, bytes: buffer };
 }
 
 /** A token of the emulator's client, to change the remote behind the plugin's back. */
-export async function remoteCall(emulator: EmulatorHandle, method: string, path: string, body?: unknown) {
+export async function remoteCall(
+  emulator: EmulatorHandle,
+  method: string,
+  path: string,
+  body?: unknown
+) {
   const { access_token } = emulator.issueToken();
   const res = await fetch(`${emulator.baseUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${access_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${access_token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: res.status === 204 ? undefined : await res.json().catch(() => undefined) };
+  return {
+    status: res.status,
+    body: res.status === 204 ? undefined : await res.json().catch(() => undefined),
+  };
 }

@@ -22,7 +22,8 @@ const kind = () => {
  * Where globalSetup also leaves the server's address, by the pid of jest's main process: a
  * worker started before that project's globalSetup ran does not have it in its environment.
  */
-const infoFile = (k, pid) => path.join(__dirname, '..', '.artifacts', 'test-db', `${pid}-${k}.json`);
+const infoFile = (k, pid) =>
+  path.join(__dirname, '..', '.artifacts', 'test-db', `${pid}-${k}.json`);
 
 const serverOf = (k = kind()) => {
   if (k === 'sqlite') return null;
@@ -35,17 +36,22 @@ const serverOf = (k = kind()) => {
       // not this one
     }
   }
-  if (!raw) throw new Error(`LC_TEST_DB=${k} but no ${k} server was started (run through the integration-${k} jest project)`);
+  if (!raw)
+    throw new Error(
+      `LC_TEST_DB=${k} but no ${k} server was started (run through the integration-${k} jest project)`
+    );
   return JSON.parse(raw);
 };
 
 /** The database name of the app in `appDir`. */
-const databaseName = (appDir) => `lc_${createHash('sha1').update(path.resolve(appDir)).digest('hex').slice(0, 16)}`;
+const databaseName = (appDir) =>
+  `lc_${createHash('sha1').update(path.resolve(appDir)).digest('hex').slice(0, 16)}`;
 
 /** env for the playground's config/database.js: the app's own database on this run's server, or its SQLite file. */
 function databaseEnv(appDir, { database } = {}) {
   const server = serverOf();
-  if (!server) return { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db') };
+  if (!server)
+    return { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db') };
   return {
     DATABASE_CLIENT: server.client,
     DATABASE_HOST: server.host,
@@ -60,7 +66,13 @@ function databaseEnv(appDir, { database } = {}) {
 async function adminQuery(server, sql, database) {
   if (server.client === 'postgres') {
     const { Client } = require('pg');
-    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: database ?? 'postgres' });
+    const client = new Client({
+      host: server.host,
+      port: server.port,
+      user: server.user,
+      password: server.password,
+      database: database ?? 'postgres',
+    });
     await client.connect();
     try {
       return (await client.query(sql)).rows;
@@ -68,7 +80,13 @@ async function adminQuery(server, sql, database) {
       await client.end();
     }
   }
-  const conn = await require('mysql2/promise').createConnection({ host: server.host, port: server.port, user: server.user, password: server.password, database });
+  const conn = await require('mysql2/promise').createConnection({
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    password: server.password,
+    database,
+  });
   try {
     return (await conn.query(sql))[0];
   } finally {
@@ -84,11 +102,24 @@ async function createDatabase(appDir, name = databaseName(appDir)) {
     const found = await adminQuery(server, `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
     if (!found.length) await adminQuery(server, `CREATE DATABASE ${name}`);
   } else {
-    await adminQuery(server, `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await adminQuery(
+      server,
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`
+    );
   }
 }
 
 /** Runs `sql` in the database of the app in `appDir`, beside the app (a test's hand on its data). */
 const appQuery = (appDir, sql) => adminQuery(serverOf(), sql, databaseName(appDir));
 
-module.exports = { infoFile, KINDS, kind, serverOf, databaseName, databaseEnv, createDatabase, adminQuery, appQuery };
+module.exports = {
+  infoFile,
+  KINDS,
+  kind,
+  serverOf,
+  databaseName,
+  databaseEnv,
+  createDatabase,
+  adminQuery,
+  appQuery,
+};

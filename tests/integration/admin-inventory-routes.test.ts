@@ -38,7 +38,7 @@ async function adminWith(email: string, actions: string[] | 'super') {
         subject: null,
         properties: {},
         conditions: [],
-      })),
+      }))
     );
     roleId = role.id;
   }
@@ -132,5 +132,7 @@ test('a walk runs in the background, then a proposal and a confirmation link an 
   const confirmed = await api('POST', '/link', admin, { choices: {} });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.proposal.applied).toBe(1);
-  expect((await app.sync().stateOf({ contentType: PLACE, documentId: place.documentId })).remoteId).toBe(remoteId);
+  expect(
+    (await app.sync().stateOf({ contentType: PLACE, documentId: place.documentId })).remoteId
+  ).toBe(remoteId);
 });

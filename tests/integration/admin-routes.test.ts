@@ -28,39 +28,66 @@ interface Reply {
 /** Every answer body of the whole file, to check that no secret ever went out. */
 const bodies: string[] = [];
 
-const client = (app: TestApp) => async (method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}): Promise<Reply> => {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined || opts.raw !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers,
-    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const text = await res.text();
-  bodies.push(text);
-  let body: any = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = text;
-  }
-  return { status: res.status, body, text };
-};
+const client =
+  (app: TestApp) =>
+  async (
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; raw?: string } = {}
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined || opts.raw !== undefined)
+      headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers,
+      body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+    });
+    const text = await res.text();
+    bodies.push(text);
+    let body: any = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    return { status: res.status, body, text };
+  };
 
 async function createAdmin(app: TestApp, email: string, roleIds: Array<number | string>) {
-  await app.strapi.service('admin::user').create({ email, firstname: email.split('@')[0], lastname: 'Test', password: PASSWORD, isActive: true, roles: roleIds } as any);
-  const res = await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  await app.strapi.service('admin::user').create({
+    email,
+    firstname: email.split('@')[0],
+    lastname: 'Test',
+    password: PASSWORD,
+    isActive: true,
+    roles: roleIds,
+  } as any);
+  const res = await fetch(`${app.url}/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   const json: any = await res.json();
   if (!json?.data?.token) throw new Error(`login failed for ${email}: ${JSON.stringify(json)}`);
   return json.data.token as string;
 }
 
-async function createRole(app: TestApp, name: string, actions: Array<{ action: string; subject?: string | null }>) {
+async function createRole(
+  app: TestApp,
+  name: string,
+  actions: Array<{ action: string; subject?: string | null }>
+) {
   const role = await app.strapi.service('admin::role').create({ name, description: name });
   await app.strapi.service('admin::role').assignPermissions(
     role.id,
-    actions.map((a) => ({ action: a.action, subject: a.subject ?? null, properties: {}, conditions: [] })),
+    actions.map((a) => ({
+      action: a.action,
+      subject: a.subject ?? null,
+      properties: {},
+      conditions: [],
+    }))
   );
   return role;
 }
@@ -102,7 +129,10 @@ describe('admin API with credentials set in Settings', () => {
   });
 
   afterAll(async () => {
-    await app?.sync().idle({ timeoutMs: 60_000 }).catch(() => undefined);
+    await app
+      ?.sync()
+      .idle({ timeoutMs: 60_000 })
+      .catch(() => undefined);
     await app?.stop();
     if (app) await removeDir(app.appDir);
   });
@@ -110,14 +140,36 @@ describe('admin API with credentials set in Settings', () => {
   test('before anything is saved, settings say so and nothing is locked', async () => {
     const res = await api('GET', '/location-content/settings', { token: admin });
     expect(res.status).toBe(200);
-    expect(res.body.settings).toEqual({ baseUrl: null, clientId: null, secretSet: false, secretLast4: null, locked: {}, configured: false });
-    expect(res.body.mappings.map((m: any) => m.contentType)).toEqual([PLACE, 'api::happening.happening', 'api::icon.icon', 'api::tour.tour']);
-    expect(res.body.mappings[0]).toMatchObject({ displayName: 'Place', kind: 'collectionType', localized: true, resource: 'pinpoint', active: true, problems: [] });
+    expect(res.body.settings).toEqual({
+      baseUrl: null,
+      clientId: null,
+      secretSet: false,
+      secretLast4: null,
+      locked: {},
+      configured: false,
+    });
+    expect(res.body.mappings.map((m: any) => m.contentType)).toEqual([
+      PLACE,
+      'api::happening.happening',
+      'api::icon.icon',
+      'api::tour.tour',
+    ]);
+    expect(res.body.mappings[0]).toMatchObject({
+      displayName: 'Place',
+      kind: 'collectionType',
+      localized: true,
+      resource: 'pinpoint',
+      active: true,
+      problems: [],
+    });
   });
 
   test('saving stores the secret encrypted and answers only whether it is set and its last 4 characters', async () => {
     const { baseUrl, clientId, clientSecret } = app.emulator;
-    const res = await api('PUT', '/location-content/settings', { token: admin, body: { baseUrl: `${baseUrl}/`, clientId, clientSecret } });
+    const res = await api('PUT', '/location-content/settings', {
+      token: admin,
+      body: { baseUrl: `${baseUrl}/`, clientId, clientSecret },
+    });
     expect(res.status).toBe(200);
     expect(res.body.settings).toEqual({
       baseUrl,
@@ -127,13 +179,18 @@ describe('admin API with credentials set in Settings', () => {
       locked: {},
       configured: true,
     });
-    const stored: any = await app.strapi.store({ type: 'plugin', name: 'location-content' }).get({ key: 'settings' });
+    const stored: any = await app.strapi
+      .store({ type: 'plugin', name: 'location-content' })
+      .get({ key: 'settings' });
     expect(stored.clientSecret).toMatch(/^v1:/);
     expect(JSON.stringify(stored)).not.toContain(clientSecret);
   });
 
   test('saving without the secret keeps the saved one', async () => {
-    const res = await api('PUT', '/location-content/settings', { token: admin, body: { baseUrl: app.emulator.baseUrl, clientId: app.emulator.clientId, clientSecret: '' } });
+    const res = await api('PUT', '/location-content/settings', {
+      token: admin,
+      body: { baseUrl: app.emulator.baseUrl, clientId: app.emulator.clientId, clientSecret: '' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.settings.secretSet).toBe(true);
     expect((await app.sync().credentials.get()).clientSecret).toBe(app.emulator.clientSecret);
@@ -162,7 +219,8 @@ describe('admin API with credentials set in Settings', () => {
 
   test('test connection: success lists the pinpoints; failures say why', async () => {
     await app.emulator.create('pinpoints', { name: 'Already there', latitude: 1, longitude: 2 });
-    const test = (body: unknown) => api('POST', '/location-content/settings/test', { token: admin, body });
+    const test = (body: unknown) =>
+      api('POST', '/location-content/settings/test', { token: admin, body });
     const host = new URL(app.emulator.baseUrl).host;
 
     // Saving the credentials let the worker push the places queued before: count what is there now.
@@ -176,20 +234,32 @@ describe('admin API with credentials set in Settings', () => {
 
     const wrongSecret = await test({ clientSecret: 'definitely-not-the-secret' });
     expect(wrongSecret.body.result).toMatchObject({ ok: false, code: 'auth', status: 401 });
-    expect(wrongSecret.body.result.message).toBe(`Wrong client id or client secret: ${host} refused them.`);
+    expect(wrongSecret.body.result.message).toBe(
+      `Wrong client id or client secret: ${host} refused them.`
+    );
 
     // Unsaved form values are tested as typed, with the saved secret when the field is empty.
     const wrongId = await test({ clientId: 'someone-else' });
     expect(wrongId.body.result).toMatchObject({ ok: false, code: 'auth' });
 
     const port = await closedPort();
-    const unreachable = await test({ baseUrl: `http://127.0.0.1:${port}`, clientSecret: app.emulator.clientSecret });
+    const unreachable = await test({
+      baseUrl: `http://127.0.0.1:${port}`,
+      clientSecret: app.emulator.clientSecret,
+    });
     expect(unreachable.body.result).toMatchObject({ ok: false, code: 'network' });
-    expect(unreachable.body.result.message).toBe(`Cannot reach 127.0.0.1:${port}: the connection was refused (is the server running, and is the port right?).`);
+    expect(unreachable.body.result.message).toBe(
+      `Cannot reach 127.0.0.1:${port}: the connection was refused (is the server running, and is the port right?).`
+    );
 
-    const wrongPath = await test({ baseUrl: `${app.emulator.baseUrl}/api`, clientSecret: app.emulator.clientSecret });
+    const wrongPath = await test({
+      baseUrl: `${app.emulator.baseUrl}/api`,
+      clientSecret: app.emulator.clientSecret,
+    });
     expect(wrongPath.body.result).toMatchObject({ ok: false, code: 'not_found', status: 404 });
-    expect(wrongPath.body.result.message).toBe(`${host} answered 404 Not Found on /v3.0/oauth2/token: check that the base URL is the API root, such as https://api.getwemap.com.`);
+    expect(wrongPath.body.result.message).toBe(
+      `${host} answered 404 Not Found on /v3.0/oauth2/token: check that the base URL is the API root, such as https://api.getwemap.com.`
+    );
 
     app.emulator.scriptFaults([{ kind: 'status', status: 503, pathPrefix: '/v3.0/oauth2/token' }]);
     const down = await test({});
@@ -197,7 +267,9 @@ describe('admin API with credentials set in Settings', () => {
     expect(down.body.result.message).toBe(`${host} had an internal error (503). Try again later.`);
 
     // Longer than the test's own limit (the harness sets requestTimeoutMs to 5 s).
-    app.emulator.scriptFaults([{ kind: 'latency', latencyMs: 8000, pathPrefix: '/v3.0/pinpoints' }]);
+    app.emulator.scriptFaults([
+      { kind: 'latency', latencyMs: 8000, pathPrefix: '/v3.0/pinpoints' },
+    ]);
     const slow = await test({});
     expect(slow.body.result).toMatchObject({ ok: false, code: 'timeout' });
     expect(slow.body.result.message).toBe(`${host} did not answer within 5 s (timeout).`);
@@ -209,7 +281,11 @@ describe('admin API with credentials set in Settings', () => {
     expect(elsewhere.body.error.message).toMatch(/enter the client secret again/);
 
     // Nothing was saved by testing.
-    expect(await app.sync().credentials.get()).toEqual({ baseUrl: app.emulator.baseUrl, clientId: app.emulator.clientId, clientSecret: app.emulator.clientSecret });
+    expect(await app.sync().credentials.get()).toEqual({
+      baseUrl: app.emulator.baseUrl,
+      clientId: app.emulator.clientId,
+      clientSecret: app.emulator.clientSecret,
+    });
   });
 
   test('every route: 401 without a token, 403 without the permission, 200 for the super admin', async () => {
@@ -232,18 +308,31 @@ describe('admin API with credentials set in Settings', () => {
         seen[key].push((await api(method, `/location-content${path}`, { token, body })).status);
       }
     }
-    expect(seen).toEqual(Object.fromEntries(routes.map(([m, p]) => [`${m} ${p}`, [401, 403, 200]])));
+    expect(seen).toEqual(
+      Object.fromEntries(routes.map(([m, p]) => [`${m} ${p}`, [401, 403, 200]]))
+    );
   });
 
   test('sync permissions alone do not open settings, nor entries of types the user cannot read', async () => {
     expect((await api('GET', '/location-content/status', { token: operator })).status).toBe(200);
     expect((await api('GET', '/location-content/mappings', { token: operator })).status).toBe(200);
     expect((await api('GET', '/location-content/settings', { token: operator })).status).toBe(403);
-    expect((await api('POST', '/location-content/settings/test', { token: operator, body: {} })).status).toBe(403);
-    const entry = await api('GET', `/location-content/entries/${PLACE}/${placeId}`, { token: operator });
+    expect(
+      (await api('POST', '/location-content/settings/test', { token: operator, body: {} })).status
+    ).toBe(403);
+    const entry = await api('GET', `/location-content/entries/${PLACE}/${placeId}`, {
+      token: operator,
+    });
     expect(entry.status).toBe(403);
     expect(entry.body.error.message).toMatch(/cannot read api::place\.place/);
-    expect((await api('POST', '/location-content/push', { token: operator, body: { contentType: PLACE, documentIds: [placeId] } })).status).toBe(403);
+    expect(
+      (
+        await api('POST', '/location-content/push', {
+          token: operator,
+          body: { contentType: PLACE, documentIds: [placeId] },
+        })
+      ).status
+    ).toBe(403);
   });
 
   test('push: bad bodies are 400s; a push is visible in the entry state', async () => {
@@ -255,33 +344,59 @@ describe('admin API with credentials set in Settings', () => {
       [{ contentType: PLACE, documentIds: [] }, /non-empty array/],
       [{ contentType: PLACE, documentIds: placeId }, /non-empty array/],
       [{ contentType: PLACE, documentIds: [7] }, /must be strings/],
-      [{ contentType: PLACE, documentIds: ['doesnotexist000000000000'] }, /No api::place\.place entry with documentId doesnotexist/],
+      [
+        { contentType: PLACE, documentIds: ['doesnotexist000000000000'] },
+        /No api::place\.place entry with documentId doesnotexist/,
+      ],
       [{ contentType: PLACE, documentIds: [placeId], locale: '../etc' }, /locale code/],
       [{ contentType: PLACE, documentIds: [placeId], force: true }, /Unknown field force/],
-      [{ contentType: PLACE, documentIds: Array.from({ length: 1001 }, (_, i) => `id${i}`) }, /at most 1000/],
+      [
+        { contentType: PLACE, documentIds: Array.from({ length: 1001 }, (_, i) => `id${i}`) },
+        /at most 1000/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await push(body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
       expect(res.body.error.message).toMatch(message);
     }
-    const raw = await api('POST', '/location-content/push', { token: admin, raw: '"just a string"' });
+    const raw = await api('POST', '/location-content/push', {
+      token: admin,
+      raw: '"just a string"',
+    });
     expect(raw.status).toBe(400);
 
-    const ok = await push({ contentType: PLACE, documentIds: [placeId, brokenId, placeId], locale: 'en' });
+    const ok = await push({
+      contentType: PLACE,
+      documentIds: [placeId, brokenId, placeId],
+      locale: 'en',
+    });
     expect(ok.body).toEqual({ queued: 2 });
     await app.sync().idle();
 
-    const good = await api('GET', `/location-content/entries/${PLACE}/${placeId}?locale=en`, { token: admin });
-    expect(good.body.state).toMatchObject({ contentType: PLACE, documentId: placeId, locale: 'en', status: 'synced', queued: false, lastError: null });
+    const good = await api('GET', `/location-content/entries/${PLACE}/${placeId}?locale=en`, {
+      token: admin,
+    });
+    expect(good.body.state).toMatchObject({
+      contentType: PLACE,
+      documentId: placeId,
+      locale: 'en',
+      status: 'synced',
+      queued: false,
+      lastError: null,
+    });
     expect(typeof good.body.state.remoteId).toBe('number');
     expect(good.body.state.lastSyncedAt).toEqual(expect.any(String));
 
     // Without ?locale the default locale is meant.
-    const defaultLocale = await api('GET', `/location-content/entries/${PLACE}/${placeId}`, { token: admin });
+    const defaultLocale = await api('GET', `/location-content/entries/${PLACE}/${placeId}`, {
+      token: admin,
+    });
     expect(defaultLocale.body.state.remoteId).toBe(good.body.state.remoteId);
 
-    const broken = await api('GET', `/location-content/entries/${PLACE}/${brokenId}?locale=en`, { token: admin });
+    const broken = await api('GET', `/location-content/entries/${PLACE}/${brokenId}?locale=en`, {
+      token: admin,
+    });
     expect(broken.body.state).toMatchObject({ status: 'failed', remoteId: null });
     expect(broken.body.state.lastError).toMatch(/latitude|coordinates/i);
 
@@ -289,22 +404,65 @@ describe('admin API with credentials set in Settings', () => {
     expect(status.body.configured).toBe(true);
     expect(status.body.counts.failed).toBeGreaterThanOrEqual(1);
     // Failed entries carry their title (the Content Manager's main field) for the dashboard.
-    expect(status.body.failed).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: PLACE, documentId: brokenId, locale: 'en', label: 'Nowhere', reason: broken.body.state.lastError })]));
+    expect(status.body.failed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          contentType: PLACE,
+          documentId: brokenId,
+          locale: 'en',
+          label: 'Nowhere',
+          reason: broken.body.state.lastError,
+        }),
+      ])
+    );
 
-    const unknownEntry = await api('GET', `/location-content/entries/${PLACE}/neverexisted000000000000`, { token: admin });
-    expect(unknownEntry.body).toEqual({ state: null, environment: { name: 'test', pushIn: null, pushing: true } });
-    expect((await api('GET', `/location-content/entries/api::nope.nope/${placeId}`, { token: admin })).status).toBe(400);
-    expect((await api('GET', `/location-content/entries/${PLACE}/${placeId}?locale=%3Cscript%3E`, { token: admin })).status).toBe(400);
+    const unknownEntry = await api(
+      'GET',
+      `/location-content/entries/${PLACE}/neverexisted000000000000`,
+      { token: admin }
+    );
+    expect(unknownEntry.body).toEqual({
+      state: null,
+      environment: { name: 'test', pushIn: null, pushing: true },
+    });
+    expect(
+      (await api('GET', `/location-content/entries/api::nope.nope/${placeId}`, { token: admin }))
+        .status
+    ).toBe(400);
+    expect(
+      (
+        await api('GET', `/location-content/entries/${PLACE}/${placeId}?locale=%3Cscript%3E`, {
+          token: admin,
+        })
+      ).status
+    ).toBe(400);
   });
 
   test('resync: the dry run lists, a start answers at once, a second start gets the running job', async () => {
-    const bad = await api('POST', '/location-content/resync', { token: admin, body: { dryRun: 'yes' } });
+    const bad = await api('POST', '/location-content/resync', {
+      token: admin,
+      body: { dryRun: 'yes' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/dryRun must be true or false/);
 
-    const dry = await api('POST', '/location-content/resync', { token: admin, body: { dryRun: true } });
-    expect(dry.body.plan).toMatchObject({ create: [], update: [], delete: [], truncatedAt: expect.any(Number) });
-    expect(dry.body.plan.failed).toEqual([expect.objectContaining({ documentId: brokenId, label: 'Nowhere', reason: expect.stringMatching(/latitude|coordinates/i) })]);
+    const dry = await api('POST', '/location-content/resync', {
+      token: admin,
+      body: { dryRun: true },
+    });
+    expect(dry.body.plan).toMatchObject({
+      create: [],
+      update: [],
+      delete: [],
+      truncatedAt: expect.any(Number),
+    });
+    expect(dry.body.plan.failed).toEqual([
+      expect.objectContaining({
+        documentId: brokenId,
+        label: 'Nowhere',
+        reason: expect.stringMatching(/latitude|coordinates/i),
+      }),
+    ]);
     expect(dry.body.plan.unchanged).toBe(1);
 
     // Pushes held back, so that the first job is surely still running when the second click lands
@@ -361,7 +519,9 @@ describe('admin API with credentials from config/plugins', () => {
   beforeAll(async () => {
     app = await startApp({ http: true });
     api = client(app);
-    admin = await createAdmin(app, 'admin@example.com', [(await app.strapi.service('admin::role').getSuperAdmin()).id]);
+    admin = await createAdmin(app, 'admin@example.com', [
+      (await app.strapi.service('admin::role').getSuperAdmin()).id,
+    ]);
   });
 
   afterAll(async () => {
@@ -371,15 +531,30 @@ describe('admin API with credentials from config/plugins', () => {
 
   test('fields set in config are locked, with the reason, and cannot be changed here', async () => {
     const res = await api('GET', '/location-content/settings', { token: admin });
-    expect(res.body.settings).toMatchObject({ baseUrl: app.emulator.baseUrl, clientId: app.emulator.clientId, secretSet: true, configured: true });
-    expect(Object.keys(res.body.settings.locked).sort()).toEqual(['baseUrl', 'clientId', 'clientSecret']);
+    expect(res.body.settings).toMatchObject({
+      baseUrl: app.emulator.baseUrl,
+      clientId: app.emulator.clientId,
+      secretSet: true,
+      configured: true,
+    });
+    expect(Object.keys(res.body.settings.locked).sort()).toEqual([
+      'baseUrl',
+      'clientId',
+      'clientSecret',
+    ]);
     expect(res.body.settings.locked.clientSecret).toMatch(/config\/plugins/);
 
-    const change = await api('PUT', '/location-content/settings', { token: admin, body: { clientId: 'other' } });
+    const change = await api('PUT', '/location-content/settings', {
+      token: admin,
+      body: { clientId: 'other' },
+    });
     expect(change.status).toBe(400);
     expect(change.body.error.message).toMatch(/Client id is set in config\/plugins/);
     // The same values sent back are harmless.
-    const same = await api('PUT', '/location-content/settings', { token: admin, body: { baseUrl: app.emulator.baseUrl, clientSecret: '' } });
+    const same = await api('PUT', '/location-content/settings', {
+      token: admin,
+      body: { baseUrl: app.emulator.baseUrl, clientSecret: '' },
+    });
     expect(same.status).toBe(200);
 
     const test = await api('POST', '/location-content/settings/test', { token: admin, body: {} });

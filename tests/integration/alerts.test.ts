@@ -20,7 +20,11 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       raw.push(body);
-      received.push({ contentType: req.headers['content-type'], method: req.method, body: JSON.parse(body) });
+      received.push({
+        contentType: req.headers['content-type'],
+        method: req.method,
+        body: JSON.parse(body),
+      });
       res.writeHead(204).end();
     });
   });
@@ -66,8 +70,13 @@ test('a test alert reaches the webhook as JSON with a link to the dashboard', as
 test('an entry that failed for good raises one alert; a second one within the interval does not', async () => {
   await createPlace(app.strapi, { title: 'Nowhere', geo: null });
   await app.sync().idle();
-  const [alert] = (await until(() => (ofKind('failed').length ? ofKind('failed') : undefined), 'the failed alert'))!;
-  expect(alert.body.title).toMatch(/^\[Location Content\] An entry failed: api::place\.place \w+ \(en\)$/);
+  const [alert] = (await until(
+    () => (ofKind('failed').length ? ofKind('failed') : undefined),
+    'the failed alert'
+  ))!;
+  expect(alert.body.title).toMatch(
+    /^\[Location Content\] An entry failed: api::place\.place \w+ \(en\)$/
+  );
   expect(alert.body.text).toContain("latitude: no value at 'geo.lat'");
   await createPlace(app.strapi, { title: 'Nowhere either', geo: null });
   await app.sync().idle();
@@ -87,7 +96,10 @@ test('refused credentials raise their own alert, without the secret', async () =
   app.emulator.revokeTokens();
   await createPlace(app.strapi, { title: 'Refused' });
   await app.sync().idle();
-  const [alert] = (await until(() => (ofKind('credentials').length ? ofKind('credentials') : undefined), 'the credentials alert'))!;
+  const [alert] = (await until(
+    () => (ofKind('credentials').length ? ofKind('credentials') : undefined),
+    'the credentials alert'
+  ))!;
   expect(alert.body.title).toBe('[Location Content] The remote refused the credentials');
   // Every entry fails with the credentials: they do not raise entry alerts on top.
   expect(ofKind('failed')).toHaveLength(1);
@@ -96,9 +108,15 @@ test('refused credentials raise their own alert, without the secret', async () =
 });
 
 test('a queue with work due and no push finished for stuckMinutes raises the stuck alert', async () => {
-  app.emulator.scriptFaults([{ kind: 'latency', latencyMs: 4500, method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
+  app.emulator.scriptFaults([
+    { kind: 'latency', latencyMs: 4500, method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+  ]);
   await createPlace(app.strapi, { title: 'Slow' });
-  const [alert] = (await until(() => (ofKind('stuck').length ? ofKind('stuck') : undefined), 'the stuck alert', 30_000))!;
+  const [alert] = (await until(
+    () => (ofKind('stuck').length ? ofKind('stuck') : undefined),
+    'the stuck alert',
+    30_000
+  ))!;
   expect(alert.body.text).toMatch(/change\(s\) are due and no push has finished for \d+ minutes/);
   await app.sync().idle();
 });

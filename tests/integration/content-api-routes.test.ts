@@ -19,14 +19,32 @@ const call = async (method: string, path: string, token?: string, body?: unknown
   const headers: Record<string, string> = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${app.url}/api/location-content${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}/api/location-content${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   bodies.push(text);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : null };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: text ? JSON.parse(text) : null,
+  };
 };
 
-const createToken = async (name: string, type: 'read-only' | 'full-access' | 'custom', permissions?: string[]) => {
-  const token = await app.strapi.service('admin::api-token-content-api').create({ name, description: name, type, lifespan: null, ...(permissions ? { permissions } : {}) } as any);
+const createToken = async (
+  name: string,
+  type: 'read-only' | 'full-access' | 'custom',
+  permissions?: string[]
+) => {
+  const token = await app.strapi.service('admin::api-token-content-api').create({
+    name,
+    description: name,
+    type,
+    lifespan: null,
+    ...(permissions ? { permissions } : {}),
+  } as any);
   return token.accessKey as string;
 };
 
@@ -59,7 +77,12 @@ test('a read-only token reads the status as JSON and is refused the resync (403)
   const status = await call('GET', '/status', tokens.readOnly);
   expect(status.status).toBe(200);
   expect(status.type).toContain('application/json');
-  expect(status.body).toMatchObject({ configured: true, counts: { synced: 1, failed: 0 }, queue: { depth: 0 }, resync: null });
+  expect(status.body).toMatchObject({
+    configured: true,
+    counts: { synced: 1, failed: 0 },
+    queue: { depth: 0 },
+    resync: null,
+  });
   const since = mark(app.emulator);
   const refused = await call('POST', '/resync', tokens.readOnly);
   expect(refused.status).toBe(403);
@@ -77,15 +100,26 @@ test('a bad body is a 400 that says what is expected', async () => {
   const res = await call('POST', '/resync', tokens.custom, { dryrun: true });
   expect(res.status).toBe(400);
   expect(res.body.error.message).toBe('Unknown field dryrun: expected { dryRun?: boolean }.');
-  expect((await call('POST', '/resync', tokens.custom, { dryRun: 'yes' })).body.error.message).toBe('dryRun must be true or false.');
+  expect((await call('POST', '/resync', tokens.custom, { dryRun: 'yes' })).body.error.message).toBe(
+    'dryRun must be true or false.'
+  );
 });
 
 test('a full-access token gets the dry-run plan; nothing is written', async () => {
-  await app.strapi.db.query(PLACE as any).updateMany({ where: { documentId: placeId }, data: { title: 'Louvre (renamed behind the plugin)' } });
+  await app.strapi.db.query(PLACE as any).updateMany({
+    where: { documentId: placeId },
+    data: { title: 'Louvre (renamed behind the plugin)' },
+  });
   const since = mark(app.emulator);
   const res = await call('POST', '/resync', tokens.fullAccess, { dryRun: true });
   expect(res.status).toBe(200);
-  expect(res.body.plan.update).toEqual([expect.objectContaining({ contentType: PLACE, documentId: placeId, label: 'Louvre (renamed behind the plugin)' })]);
+  expect(res.body.plan.update).toEqual([
+    expect.objectContaining({
+      contentType: PLACE,
+      documentId: placeId,
+      label: 'Louvre (renamed behind the plugin)',
+    }),
+  ]);
   expect(writes(app.emulator, since)).toEqual([]);
 });
 

@@ -34,10 +34,12 @@ test(`coordinates in a plain decimal: ${kind() === 'sqlite' ? 'no warning on SQL
   expect(place.warnings).toHaveLength(2);
   expect(place.warnings[0]).toBe(
     'api::place.place: latitude reads shared.geo-point.lat, a decimal this database stores with 2 decimals (positions rounded to about 1 km); ' +
-      'make it a "float" attribute, or give its column 6 decimals or more (e.g. numeric(10,6))',
+      'make it a "float" attribute, or give its column 6 decimals or more (e.g. numeric(10,6))'
   );
   expect(place.warnings[1]).toMatch(/^api::place\.place: longitude reads shared\.geo-point\.lng, /);
   // The settings page reads the same view.
-  const admin = (await import('../../server/src/controllers/mappings')).mappingsForAdmin(app.strapi);
+  const admin = (await import('../../server/src/controllers/mappings')).mappingsForAdmin(
+    app.strapi
+  );
   expect(admin.find((m) => m.contentType === 'api::place.place')!.warnings).toEqual(place.warnings);
 });

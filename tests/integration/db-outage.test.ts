@@ -24,7 +24,11 @@ if (!found.bin) {
   let db: MariadbServer;
   let app: TestApp;
   const sql = (statement: string) =>
-    adminQuery({ client: 'mysql', host: db.host, port: db.port, user: db.user, password: db.password }, statement, db.database);
+    adminQuery(
+      { client: 'mysql', host: db.host, port: db.port, user: db.user, password: db.password },
+      statement,
+      db.database
+    );
 
   beforeAll(async () => {
     db = await startServer(found.bin!);
@@ -43,13 +47,23 @@ if (!found.bin) {
     const places = [];
     for (const title of ['One', 'Two', 'Three']) places.push(await createPlace(strapi, { title }));
     await app.sync().idle();
-    expect(emulator.state().pinpoints.map((p: any) => p.name).sort()).toEqual(['One', 'Three', 'Two']);
+    expect(
+      emulator
+        .state()
+        .pinpoints.map((p: any) => p.name)
+        .sort()
+    ).toEqual(['One', 'Three', 'Two']);
     const before = pluginLines().length;
 
     // Every write to the outbox now fails, as the upsert of a wrong dialect did; the saves themselves work.
-    await sql("CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON location_content_outbox FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'");
+    await sql(
+      "CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON location_content_outbox FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'"
+    );
     for (const [i, p] of places.entries()) {
-      await docs(strapi, PLACE).update({ documentId: p.documentId, data: { title: `Secret title ${i}` } });
+      await docs(strapi, PLACE).update({
+        documentId: p.documentId,
+        data: { title: `Secret title ${i}` },
+      });
       await docs(strapi, PLACE).publish({ documentId: p.documentId });
     }
     const report = await until(async () => {
@@ -73,9 +87,14 @@ if (!found.bin) {
 
     await sql('DROP TRIGGER lc_refuse_outbox');
     await until(
-      () => emulator.state().pinpoints.map((p: any) => p.name).sort().join() === 'Secret title 0,Secret title 1,Secret title 2',
+      () =>
+        emulator
+          .state()
+          .pinpoints.map((p: any) => p.name)
+          .sort()
+          .join() === 'Secret title 0,Secret title 1,Secret title 2',
       'every change held in memory to reach the remote',
-      60_000,
+      60_000
     );
     expect((await app.sync().status()).recording).toBeNull();
     expect(pluginLines().some((l) => /changes are recorded again \(3 written/.test(l))).toBe(true);

@@ -37,7 +37,11 @@ describeWithPg('the scheduled check with two instances on one database', () => {
       apps.push(
         await startChildApp({
           appDir,
-          emulator: { baseUrl: emu.baseUrl, clientId: `replica-${id}`, clientSecret: `secret-${id}` },
+          emulator: {
+            baseUrl: emu.baseUrl,
+            clientId: `replica-${id}`,
+            clientSecret: `secret-${id}`,
+          },
           env: { ...pg.env, DATABASE_POOL_MAX: '6' },
           patch: {
             config: {
@@ -46,7 +50,7 @@ describeWithPg('the scheduled check with two instances on one database', () => {
               reconcile: { cron: '*/2 * * * * *', repair: 'missing' },
             },
           },
-        }),
+        })
       );
     }
   });
@@ -59,7 +63,8 @@ describeWithPg('the scheduled check with two instances on one database', () => {
   });
 
   /** First pages of the category collection: each check walks it once, from the start. */
-  const walks = (since: number) => emu.requests({ since, method: 'GET' }).filter((r) => r.path === '/v3.0/categories');
+  const walks = (since: number) =>
+    emu.requests({ since, method: 'GET' }).filter((r) => r.path === '/v3.0/categories');
   const lastSeq = () => emu.requests().at(-1)?.seq ?? 0;
 
   test("Strapi's cron runs the check, and the missing repair, by itself", async () => {
@@ -70,26 +75,40 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     const states: any[] = await a.call('states');
     const victim = states[0];
     const { access_token } = emu.issueToken('replica-a');
-    const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${victim.remoteId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${access_token}` } });
+    const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${victim.remoteId}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     expect(res.status).toBe(204);
 
     // Recreated by a scheduled run (repair: 'missing'), with no call from the test.
-    for (let end = Date.now() + 120_000; ; ) {
+    for (let end = Date.now() + 120_000; ;) {
       const now: any[] = await a.call('states');
       const s = now.find((x) => x.documentId === victim.documentId);
-      if (s.status === 'synced' && s.remoteId !== victim.remoteId && emu.state().pinpoints.some((p) => p.id === s.remoteId)) break;
+      if (
+        s.status === 'synced' &&
+        s.remoteId !== victim.remoteId &&
+        emu.state().pinpoints.some((p) => p.id === s.remoteId)
+      )
+        break;
       if (Date.now() > end) throw new Error('no scheduled run recreated the deleted pinpoint');
       await new Promise((r) => setTimeout(r, 250));
     }
     const status = await b.call('status');
-    expect(status.reconcile).toMatchObject({ cron: '*/2 * * * * *', repair: 'missing', lastRun: { outcome: expect.stringMatching(/done|running/) } });
+    expect(status.reconcile).toMatchObject({
+      cron: '*/2 * * * * *',
+      repair: 'missing',
+      lastRun: { outcome: expect.stringMatching(/done|running/) },
+    });
     expect(emu.state().pinpoints).toHaveLength(5);
   });
 
   test('each firing is run by one instance only', async () => {
     const [a, b] = apps;
     // The rule stops here; the firings below are the cron's own task, called as it calls it.
-    await Promise.all(apps.map((app) => app.run((strapi: any) => strapi.cron.remove('location-content-reconcile'))));
+    await Promise.all(
+      apps.map((app) => app.run((strapi: any) => strapi.cron.remove('location-content-reconcile')))
+    );
     await new Promise((r) => setTimeout(r, 2500));
     await Promise.all([a.call('idle'), b.call('idle')]);
 
@@ -98,15 +117,24 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     const ran: Array<[unknown, unknown]> = [];
     for (let i = 0; i < 4; i++) {
       const at = new Date(base + i * 2000).toISOString();
-      const fire = (strapi: any, iso: string) => strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso));
+      const fire = (strapi: any, iso: string) =>
+        strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso));
       ran.push(await Promise.all([a.run(fire, at), b.run(fire, at)]));
     }
     for (const [ra, rb] of ran) expect([ra, rb].filter(Boolean)).toHaveLength(1);
     expect(walks(since)).toHaveLength(4);
     // A firing already run is not run again, even late on another instance.
-    const again = await b.run((strapi: any, iso: string) => strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso)), new Date(base).toISOString());
+    const again = await b.run(
+      (strapi: any, iso: string) =>
+        strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso)),
+      new Date(base).toISOString()
+    );
     expect(again).toBeNull();
     const status = await a.call('status');
-    expect(status.reconcile.lastRun).toMatchObject({ outcome: 'done', error: null, found: { missing: 0, changed: 0, membership: 0, notOurs: 0 } });
+    expect(status.reconcile.lastRun).toMatchObject({
+      outcome: 'done',
+      error: null,
+      found: { missing: 0, changed: 0, membership: 0, notOurs: 0 },
+    });
   });
 });

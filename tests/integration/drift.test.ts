@@ -13,13 +13,17 @@ let token: string;
 const behindOurBack = (method: string, path: string, body?: unknown) =>
   fetch(`${app.emulator.baseUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => {
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status}`);
   });
 
-const remoteIdOf = async (uid: string, documentId: string) => (await stateOf(app, uid, documentId))!.remoteId!;
+const remoteIdOf = async (uid: string, documentId: string) =>
+  (await stateOf(app, uid, documentId))!.remoteId!;
 
 beforeAll(async () => {
   // The remote keeps coordinates rounded to about 1 m: that is not drift.
@@ -34,46 +38,95 @@ test('deleted, edited and foreign objects and changed memberships are reported, 
   const icon = await createIcon(strapi, 'Museum');
   const places = [];
   for (let i = 0; i < 6; i++) {
-    places.push(await createPlace(strapi, { title: `Place ${i}`, body: blocks(`About   place ${i}`), geo: { lat: 45.1234567 + i / 100, lng: 5.7654321 }, icon: icon.documentId }));
+    places.push(
+      await createPlace(strapi, {
+        title: `Place ${i}`,
+        body: blocks(`About   place ${i}`),
+        geo: { lat: 45.1234567 + i / 100, lng: 5.7654321 },
+        icon: icon.documentId,
+      })
+    );
   }
-  const tour = await createTour(strapi, { name: 'Tour', stops: places.slice(0, 3).map((p) => p.documentId) });
+  const tour = await createTour(strapi, {
+    name: 'Tour',
+    stops: places.slice(0, 3).map((p) => p.documentId),
+  });
   await app.sync().idle();
 
   const unchanged = await app.sync().check();
   expect(unchanged).toMatchObject({ missing: [], changed: [], membership: [], notOurs: [] });
   expect(unchanged.inventoryAt).toEqual(expect.any(String));
 
-  const [gone, edited, inTour] = await Promise.all(places.slice(0, 3).map((p) => remoteIdOf(PLACE, p.documentId)));
+  const [gone, edited, inTour] = await Promise.all(
+    places.slice(0, 3).map((p) => remoteIdOf(PLACE, p.documentId))
+  );
   const list = await remoteIdOf(TOUR, tour.documentId);
   await behindOurBack('DELETE', `/v3.0/pinpoints/${gone}`);
-  await behindOurBack('PUT', `/v3.0/pinpoints/${edited}`, { name: 'Typo fixed in the portal', latitude: 10 });
+  await behindOurBack('PUT', `/v3.0/pinpoints/${edited}`, {
+    name: 'Typo fixed in the portal',
+    latitude: 10,
+  });
   await behindOurBack('DELETE', `/v3.0/lists/${list}/pinpoints`, [{ id: inTour }]);
-  const [foreignPinpoint] = app.emulator.seed('pinpoints', [{ name: 'Added by a script', latitude: 1, longitude: 2 }]);
+  const [foreignPinpoint] = app.emulator.seed('pinpoints', [
+    { name: 'Added by a script', latitude: 1, longitude: 2 },
+  ]);
   const [foreignCategory] = app.emulator.seed('categories', [{ name: 'Portal category' }]);
 
   const since = mark(app.emulator);
   const report: DriftReport = await app.sync().check();
   expect(writes(app.emulator, since)).toEqual([]);
 
-  expect(report.missing).toEqual([expect.objectContaining({ contentType: PLACE, documentId: places[0].documentId, remoteId: gone })]);
+  expect(report.missing).toEqual([
+    expect.objectContaining({
+      contentType: PLACE,
+      documentId: places[0].documentId,
+      remoteId: gone,
+    }),
+  ]);
   expect(report.changed).toHaveLength(1);
-  expect(report.changed[0]).toMatchObject({ contentType: PLACE, documentId: places[1].documentId, remoteId: edited });
+  expect(report.changed[0]).toMatchObject({
+    contentType: PLACE,
+    documentId: places[1].documentId,
+    remoteId: edited,
+  });
   const fields = report.changed[0].fields;
   expect(fields.map((f) => f.field)).toEqual(['name', 'latitude']);
-  expect(fields[0]).toEqual({ field: 'name', before: 'Place 1', after: 'Typo fixed in the portal' });
+  expect(fields[0]).toEqual({
+    field: 'name',
+    before: 'Place 1',
+    after: 'Typo fixed in the portal',
+  });
   expect(fields[1].before).toBeCloseTo(45.1334567, 7);
   expect(fields[1].after).toBe(10);
   expect(report.membership).toEqual([
-    expect.objectContaining({ contentType: TOUR, documentId: tour.documentId, absent: [inTour], extra: [] }),
+    expect.objectContaining({
+      contentType: TOUR,
+      documentId: tour.documentId,
+      absent: [inTour],
+      extra: [],
+    }),
   ]);
   expect(report.notOurs).toEqual(
     expect.arrayContaining([
-      { resource: 'pinpoint', remoteId: foreignPinpoint, name: 'Added by a script', deletable: true },
-      { resource: 'category', remoteId: foreignCategory, name: 'Portal category', deletable: false },
-    ]),
+      {
+        resource: 'pinpoint',
+        remoteId: foreignPinpoint,
+        name: 'Added by a script',
+        deletable: true,
+      },
+      {
+        resource: 'category',
+        remoteId: foreignCategory,
+        name: 'Portal category',
+        deletable: false,
+      },
+    ])
   );
   expect(report.notOurs).toHaveLength(2);
-  expect(report.byContentType.find((c) => c.contentType === PLACE)).toMatchObject({ missing: 1, changed: 1 });
+  expect(report.byContentType.find((c) => c.contentType === PLACE)).toMatchObject({
+    missing: 1,
+    changed: 1,
+  });
 
   // Kept with its date.
   const kept = await app.sync().drift();
@@ -84,19 +137,38 @@ test('each group is repaired through the queue; a category is never deleted', as
   const before: DriftReport = (await app.sync().drift()).report;
   const since = mark(app.emulator);
 
-  const outcome: RepairOutcome = await app.sync().repair({ groups: ['missing', 'changed', 'membership', 'notOurs'] });
-  expect(outcome).toMatchObject({ queued: { missing: 1, changed: 1, membership: 1 }, deleted: 1, errors: [] });
-  expect(outcome.skipped).toEqual([expect.objectContaining({ resource: 'category', reason: expect.stringContaining('no delete') })]);
+  const outcome: RepairOutcome = await app
+    .sync()
+    .repair({ groups: ['missing', 'changed', 'membership', 'notOurs'] });
+  expect(outcome).toMatchObject({
+    queued: { missing: 1, changed: 1, membership: 1 },
+    deleted: 1,
+    errors: [],
+  });
+  expect(outcome.skipped).toEqual([
+    expect.objectContaining({ resource: 'category', reason: expect.stringContaining('no delete') }),
+  ]);
   await app.sync().idle();
 
   const missingDoc = before.missing[0].documentId;
   const recreated = await remoteOf(app, PLACE, missingDoc);
   expect(recreated).toMatchObject({ name: 'Place 0' });
   expect(recreated.id).not.toBe(before.missing[0].remoteId);
-  expect(await remoteOf(app, PLACE, before.changed[0].documentId)).toMatchObject({ name: 'Place 1', latitude: 45.13346 });
+  expect(await remoteOf(app, PLACE, before.changed[0].documentId)).toMatchObject({
+    name: 'Place 1',
+    latitude: 45.13346,
+  });
   const state = app.emulator.state() as any;
-  expect(state.pinpoints.find((p: any) => p.id === before.notOurs.find((o) => o.resource === 'pinpoint')!.remoteId)).toBeUndefined();
-  expect(state.categories.find((c: any) => c.id === before.notOurs.find((o) => o.resource === 'category')!.remoteId)).toBeDefined();
+  expect(
+    state.pinpoints.find(
+      (p: any) => p.id === before.notOurs.find((o) => o.resource === 'pinpoint')!.remoteId
+    )
+  ).toBeUndefined();
+  expect(
+    state.categories.find(
+      (c: any) => c.id === before.notOurs.find((o) => o.resource === 'category')!.remoteId
+    )
+  ).toBeDefined();
   // Every call of the repair was logged by the remote like any push (a write, then nothing more).
   expect(writes(app.emulator, since).length).toBeGreaterThanOrEqual(4);
 
@@ -104,23 +176,34 @@ test('each group is repaired through the queue; a category is never deleted', as
   expect(after).toMatchObject({ missing: [], changed: [], membership: [] });
   // The recreated pinpoint is in its list again.
   expect(state.lists[0].members).toContain(recreated.id);
-  expect(after.notOurs).toEqual([expect.objectContaining({ resource: 'category', deletable: false })]);
+  expect(after.notOurs).toEqual([
+    expect.objectContaining({ resource: 'category', deletable: false }),
+  ]);
 });
 
 test('a "not ours" repair never deletes an object an entry owns, even with an inventory older than the push', async () => {
-  const [foreign] = app.emulator.seed('pinpoints', [{ name: 'Soon linked', latitude: 3, longitude: 4 }]);
+  const [foreign] = app.emulator.seed('pinpoints', [
+    { name: 'Soon linked', latitude: 3, longitude: 4 },
+  ]);
   const report: DriftReport = await app.sync().check();
   expect(report.notOurs.map((o) => o.remoteId)).toContain(foreign);
 
   // After the walk, an entry comes to own the object (as a link of existing content does).
   const place = await createPlace(app.strapi, { title: 'Owner' });
   await app.sync().idle();
-  await app.strapi.db.query('plugin::location-content.sync-state' as any).updateMany({ where: { contentType: PLACE, entryDocumentId: place.documentId }, data: { remoteId: foreign } });
+  await app.strapi.db.query('plugin::location-content.sync-state' as any).updateMany({
+    where: { contentType: PLACE, entryDocumentId: place.documentId },
+    data: { remoteId: foreign },
+  });
 
   const since = mark(app.emulator);
   const outcome: RepairOutcome = await app.sync().repair({ groups: ['notOurs'] });
   expect(outcome.deleted).toBe(0);
-  expect(outcome.skipped).toEqual(expect.arrayContaining([{ resource: 'pinpoint', remoteId: foreign, reason: 'an entry owns it now' }]));
+  expect(outcome.skipped).toEqual(
+    expect.arrayContaining([
+      { resource: 'pinpoint', remoteId: foreign, reason: 'an entry owns it now' },
+    ])
+  );
   expect(writes(app.emulator, since).filter((w: any) => w.method === 'DELETE')).toEqual([]);
   expect((app.emulator.state() as any).pinpoints.find((p: any) => p.id === foreign)).toBeDefined();
 });
@@ -128,14 +211,28 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
 describe('admin routes', () => {
   const PASSWORD = 'Str0ngPassw0rd!';
   const login = async (email: string, roleIds: Array<number | string>) => {
-    await app.strapi.service('admin::user').create({ email, firstname: 'Drift', lastname: 'Test', password: PASSWORD, isActive: true, roles: roleIds } as any);
-    const res = await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+    await app.strapi.service('admin::user').create({
+      email,
+      firstname: 'Drift',
+      lastname: 'Test',
+      password: PASSWORD,
+      isActive: true,
+      roles: roleIds,
+    } as any);
+    const res = await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     return ((await res.json()) as any).data.token as string;
   };
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
     const res = await fetch(`${app.url}/location-content${path}`, {
       method,
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: (await res.json().catch(() => null)) as any };
@@ -144,38 +241,66 @@ describe('admin routes', () => {
   test('each checks its permission on the server; the report comes with entry labels; bad groups are 400s', async () => {
     const roles = app.strapi.service('admin::role');
     const admin = await login('drift-admin@example.com', [(await roles.getSuperAdmin()).id]);
-    const editor = await login('drift-editor@example.com', [(await roles.findOne({ code: 'strapi-editor' })).id]);
+    const editor = await login('drift-editor@example.com', [
+      (await roles.findOne({ code: 'strapi-editor' })).id,
+    ]);
     const readerRole = await roles.create({ name: 'Drift reader', description: 'reads the sync' });
-    await roles.assignPermissions(readerRole.id, [{ action: 'plugin::location-content.sync.read', subject: null, properties: {}, conditions: [] }]);
+    await roles.assignPermissions(readerRole.id, [
+      {
+        action: 'plugin::location-content.sync.read',
+        subject: null,
+        properties: {},
+        conditions: [],
+      },
+    ]);
     const reader = await login('drift-reader@example.com', [readerRole.id]);
 
-    const seen = async (method: string, path: string, body?: unknown) => Promise.all([undefined, editor, reader, admin].map(async (tk) => (await call(method, path, tk, body)).status));
+    const seen = async (method: string, path: string, body?: unknown) =>
+      Promise.all(
+        [undefined, editor, reader, admin].map(
+          async (tk) => (await call(method, path, tk, body)).status
+        )
+      );
     expect(await seen('GET', '/drift')).toEqual([401, 403, 200, 200]);
-    expect(await seen('POST', '/drift/repair', { groups: ['changed'] })).toEqual([401, 403, 403, 200]);
+    expect(await seen('POST', '/drift/repair', { groups: ['changed'] })).toEqual([
+      401, 403, 403, 200,
+    ]);
     expect(await seen('POST', '/drift/check', {})).toEqual([401, 403, 403, 200]);
 
-    expect((await call('POST', '/drift/repair', admin, { groups: ['everything'] })).status).toBe(400);
+    expect((await call('POST', '/drift/repair', admin, { groups: ['everything'] })).status).toBe(
+      400
+    );
     expect((await call('POST', '/drift/repair', admin, { groups: [] })).status).toBe(400);
 
-    await until(async () => !(await call('GET', '/drift', admin)).body.checking, 'the check to end', 60_000);
+    await until(
+      async () => !(await call('GET', '/drift', admin)).body.checking,
+      'the check to end',
+      60_000
+    );
     const kept = (await call('GET', '/drift', admin)).body;
     expect(kept.report.checkedAt).toEqual(expect.any(String));
     expect(kept.reconcile).toEqual({ cron: null, repair: null });
   });
 
-  test('a missing object is reported with its entry\'s label, and repaired from the route', async () => {
+  test("a missing object is reported with its entry's label, and repaired from the route", async () => {
     const roles = app.strapi.service('admin::role');
     const admin = await login('drift-admin2@example.com', [(await roles.getSuperAdmin()).id]);
     const place = await createPlace(app.strapi, { title: 'Labelled place' });
     await app.sync().idle();
     await behindOurBack('DELETE', `/v3.0/pinpoints/${await remoteIdOf(PLACE, place.documentId)}`);
     await call('POST', '/drift/check', admin, {});
-    await until(async () => {
-      const b = (await call('GET', '/drift', admin)).body;
-      return !b.checking && b.report.missing.length > 0;
-    }, 'the report', 60_000);
+    await until(
+      async () => {
+        const b = (await call('GET', '/drift', admin)).body;
+        return !b.checking && b.report.missing.length > 0;
+      },
+      'the report',
+      60_000
+    );
     const { report } = (await call('GET', '/drift', admin)).body;
-    expect(report.missing).toEqual([expect.objectContaining({ documentId: place.documentId, label: 'Labelled place' })]);
+    expect(report.missing).toEqual([
+      expect.objectContaining({ documentId: place.documentId, label: 'Labelled place' }),
+    ]);
     const repaired = await call('POST', '/drift/repair', admin, { groups: ['missing'] });
     expect(repaired.body.outcome.queued).toEqual({ missing: 1 });
     await app.sync().idle();

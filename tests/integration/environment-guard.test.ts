@@ -27,7 +27,10 @@ test('a published change is recorded, not pushed, and goes out once the environm
   const status = await app.sync().status();
   expect(status.queue.depth).toBe(1);
   expect(status.environment).toEqual({ name: 'test', pushIn: ['production'], pushing: false });
-  expect(status.target).toEqual({ host: new URL(app.emulator.baseUrl).host, clientIdLast4: app.emulator.clientId.slice(-4) });
+  expect(status.target).toEqual({
+    host: new URL(app.emulator.baseUrl).host,
+    clientIdLast4: app.emulator.clientId.slice(-4),
+  });
   // Several rounds of the worker (it polls every second): still nothing sent.
   await new Promise((r) => setTimeout(r, 3000));
   expect(writes(app.emulator, since)).toEqual([]);

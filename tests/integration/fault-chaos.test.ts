@@ -39,10 +39,16 @@ const CHAOS = {
     { kind: 'reset-after' as const, probability: 0.05 / (0.8 * (1 - 0.05 / 0.8)) },
   ],
 };
-const BURST_429 = Array.from({ length: 12 }, () => ({ kind: 'status' as const, status: 429, retryAfter: 1 }));
+const BURST_429 = Array.from({ length: 12 }, () => ({
+  kind: 'status' as const,
+  status: 429,
+  retryAfter: 1,
+}));
 
 const published = (uid: string, populate: any) =>
-  docs(app.strapi, uid).findMany({ status: 'published', populate, limit: 1000 } as any) as Promise<any[]>;
+  docs(app.strapi, uid).findMany({ status: 'published', populate, limit: 1000 } as any) as Promise<
+    any[]
+  >;
 
 test('under 5xx, resets before and after apply, 429 bursts and a revoked token, the remote converges to the content', async () => {
   const { strapi, emulator } = app;
@@ -59,7 +65,7 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
         address: `${i} Chaos Street`,
         geo: { lat: 40 + i / 10, lng: -3 + i / 10 },
         ...(i % 3 === 0 ? {} : { icon: icons[i % icons.length].documentId }),
-      }),
+      })
     );
     if (i === 15) emulator.scriptFaults(BURST_429);
     // Midway, every token dies: the plugin must get a new one and go on.
@@ -70,14 +76,24 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
     happenings.push(
       await createHappening(strapi, {
         title: `Chaos happening ${i}`,
-        slots: [{ from: `2026-07-${String(i + 1).padStart(2, '0')}T18:00:00Z`, to: `2026-07-${String(i + 1).padStart(2, '0')}T20:00:00Z` }],
+        slots: [
+          {
+            from: `2026-07-${String(i + 1).padStart(2, '0')}T18:00:00Z`,
+            to: `2026-07-${String(i + 1).padStart(2, '0')}T20:00:00Z`,
+          },
+        ],
         place: places[i].documentId,
-      }),
+      })
     );
   }
   const tours = [];
   for (let i = 0; i < 4; i++) {
-    tours.push(await createTour(strapi, { name: `Chaos tour ${i}`, stops: places.slice(12 + i * 3, 15 + i * 3 + (i % 2)).map((p) => p.documentId) }));
+    tours.push(
+      await createTour(strapi, {
+        name: `Chaos tour ${i}`,
+        stops: places.slice(12 + i * 3, 15 + i * 3 + (i % 2)).map((p) => p.documentId),
+      })
+    );
   }
 
   // Editors keep working while the queue fights the remote.
@@ -85,13 +101,24 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   emulator.scriptFaults(BURST_429);
   emulator.revokeTokens();
   for (const [k, p] of places.slice(30, 36).entries()) {
-    await docs(strapi, PLACE).update({ documentId: p.documentId, data: { title: `Chaos place ${30 + k} (renamed)`, geo: { lat: 10, lng: 20 + k } } });
+    await docs(strapi, PLACE).update({
+      documentId: p.documentId,
+      data: { title: `Chaos place ${30 + k} (renamed)`, geo: { lat: 10, lng: 20 + k } },
+    });
     await docs(strapi, PLACE).publish({ documentId: p.documentId });
   }
-  for (const p of places.slice(36, 38)) await docs(strapi, PLACE).unpublish({ documentId: p.documentId });
-  for (const p of places.slice(38, 40)) await docs(strapi, PLACE).delete({ documentId: p.documentId });
-  await docs(strapi, ICON).update({ documentId: icons[1].documentId, data: { label: 'Chaos icon 1 (renamed)' } });
-  await docs(strapi, TOUR).update({ documentId: tours[0].documentId, data: { stops: [places[20].documentId, places[21].documentId] } });
+  for (const p of places.slice(36, 38))
+    await docs(strapi, PLACE).unpublish({ documentId: p.documentId });
+  for (const p of places.slice(38, 40))
+    await docs(strapi, PLACE).delete({ documentId: p.documentId });
+  await docs(strapi, ICON).update({
+    documentId: icons[1].documentId,
+    data: { label: 'Chaos icon 1 (renamed)' },
+  });
+  await docs(strapi, TOUR).update({
+    documentId: tours[0].documentId,
+    data: { stops: [places[20].documentId, places[21].documentId] },
+  });
   await docs(strapi, TOUR).publish({ documentId: tours[0].documentId });
 
   await app.sync().idle({ timeoutMs: 240_000 });
@@ -108,7 +135,8 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
 
   // The local content as it is now, and the remote object of each entry.
   const remote = emulator.state();
-  const stateOf = (uid: string, documentId: string, locale?: string) => app.sync().stateOf({ contentType: uid, documentId, locale });
+  const stateOf = (uid: string, documentId: string, locale?: string) =>
+    app.sync().stateOf({ contentType: uid, documentId, locale });
   const localIcons = (await docs(strapi, ICON).findMany({ limit: 100 })) as any[];
   const localPlaces = await published(PLACE, ['geo', 'icon']);
   const localHappenings = await published(HAPPENING, ['slots', 'place']);
@@ -121,7 +149,20 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   // CHAOS_DUMP=<file> keeps what it takes to replay a failure: every call, the states, the log.
   if (process.env.CHAOS_DUMP) {
     const states = await strapi.db.query('plugin::location-content.sync-state' as any).findMany({});
-    writeFileSync(process.env.CHAOS_DUMP, JSON.stringify({ requests: emulator.requests(), remote, states, logs: app.logs, places: places.map((p) => p.documentId) }, null, 1));
+    writeFileSync(
+      process.env.CHAOS_DUMP,
+      JSON.stringify(
+        {
+          requests: emulator.requests(),
+          remote,
+          states,
+          logs: app.logs,
+          places: places.map((p) => p.documentId),
+        },
+        null,
+        1
+      )
+    );
   }
   expect(names(remote.categories)).toEqual(names(localIcons.map((i) => ({ name: i.label }))));
   expect(names(remote.pinpoints)).toEqual(names(localPlaces.map((p) => ({ name: p.title }))));
@@ -155,7 +196,10 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
     expect(remote.events.find((e) => e.id === s!.remoteId)).toMatchObject({
       name: h.title,
       pinpoint: pinpointOf.get(h.place.documentId),
-      dates: h.slots.map((slot: any) => ({ start: new Date(slot.from).toISOString(), end: new Date(slot.to).toISOString() })),
+      dates: h.slots.map((slot: any) => ({
+        start: new Date(slot.from).toISOString(),
+        end: new Date(slot.to).toISOString(),
+      })),
     });
   }
   for (const t of localTours) {
@@ -163,7 +207,9 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
     expect(s).toMatchObject({ status: 'synced' });
     const list = remote.lists.find((l) => l.id === s!.remoteId)!;
     expect(list.name).toBe(t.name);
-    expect([...list.members].sort()).toEqual(t.stops.map((p: any) => pinpointOf.get(p.documentId)).sort());
+    expect([...list.members].sort()).toEqual(
+      t.stops.map((p: any) => pinpointOf.get(p.documentId)).sort()
+    );
   }
   // Unpublished and deleted places are gone from the remote.
   for (const p of places.slice(36, 40)) expect(await stateOf(PLACE, p.documentId)).toBeNull();
@@ -178,7 +224,11 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   // Converged means converged: with the remote healthy again, a resync finds nothing to send.
   const quiet = mark(emulator);
   await app.sync().resync();
-  await until(async () => (await app.sync().status()).resync?.state === 'done', 'the resync to finish', 60_000);
+  await until(
+    async () => (await app.sync().status()).resync?.state === 'done',
+    'the resync to finish',
+    60_000
+  );
   await app.sync().idle();
   expect(writes(emulator, quiet)).toEqual([]);
 });

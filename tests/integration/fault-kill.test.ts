@@ -60,7 +60,8 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   const first = await startChildApp({ appDir, emulator: emu, patch: { config } });
   apps.push(first);
   await first.run(async (strapi) => {
-    if ((strapi.db as any).dialect.client === 'sqlite') await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
+    if ((strapi.db as any).dialect.client === 'sqlite')
+      await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
     return null;
   });
   const { documentIds } = await first.call('seedPlaces', { count: COUNT, prefix: PREFIX });
@@ -78,7 +79,11 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   await new Promise((r) => setTimeout(r, 200));
   const seqAtKill = emu.requests().at(-1)?.seq ?? 0;
 
-  const second = await startChildApp({ appDir, emulator: emu, patch: { config: { ...config, syncEnabled: true } } });
+  const second = await startChildApp({
+    appDir,
+    emulator: emu,
+    patch: { config: { ...config, syncEnabled: true } },
+  });
   apps.push(second);
   // The resync resumes by itself after the restart: nobody calls resync() again.
   const status = await until(
@@ -87,12 +92,17 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
       return s.resync?.state === 'done' && s.queue.depth === 0 ? s : null;
     },
     'the resumed resync to finish',
-    240_000,
+    240_000
   );
   await second.call('idle', { timeoutMs: 60_000 });
 
   // Every entry synced, each with its own remote object.
-  const states: Array<{ documentId: string; status: string; remoteId: number | null; lastError: string | null }> = await second.call('states');
+  const states: Array<{
+    documentId: string;
+    status: string;
+    remoteId: number | null;
+    lastError: string | null;
+  }> = await second.call('states');
   expect(states).toHaveLength(COUNT);
   const notSynced = states.filter((s) => s.status !== 'synced' || s.remoteId == null);
   expect(notSynced).toEqual([]);
@@ -111,10 +121,14 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   expect(status.counts).toMatchObject({ synced: COUNT, failed: 0, pending: 0 });
 
   // What the restart did: the rest of the creates, plus the recovery of answers the kill lost.
-  const after = emu.requests({ since: seqAtKill }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
+  const after = emu
+    .requests({ since: seqAtKill })
+    .filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
   const postsAfter = after.filter((r) => r.method === 'POST' && r.status === 201).length;
   const adopted = after.filter((r) => r.method === 'PUT').length;
   expect(created()).toBe(COUNT);
   // eslint-disable-next-line no-console
-  console.info(`kill -9 after ${atKill} creates; the restart created ${postsAfter} and adopted ${adopted} objects whose answer the kill lost (${after.length} API calls)`);
+  console.info(
+    `kill -9 after ${atKill} creates; the restart created ${postsAfter} and adopted ${adopted} objects whose answer the kill lost (${after.length} API calls)`
+  );
 });

@@ -46,7 +46,7 @@ test('40 new places on a 1,000-pinpoint account converge without a duplicate', a
       name: `Existing ${i}`,
       latitude: 30 + i / 1000,
       longitude: 2,
-    })),
+    }))
   );
   emulator.setFaults(FAULTS);
 
@@ -56,7 +56,7 @@ test('40 new places on a 1,000-pinpoint account converge without a duplicate', a
       await createPlace(strapi, {
         title: `New place ${i}`,
         geo: { lat: 44 + i / 100, lng: 4 },
-      }),
+      })
     );
   await app.sync().idle({ timeoutMs: 240_000 });
   const stats = emulator.stats();
@@ -78,7 +78,7 @@ test('40 new places on a 1,000-pinpoint account converge without a duplicate', a
   expect(stats.byStatus['503']).toBeGreaterThan(0);
   const lost = app.logs.filter((l) => l.includes('has no recorded answer'));
   console.info(
-    `${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`,
+    `${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`
   );
   expect(lost.length).toBeGreaterThan(0);
 });

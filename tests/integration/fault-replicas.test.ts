@@ -31,7 +31,10 @@ const EDITED = 40;
         { clientId: 'replica-a', clientSecret: 'secret-a' },
         { clientId: 'replica-b', clientSecret: 'secret-b' },
       ],
-      faults: { seed: 3, rules: [{ kind: 'latency', latencyMs: [5, 25], method: ['POST', 'PUT', 'DELETE'] }] },
+      faults: {
+        seed: 3,
+        rules: [{ kind: 'latency', latencyMs: [5, 25], method: ['POST', 'PUT', 'DELETE'] }],
+      },
     });
     let shared: string | undefined;
     for (const [i, id] of ['a', 'b'].entries()) {
@@ -43,10 +46,20 @@ const EDITED = 40;
       apps.push(
         await startChildApp({
           appDir,
-          emulator: { baseUrl: emu.baseUrl, clientId: `replica-${id}`, clientSecret: `secret-${id}` },
+          emulator: {
+            baseUrl: emu.baseUrl,
+            clientId: `replica-${id}`,
+            clientSecret: `secret-${id}`,
+          },
           env: { ...databaseEnv(appDir, { database: shared }), DATABASE_POOL_MAX: '6' },
-          patch: { config: { rateLimit: { requestsPerSecond: 500, concurrency: 4 }, batchSize: 10 + i * 5, retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 } } },
-        }),
+          patch: {
+            config: {
+              rateLimit: { requestsPerSecond: 500, concurrency: 4 },
+              batchSize: 10 + i * 5,
+              retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 },
+            },
+          },
+        })
       );
     }
   });
@@ -64,21 +77,34 @@ const EDITED = 40;
     const { documentIds } = await a.call('seedPlaces', { count: SEEDED, prefix: 'Replica' });
     await a.call('resync');
     const done = async () => (await a.call('status')).resync?.state === 'done';
-    for (let end = Date.now() + 180_000; !(await done()); ) {
+    for (let end = Date.now() + 180_000; !(await done());) {
       if (Date.now() > end) throw new Error('the resync did not finish');
       await new Promise((r) => setTimeout(r, 200));
     }
-    await Promise.all([a.call('idle', { timeoutMs: 120_000 }), b.call('idle', { timeoutMs: 120_000 })]);
+    await Promise.all([
+      a.call('idle', { timeoutMs: 120_000 }),
+      b.call('idle', { timeoutMs: 120_000 }),
+    ]);
 
     // Editors on both instances at the same time: creates, and renames of the same entries from
     // both sides. Never the same entry at the same moment: Strapi's own publish is not safe
     // against two instances publishing one document at once (its unique check fails).
-    const edit = async (strapi: any, { who, from, count, ids }: { who: string; from: number; count: number; ids: string[] }) => {
+    const edit = async (
+      strapi: any,
+      { who, from, count, ids }: { who: string; from: number; count: number; ids: string[] }
+    ) => {
       const PLACE = 'api::place.place';
       for (let i = 0; i < count; i++) {
-        const p = await strapi.documents(PLACE).create({ data: { title: `Edited on ${who} ${from + i}`, geo: { lat: 10 + (from + i) / 100, lng: who === 'a' ? 1 : 2 } } });
+        const p = await strapi.documents(PLACE).create({
+          data: {
+            title: `Edited on ${who} ${from + i}`,
+            geo: { lat: 10 + (from + i) / 100, lng: who === 'a' ? 1 : 2 },
+          },
+        });
         await strapi.documents(PLACE).publish({ documentId: p.documentId });
-        await strapi.documents(PLACE).update({ documentId: ids[i], data: { title: `Shared ${ids[i]} renamed on ${who}` } });
+        await strapi
+          .documents(PLACE)
+          .update({ documentId: ids[i], data: { title: `Shared ${ids[i]} renamed on ${who}` } });
         await strapi.documents(PLACE).publish({ documentId: ids[i] });
         // Separate requests in real life: let the event loop (and the worker) turn.
         await new Promise((r) => setImmediate(r));
@@ -97,13 +123,17 @@ const EDITED = 40;
       b.run(edit, { who: 'b', from: half, count: half, ids: shared.slice(0, half) }),
     ]);
     await new Promise((r) => setTimeout(r, 500));
-    await Promise.all([a.call('idle', { timeoutMs: 120_000 }), b.call('idle', { timeoutMs: 120_000 })]);
+    await Promise.all([
+      a.call('idle', { timeoutMs: 120_000 }),
+      b.call('idle', { timeoutMs: 120_000 }),
+    ]);
 
     const calls = api();
     const posts = calls.filter((r) => r.method === 'POST' && r.path === '/v3.0/pinpoints');
     // Exactly one POST per entry: the seeded ones and those the editors created.
     const byName = new Map<string, number>();
-    for (const p of posts) byName.set((p.body as any).name, (byName.get((p.body as any).name) ?? 0) + 1);
+    for (const p of posts)
+      byName.set((p.body as any).name, (byName.get((p.body as any).name) ?? 0) + 1);
     const twice = [...byName].filter(([, n]) => n > 1);
     expect(twice).toEqual([]);
     expect(posts).toHaveLength(SEEDED + 2 * EDITED);
@@ -122,7 +152,10 @@ const EDITED = 40;
     expect(states.filter((s) => s.status !== 'synced')).toEqual([]);
     expect(new Set(states.map((s) => s.remoteId)).size).toBe(SEEDED + 2 * EDITED);
     const titles = await a.run(async (strapi: any, ids: string[]) => {
-      const rows = await strapi.db.query('api::place.place').findMany({ select: ['documentId', 'title'], where: { documentId: { $in: ids }, publishedAt: { $notNull: true } } });
+      const rows = await strapi.db.query('api::place.place').findMany({
+        select: ['documentId', 'title'],
+        where: { documentId: { $in: ids }, publishedAt: { $notNull: true } },
+      });
       return Object.fromEntries(rows.map((r: any) => [r.documentId, r.title]));
     }, shared);
     for (const id of shared) {
@@ -134,10 +167,15 @@ const EDITED = 40;
     expect(editPuts).toBeLessThanOrEqual(2 * EDITED);
 
     // Both workers took rows from the one outbox.
-    const byClient = { a: posts.filter((p) => p.clientId === 'replica-a').length, b: posts.filter((p) => p.clientId === 'replica-b').length };
+    const byClient = {
+      a: posts.filter((p) => p.clientId === 'replica-a').length,
+      b: posts.filter((p) => p.clientId === 'replica-b').length,
+    };
     expect(byClient.a).toBeGreaterThan(posts.length / 10);
     expect(byClient.b).toBeGreaterThan(posts.length / 10);
     // eslint-disable-next-line no-console
-    console.info(`two workers, one outbox: ${posts.length} POSTs (${byClient.a} from a, ${byClient.b} from b), ${editPuts} PUTs for ${4 * EDITED} edits+publishes of ${EDITED} shared entries`);
+    console.info(
+      `two workers, one outbox: ${posts.length} POSTs (${byClient.a} from a, ${byClient.b} from b), ${editPuts} PUTs for ${4 * EDITED} edits+publishes of ${EDITED} shared entries`
+    );
   });
 });

@@ -28,7 +28,13 @@ const restore: Array<() => void> = [];
 
 function capture() {
   const chunkText = (chunk: unknown, encoding?: unknown) =>
-    chunk == null || typeof chunk === 'function' ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString((encoding as BufferEncoding) || 'utf8');
+    chunk == null || typeof chunk === 'function'
+      ? ''
+      : Buffer.isBuffer(chunk)
+        ? chunk.toString('utf8')
+        : typeof chunk === 'string'
+          ? chunk
+          : Buffer.from(chunk as Uint8Array).toString((encoding as BufferEncoding) || 'utf8');
   const proto = ServerResponse.prototype as any;
   const { write, end } = proto;
   const record = (res: any, text: string) => {
@@ -65,7 +71,18 @@ function capture() {
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const original = console[level];
     console[level] = (...args: unknown[]) => {
-      seen.push([`console.${level}`, args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.message}\n${a.stack}` : JSON.stringify(a))).join(' ')]);
+      seen.push([
+        `console.${level}`,
+        args
+          .map((a) =>
+            typeof a === 'string'
+              ? a
+              : a instanceof Error
+                ? `${a.message}\n${a.stack}`
+                : JSON.stringify(a)
+          )
+          .join(' '),
+      ]);
       return original.apply(console, args as any);
     };
     restore.push(() => {
@@ -92,7 +109,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.sync().idle({ timeoutMs: 30_000 }).catch(() => undefined);
+  await app
+    ?.sync()
+    .idle({ timeoutMs: 30_000 })
+    .catch(() => undefined);
   await app?.stop();
   for (const r of restore.reverse()) r();
   if (app) await removeDir(app.appDir);
@@ -101,7 +121,10 @@ afterAll(async () => {
 async function call(method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${app.url}${path}`, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -112,17 +135,41 @@ async function call(method: string, path: string, token?: string, body?: unknown
 test('no secret or token in answers, logs, output, stored errors or settings during a run with failures', async () => {
   const { strapi, emulator } = app;
   const superAdmin = await strapi.service('admin::role').getSuperAdmin();
-  await strapi.service('admin::user').create({ email: 'leaks@example.com', firstname: 'Leak', lastname: 'Hunter', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
-  const login = await call('POST', '/admin/login', undefined, { email: 'leaks@example.com', password: PASSWORD });
+  await strapi.service('admin::user').create({
+    email: 'leaks@example.com',
+    firstname: 'Leak',
+    lastname: 'Hunter',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
+  const login = await call('POST', '/admin/login', undefined, {
+    email: 'leaks@example.com',
+    password: PASSWORD,
+  });
   const admin = login.json.data.token as string;
   const lc = (path: string) => `/location-content${path}`;
 
   // 1. A wrong secret pasted in Settings: the token endpoint refuses, pushes fail, the connection test says so.
-  expect((await call('PUT', lc('/settings'), admin, { baseUrl: emulator.baseUrl, clientId: CLIENT_ID, clientSecret: WRONG_SECRET })).status).toBe(200);
+  expect(
+    (
+      await call('PUT', lc('/settings'), admin, {
+        baseUrl: emulator.baseUrl,
+        clientId: CLIENT_ID,
+        clientSecret: WRONG_SECRET,
+      })
+    ).status
+  ).toBe(200);
   const wrongTest = await call('POST', lc('/settings/test'), admin, {});
   expect(wrongTest.status).toBe(200);
   const place = await createPlace(strapi, { title: 'Leak probe' });
-  await until(async () => (await app.sync().stateOf({ contentType: 'api::place.place', documentId: place.documentId }))?.lastError, 'a failure with the wrong secret', 30_000);
+  await until(
+    async () =>
+      (await app.sync().stateOf({ contentType: 'api::place.place', documentId: place.documentId }))
+        ?.lastError,
+    'a failure with the wrong secret',
+    30_000
+  );
   await call('GET', lc('/status'), admin);
   await call('GET', lc(`/entries/api::place.place/${place.documentId}`), admin);
 
@@ -162,16 +209,40 @@ test('no secret or token in answers, logs, output, stored errors or settings dur
     ],
     script: [
       // A token endpoint that echoes what it received, like some OAuth servers in their errors.
-      { kind: 'status', status: 400, pathPrefix: '/v3.0/oauth2/token', body: { error: 'invalid_request', error_description: `bad form: client_id=${CLIENT_ID}&client_secret=${SECRET}` } },
+      {
+        kind: 'status',
+        status: 400,
+        pathPrefix: '/v3.0/oauth2/token',
+        body: {
+          error: 'invalid_request',
+          error_description: `bad form: client_id=${CLIENT_ID}&client_secret=${SECRET}`,
+        },
+      },
       // An API error whose body repeats the bearer token it was given.
-      { kind: 'status', status: 500, pathPrefix: '/v3.0/pinpoints', body: `<html>Internal error for Authorization: Bearer ${usedToken}</html>` },
-      { kind: 'status', status: 400, method: 'POST', pathPrefix: '/v3.0/events', body: { detail: `token ${usedToken} may not create this`, client_secret: SECRET } },
+      {
+        kind: 'status',
+        status: 500,
+        pathPrefix: '/v3.0/pinpoints',
+        body: `<html>Internal error for Authorization: Bearer ${usedToken}</html>`,
+      },
+      {
+        kind: 'status',
+        status: 400,
+        method: 'POST',
+        pathPrefix: '/v3.0/events',
+        body: { detail: `token ${usedToken} may not create this`, client_secret: SECRET },
+      },
     ],
   });
   const places = [];
-  for (let i = 0; i < 12; i++) places.push(await createPlace(strapi, { title: `Leak place ${i}`, geo: { lat: i, lng: i } }));
+  for (let i = 0; i < 12; i++)
+    places.push(await createPlace(strapi, { title: `Leak place ${i}`, geo: { lat: i, lng: i } }));
   emulator.revokeTokens();
-  await createHappening(strapi, { title: 'Leak happening', slots: [{ from: '2026-10-01T10:00:00Z', to: '2026-10-01T11:00:00Z' }], place: places[0].documentId });
+  await createHappening(strapi, {
+    title: 'Leak happening',
+    slots: [{ from: '2026-10-01T10:00:00Z', to: '2026-10-01T11:00:00Z' }],
+    place: places[0].documentId,
+  });
   await call('POST', lc('/resync'), admin, {});
   await call('POST', lc('/resync'), admin, { dryRun: true });
   await app.sync().idle({ timeoutMs: 120_000 });
@@ -200,10 +271,15 @@ test('no secret or token in answers, logs, output, stored errors or settings dur
 
   // Everything the database keeps as text: error reasons, membership errors, settings.
   const knex = strapi.db.connection;
-  for (const uid of ['plugin::location-content.sync-state', 'plugin::location-content.outbox-entry']) {
-    for (const row of await knex(strapi.db.metadata.get(uid).tableName).select('*')) seen.push([`table ${uid}`, JSON.stringify(row)]);
+  for (const uid of [
+    'plugin::location-content.sync-state',
+    'plugin::location-content.outbox-entry',
+  ]) {
+    for (const row of await knex(strapi.db.metadata.get(uid).tableName).select('*'))
+      seen.push([`table ${uid}`, JSON.stringify(row)]);
   }
-  for (const row of await knex('strapi_core_store_settings').select('*')) seen.push([`core store ${row.key}`, JSON.stringify(row)]);
+  for (const row of await knex('strapi_core_store_settings').select('*'))
+    seen.push([`core store ${row.key}`, JSON.stringify(row)]);
   seen.push(['Strapi log', app.logs.join('\n')]);
 
   const needles = new Map<string, string>([
@@ -217,7 +293,10 @@ test('no secret or token in answers, logs, output, stored errors or settings dur
   for (const [where, text] of seen) {
     for (const [what, needle] of needles) {
       const at = text.indexOf(needle);
-      if (at !== -1) leaks.push(`${what} in ${where}: …${text.slice(Math.max(0, at - 80), at + needle.length + 40)}…`);
+      if (at !== -1)
+        leaks.push(
+          `${what} in ${where}: …${text.slice(Math.max(0, at - 80), at + needle.length + 40)}…`
+        );
     }
   }
   expect(leaks).toEqual([]);

@@ -8,10 +8,13 @@ import { mark } from '../helpers/sync';
 const INVENTORY = 'plugin::location-content.inventory-object';
 const MEMBERS = 'plugin::location-content.inventory-member';
 
-const rows = (app: TestApp, uid: string) => app.strapi.db.query(uid as any).findMany({ limit: 100_000 }) as Promise<any[]>;
+const rows = (app: TestApp, uid: string) =>
+  app.strapi.db.query(uid as any).findMany({ limit: 100_000 }) as Promise<any[]>;
 /** GETs of the pinpoint collection, up to the walk of list members (whose later links are opaque too). */
 const pinpointGets = (emulator: EmulatorHandle, since: number) => {
-  const gets = emulator.requests({ since, method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
+  const gets = emulator
+    .requests({ since, method: 'GET' })
+    .filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
   const members = gets.findIndex((r: any) => r.path.includes('list='));
   return members < 0 ? gets : gets.slice(0, members);
 };
@@ -25,7 +28,7 @@ async function seedAccount(emulator: EmulatorHandle) {
       latitude: 45 + i / 1000,
       longitude: 5 + i / 1000,
       category: categories[i % 2],
-    })),
+    }))
   );
   emulator.seed('events', [
     {
@@ -82,7 +85,9 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     const objects = await rows(app, INVENTORY);
     const remote = app.emulator.state() as any;
     expect(objects).toHaveLength(45 + 2 + 2 + 3);
-    const p0 = objects.find((o) => o.resource === 'pinpoint' && Number(o.remoteId) === seeded.pinpoints[0]);
+    const p0 = objects.find(
+      (o) => o.resource === 'pinpoint' && Number(o.remoteId) === seeded.pinpoints[0]
+    );
     expect(p0).toMatchObject({
       name: 'Place   0',
       nameKey: 'place 0',
@@ -104,7 +109,7 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
       remote.lists
         .find((l: any) => l.id === seeded.lists[0])
         .members.slice()
-        .sort(),
+        .sort()
     );
     expect(of(seeded.lists[1])).toHaveLength(5);
 
@@ -113,7 +118,11 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     expect(gets).toHaveLength(3);
     expect(gets[0].path).toBe('/v3.0/pinpoints');
     // Nothing was written.
-    expect(app.emulator.requests({ since }).filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))).toEqual([]);
+    expect(
+      app.emulator
+        .requests({ since })
+        .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
+    ).toEqual([]);
 
     const status = await app.sync().status();
     expect(status.inventory).toMatchObject({
@@ -149,14 +158,20 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
       method: 'DELETE',
       headers: { Authorization: `Bearer ${access_token}` },
     });
-    const [added] = app.emulator.seed('pinpoints', [{ name: 'Newcomer', latitude: 1, longitude: 2 }]);
+    const [added] = app.emulator.seed('pinpoints', [
+      { name: 'Newcomer', latitude: 1, longitude: 2 },
+    ]);
     await app.sync().inventory();
-    const ids = (await rows(app, INVENTORY)).filter((o) => o.resource === 'pinpoint').map((o) => Number(o.remoteId));
+    const ids = (await rows(app, INVENTORY))
+      .filter((o) => o.resource === 'pinpoint')
+      .map((o) => Number(o.remoteId));
     expect(ids).not.toContain(seeded.pinpoints[3]);
     expect(ids).toContain(added);
     expect(ids).toHaveLength(45);
     // The deleted pinpoint also left list A.
-    const members = (await rows(app, MEMBERS)).filter((m) => Number(m.listId) === seeded.lists[0]).map((m) => Number(m.pinpointId));
+    const members = (await rows(app, MEMBERS))
+      .filter((m) => Number(m.listId) === seeded.lists[0])
+      .map((m) => Number(m.pinpointId));
     expect(members).toHaveLength(24);
     expect(members).not.toContain(seeded.pinpoints[3]);
   });
@@ -176,7 +191,7 @@ describe('an inventory walk that fails', () => {
         name: `P${i}`,
         latitude: i,
         longitude: i,
-      })),
+      }))
     );
   });
 

@@ -109,8 +109,12 @@ test('proposes links by what identifies each object, and confirming updates them
     documentId: castleEntry.documentId,
     resource: 'pinpoint',
   });
-  expect(proposal.ambiguous[0].candidates.map((c: any) => c.remoteId).sort()).toEqual([castle1, castle2].sort());
-  expect(proposal.unmatched.map((u: any) => u.documentId).sort()).toEqual([cafeEntry.documentId, hallTwin.documentId].sort());
+  expect(proposal.ambiguous[0].candidates.map((c: any) => c.remoteId).sort()).toEqual(
+    [castle1, castle2].sort()
+  );
+  expect(proposal.unmatched.map((u: any) => u.documentId).sort()).toEqual(
+    [cafeEntry.documentId, hallTwin.documentId].sort()
+  );
   expect(proposal.unowned.map((u: any) => u.remoteId).sort()).toEqual([rock, other].sort());
   expect(proposal.counts).toEqual({
     linked: 6,
@@ -141,13 +145,26 @@ test('proposes links by what identifies each object, and confirming updates them
   setPluginConfig(strapi, 'syncEnabled', true);
   await app.sync().resync();
   await app.sync().idle({ timeoutMs: 120_000 });
-  const calls = emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+  const calls = emulator
+    .requests({ since })
+    .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
   // Creates only: membership additions are POSTs too.
-  const posts = calls.filter((r: any) => r.method === 'POST' && !/\/lists\/\d+\/pinpoints$/.test(r.path));
-  expect(posts.map((r: any) => `${r.path} ${r.body?.name}`).sort()).toEqual(['/v3.0/pinpoints New cafe', '/v3.0/pinpoints Town Hall'].sort());
-  for (const id of [hall, kioskA, kioskB, castle1]) expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${id}`)).toBe(true);
-  expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/categories/${museum}`)).toBe(true);
-  expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/events/${concert}`)).toBe(true);
+  const posts = calls.filter(
+    (r: any) => r.method === 'POST' && !/\/lists\/\d+\/pinpoints$/.test(r.path)
+  );
+  expect(posts.map((r: any) => `${r.path} ${r.body?.name}`).sort()).toEqual(
+    ['/v3.0/pinpoints New cafe', '/v3.0/pinpoints Town Hall'].sort()
+  );
+  for (const id of [hall, kioskA, kioskB, castle1])
+    expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${id}`)).toBe(
+      true
+    );
+  expect(
+    calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/categories/${museum}`)
+  ).toBe(true);
+  expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/events/${concert}`)).toBe(
+    true
+  );
   expect(emulator.state().pinpoints.length).toBe(pinpointsBefore + 2);
   for (const [uid, doc] of [
     [ICON, icon],
@@ -167,7 +184,10 @@ test('proposes links by what identifies each object, and confirming updates them
     expect.arrayContaining([
       ['POST', [{ id: kioskA }]],
       ['DELETE', [{ id: other }]],
-    ]),
+    ])
   );
-  expect(emulator.state().pinpoints.find((p: any) => p.id === hall)).toMatchObject({ name: 'Town Hall', category: museum });
+  expect(emulator.state().pinpoints.find((p: any) => p.id === hall)).toMatchObject({
+    name: 'Town Hall',
+    category: museum,
+  });
 });

@@ -19,19 +19,41 @@ const preview = (documentId: string) => app.sync().previewOf({ contentType: PLAC
 
 test('draft and published side by side, field by field; the remote hears nothing', async () => {
   const { file } = await uploadImage(app.strapi, 'louvre.png');
-  const place = await createPlace(app.strapi, { title: 'Louvre', body: blocks('The **museum**.'), keywords: ['museum', 'paris'], cover: file.id });
+  const place = await createPlace(app.strapi, {
+    title: 'Louvre',
+    body: blocks('The **museum**.'),
+    keywords: ['museum', 'paris'],
+    cover: file.id,
+  });
   await app.sync().idle();
-  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Musée du Louvre' } });
+  await docs(app.strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Musée du Louvre' },
+  });
   const since = mark(app.emulator);
 
   const [draft, published] = await preview(place.documentId);
   expect(draft).toMatchObject({ version: 'draft', problems: [], waitsFor: [], skipped: null });
-  expect(published).toMatchObject({ version: 'published', problems: [], waitsFor: [], skipped: null });
+  expect(published).toMatchObject({
+    version: 'published',
+    problems: [],
+    waitsFor: [],
+    skipped: null,
+  });
   expect(draft.payload!.name).toBe('Musée du Louvre');
   expect(published.payload!.name).toBe('Louvre');
-  expect(published.payload).toMatchObject({ latitude: 48.85, longitude: 2.35, address: '1 Main St', tags: ['museum', 'paris'] });
+  expect(published.payload).toMatchObject({
+    latitude: 48.85,
+    longitude: 2.35,
+    address: '1 Main St',
+    tags: ['museum', 'paris'],
+  });
   expect(published.payload!.description).toContain('<p>');
-  expect(published.payload!.media_file).toEqual({ name: 'louvre.png', mime: 'image/png', sizeKb: expect.any(Number) });
+  expect(published.payload!.media_file).toEqual({
+    name: 'louvre.png',
+    mime: 'image/png',
+    sizeKb: expect.any(Number),
+  });
   expect(JSON.stringify(published.payload)).not.toMatch(/base64|data:image/);
   expect(app.emulator.requests({ since })).toEqual([]);
 });
@@ -44,7 +66,15 @@ test('a category without a remote id is "waits for"; a mapping problem is said i
   const since = mark(app.emulator);
 
   const [draft, published] = await preview(place.documentId);
-  expect(published.waitsFor).toEqual([{ contentType: 'api::icon.icon', documentId: icon.documentId, locale: '', role: 'category', blocking: true }]);
+  expect(published.waitsFor).toEqual([
+    {
+      contentType: 'api::icon.icon',
+      documentId: icon.documentId,
+      locale: '',
+      role: 'category',
+      blocking: true,
+    },
+  ]);
   expect(draft.payload).toBeNull();
   expect(draft.problems).toEqual([
     { field: 'latitude', reason: "no value at 'geo.lat'" },
@@ -58,5 +88,11 @@ test('an entry never published: the published side says why nothing is sent', as
   const place = await createPlace(app.strapi, { title: 'Draft only' }, { publish: false });
   const [draft, published] = await preview(place.documentId);
   expect(draft.payload!.name).toBe('Draft only');
-  expect(published).toEqual({ version: 'published', payload: null, waitsFor: [], problems: [], skipped: 'not published: nothing is online' });
+  expect(published).toEqual({
+    version: 'published',
+    payload: null,
+    waitsFor: [],
+    problems: [],
+    skipped: 'not published: nothing is online',
+  });
 });

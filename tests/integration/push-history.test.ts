@@ -26,7 +26,10 @@ const history = (documentId: string) => app.sync().historyOf({ contentType: PLAC
 test('create, update, a mapping problem, a refusal of the remote and a delete each leave one line', async () => {
   const place = await createPlace(app.strapi, { title: 'Louvre' });
   await app.sync().idle();
-  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Musée du Louvre' } });
+  await docs(app.strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Musée du Louvre' },
+  });
   await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
   await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { geo: null } });
@@ -34,8 +37,19 @@ test('create, update, a mapping problem, a refusal of the remote and a delete ea
   await app.sync().idle();
   expect((await stateOf(app, PLACE, place.documentId))?.status).toBe('failed');
 
-  await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { geo: { lat: 48.86, lng: 2.33 }, title: 'Too long' } });
-  app.emulator.scriptFaults([{ kind: 'status', status: 400, body: { name: ['Ensure this field has no more than 5 characters.'] }, method: 'PUT', pathPrefix: '/v3.0/pinpoints' }]);
+  await docs(app.strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { geo: { lat: 48.86, lng: 2.33 }, title: 'Too long' },
+  });
+  app.emulator.scriptFaults([
+    {
+      kind: 'status',
+      status: 400,
+      body: { name: ['Ensure this field has no more than 5 characters.'] },
+      method: 'PUT',
+      pathPrefix: '/v3.0/pinpoints',
+    },
+  ]);
   await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
   await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });
@@ -62,16 +76,23 @@ test('only the last 20 attempts of an entry are kept; other entries keep theirs'
   const place = await createPlace(app.strapi, { title: 'Edit 0' });
   await app.sync().idle();
   for (let i = 1; i <= 24; i++) {
-    await docs(app.strapi, PLACE).update({ documentId: place.documentId, data: { title: `Edit ${i}` } });
+    await docs(app.strapi, PLACE).update({
+      documentId: place.documentId,
+      data: { title: `Edit ${i}` },
+    });
     await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
     await app.sync().idle();
   }
   const lines = await history(place.documentId);
   expect(lines).toHaveLength(20);
   expect(lines.every((l: any) => l.outcome === 'synced')).toBe(true);
-  const stored = await app.strapi.db.query(ATTEMPT_UID as any).count({ where: { entryKey: `${PLACE}|${place.documentId}|en` } });
+  const stored = await app.strapi.db
+    .query(ATTEMPT_UID as any)
+    .count({ where: { entryKey: `${PLACE}|${place.documentId}|en` } });
   expect(stored).toBe(20);
-  expect(await history(other.documentId)).toEqual([expect.objectContaining({ operation: 'create', outcome: 'synced' })]);
+  expect(await history(other.documentId)).toEqual([
+    expect.objectContaining({ operation: 'create', outcome: 'synced' }),
+  ]);
 });
 
 test('the admin API serves the history to who may read the sync', async () => {
@@ -81,15 +102,43 @@ test('the admin API serves the history to who may read the sync', async () => {
   expect((await fetch(url)).status).toBe(401);
   const PASSWORD = 'Str0ngPassw0rd!';
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({ email: 'history@example.com', firstname: 'H', lastname: 'T', password: PASSWORD, isActive: true, roles: [superAdmin.id] } as any);
-  const login: any = await (await fetch(`${app.url}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'history@example.com', password: PASSWORD }) })).json();
+  await app.strapi.service('admin::user').create({
+    email: 'history@example.com',
+    firstname: 'H',
+    lastname: 'T',
+    password: PASSWORD,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
+  const login: any = await (
+    await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'history@example.com', password: PASSWORD }),
+    })
+  ).json();
   const res = await fetch(url, { headers: { Authorization: `Bearer ${login.data.token}` } });
   expect(res.status).toBe(200);
   const body: any = await res.json();
-  expect(body.attempts).toEqual([expect.objectContaining({ operation: 'create', outcome: 'synced', httpStatus: null, message: null })]);
+  expect(body.attempts).toEqual([
+    expect.objectContaining({
+      operation: 'create',
+      outcome: 'synced',
+      httpStatus: null,
+      message: null,
+    }),
+  ]);
 
   // viewUrl: the entry's state links to the object's page
-  setPluginConfig(app.strapi, 'viewUrl', { pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}' });
-  const entry: any = await (await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, { headers: { Authorization: `Bearer ${login.data.token}` } })).json();
-  expect(entry.state.viewUrl).toBe(`https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`);
+  setPluginConfig(app.strapi, 'viewUrl', {
+    pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}',
+  });
+  const entry: any = await (
+    await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, {
+      headers: { Authorization: `Bearer ${login.data.token}` },
+    })
+  ).json();
+  expect(entry.state.viewUrl).toBe(
+    `https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`
+  );
 });

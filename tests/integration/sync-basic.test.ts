@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
-import { blocks, createHappening, createIcon, createPlace, createTour, uploadImage } from '../helpers/content';
+import {
+  blocks,
+  createHappening,
+  createIcon,
+  createPlace,
+  createTour,
+  uploadImage,
+} from '../helpers/content';
 
 let app: TestApp;
 
@@ -11,7 +18,8 @@ beforeAll(async () => {
 
 afterAll(() => stopApp(app));
 
-const state = (uid: string, documentId: string, locale?: string) => app.sync().stateOf({ contentType: uid, documentId, locale });
+const state = (uid: string, documentId: string, locale?: string) =>
+  app.sync().stateOf({ contentType: uid, documentId, locale });
 
 test('a published place becomes a pinpoint with its fields, media and category', async () => {
   const { strapi, emulator } = app;
@@ -36,7 +44,15 @@ test('a published place becomes a pinpoint with its fields, media and category',
   const category = remote.categories[0];
   expect(remote.categories).toHaveLength(1);
   expect(category.name).toBe('Museum');
-  expect(pinpoint).toMatchObject({ name: 'Louvre', latitude: 48.85, longitude: 2.35, address: '1 Main St', tags: ['art', 'museum'], media_credits: '© Photo', category: category.id });
+  expect(pinpoint).toMatchObject({
+    name: 'Louvre',
+    latitude: 48.85,
+    longitude: 2.35,
+    address: '1 Main St',
+    tags: ['art', 'museum'],
+    media_credits: '© Photo',
+    category: category.id,
+  });
   expect(pinpoint.description).toContain('&lt;b&gt;big&lt;/b&gt;');
   expect(s.mediaUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
   const media = await fetch(s.mediaUrl!);
@@ -51,7 +67,9 @@ test('a draft save changes nothing remote; publish updates; unpublish and delete
   const { remoteId } = (await state('api::place.place', place.documentId))!;
   const calls = emulator.requests().length;
 
-  await strapi.documents('api::place.place' as any).update({ documentId: place.documentId, data: { title: 'Draft only' } as any });
+  await strapi
+    .documents('api::place.place' as any)
+    .update({ documentId: place.documentId, data: { title: 'Draft only' } as any });
   await app.sync().idle();
   expect(emulator.requests().length).toBe(calls);
   expect(emulator.state().pinpoints.find((p: any) => p.id === remoteId)!.name).toBe('Draft test');
@@ -85,14 +103,21 @@ test('happenings become events on their pinpoint; tours become lists with their 
     slots: [{ from: '2026-06-01T18:00:00+02:00', to: '2026-06-01T20:00:00+02:00' }],
     place: a.documentId,
   });
-  const t = await createTour(strapi, { name: 'Walk', description: '# Title\n\n*nice*', stops: [a.documentId, b.documentId] });
+  const t = await createTour(strapi, {
+    name: 'Walk',
+    description: '# Title\n\n*nice*',
+    stops: [a.documentId, b.documentId],
+  });
   await app.sync().idle();
 
   const pa = (await state('api::place.place', a.documentId))!.remoteId;
   const pb = (await state('api::place.place', b.documentId))!.remoteId;
   const eventId = (await state('api::happening.happening', h.documentId))!.remoteId;
   const ev = emulator.state().events.find((e: any) => e.id === eventId)!;
-  expect(ev).toMatchObject({ pinpoint: pa, dates: [{ start: '2026-06-01T16:00:00.000Z', end: '2026-06-01T18:00:00.000Z' }] });
+  expect(ev).toMatchObject({
+    pinpoint: pa,
+    dates: [{ start: '2026-06-01T16:00:00.000Z', end: '2026-06-01T18:00:00.000Z' }],
+  });
   const listState = (await state('api::tour.tour', t.documentId))!;
   const list = emulator.state().lists.find((l: any) => l.id === listState.remoteId)!;
   expect(list.name).toBe('Walk');
@@ -101,10 +126,16 @@ test('happenings become events on their pinpoint; tours become lists with their 
 
   // Remove one stop: only the difference goes out.
   emulator.clearRequests();
-  await strapi.documents('api::tour.tour' as any).update({ documentId: t.documentId, data: { stops: [a.documentId] } as any });
+  await strapi
+    .documents('api::tour.tour' as any)
+    .update({ documentId: t.documentId, data: { stops: [a.documentId] } as any });
   await strapi.documents('api::tour.tour' as any).publish({ documentId: t.documentId });
   await app.sync().idle();
-  expect(emulator.state().lists.find((l: any) => l.id === listState.remoteId)!.members).toEqual([pa]);
-  const membershipCalls = emulator.requests().filter((r: any) => r.path.endsWith('/pinpoints') && r.path.includes('/lists/'));
+  expect(emulator.state().lists.find((l: any) => l.id === listState.remoteId)!.members).toEqual([
+    pa,
+  ]);
+  const membershipCalls = emulator
+    .requests()
+    .filter((r: any) => r.path.endsWith('/pinpoints') && r.path.includes('/lists/'));
   expect(membershipCalls.map((r: any) => r.method)).toEqual(['DELETE']);
 });

@@ -47,11 +47,19 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
     const geo = { lat: 48.85, lng: 2.35 };
     await strapi.plugin('i18n').service('locales').create({ code: 'fr', name: 'French (fr)' });
     const icon = await strapi.documents('api::icon.icon').create({ data: { label: 'Flag' } });
-    const kept = await strapi.documents(P).create({ data: { title: 'Kept', address: '1 Main St', geo } });
+    const kept = await strapi
+      .documents(P)
+      .create({ data: { title: 'Kept', address: '1 Main St', geo } });
     await strapi.documents(P).publish({ documentId: kept.documentId });
-    await strapi.documents(P).update({ documentId: kept.documentId, locale: 'fr', data: { title: 'Garde', address: '1 Main St', geo } });
+    await strapi.documents(P).update({
+      documentId: kept.documentId,
+      locale: 'fr',
+      data: { title: 'Garde', address: '1 Main St', geo },
+    });
     await strapi.documents(P).publish({ documentId: kept.documentId, locale: 'fr' });
-    const gone = await strapi.documents(P).create({ data: { title: 'Gone', address: '2 Main St', geo } });
+    const gone = await strapi
+      .documents(P)
+      .create({ data: { title: 'Gone', address: '2 Main St', geo } });
     await strapi.documents(P).publish({ documentId: gone.documentId });
     await strapi.plugin('location-content').service('sync').idle();
     return { icon: icon.documentId, kept: kept.documentId, gone: gone.documentId };
@@ -68,15 +76,27 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
     const outbox = strapi.db.metadata.get('plugin::location-content.outbox-entry').tableName;
     const client = (strapi.db as any).dialect.client;
     if (client === 'sqlite') {
-      await strapi.db.connection.raw(`CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+      await strapi.db.connection.raw(
+        `CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`
+      );
     } else if (client === 'postgres') {
-      await strapi.db.connection.raw(`CREATE FUNCTION lc_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
-      await strapi.db.connection.raw(`CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON "${outbox}" FOR EACH ROW EXECUTE FUNCTION lc_refuse()`);
+      await strapi.db.connection.raw(
+        `CREATE FUNCTION lc_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`
+      );
+      await strapi.db.connection.raw(
+        `CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON "${outbox}" FOR EACH ROW EXECUTE FUNCTION lc_refuse()`
+      );
     } else {
-      await strapi.db.connection.raw(`CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON \`${outbox}\` FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'`);
+      await strapi.db.connection.raw(
+        `CREATE TRIGGER lc_refuse_outbox BEFORE INSERT ON \`${outbox}\` FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'`
+      );
     }
-    await strapi.documents('api::icon.icon').update({ documentId: ids.icon, data: { label: 'Flag (new)' } });
-    await strapi.documents(P).update({ documentId: ids.kept, locale: 'fr', data: { title: 'Garde (nouveau)' } });
+    await strapi
+      .documents('api::icon.icon')
+      .update({ documentId: ids.icon, data: { label: 'Flag (new)' } });
+    await strapi
+      .documents(P)
+      .update({ documentId: ids.kept, locale: 'fr', data: { title: 'Garde (nouveau)' } });
     await strapi.documents(P).publish({ documentId: ids.kept, locale: 'fr' });
     await strapi.documents(P).unpublish({ documentId: ids.gone });
     await new Promise((r) => setTimeout(r, 600));
@@ -85,9 +105,14 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   }, ids);
   expect(queued).toBe(0);
   // Nothing went out: the saves themselves succeeded, the worker had nothing to push.
-  expect((emu.state() as any).pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
+  expect((emu.state() as any).pinpoints.map((p: any) => p.name).sort()).toEqual([
+    'Garde',
+    'Gone',
+    'Kept',
+  ]);
   await first.kill('SIGKILL');
-  if (kind() === 'postgres') await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox ON location_content_outbox');
+  if (kind() === 'postgres')
+    await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox ON location_content_outbox');
   if (kind() === 'mariadb') await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox');
 
   const second = await start();
@@ -103,16 +128,22 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
 
   // A clean stop writes what is buffered and marks the run: the next boot has nothing to catch up.
   await second.run(async (strapi, ids: any) => {
-    await strapi.documents('api::icon.icon').update({ documentId: ids.icon, data: { label: 'Flag (last)' } });
+    await strapi
+      .documents('api::icon.icon')
+      .update({ documentId: ids.icon, data: { label: 'Flag (last)' } });
     return null;
   }, ids);
   await second.stop();
-  const writesBefore = emu.requests().filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+  const writesBefore = emu
+    .requests()
+    .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
   const third = await start();
   await third.call('idle', { timeoutMs: 60_000 });
   expect(caughtUp(third)).toBe(false);
   expect((emu.state() as any).categories.map((c: any) => c.name)).toEqual(['Flag (last)']);
-  const writesAfter = emu.requests().filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+  const writesAfter = emu
+    .requests()
+    .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
   // At most the one push of the last save, if the second run had not sent it before it stopped.
   expect(writesAfter - writesBefore).toBeLessThanOrEqual(1);
   await third.stop();

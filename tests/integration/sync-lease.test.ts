@@ -25,24 +25,45 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a push whose lease ran out is not started again while it still runs', async () => {
   const { strapi, emulator } = app;
-  emulator.scriptFaults([{ kind: 'latency', latencyMs: 1500, method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
+  emulator.scriptFaults([
+    { kind: 'latency', latencyMs: 1500, method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+  ]);
   const since = mark(emulator);
-  const slow = await createPlace(strapi, { title: 'Slow to answer', geo: { lat: 46.2, lng: 6.14 } });
+  const slow = await createPlace(strapi, {
+    title: 'Slow to answer',
+    geo: { lat: 46.2, lng: 6.14 },
+  });
   await sleep(300);
   // Other changes wake the worker while the slow POST waits: the slow row is claimable again by then.
   const others = [];
   for (let i = 0; i < 4; i++) {
-    others.push(await createPlace(strapi, { title: `Meanwhile ${i}`, geo: { lat: 46 + i / 10, lng: 6 } }));
+    others.push(
+      await createPlace(strapi, { title: `Meanwhile ${i}`, geo: { lat: 46 + i / 10, lng: 6 } })
+    );
     await sleep(200);
   }
   // The slow POST is logged once it is answered: whatever a second push would have sent is in by then.
   const slowPosts = () =>
-    emulator.requests({ since }).filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints' && r.body?.name === 'Slow to answer');
-  await until(() => slowPosts().some((r: any) => r.fault === 'latency'), 'the slow POST to be answered');
+    emulator
+      .requests({ since })
+      .filter(
+        (r: any) =>
+          r.method === 'POST' && r.path === '/v3.0/pinpoints' && r.body?.name === 'Slow to answer'
+      );
+  await until(
+    () => slowPosts().some((r: any) => r.fault === 'latency'),
+    'the slow POST to be answered'
+  );
   await app.sync().idle();
 
   expect(slowPosts()).toHaveLength(1);
-  expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slow to answer')).toHaveLength(1);
-  expect(await stateOf(app, PLACE, slow.documentId)).toMatchObject({ status: 'synced', queued: false });
-  for (const p of others) expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced' });
+  expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slow to answer')).toHaveLength(
+    1
+  );
+  expect(await stateOf(app, PLACE, slow.documentId)).toMatchObject({
+    status: 'synced',
+    queued: false,
+  });
+  for (const p of others)
+    expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced' });
 });

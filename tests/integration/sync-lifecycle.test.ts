@@ -1,7 +1,17 @@
 jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { docs, HAPPENING, ICON, mark, PLACE, remoteOf, stateOf, TOUR, writes } from '../helpers/sync';
+import {
+  docs,
+  HAPPENING,
+  ICON,
+  mark,
+  PLACE,
+  remoteOf,
+  stateOf,
+  TOUR,
+  writes,
+} from '../helpers/sync';
 
 /** The draft & publish, delete and locale rules of the issue, one remote object per (entry, locale). */
 let app: TestApp;
@@ -17,8 +27,15 @@ test('drafts never leak: creating, editing and discarding a draft make no remote
   const { strapi, emulator } = app;
   const since = mark(emulator);
   const place = await createPlace(strapi, { title: 'Never published' }, { publish: false });
-  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Still a draft' } });
-  const happening = await createHappening(strapi, { title: 'Draft event', slots: [{ from: '2026-01-01T10:00:00Z' }] }, { publish: false });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Still a draft' },
+  });
+  const happening = await createHappening(
+    strapi,
+    { title: 'Draft event', slots: [{ from: '2026-01-01T10:00:00Z' }] },
+    { publish: false }
+  );
   const tour = await createTour(strapi, { name: 'Draft tour' }, { publish: false });
   await app.sync().idle();
   expect(writes(emulator, since)).toEqual([]);
@@ -32,14 +49,21 @@ test('drafts never leak: creating, editing and discarding a draft make no remote
   const online = await remoteOf(app, PLACE, place.documentId);
   expect(online.name).toBe('Still a draft');
   const after = mark(emulator);
-  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Edited draft' } });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Edited draft' },
+  });
   await docs(strapi, PLACE).discardDraft({ documentId: place.documentId });
   await app.sync().idle();
   expect(writes(emulator, after)).toEqual([]);
   expect((await remoteOf(app, PLACE, place.documentId)).name).toBe('Still a draft');
 
   // Publishing with `status: 'published'` in one update call is a publish too.
-  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Published in one call' }, status: 'published' });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Published in one call' },
+    status: 'published',
+  });
   await app.sync().idle();
   expect((await remoteOf(app, PLACE, place.documentId)).name).toBe('Published in one call');
 });
@@ -47,7 +71,11 @@ test('drafts never leak: creating, editing and discarding a draft make no remote
 test('unpublish and delete remove events and lists too', async () => {
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Venue', geo: { lat: 1, lng: 1 } });
-  const happening = await createHappening(strapi, { title: 'Gig', slots: [{ from: '2026-03-01T20:00:00Z', to: '2026-03-01T22:00:00Z' }], place: place.documentId });
+  const happening = await createHappening(strapi, {
+    title: 'Gig',
+    slots: [{ from: '2026-03-01T20:00:00Z', to: '2026-03-01T22:00:00Z' }],
+    place: place.documentId,
+  });
   const tour = await createTour(strapi, { name: 'Loop', stops: [place.documentId] });
   await app.sync().idle();
   const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
@@ -70,7 +98,9 @@ test('unpublish and delete remove events and lists too', async () => {
   const again = await stateOf(app, TOUR, tour.documentId);
   expect(again).toMatchObject({ status: 'synced' });
   expect(again.remoteId).not.toBe(listId);
-  expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([(await stateOf(app, PLACE, place.documentId)).remoteId]);
+  expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([
+    (await stateOf(app, PLACE, place.documentId)).remoteId,
+  ]);
 
   await docs(strapi, TOUR).delete({ documentId: tour.documentId });
   await app.sync().idle();
@@ -87,7 +117,11 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
 
   // Creating the fr localization (a draft) changes nothing remote; publishing it creates a second pinpoint.
   const since = mark(emulator);
-  await docs(strapi, PLACE).update({ documentId: place.documentId, locale: 'fr', data: { title: 'Pont', keywords: ['rivière'] } });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    locale: 'fr',
+    data: { title: 'Pont', keywords: ['rivière'] },
+  });
   await app.sync().idle();
   expect(writes(emulator, since)).toEqual([]);
   await docs(strapi, PLACE).publish({ documentId: place.documentId, locale: 'fr' });
@@ -95,8 +129,15 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
   const fr = await stateOf(app, PLACE, place.documentId, 'fr');
   expect(fr).toMatchObject({ status: 'synced', locale: 'fr' });
   expect(fr.remoteId).not.toBe(en.remoteId);
-  expect(await remoteOf(app, PLACE, place.documentId, 'fr')).toMatchObject({ name: 'Pont', tags: ['rivière'], latitude: 48.85 });
-  expect(await remoteOf(app, PLACE, place.documentId, 'en')).toMatchObject({ name: 'Bridge', tags: ['river'] });
+  expect(await remoteOf(app, PLACE, place.documentId, 'fr')).toMatchObject({
+    name: 'Pont',
+    tags: ['rivière'],
+    latitude: 48.85,
+  });
+  expect(await remoteOf(app, PLACE, place.documentId, 'en')).toMatchObject({
+    name: 'Bridge',
+    tags: ['river'],
+  });
 
   // Unpublishing fr leaves en online.
   await docs(strapi, PLACE).unpublish({ documentId: place.documentId, locale: 'fr' });
@@ -127,9 +168,15 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   expect(s).toMatchObject({ status: 'synced', resource: 'category' });
   expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: 'Fountain' });
 
-  await docs(strapi, ICON).update({ documentId: icon.documentId, data: { label: 'Water fountain' } });
+  await docs(strapi, ICON).update({
+    documentId: icon.documentId,
+    data: { label: 'Water fountain' },
+  });
   await app.sync().idle();
-  expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ id: s.remoteId, name: 'Water fountain' });
+  expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({
+    id: s.remoteId,
+    name: 'Water fountain',
+  });
 
   // A place using it carries the category; when the icon goes, the place loses it on the remote as well.
   const place = await createPlace(strapi, { title: 'Square', icon: icon.documentId });
@@ -140,7 +187,9 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   await docs(strapi, ICON).delete({ documentId: icon.documentId });
   await app.sync().idle();
   // The contract has no category delete: nothing is attempted, the state says why.
-  expect(writes(emulator, since).filter((r: any) => r.path.startsWith('/v3.0/categories'))).toEqual([]);
+  expect(writes(emulator, since).filter((r: any) => r.path.startsWith('/v3.0/categories'))).toEqual(
+    []
+  );
   const orphan = await stateOf(app, ICON, icon.documentId);
   expect(orphan).toMatchObject({ status: 'orphaned', remoteId: s.remoteId });
   expect(orphan.lastError).toMatch(/no delete for categories/);

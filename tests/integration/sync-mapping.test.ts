@@ -19,19 +19,38 @@ beforeAll(async () => {
         {
           contentType: PLACE,
           resource: 'pinpoint',
-          fields: { name: 'title', coordinates: 'location', tags: { path: 'tours', key: 'name' }, media_credits: 'credits', category: 'icon' },
+          fields: {
+            name: 'title',
+            coordinates: 'location',
+            tags: { path: 'tours', key: 'name' },
+            media_credits: 'credits',
+            category: 'icon',
+          },
           transform: (entry: any) => {
             if (entry.title === 'BOOM') throw new Error('no place may be called BOOM');
             if (entry.title.startsWith('PRIVATE')) return null;
             // GeoJSON is longitude first; the third value is the altitude.
-            return { ...entry, location: entry.geo ? { type: 'Point', coordinates: [entry.geo.lng, entry.geo.lat, 35] } : null };
+            return {
+              ...entry,
+              location: entry.geo
+                ? { type: 'Point', coordinates: [entry.geo.lng, entry.geo.lat, 35] }
+                : null,
+            };
           },
         },
         {
           contentType: HAPPENING,
           resource: 'event',
-          fields: { name: 'title', dates: 'schedule', pinpoint: 'place', tags: { path: 'place', key: 'title' } },
-          transform: (entry: any) => ({ ...entry, schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })) }),
+          fields: {
+            name: 'title',
+            dates: 'schedule',
+            pinpoint: 'place',
+            tags: { path: 'place', key: 'title' },
+          },
+          transform: (entry: any) => ({
+            ...entry,
+            schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })),
+          }),
         },
         // Tours are not mapped here: the pinpoints only read their names.
         ...lc.mappings.filter((m: any) => m.contentType === ICON),
@@ -46,18 +65,30 @@ afterAll(() => stopApp(app));
 test('the mappings are active (the validator accepts paths a transform adds)', async () => {
   const views = app.strapi.plugin('location-content').service('mappings').list();
   expect(views.map((v: any) => [v.contentType, v.active, v.problems])).toEqual([
-    [PLACE, true, []], [HAPPENING, true, []], [ICON, true, []],
+    [PLACE, true, []],
+    [HAPPENING, true, []],
+    [ICON, true, []],
   ]);
 });
 
 test('coordinates from one GeoJSON value built by a transform; tags from names of an unmapped related type', async () => {
   const { strapi } = app;
-  const place = await createPlace(strapi, { title: 'Summit', geo: { lat: 45.83, lng: 6.86 }, credits: 'Alpine club' });
+  const place = await createPlace(strapi, {
+    title: 'Summit',
+    geo: { lat: 45.83, lng: 6.86 },
+    credits: 'Alpine club',
+  });
   const north = await createTour(strapi, { name: 'North face', stops: [place.documentId] });
   await createTour(strapi, { name: 'Ridge', stops: [place.documentId] });
   await app.sync().idle();
   const pinpoint = await remoteOf(app, PLACE, place.documentId);
-  expect(pinpoint).toMatchObject({ name: 'Summit', latitude: 45.83, longitude: 6.86, altitude: 35, media_credits: 'Alpine club' });
+  expect(pinpoint).toMatchObject({
+    name: 'Summit',
+    latitude: 45.83,
+    longitude: 6.86,
+    altitude: 35,
+    media_credits: 'Alpine club',
+  });
   expect([...pinpoint.tags].sort()).toEqual(['North face', 'Ridge']);
 
   expect(app.emulator.state().lists).toEqual([]);
@@ -66,7 +97,10 @@ test('coordinates from one GeoJSON value built by a transform; tags from names o
   await docs(strapi, TOUR).update({ documentId: north.documentId, data: { name: 'North wall' } });
   await docs(strapi, TOUR).publish({ documentId: north.documentId });
   await app.sync().idle();
-  expect([...(await remoteOf(app, PLACE, place.documentId)).tags].sort()).toEqual(['North wall', 'Ridge']);
+  expect([...(await remoteOf(app, PLACE, place.documentId)).tags].sort()).toEqual([
+    'North wall',
+    'Ridge',
+  ]);
 
   await docs(strapi, TOUR).unpublish({ documentId: north.documentId });
   await app.sync().idle();
@@ -95,11 +129,19 @@ test('event dates from a JSON array, sent in ms UTC; tags read through the mappe
       { start: '2027-01-01T20:00:00.000Z', end: '2027-01-01T20:00:00.000Z' },
     ],
   });
-  const post = app.emulator.requests({ method: 'POST', pathPrefix: '/v3.0/events' }).slice(-1)[0] as any;
-  expect(post.body.dates[0]).toEqual({ start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' });
+  const post = app.emulator
+    .requests({ method: 'POST', pathPrefix: '/v3.0/events' })
+    .slice(-1)[0] as any;
+  expect(post.body.dates[0]).toEqual({
+    start: '2026-12-31T21:00:00.000Z',
+    end: '2027-01-01T00:30:00.500Z',
+  });
 
   // The place is renamed: its pinpoint changes, and the event that reads its title follows.
-  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Concert hall' } });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { title: 'Concert hall' },
+  });
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
   expect((await remoteOf(app, HAPPENING, happening.documentId)).tags).toEqual(['Concert hall']);
@@ -109,27 +151,43 @@ test('a transform returning null keeps the entry off the remote, and takes it of
   const { strapi, emulator } = app;
   const hidden = await createPlace(strapi, { title: 'PRIVATE garden' });
   const shown = await createPlace(strapi, { title: 'Public garden', geo: { lat: 1, lng: 1 } });
-  const happening = await createHappening(strapi, { title: 'Tea', slots: [{ from: '2026-06-06T16:00:00Z' }], place: shown.documentId });
+  const happening = await createHappening(strapi, {
+    title: 'Tea',
+    slots: [{ from: '2026-06-06T16:00:00Z' }],
+    place: shown.documentId,
+  });
   await app.sync().idle();
   expect(await stateOf(app, PLACE, hidden.documentId)).toBeNull();
   expect(emulator.state().pinpoints.find((p: any) => p.name === 'PRIVATE garden')).toBeUndefined();
   const pinpointId = (await stateOf(app, PLACE, shown.documentId)).remoteId;
   const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
 
-  await docs(strapi, PLACE).update({ documentId: shown.documentId, data: { title: 'PRIVATE now' } });
+  await docs(strapi, PLACE).update({
+    documentId: shown.documentId,
+    data: { title: 'PRIVATE now' },
+  });
   await docs(strapi, PLACE).publish({ documentId: shown.documentId });
   await app.sync().idle();
   expect(emulator.state().pinpoints.map((p: any) => p.id)).not.toContain(pinpointId);
   expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
   expect(await stateOf(app, PLACE, shown.documentId)).toBeNull();
   // The happening still points at the (published) place, which is not online: it waits for it.
-  expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ remoteId: null, status: 'pending' });
+  expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    remoteId: null,
+    status: 'pending',
+  });
 
-  await docs(strapi, PLACE).update({ documentId: shown.documentId, data: { title: 'Public again' } });
+  await docs(strapi, PLACE).update({
+    documentId: shown.documentId,
+    data: { title: 'Public again' },
+  });
   await docs(strapi, PLACE).publish({ documentId: shown.documentId });
   await app.sync().idle();
   const back = (await stateOf(app, PLACE, shown.documentId)).remoteId;
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Tea', pinpoint: back });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    name: 'Tea',
+    pinpoint: back,
+  });
 });
 
 test('a transform that throws fails the entry with its message', async () => {

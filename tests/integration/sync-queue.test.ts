@@ -2,7 +2,16 @@ jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createIcon, createPlace } from '../helpers/content';
 import { createOutbox } from '../../server/src/sync/outbox';
-import { docs, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
+import {
+  docs,
+  ICON,
+  mark,
+  PLACE,
+  remoteOf,
+  setPluginConfig,
+  stateOf,
+  writes,
+} from '../helpers/sync';
 
 /** The queue: coalescing, the remote's rate limit, and saves that never wait for the remote. */
 let app: TestApp;
@@ -29,7 +38,10 @@ test('100 quick publishes of one place are at most 2 pushes, and the last one wi
 
   const since = mark(emulator);
   for (let i = 1; i <= 100; i++) {
-    await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: `Counter ${i}` } });
+    await docs(strapi, PLACE).update({
+      documentId: place.documentId,
+      data: { title: `Counter ${i}` },
+    });
     await docs(strapi, PLACE).publish({ documentId: place.documentId });
     // As separate requests would: the worker gets its turn between saves, so coalescing is really tested.
     await new Promise((resolve) => setImmediate(resolve));
@@ -38,8 +50,13 @@ test('100 quick publishes of one place are at most 2 pushes, and the last one wi
   const puts = writes(emulator, since);
   expect(puts.length).toBeGreaterThanOrEqual(1);
   expect(puts.length).toBeLessThanOrEqual(2);
-  expect(puts.every((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${remoteId}`)).toBe(true);
-  expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ id: remoteId, name: 'Counter 100' });
+  expect(
+    puts.every((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${remoteId}`)
+  ).toBe(true);
+  expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({
+    id: remoteId,
+    name: 'Counter 100',
+  });
 });
 
 test('100 quick updates of an entry without draft & publish are at most 2 pushes', async () => {
@@ -55,7 +72,9 @@ test('100 quick updates of an entry without draft & publish are at most 2 pushes
   expect(calls.length).toBeGreaterThanOrEqual(1);
   expect(calls.length).toBeLessThanOrEqual(2);
   expect(calls[0].method).toBe('POST');
-  expect(emulator.state().categories.filter((c: any) => c.name.startsWith('Flag '))).toHaveLength(1);
+  expect(emulator.state().categories.filter((c: any) => c.name.startsWith('Flag '))).toHaveLength(
+    1
+  );
   expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: 'Flag 99' });
 });
 
@@ -65,11 +84,21 @@ test('a 429 storm pauses the whole queue, and everything still syncs', async () 
   try {
     const pausesBefore = (await app.sync().status()).rateLimit.pauses;
     const places = [];
-    for (let i = 0; i < 12; i++) places.push(await createPlace(strapi, { title: `Storm ${i}`, geo: { lat: 10 + i, lng: 20 } }));
+    for (let i = 0; i < 12; i++)
+      places.push(
+        await createPlace(strapi, { title: `Storm ${i}`, geo: { lat: 10 + i, lng: 20 } })
+      );
     await app.sync().idle({ timeoutMs: 60_000 });
 
-    for (const p of places) expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced', attempts: 0 });
-    const stormNames = emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Storm ')).map((p: any) => p.name);
+    for (const p of places)
+      expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({
+        status: 'synced',
+        attempts: 0,
+      });
+    const stormNames = emulator
+      .state()
+      .pinpoints.filter((p: any) => p.name.startsWith('Storm '))
+      .map((p: any) => p.name);
     expect(stormNames.sort()).toEqual(places.map((_, i) => `Storm ${i}`).sort());
     expect(emulator.stats().throttled).toBeGreaterThan(0);
     const report = await app.sync().status();
@@ -111,13 +140,17 @@ test('the plugin holds its own rate and concurrency: no 429 from a remote that a
     const throttled = emulator.stats().throttled;
     const since = mark(emulator);
     const places = [];
-    for (let i = 0; i < 20; i++) places.push(await createPlace(strapi, { title: `Steady ${i}`, geo: { lat: -i, lng: i } }));
+    for (let i = 0; i < 20; i++)
+      places.push(await createPlace(strapi, { title: `Steady ${i}`, geo: { lat: -i, lng: i } }));
     await app.sync().idle();
-    for (const p of places) expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced' });
+    for (const p of places)
+      expect(await stateOf(app, PLACE, p.documentId)).toMatchObject({ status: 'synced' });
     expect(emulator.stats().throttled).toBe(throttled);
     // At most `concurrency` calls were open at any moment (seen from the emulator: each call is open
     // for its 100 ms of latency, so counting at the middle of each call leaves room for clock jitter).
-    const calls = emulator.requests({ since }).map((r: any) => ({ from: Date.parse(r.time), to: Date.parse(r.time) + r.durationMs }));
+    const calls = emulator
+      .requests({ since })
+      .map((r: any) => ({ from: Date.parse(r.time), to: Date.parse(r.time) + r.durationMs }));
     const open = (t: number) => calls.filter((c) => c.from < t && t < c.to).length;
     expect(Math.max(...calls.map((c) => open((c.from + c.to) / 2)))).toBeLessThanOrEqual(2);
   } finally {
@@ -131,7 +164,13 @@ test('rows are leased: two instances never claim the same row; an expired lease 
   setPluginConfig(strapi, 'syncEnabled', false);
   const a = createOutbox(strapi);
   const b = createOutbox(strapi);
-  const keys = Array.from({ length: 30 }, (_, i) => ({ contentType: PLACE, documentId: `lease-${i}`, locale: 'en', resource: 'pinpoint' as const, reason: 'test' }));
+  const keys = Array.from({ length: 30 }, (_, i) => ({
+    contentType: PLACE,
+    documentId: `lease-${i}`,
+    locale: 'en',
+    resource: 'pinpoint' as const,
+    reason: 'test',
+  }));
   try {
     await a.enqueue(keys);
     const [ra, rb] = await Promise.all([a.claim(20, 60_000), b.claim(20, 60_000)]);
@@ -141,7 +180,10 @@ test('rows are leased: two instances never claim the same row; an expired lease 
     // Nothing left for anyone while the leases hold.
     expect(await a.claim(50, 60_000)).toEqual([]);
     // b "crashes": its rows come back once their lease runs out, not before.
-    await b.renew(rb.map((r) => r.id), 1);
+    await b.renew(
+      rb.map((r) => r.id),
+      1
+    );
     await new Promise((r) => setTimeout(r, 20));
     const taken = await a.claim(50, 60_000);
     expect(taken.map((r) => r.id).sort()).toEqual(rb.map((r) => r.id).sort());

@@ -2,7 +2,20 @@ jest.setTimeout(120_000);
 import { startEmulator } from '../../emulator/src';
 import { makeAppDir, removeDir, startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteCall, remoteOf, setPluginConfig, stateOf, TOUR, until } from '../helpers/sync';
+import {
+  counts,
+  docs,
+  HAPPENING,
+  ICON,
+  mark,
+  PLACE,
+  remoteCall,
+  remoteOf,
+  setPluginConfig,
+  stateOf,
+  TOUR,
+  until,
+} from '../helpers/sync';
 
 /** No duplicates after a lost answer, nothing lost across a restart. */
 
@@ -19,7 +32,8 @@ describe('a POST whose answer is lost', () => {
   test('is adopted from the remote listing, not created twice', async () => {
     const { strapi, emulator } = app;
     // Other pinpoints, among them a twin with the same name and position that belongs to another entry.
-    for (let i = 0; i < 11; i++) await createPlace(strapi, { title: `Filler ${i}`, geo: { lat: i, lng: i } });
+    for (let i = 0; i < 11; i++)
+      await createPlace(strapi, { title: `Filler ${i}`, geo: { lat: i, lng: i } });
     const twin = await createPlace(strapi, { title: 'Twin', geo: { lat: 47.2, lng: -1.55 } });
     await app.sync().idle();
     const twinId = (await stateOf(app, PLACE, twin.documentId)).remoteId;
@@ -36,15 +50,21 @@ describe('a POST whose answer is lost', () => {
     expect(s.remoteId).not.toBe(twinId);
     expect(twins.map((p: any) => p.id).sort()).toEqual([twinId, s.remoteId].sort());
 
-    const calls = emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+    const calls = emulator
+      .requests({ since })
+      .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
     const posts = calls.filter((r: any) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     expect(posts[0].status).toBeNull(); // the connection was reset after the pinpoint was stored
     // The walk followed `next` through every page of 13 pinpoints (pages of 5).
-    const gets = calls.filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
+    const gets = calls.filter(
+      (r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints')
+    );
     expect(gets.length).toBe(3);
     expect(gets.slice(1).every((r: any) => r.path.includes('cursor='))).toBe(true);
-    expect(calls.filter((r: any) => r.method === 'PUT').map((r: any) => r.path)).toEqual([`/v3.0/pinpoints/${s.remoteId}`]);
+    expect(calls.filter((r: any) => r.method === 'PUT').map((r: any) => r.path)).toEqual([
+      `/v3.0/pinpoints/${s.remoteId}`,
+    ]);
   });
 
   test('a create that never got a token is not looked for on the remote', async () => {
@@ -56,12 +76,21 @@ describe('a POST whose answer is lost', () => {
     const place = await createPlace(strapi, { title: 'Tokenless', geo: { lat: 45.1, lng: 5.7 } });
     await app.sync().idle();
 
-    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
+    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
+      status: 'synced',
+      lastError: null,
+    });
     const calls = emulator.requests({ since });
-    expect(calls.filter((r: any) => r.path.startsWith('/v3.0/oauth2/')).map((r: any) => r.status)).toEqual([503, 200]);
+    expect(
+      calls.filter((r: any) => r.path.startsWith('/v3.0/oauth2/')).map((r: any) => r.status)
+    ).toEqual([503, 200]);
     // No walk through the listing: the retry simply creates it.
     expect(calls.filter((r: any) => r.method === 'GET')).toEqual([]);
-    expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints').map((r: any) => r.status)).toEqual([401, 201]);
+    expect(
+      calls
+        .filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
+        .map((r: any) => r.status)
+    ).toEqual([401, 201]);
     expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Tokenless')).toHaveLength(1);
   });
 
@@ -76,8 +105,14 @@ describe('a POST whose answer is lost', () => {
         { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
       ]);
       const since = mark(emulator);
-      const unpublished = await createPlace(strapi, { title: 'Lost then unpublished', geo: { lat: 43.3, lng: 5.4 } });
-      const deleted = await createPlace(strapi, { title: 'Lost then deleted', geo: { lat: 43.6, lng: 1.44 } });
+      const unpublished = await createPlace(strapi, {
+        title: 'Lost then unpublished',
+        geo: { lat: 43.3, lng: 5.4 },
+      });
+      const deleted = await createPlace(strapi, {
+        title: 'Lost then deleted',
+        geo: { lat: 43.6, lng: 1.44 },
+      });
       for (const p of [unpublished, deleted]) {
         const s = await until(async () => {
           const st = await stateOf(app, PLACE, p.documentId);
@@ -86,20 +121,28 @@ describe('a POST whose answer is lost', () => {
         expect(s.remoteId).toBeNull();
       }
       // Both objects exist on the remote, unknown to the plugin.
-      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toHaveLength(2);
+      expect(
+        emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))
+      ).toHaveLength(2);
 
       await docs(strapi, PLACE).unpublish({ documentId: unpublished.documentId });
       await docs(strapi, PLACE).delete({ documentId: deleted.documentId });
       await app.sync().idle();
 
-      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toEqual([]);
+      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toEqual(
+        []
+      );
       expect(await stateOf(app, PLACE, unpublished.documentId)).toBeNull();
       expect(await stateOf(app, PLACE, deleted.documentId)).toBeNull();
-      const calls = emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+      const calls = emulator
+        .requests({ since })
+        .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
       // Found through the listing and deleted; never created again.
       expect(calls.filter((r: any) => r.method === 'POST')).toHaveLength(2);
       expect(calls.filter((r: any) => r.method === 'PUT')).toEqual([]);
-      expect(calls.filter((r: any) => r.method === 'DELETE').map((r: any) => r.status)).toEqual([204, 204]);
+      expect(calls.filter((r: any) => r.method === 'DELETE').map((r: any) => r.status)).toEqual([
+        204, 204,
+      ]);
     } finally {
       setPluginConfig(strapi, 'retry', retry);
     }
@@ -113,22 +156,37 @@ describe('a POST whose answer is lost', () => {
       { kind: 'status', status: 503, pathPrefix: '/v3.0/oauth2/token' },
     ]);
     const since = mark(emulator);
-    const place = await createPlace(strapi, { title: 'Lost behind a token', geo: { lat: 48.58, lng: 7.75 } });
-    await until(async () => (await stateOf(app, PLACE, place.documentId))?.attempts >= 1, 'the lost create to be recorded');
+    const place = await createPlace(strapi, {
+      title: 'Lost behind a token',
+      geo: { lat: 48.58, lng: 7.75 },
+    });
+    await until(
+      async () => (await stateOf(app, PLACE, place.documentId))?.attempts >= 1,
+      'the lost create to be recorded'
+    );
     emulator.revokeTokens();
     await app.sync().idle();
 
     const calls = emulator.requests({ since });
     // The interleaving really happened: lost POST, walk refused (401), token refused (503), then the walk again.
-    expect(calls.map((r: any) => `${r.method} ${r.path.split('?')[0]} ${r.status}`).slice(0, 4)).toEqual([
+    expect(
+      calls.map((r: any) => `${r.method} ${r.path.split('?')[0]} ${r.status}`).slice(0, 4)
+    ).toEqual([
       'POST /v3.0/pinpoints null',
       'GET /v3.0/pinpoints 401',
       'POST /v3.0/oauth2/token 503',
       'POST /v3.0/oauth2/token 200',
     ]);
-    expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Lost behind a token')).toHaveLength(1);
-    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
-    expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(1);
+    expect(
+      emulator.state().pinpoints.filter((p: any) => p.name === 'Lost behind a token')
+    ).toHaveLength(1);
+    expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
+      status: 'synced',
+      lastError: null,
+    });
+    expect(
+      calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
+    ).toHaveLength(1);
   });
 
   test('of an event whose pinpoint is then deleted leaves no event behind, on a remote that keeps events of deleted pinpoints', async () => {
@@ -137,20 +195,38 @@ describe('a POST whose answer is lost', () => {
     setPluginConfig(strapi, 'retry', { baseMs: 60_000, maxMs: 60_000, maxAttempts: 12 });
     emulator.configure({ pinpointDeleteTakesEvents: false });
     try {
-      const place = await createPlace(strapi, { title: 'Short-lived stage', geo: { lat: 50.63, lng: 3.06 } });
+      const place = await createPlace(strapi, {
+        title: 'Short-lived stage',
+        geo: { lat: 50.63, lng: 3.06 },
+      });
       await app.sync().idle();
       const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
       emulator.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/events' }]);
-      const happening = await createHappening(strapi, { title: 'Cancelled show', slots: [{ from: '2026-10-01T20:00:00Z' }], place: place.documentId });
-      await until(async () => (await stateOf(app, HAPPENING, happening.documentId))?.attempts >= 1, 'the lost create to be recorded');
-      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toHaveLength(1);
+      const happening = await createHappening(strapi, {
+        title: 'Cancelled show',
+        slots: [{ from: '2026-10-01T20:00:00Z' }],
+        place: place.documentId,
+      });
+      await until(
+        async () => (await stateOf(app, HAPPENING, happening.documentId))?.attempts >= 1,
+        'the lost create to be recorded'
+      );
+      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toHaveLength(
+        1
+      );
 
       const since = mark(emulator);
       await docs(strapi, PLACE).delete({ documentId: place.documentId });
-      await until(async () => (await stateOf(app, PLACE, place.documentId)) === null, 'the pinpoint to be deleted');
+      await until(
+        async () => (await stateOf(app, PLACE, place.documentId)) === null,
+        'the pinpoint to be deleted'
+      );
       // The event's retry is a minute away: a resync brings it forward.
       await app.sync().resync();
-      await until(async () => (await app.sync().status()).resync?.state === 'done', 'the resync to finish');
+      await until(
+        async () => (await app.sync().status()).resync?.state === 'done',
+        'the resync to finish'
+      );
       await app.sync().idle();
 
       expect(emulator.state().pinpoints.find((p: any) => p.id === pinpointId)).toBeUndefined();
@@ -158,8 +234,12 @@ describe('a POST whose answer is lost', () => {
       const s = await stateOf(app, HAPPENING, happening.documentId);
       expect(s).toMatchObject({ status: 'failed', remoteId: null });
       expect(s.lastError).toMatch(/pinpoint/);
-      const calls = emulator.requests({ since }).filter((r: any) => r.path.startsWith('/v3.0/events'));
-      expect(calls.map((r: any) => `${r.method} ${r.path.replace(/\d{4,}/g, ':id')} ${r.status}`)).toEqual([
+      const calls = emulator
+        .requests({ since })
+        .filter((r: any) => r.path.startsWith('/v3.0/events'));
+      expect(
+        calls.map((r: any) => `${r.method} ${r.path.replace(/\d{4,}/g, ':id')} ${r.status}`)
+      ).toEqual([
         // This remote refuses to filter by a pinpoint that is gone: every event is looked at.
         'GET /v3.0/events?pinpoint=:id 400',
         'GET /v3.0/events 200',
@@ -178,28 +258,48 @@ describe('a POST whose answer is lost', () => {
       // The lost pinpoint will open the last page (pages of 5): a delete of an earlier object
       // while that page is on its way moves it onto the page already read.
       while (emulator.state().pinpoints.length % 5 !== 0) {
-        await createPlace(strapi, { title: `Page filler ${emulator.state().pinpoints.length}`, geo: { lat: 10, lng: emulator.state().pinpoints.length } });
+        await createPlace(strapi, {
+          title: `Page filler ${emulator.state().pinpoints.length}`,
+          geo: { lat: 10, lng: emulator.state().pinpoints.length },
+        });
         await app.sync().idle();
       }
       const before = emulator.state().pinpoints.map((p: any) => p.id);
       const pagesBefore = before.length / 5;
       emulator.scriptFaults([
         { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
-        ...Array.from({ length: pagesBefore }, () => ({ kind: 'pass' as const, method: 'GET', pathPrefix: '/v3.0/pinpoints' })),
+        ...Array.from({ length: pagesBefore }, () => ({
+          kind: 'pass' as const,
+          method: 'GET',
+          pathPrefix: '/v3.0/pinpoints',
+        })),
         { kind: 'latency', latencyMs: 800, method: 'GET', pathPrefix: '/v3.0/pinpoints' },
       ]);
       const since = mark(emulator);
-      const place = await createPlace(strapi, { title: 'Slipping', geo: { lat: 59.91, lng: 10.75 } });
-      const pageGets = () => emulator.requests({ since }).filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
+      const place = await createPlace(strapi, {
+        title: 'Slipping',
+        geo: { lat: 59.91, lng: 10.75 },
+      });
+      const pageGets = () =>
+        emulator
+          .requests({ since })
+          .filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
       await until(() => pageGets().length >= pagesBefore, 'the walk to reach its last page');
       // Someone else deletes an early pinpoint meanwhile.
-      expect((await remoteCall(emulator, 'DELETE', `/v3.0/pinpoints/${before[0]}`)).status).toBe(204);
+      expect((await remoteCall(emulator, 'DELETE', `/v3.0/pinpoints/${before[0]}`)).status).toBe(
+        204
+      );
       await app.sync().idle();
 
       expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slipping')).toHaveLength(1);
-      expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', lastError: null });
+      expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
+        status: 'synced',
+        lastError: null,
+      });
       const calls = emulator.requests({ since });
-      expect(calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(1);
+      expect(
+        calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
+      ).toHaveLength(1);
       // The first walk ended on an empty page (its count had changed); the second found it.
       expect(pageGets()[pagesBefore]).toMatchObject({ fault: 'latency', status: 200 });
       expect(pageGets().length).toBeGreaterThan(pagesBefore + 1);
@@ -216,13 +316,19 @@ describe('a POST whose answer is lost', () => {
       { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/events' },
       { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/lists' },
     ]);
-    const happening = await createHappening(strapi, { title: 'Opera', slots: [{ from: '2026-09-01T19:00:00Z', to: '2026-09-01T22:00:00Z' }], place: place.documentId });
+    const happening = await createHappening(strapi, {
+      title: 'Opera',
+      slots: [{ from: '2026-09-01T19:00:00Z', to: '2026-09-01T22:00:00Z' }],
+      place: place.documentId,
+    });
     const tour = await createTour(strapi, { name: 'Stages', stops: [place.documentId] });
     await app.sync().idle();
     expect(emulator.state().events.filter((e: any) => e.name === 'Opera')).toHaveLength(1);
     expect(emulator.state().lists.filter((l: any) => l.name === 'Stages')).toHaveLength(1);
     expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ status: 'synced' });
-    expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([(await stateOf(app, PLACE, place.documentId)).remoteId]);
+    expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([
+      (await stateOf(app, PLACE, place.documentId)).remoteId,
+    ]);
     expect(emulator.faults().script ?? []).toEqual([]);
   });
 });
@@ -234,10 +340,18 @@ describe('a restart', () => {
     let app: TestApp | undefined;
     try {
       // First run: the sync is off, every change waits in the outbox.
-      app = await startApp({ appDir, emulatorHandle: emulator, patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c) });
+      app = await startApp({
+        appDir,
+        emulatorHandle: emulator,
+        patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c),
+      });
       const icon = await createIcon(app.strapi, 'Bench');
       const place = await createPlace(app.strapi, { title: 'Park', icon: icon.documentId });
-      const happening = await createHappening(app.strapi, { title: 'Picnic', slots: [{ from: '2026-07-01T12:00:00Z' }], place: place.documentId });
+      const happening = await createHappening(app.strapi, {
+        title: 'Picnic',
+        slots: [{ from: '2026-07-01T12:00:00Z' }],
+        place: place.documentId,
+      });
       const tour = await createTour(app.strapi, { name: 'Green', stops: [place.documentId] });
       const report = await app.sync().status();
       expect(report.queue.depth).toBe(4);
@@ -246,11 +360,21 @@ describe('a restart', () => {
       app = undefined;
 
       // Second run: the sync is on but the remote fails every write; the rows back off.
-      emulator.setFaults({ rules: [{ kind: 'status', status: 503, method: ['POST', 'PUT', 'DELETE'], pathPrefix: '/v3.0/' }] });
+      emulator.setFaults({
+        rules: [
+          { kind: 'status', status: 503, method: ['POST', 'PUT', 'DELETE'], pathPrefix: '/v3.0/' },
+        ],
+      });
       app = await startApp({ appDir, emulatorHandle: emulator });
-      await until(async () => (await stateOf(app!, ICON, icon.documentId))?.attempts >= 1, 'a failed attempt');
+      await until(
+        async () => (await stateOf(app!, ICON, icon.documentId))?.attempts >= 1,
+        'a failed attempt'
+      );
       // The category and the list back off in the outbox; the pinpoint and event wait for them in their state.
-      await until(async () => (await app!.sync().status()).counts.pending === 4, 'four pending entries');
+      await until(
+        async () => (await app!.sync().status()).counts.pending === 4,
+        'four pending entries'
+      );
       expect((await app.sync().status()).queue.depth).toBeGreaterThanOrEqual(2);
       await app.stop();
       app = undefined;
@@ -262,24 +386,44 @@ describe('a restart', () => {
       const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
       const pinpoint = await remoteOf(app, PLACE, place.documentId);
       expect(pinpoint).toMatchObject({ name: 'Park', category: categoryId });
-      expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Picnic', pinpoint: pinpoint.id });
+      expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+        name: 'Picnic',
+        pinpoint: pinpoint.id,
+      });
       expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([pinpoint.id]);
       expect(counts(emulator)).toEqual({ pinpoints: 1, events: 1, categories: 1, lists: 1 });
 
       // A resync started before a stop finishes after the restart.
       // Changed behind the plugin's back (no document service call): only a resync can see it.
-      await app.strapi.db.query(PLACE as any).updateMany({ where: { documentId: place.documentId }, data: { title: 'Park (renamed)' } });
+      await app.strapi.db
+        .query(PLACE as any)
+        .updateMany({ where: { documentId: place.documentId }, data: { title: 'Park (renamed)' } });
       app.strapi.config.set('plugin::location-content.syncEnabled', false);
       const job = await app.sync().resync();
-      await until(async () => (await app!.sync().status()).resync?.total === 4, 'the resync to list every entry');
+      await until(
+        async () => (await app!.sync().status()).resync?.total === 4,
+        'the resync to list every entry'
+      );
       await app.stop();
       app = undefined;
       app = await startApp({ appDir, emulatorHandle: emulator });
       await app.sync().idle();
-      await until(async () => (await app!.sync().status()).resync?.state === 'done', 'the resync to finish');
+      await until(
+        async () => (await app!.sync().status()).resync?.state === 'done',
+        'the resync to finish'
+      );
       const progress = (await app.sync().status()).resync;
-      expect(progress).toMatchObject({ id: job.id, state: 'done', total: 4, done: 1, skipped: 3, failed: 0 });
-      expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Park (renamed)' });
+      expect(progress).toMatchObject({
+        id: job.id,
+        state: 'done',
+        total: 4,
+        done: 1,
+        skipped: 3,
+        failed: 0,
+      });
+      expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({
+        name: 'Park (renamed)',
+      });
       expect(counts(emulator)).toEqual({ pinpoints: 1, events: 1, categories: 1, lists: 1 });
     } finally {
       await app?.stop();
@@ -294,19 +438,30 @@ describe('a restart', () => {
     let app: TestApp | undefined;
     try {
       app = await startApp({ appDir, emulatorHandle: emulator });
-      const place = await createPlace(app.strapi, { title: 'Lighthouse', geo: { lat: 48.4, lng: -4.8 } });
-      const happening = await createHappening(app.strapi, { title: 'Night visit', slots: [{ from: '2026-05-01T20:00:00.000Z', to: '2026-05-01T22:00:00.000Z' }], place: place.documentId });
+      const place = await createPlace(app.strapi, {
+        title: 'Lighthouse',
+        geo: { lat: 48.4, lng: -4.8 },
+      });
+      const happening = await createHappening(app.strapi, {
+        title: 'Night visit',
+        slots: [{ from: '2026-05-01T20:00:00.000Z', to: '2026-05-01T22:00:00.000Z' }],
+        place: place.documentId,
+      });
       await app.sync().idle();
       const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
       expect(emulator.state().events.map((e: any) => e.id)).toContain(eventId);
 
       // As an install from before the table: the refs only in the states' JSON.
-      const refs = () => app!.strapi.db.metadata.get('plugin::location-content.sync-ref' as any).tableName;
+      const refs = () =>
+        app!.strapi.db.metadata.get('plugin::location-content.sync-ref' as any).tableName;
       await app.strapi.db.connection(refs()).del();
       await app.stop();
       app = await startApp({ appDir, emulatorHandle: emulator });
       const rebuilt = await app.strapi.db.connection(refs()).select('*');
-      expect(rebuilt.map((r: any) => [r.entry_document_id, r.target])).toContainEqual([happening.documentId, `${PLACE}|${place.documentId}|en`]);
+      expect(rebuilt.map((r: any) => [r.entry_document_id, r.target])).toContainEqual([
+        happening.documentId,
+        `${PLACE}|${place.documentId}|en`,
+      ]);
 
       // The pinpoint goes: the event's state is found through the rebuilt refs and follows.
       await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });

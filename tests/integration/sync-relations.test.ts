@@ -1,7 +1,17 @@
 jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createIcon, createPlace } from '../helpers/content';
-import { counts, docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR, until } from '../helpers/sync';
+import {
+  counts,
+  docs,
+  HAPPENING,
+  ICON,
+  PLACE,
+  remoteOf,
+  stateOf,
+  TOUR,
+  until,
+} from '../helpers/sync';
 
 /** Order and relations: category -> pinpoint -> event / list, whatever order editors save in. */
 let app: TestApp;
@@ -17,16 +27,27 @@ const slots = [{ from: '2026-05-01T10:00:00.000Z', to: '2026-05-01T12:00:00.000Z
 test('a chain built from the end: list, then event, then pinpoint, then category ends complete', async () => {
   const { strapi, emulator } = app;
   // The place exists as a draft only, so the others can point at it.
-  const place = await createPlace(strapi, { title: 'Harbour', geo: { lat: 43.3, lng: 5.37 } }, { publish: false });
+  const place = await createPlace(
+    strapi,
+    { title: 'Harbour', geo: { lat: 43.3, lng: 5.37 } },
+    { publish: false }
+  );
 
   // 1. The list, published first: online at once, without members yet.
-  const tour = await docs(strapi, TOUR).create({ data: { name: 'Sea walk', stops: [place.documentId] } });
+  const tour = await docs(strapi, TOUR).create({
+    data: { name: 'Sea walk', stops: [place.documentId] },
+  });
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
   await app.sync().idle();
-  expect(await remoteOf(app, TOUR, tour.documentId)).toMatchObject({ name: 'Sea walk', members: [] });
+  expect(await remoteOf(app, TOUR, tour.documentId)).toMatchObject({
+    name: 'Sea walk',
+    members: [],
+  });
 
   // 2. The event: its pinpoint is not online, so it cannot be either.
-  const happening = await docs(strapi, HAPPENING).create({ data: { title: 'Regatta', slots, place: place.documentId } });
+  const happening = await docs(strapi, HAPPENING).create({
+    data: { title: 'Regatta', slots, place: place.documentId },
+  });
   await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
   await app.sync().idle();
   expect(emulator.state().events).toHaveLength(0);
@@ -36,20 +57,39 @@ test('a chain built from the end: list, then event, then pinpoint, then category
   await app.sync().idle();
   const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
   expect(pinpointId).toEqual(expect.any(Number));
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Regatta', pinpoint: pinpointId, dates: [{ start: slots[0].from, end: slots[0].to }] });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    name: 'Regatta',
+    pinpoint: pinpointId,
+    dates: [{ start: slots[0].from, end: slots[0].to }],
+  });
   expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([pinpointId]);
 
   // 4. The category, last: the pinpoint gets it.
   const icon = await createIcon(strapi, 'Boat');
-  await docs(strapi, PLACE).update({ documentId: place.documentId, data: { icon: icon.documentId } });
+  await docs(strapi, PLACE).update({
+    documentId: place.documentId,
+    data: { icon: icon.documentId },
+  });
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
   const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
-  expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ id: pinpointId, category: categoryId });
+  expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({
+    id: pinpointId,
+    category: categoryId,
+  });
 
   // Everything synced, one remote object each, nothing failed.
-  for (const [uid, id] of [[PLACE, place.documentId], [HAPPENING, happening.documentId], [TOUR, tour.documentId], [ICON, icon.documentId]]) {
-    expect(await stateOf(app, uid, id)).toMatchObject({ status: 'synced', queued: false, lastError: null });
+  for (const [uid, id] of [
+    [PLACE, place.documentId],
+    [HAPPENING, happening.documentId],
+    [TOUR, tour.documentId],
+    [ICON, icon.documentId],
+  ]) {
+    expect(await stateOf(app, uid, id)).toMatchObject({
+      status: 'synced',
+      queued: false,
+      lastError: null,
+    });
   }
   expect(counts(emulator)).toEqual({ pinpoints: 1, events: 1, categories: 1, lists: 1 });
   expect((await app.sync().status()).failed).toEqual([]);
@@ -58,16 +98,32 @@ test('a chain built from the end: list, then event, then pinpoint, then category
 test('a pinpoint waits for its category; the event and the list wait for the pinpoint', async () => {
   const { strapi, emulator } = app;
   // The category cannot be created for a while.
-  emulator.setFaults({ rules: [{ kind: 'status', status: 503, method: 'POST', pathPrefix: '/v3.0/categories' }] });
+  emulator.setFaults({
+    rules: [{ kind: 'status', status: 503, method: 'POST', pathPrefix: '/v3.0/categories' }],
+  });
   const icon = await createIcon(strapi, 'Tower');
-  const place = await createPlace(strapi, { title: 'Lookout', geo: { lat: 45, lng: 6 }, icon: icon.documentId });
-  const happening = await docs(strapi, HAPPENING).create({ data: { title: 'Sunrise', slots, place: place.documentId } });
+  const place = await createPlace(strapi, {
+    title: 'Lookout',
+    geo: { lat: 45, lng: 6 },
+    icon: icon.documentId,
+  });
+  const happening = await docs(strapi, HAPPENING).create({
+    data: { title: 'Sunrise', slots, place: place.documentId },
+  });
   await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
-  const tour = await docs(strapi, TOUR).create({ data: { name: 'Heights', stops: [place.documentId] } });
+  const tour = await docs(strapi, TOUR).create({
+    data: { name: 'Heights', stops: [place.documentId] },
+  });
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
 
-  await until(async () => (await stateOf(app, ICON, icon.documentId))?.attempts >= 2, 'the category to fail twice');
-  await until(async () => /Waiting for/.test((await stateOf(app, PLACE, place.documentId))?.lastError ?? ''), 'the pinpoint to wait');
+  await until(
+    async () => (await stateOf(app, ICON, icon.documentId))?.attempts >= 2,
+    'the category to fail twice'
+  );
+  await until(
+    async () => /Waiting for/.test((await stateOf(app, PLACE, place.documentId))?.lastError ?? ''),
+    'the pinpoint to wait'
+  );
   const waiting = await stateOf(app, PLACE, place.documentId);
   expect(waiting).toMatchObject({ status: 'pending', remoteId: null });
   expect(waiting.lastError).toContain(icon.documentId);
@@ -78,7 +134,9 @@ test('a pinpoint waits for its category; the event and the list wait for the pin
   const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
   const pinpoint = await remoteOf(app, PLACE, place.documentId);
   expect(pinpoint).toMatchObject({ name: 'Lookout', category: categoryId });
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ pinpoint: pinpoint.id });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    pinpoint: pinpoint.id,
+  });
   expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([pinpoint.id]);
   // The emulator checks the category and pinpoint of every write: the order was right.
   expect(emulator.requests().filter((r: any) => r.status === 400)).toEqual([]);
@@ -87,9 +145,13 @@ test('a pinpoint waits for its category; the event and the list wait for the pin
 test('removing a pinpoint takes its events with it; the state follows and they come back with it', async () => {
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Old market', geo: { lat: 50, lng: 4 } });
-  const happening = await docs(strapi, HAPPENING).create({ data: { title: 'Fair', slots, place: place.documentId } });
+  const happening = await docs(strapi, HAPPENING).create({
+    data: { title: 'Fair', slots, place: place.documentId },
+  });
   await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
-  const tour = await docs(strapi, TOUR).create({ data: { name: 'Markets', stops: [place.documentId] } });
+  const tour = await docs(strapi, TOUR).create({
+    data: { name: 'Markets', stops: [place.documentId] },
+  });
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
   await app.sync().idle();
   const first = await stateOf(app, PLACE, place.documentId);
@@ -112,7 +174,10 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   await app.sync().idle();
   const second = await stateOf(app, PLACE, place.documentId);
   expect(second.remoteId).not.toBe(first.remoteId);
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Fair', pinpoint: second.remoteId });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    name: 'Fair',
+    pinpoint: second.remoteId,
+  });
   expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([second.remoteId]);
 
   // The happening moves to another place: a new event there when the old pinpoint goes.
@@ -120,12 +185,18 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   await docs(strapi, PLACE).delete({ documentId: place.documentId });
   await app.sync().idle();
   expect((await stateOf(app, HAPPENING, happening.documentId)).remoteId).toBeNull();
-  await docs(strapi, HAPPENING).update({ documentId: happening.documentId, data: { place: other.documentId } });
+  await docs(strapi, HAPPENING).update({
+    documentId: happening.documentId,
+    data: { place: other.documentId },
+  });
   await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
   await app.sync().idle();
   const otherId = (await stateOf(app, PLACE, other.documentId)).remoteId;
   const moved = await stateOf(app, HAPPENING, happening.documentId);
   expect(moved).toMatchObject({ status: 'synced', lastError: null });
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Fair', pinpoint: otherId });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    name: 'Fair',
+    pinpoint: otherId,
+  });
   expect(emulator.state().events.filter((e: any) => e.name === 'Fair')).toHaveLength(1);
 });

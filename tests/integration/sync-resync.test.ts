@@ -1,7 +1,20 @@
 jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { counts, docs, HAPPENING, ICON, mark, PLACE, remoteOf, setPluginConfig, stateOf, TOUR, until, writes } from '../helpers/sync';
+import {
+  counts,
+  docs,
+  HAPPENING,
+  ICON,
+  mark,
+  PLACE,
+  remoteOf,
+  setPluginConfig,
+  stateOf,
+  TOUR,
+  until,
+  writes,
+} from '../helpers/sync';
 
 /** Resync: a background job with progress, a dry run, and nothing written when nothing changed. */
 let app: TestApp;
@@ -18,20 +31,40 @@ beforeAll(async () => {
   });
   const { strapi } = app;
   const icons = [await createIcon(strapi, 'Icon A'), await createIcon(strapi, 'Icon B')];
-  for (let i = 0; i < 25; i++) places.push(await createPlace(strapi, { title: `Place ${i}`, geo: { lat: i, lng: -i }, icon: icons[i % 2].documentId }));
+  for (let i = 0; i < 25; i++)
+    places.push(
+      await createPlace(strapi, {
+        title: `Place ${i}`,
+        geo: { lat: i, lng: -i },
+        icon: icons[i % 2].documentId,
+      })
+    );
   for (let i = 0; i < 5; i++) {
-    happenings.push(await createHappening(strapi, { title: `Happening ${i}`, slots: [{ from: `2026-10-0${i + 1}T10:00:00Z` }], place: places[i].documentId }));
+    happenings.push(
+      await createHappening(strapi, {
+        title: `Happening ${i}`,
+        slots: [{ from: `2026-10-0${i + 1}T10:00:00Z` }],
+        place: places[i].documentId,
+      })
+    );
   }
-  for (let i = 0; i < 3; i++) tours.push(await createTour(strapi, { name: `Tour ${i}`, stops: places.slice(i * 3, i * 3 + 3).map((p) => p.documentId) }));
+  for (let i = 0; i < 3; i++)
+    tours.push(
+      await createTour(strapi, {
+        name: `Tour ${i}`,
+        stops: places.slice(i * 3, i * 3 + 3).map((p) => p.documentId),
+      })
+    );
   await app.sync().idle();
 });
 
 afterAll(() => stopApp(app));
 
-const resyncDone = () => until(async () => {
-  const p = (await app.sync().status()).resync;
-  return p?.state === 'done' ? p : undefined;
-}, 'the resync to finish');
+const resyncDone = () =>
+  until(async () => {
+    const p = (await app.sync().status()).resync;
+    return p?.state === 'done' ? p : undefined;
+  }, 'the resync to finish');
 
 test('a resync where nothing changed makes no write call and counts everything skipped', async () => {
   const { emulator } = app;
@@ -40,7 +73,14 @@ test('a resync where nothing changed makes no write call and counts everything s
   expect(started).toMatchObject({ state: 'running', dryRun: false });
   await app.sync().idle();
   const progress = await resyncDone();
-  expect(progress).toMatchObject({ id: started.id, total: 35, done: 0, failed: 0, skipped: 35, etaMs: 0 });
+  expect(progress).toMatchObject({
+    id: started.id,
+    total: 35,
+    done: 0,
+    failed: 0,
+    skipped: 35,
+    etaMs: 0,
+  });
   expect(progress.finishedAt).toEqual(expect.any(String));
   expect(writes(emulator, since)).toEqual([]);
 });
@@ -48,34 +88,60 @@ test('a resync where nothing changed makes no write call and counts everything s
 test('the dry run returns the plan and touches nothing; the resync does it and counts each entry once', async () => {
   const { strapi, emulator } = app;
   // Changes the plugin cannot have seen: straight into the database, and while the sync is off.
-  await strapi.db.query(PLACE as any).updateMany({ where: { documentId: places[0].documentId }, data: { title: 'Place 0 renamed' } });
-  await strapi.db.query(PLACE as any).updateMany({ where: { documentId: places[1].documentId }, data: { title: '' } });
-  await strapi.db.query(PLACE as any).updateMany({ where: { documentId: places[2].documentId }, data: { title: 'Place 2 renamed' } });
-  await strapi.db.query(HAPPENING as any).deleteMany({ where: { documentId: happenings[4].documentId } });
+  await strapi.db.query(PLACE as any).updateMany({
+    where: { documentId: places[0].documentId },
+    data: { title: 'Place 0 renamed' },
+  });
+  await strapi.db
+    .query(PLACE as any)
+    .updateMany({ where: { documentId: places[1].documentId }, data: { title: '' } });
+  await strapi.db.query(PLACE as any).updateMany({
+    where: { documentId: places[2].documentId },
+    data: { title: 'Place 2 renamed' },
+  });
+  await strapi.db
+    .query(HAPPENING as any)
+    .deleteMany({ where: { documentId: happenings[4].documentId } });
   setPluginConfig(strapi, 'syncEnabled', false);
   const fresh = await createPlace(strapi, { title: 'Fresh', geo: { lat: 60, lng: 10 } });
   const depth = (await app.sync().status()).queue.depth;
 
   const since = mark(emulator);
   const plan = await app.sync().resync({ dryRun: true });
-  const keys = (list: any[]) => list.map((k) => `${k.contentType}|${k.documentId}|${k.locale}`).sort();
-  expect(keys(plan.update)).toEqual(keys([
-    { contentType: PLACE, documentId: places[0].documentId, locale: 'en' },
-    { contentType: PLACE, documentId: places[2].documentId, locale: 'en' },
-  ]));
+  const keys = (list: any[]) =>
+    list.map((k) => `${k.contentType}|${k.documentId}|${k.locale}`).sort();
+  expect(keys(plan.update)).toEqual(
+    keys([
+      { contentType: PLACE, documentId: places[0].documentId, locale: 'en' },
+      { contentType: PLACE, documentId: places[2].documentId, locale: 'en' },
+    ])
+  );
   expect(keys(plan.create)).toEqual([`${PLACE}|${fresh.documentId}|en`]);
   expect(keys(plan.delete)).toEqual([`${HAPPENING}|${happenings[4].documentId}|`]);
-  expect(plan.failed).toEqual([expect.objectContaining({ contentType: PLACE, documentId: places[1].documentId, reason: expect.stringMatching(/name/) })]);
+  expect(plan.failed).toEqual([
+    expect.objectContaining({
+      contentType: PLACE,
+      documentId: places[1].documentId,
+      reason: expect.stringMatching(/name/),
+    }),
+  ]);
   expect(plan.unchanged).toBe(31);
   expect(writes(emulator, since)).toEqual([]);
   expect((await app.sync().status()).queue.depth).toBe(depth);
 
   // Place 2's update will keep failing until the worker gives up: a failure, counted once.
   const place2 = (await stateOf(app, PLACE, places[2].documentId)).remoteId;
-  emulator.setFaults({ rules: [{ kind: 'status', status: 503, method: 'PUT', pathPrefix: `/v3.0/pinpoints/${place2}` }] });
+  emulator.setFaults({
+    rules: [
+      { kind: 'status', status: 503, method: 'PUT', pathPrefix: `/v3.0/pinpoints/${place2}` },
+    ],
+  });
   try {
     const job = await app.sync().resync();
-    await until(async () => (await app.sync().status()).resync?.total === 36, 'every entry to be listed');
+    await until(
+      async () => (await app.sync().status()).resync?.total === 36,
+      'every entry to be listed'
+    );
     setPluginConfig(strapi, 'syncEnabled', true);
     await app.sync().idle();
     const progress = await resyncDone();
@@ -87,14 +153,25 @@ test('the dry run returns the plan and touches nothing; the resync does it and c
     emulator.clearFaults();
     setPluginConfig(strapi, 'syncEnabled', true);
   }
-  expect(await remoteOf(app, PLACE, places[0].documentId)).toMatchObject({ name: 'Place 0 renamed' });
+  expect(await remoteOf(app, PLACE, places[0].documentId)).toMatchObject({
+    name: 'Place 0 renamed',
+  });
   expect(await remoteOf(app, PLACE, fresh.documentId)).toMatchObject({ name: 'Fresh' });
   expect(await stateOf(app, HAPPENING, happenings[4].documentId)).toBeNull();
 
   const report = await app.sync().status();
   const failed = Object.fromEntries(report.failed.map((f: any) => [f.documentId, f]));
-  expect(failed[places[1].documentId]).toMatchObject({ contentType: PLACE, locale: 'en', resource: 'pinpoint', reason: expect.stringMatching(/name.*empty/) });
-  expect(failed[places[2].documentId]).toMatchObject({ contentType: PLACE, locale: 'en', reason: expect.stringMatching(/Gave up after 3 attempts/) });
+  expect(failed[places[1].documentId]).toMatchObject({
+    contentType: PLACE,
+    locale: 'en',
+    resource: 'pinpoint',
+    reason: expect.stringMatching(/name.*empty/),
+  });
+  expect(failed[places[2].documentId]).toMatchObject({
+    contentType: PLACE,
+    locale: 'en',
+    reason: expect.stringMatching(/Gave up after 3 attempts/),
+  });
   expect(report.counts).toMatchObject({ synced: 33, failed: 2, pending: 0 });
   expect(report.byContentType.find((t: any) => t.contentType === HAPPENING).counts.synced).toBe(4);
   expect(report.byContentType.find((t: any) => t.contentType === TOUR).counts.synced).toBe(3);
@@ -118,13 +195,23 @@ test('a resync while another is running returns the running one', async () => {
 
 test('idle() waits for pending and in-flight work only', async () => {
   const { strapi, emulator } = app;
-  emulator.setFaults({ rules: [{ kind: 'latency', latencyMs: 300, pathPrefix: '/v3.0/pinpoints' }] });
+  emulator.setFaults({
+    rules: [{ kind: 'latency', latencyMs: 300, pathPrefix: '/v3.0/pinpoints' }],
+  });
   try {
-    await docs(strapi, PLACE).update({ documentId: places[3].documentId, data: { title: 'Place 3 renamed' } });
+    await docs(strapi, PLACE).update({
+      documentId: places[3].documentId,
+      data: { title: 'Place 3 renamed' },
+    });
     await docs(strapi, PLACE).publish({ documentId: places[3].documentId });
     await app.sync().idle();
-    expect(await stateOf(app, PLACE, places[3].documentId)).toMatchObject({ status: 'synced', queued: false });
-    expect(await remoteOf(app, PLACE, places[3].documentId)).toMatchObject({ name: 'Place 3 renamed' });
+    expect(await stateOf(app, PLACE, places[3].documentId)).toMatchObject({
+      status: 'synced',
+      queued: false,
+    });
+    expect(await remoteOf(app, PLACE, places[3].documentId)).toMatchObject({
+      name: 'Place 3 renamed',
+    });
   } finally {
     emulator.clearFaults();
   }
@@ -135,14 +222,21 @@ test('idle() waits for pending and in-flight work only', async () => {
 test('a resync lists more entries than fit in one page (500), one outbox row each', async () => {
   const { strapi, emulator } = app;
   // Straight into the database: 510 icons the plugin has never seen.
-  const rows = Array.from({ length: 510 }, (_, i) => ({ documentId: `bulkicon${String(i).padStart(16, '0')}`, label: `Bulk ${i}` }));
-  for (let i = 0; i < rows.length; i += 100) await strapi.db.query(ICON as any).createMany({ data: rows.slice(i, i + 100) });
+  const rows = Array.from({ length: 510 }, (_, i) => ({
+    documentId: `bulkicon${String(i).padStart(16, '0')}`,
+    label: `Bulk ${i}`,
+  }));
+  for (let i = 0; i < rows.length; i += 100)
+    await strapi.db.query(ICON as any).createMany({ data: rows.slice(i, i + 100) });
   // Listing only: the sync is off, so the rows stay in the outbox where they can be counted.
   setPluginConfig(strapi, 'syncEnabled', false);
   const since = mark(emulator);
   const job = await app.sync().resync();
   const total = 2 + 510 + 26 + 4 + 3;
-  await until(async () => (await app.sync().status()).resync?.total === total, 'every page to be listed');
+  await until(
+    async () => (await app.sync().status()).resync?.total === total,
+    'every page to be listed'
+  );
   const report = await app.sync().status();
   expect(report.resync).toMatchObject({ id: job.id, state: 'running', total, done: 0 });
   expect(report.queue.depth).toBe(total);

@@ -28,19 +28,46 @@ test('an event waiting for a pinpoint whose lost create is adopted by a push tha
     { kind: 'status', status: 503, method: 'PUT', pathPrefix: '/v3.0/pinpoints' },
   ]);
   const since = mark(emulator);
-  const place = await createPlace(strapi, { title: 'Adopted venue', geo: { lat: 45.76, lng: 4.83 } });
-  const happening = await createHappening(strapi, { title: 'Waiting concert', slots, place: place.documentId });
-  await until(async () => /^Waiting for api::place\.place/.test((await stateOf(app, HAPPENING, happening.documentId))?.lastError ?? ''), 'the event to wait for its pinpoint');
+  const place = await createPlace(strapi, {
+    title: 'Adopted venue',
+    geo: { lat: 45.76, lng: 4.83 },
+  });
+  const happening = await createHappening(strapi, {
+    title: 'Waiting concert',
+    slots,
+    place: place.documentId,
+  });
+  await until(
+    async () =>
+      /^Waiting for api::place\.place/.test(
+        (await stateOf(app, HAPPENING, happening.documentId))?.lastError ?? ''
+      ),
+    'the event to wait for its pinpoint'
+  );
 
   await app.sync().idle();
   // The interleaving really happened: lost POST, listing, adoption, failed PUT, then a PUT that went through.
-  const calls = emulator.requests({ since }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
-  expect(calls.map((r: any) => `${r.method} ${r.status}`)).toEqual(['POST null', 'GET 200', 'PUT 503', 'PUT 200']);
+  const calls = emulator
+    .requests({ since })
+    .filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
+  expect(calls.map((r: any) => `${r.method} ${r.status}`)).toEqual([
+    'POST null',
+    'GET 200',
+    'PUT 503',
+    'PUT 200',
+  ]);
 
   // Nothing queued any more, and the event is online at once: not 10 s later by the sweep.
   const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
-  expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ status: 'synced', lastError: null, queued: false });
-  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({ name: 'Waiting concert', pinpoint: pinpointId });
+  expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    status: 'synced',
+    lastError: null,
+    queued: false,
+  });
+  expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
+    name: 'Waiting concert',
+    pinpoint: pinpointId,
+  });
   expect(sweeps()).toEqual([]);
 });
 
@@ -49,35 +76,62 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
   const before = sweeps().length;
   const mine = () => sweeps().slice(before);
   // A pinpoint the remote refuses for good, and an event waiting for it: legitimately pending, nothing queued.
-  emulator.scriptFaults([{ kind: 'status', status: 400, body: { name: ['Not this name.'] }, method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
+  emulator.scriptFaults([
+    {
+      kind: 'status',
+      status: 400,
+      body: { name: ['Not this name.'] },
+      method: 'POST',
+      pathPrefix: '/v3.0/pinpoints',
+    },
+  ]);
   const refused = await createPlace(strapi, { title: 'Refused venue', geo: { lat: 1, lng: 2 } });
-  const waiter = await createHappening(strapi, { title: 'Patient event', slots, place: refused.documentId });
+  const waiter = await createHappening(strapi, {
+    title: 'Patient event',
+    slots,
+    place: refused.documentId,
+  });
   // And an entry stranded by hand (what an unforeseen race would leave): pending, nothing queued.
   const place = await createPlace(strapi, { title: 'Stranded venue', geo: { lat: 3, lng: 4 } });
   await app.sync().idle();
-  expect(await stateOf(app, PLACE, refused.documentId)).toMatchObject({ status: 'failed', remoteId: null });
+  expect(await stateOf(app, PLACE, refused.documentId)).toMatchObject({
+    status: 'failed',
+    remoteId: null,
+  });
   const waiting = await stateOf(app, HAPPENING, waiter.documentId);
   expect(waiting).toMatchObject({ status: 'pending', queued: false });
   expect(waiting.lastError).toMatch(/^Waiting for api::place\.place/);
-  await strapi.db
-    .query('plugin::location-content.sync-state' as any)
-    .updateMany({ where: { entryDocumentId: place.documentId }, data: { status: 'pending', payloadHash: null } });
+  await strapi.db.query('plugin::location-content.sync-state' as any).updateMany({
+    where: { entryDocumentId: place.documentId },
+    data: { status: 'pending', payloadHash: null },
+  });
 
   // The sweep looks at entries untouched for 10 s.
   await until(() => mine().length > 0, 'the sweep', 30_000);
   await app.sync().idle();
   expect(mine()).toHaveLength(1);
   expect(mine()[0]).toContain(`api::place.place ${place.documentId} (en)`);
-  expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({ status: 'synced', queued: false });
+  expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
+    status: 'synced',
+    queued: false,
+  });
 
   // A few more sweeps: the waiting event is never taken for a stranded one (it used to be, every 10 s).
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   expect(mine().filter((l) => l.includes(waiter.documentId))).toEqual([]);
-  expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({ status: 'pending', queued: false, lastError: waiting.lastError, lastErrorAt: waiting.lastErrorAt });
+  expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({
+    status: 'pending',
+    queued: false,
+    lastError: waiting.lastError,
+    lastErrorAt: waiting.lastErrorAt,
+  });
 
   // Its pinpoint fixed, it follows.
   await app.sync().retryFailed();
   await app.sync().idle();
-  expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({ status: 'synced', queued: false });
+  expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({
+    status: 'synced',
+    queued: false,
+  });
   expect(mine()).toHaveLength(1);
 });

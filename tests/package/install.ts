@@ -49,9 +49,12 @@ function strapiVersionWanted(argv: string[], env: NodeJS.ProcessEnv): string {
     else if (argv[i]!.startsWith('--strapi=')) wanted = argv[i]!.slice('--strapi='.length);
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (wanted === 'min') wanted = require('semver').minVersion(PKG.peerDependencies['@strapi/strapi']).version;
+  if (wanted === 'min')
+    wanted = require('semver').minVersion(PKG.peerDependencies['@strapi/strapi']).version;
   if (!/^5\.\d+\.\d+$/.test(wanted)) {
-    process.stderr.write(`--strapi / LC_PACKAGE_STRAPI must be one Strapi 5 release such as 5.54.0 (or min), not "${wanted}"\n`);
+    process.stderr.write(
+      `--strapi / LC_PACKAGE_STRAPI must be one Strapi 5 release such as 5.54.0 (or min), not "${wanted}"\n`
+    );
     process.exit(2);
   }
   return wanted;
@@ -70,7 +73,16 @@ const APP_DEPENDENCIES: Record<string, string> = {
 };
 
 /** Packages the admin shares with Strapi: a second copy inside the plugin breaks React contexts. */
-const MUST_BE_PEERS = ['@strapi/strapi', '@strapi/design-system', '@strapi/icons', 'react', 'react-dom', 'react-router-dom', 'styled-components', 'react-intl'];
+const MUST_BE_PEERS = [
+  '@strapi/strapi',
+  '@strapi/design-system',
+  '@strapi/icons',
+  'react',
+  'react-dom',
+  'react-router-dom',
+  'styled-components',
+  'react-intl',
+];
 
 /** Strapi packages the plugin uses at run time: a second copy breaks `instanceof` (Strapi's error classes) or React contexts. */
 const MUST_BE_STRAPIS_COPY = [...MUST_BE_PEERS, '@strapi/utils'];
@@ -142,14 +154,17 @@ function assert(condition: unknown, message: string): asserts condition {
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_PATH' || /^TSX/i.test(key)) continue;
+    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_PATH' || /^TSX/i.test(key))
+      continue;
     if (/^(LOCATION_CONTENT_|DATABASE_|STRAPI_|EMULATOR_)/.test(key)) continue;
     if (key === 'NODE_OPTIONS' && /tsx|ts-node|swc/.test(value ?? '')) continue;
     env[key] = value;
   }
   env.PATH = (process.env.PATH ?? '')
     .split(path.delimiter)
-    .filter((dir) => dir && !path.resolve(dir).startsWith(ROOT + path.sep) && path.resolve(dir) !== ROOT)
+    .filter(
+      (dir) => dir && !path.resolve(dir).startsWith(ROOT + path.sep) && path.resolve(dir) !== ROOT
+    )
     .join(path.delimiter);
   return { ...env, ...extra };
 }
@@ -165,7 +180,12 @@ interface RunOptions {
 /** Runs a command to its end; its output is kept and shown (tail) when it fails. */
 function run(cmd: string, args: string[], opts: RunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     children.add(child);
     let out = '';
     const take = (chunk: Buffer) => {
@@ -175,7 +195,10 @@ function run(cmd: string, args: string[], opts: RunOptions): Promise<string> {
     child.stdout!.on('data', take);
     child.stderr!.on('data', take);
     const t0 = Date.now();
-    const heartbeat = setInterval(() => log(`  ... still running (${secs(Date.now() - t0)}): ${cmd} ${args.join(' ')}`), 30_000);
+    const heartbeat = setInterval(
+      () => log(`  ... still running (${secs(Date.now() - t0)}): ${cmd} ${args.join(' ')}`),
+      30_000
+    );
     const timer = opts.timeoutMs
       ? setTimeout(() => {
           out += `\n[killed after ${secs(opts.timeoutMs!)}]`;
@@ -193,7 +216,12 @@ function run(cmd: string, args: string[], opts: RunOptions): Promise<string> {
       if (timer) clearTimeout(timer);
       children.delete(child);
       if (code === 0) resolve(out);
-      else reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal} in ${opts.cwd}\n${tail(out, 40)}`));
+      else
+        reject(
+          new Error(
+            `${cmd} ${args.join(' ')} exited with ${code ?? signal} in ${opts.cwd}\n${tail(out, 40)}`
+          )
+        );
     });
   });
 }
@@ -233,7 +261,12 @@ async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 250): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  everyMs = 250
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {
@@ -245,7 +278,9 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | u
     }
     await sleep(everyMs);
   }
-  throw new Error(`timed out after ${secs(timeoutMs)} waiting for ${what}${last ? `: ${errorText(last)}` : ''}`);
+  throw new Error(
+    `timed out after ${secs(timeoutMs)} waiting for ${what}${last ? `: ${errorText(last)}` : ''}`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,10 +292,16 @@ interface PackResult {
 }
 
 async function pack(dest: string): Promise<PackResult> {
-  const out = await run('npm', ['pack', '--json', '--pack-destination', dest], { cwd: ROOT, env: process.env });
+  const out = await run('npm', ['pack', '--json', '--pack-destination', dest], {
+    cwd: ROOT,
+    env: process.env,
+  });
   const json = JSON.parse(out.slice(out.indexOf('[')));
   const info = json[0];
-  return { tarball: path.join(dest, info.filename), files: info.files.map((f: { path: string }) => f.path).sort() };
+  return {
+    tarball: path.join(dest, info.filename),
+    files: info.files.map((f: { path: string }) => f.path).sort(),
+  };
 }
 
 /** Every file the package.json points at (exports, main, types), without the dev-only "source". */
@@ -269,10 +310,12 @@ function referencedFiles(pkg: any): string[] {
   const walk = (value: unknown, key?: string) => {
     if (key === 'source') return;
     if (typeof value === 'string' && value.startsWith('./')) found.add(path.posix.normalize(value));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(pkg.exports);
-  for (const key of ['main', 'module', 'types']) if (typeof pkg[key] === 'string') found.add(path.posix.normalize(pkg[key]));
+  for (const key of ['main', 'module', 'types'])
+    if (typeof pkg[key] === 'string') found.add(path.posix.normalize(pkg[key]));
   return [...found];
 }
 
@@ -292,8 +335,10 @@ function relativeImports(code: string): string[] {
   return [...specs];
 }
 
-const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
-const isBuiltin = (spec: string) => spec.startsWith('node:') || builtinModules.includes(packageName(spec));
+const packageName = (spec: string) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+const isBuiltin = (spec: string) =>
+  spec.startsWith('node:') || builtinModules.includes(packageName(spec));
 
 /** Non-type imports of the plugin's own sources (what the bundler sees). */
 function sourceImports(dir: string): Map<string, string> {
@@ -305,9 +350,11 @@ function sourceImports(dir: string): Map<string, string> {
       else if (/\.(t|j)sx?$/.test(name) && !/\.d\.ts$/.test(name)) {
         const code = readFileSync(file, 'utf8');
         const re = /^\s*import\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?["']([^"'./][^"']*)["']/gm;
-        for (let m = re.exec(code); m; m = re.exec(code)) found.set(m[1]!, path.relative(ROOT, file));
+        for (let m = re.exec(code); m; m = re.exec(code))
+          found.set(m[1]!, path.relative(ROOT, file));
         const dyn = /(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g;
-        for (let m = dyn.exec(code); m; m = dyn.exec(code)) found.set(m[1]!, path.relative(ROOT, file));
+        for (let m = dyn.exec(code); m; m = dyn.exec(code))
+          found.set(m[1]!, path.relative(ROOT, file));
       }
     }
   };
@@ -343,7 +390,8 @@ const landmarkSchema = {
 };
 
 /** 1x1 transparent PNG. */
-const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 async function writeApp(appDir: string) {
   const write = async (rel: string, text: string) => {
@@ -357,14 +405,19 @@ async function writeApp(appDir: string) {
         name: 'location-content-package-test-app',
         private: true,
         version: '0.0.0',
-        scripts: { develop: 'strapi develop', start: 'strapi start', build: 'strapi build', strapi: 'strapi' },
+        scripts: {
+          develop: 'strapi develop',
+          start: 'strapi start',
+          build: 'strapi build',
+          strapi: 'strapi',
+        },
         dependencies: {},
         strapi: { uuid: 'location-content-package-test' },
         engines: { node: '>=20.19.0' },
       },
       null,
-      2,
-    ) + '\n',
+      2
+    ) + '\n'
   );
   await write(
     'config/server.js',
@@ -373,7 +426,7 @@ async function writeApp(appDir: string) {
   port: env.int('PORT', 1337),
   app: { keys: env.array('APP_KEYS', ['packageTestKeyA', 'packageTestKeyB']) },
 });
-`,
+`
   );
   await write(
     'config/admin.js',
@@ -384,7 +437,7 @@ async function writeApp(appDir: string) {
   secrets: { encryptionKey: env('ENCRYPTION_KEY', 'package-test-encryption-key') },
   flags: { nps: false, promoteEE: false },
 });
-`,
+`
   );
   await write(
     'config/database.js',
@@ -397,7 +450,7 @@ module.exports = ({ env }) => ({
     useNullAsDefault: true,
   },
 });
-`,
+`
   );
   await write(
     'config/middlewares.js',
@@ -413,7 +466,7 @@ module.exports = ({ env }) => ({
   'strapi::favicon',
   'strapi::public',
 ];
-`,
+`
   );
   // As the README's Install section says: enabled, credentials from the environment, mappings as code.
   await write(
@@ -434,7 +487,7 @@ module.exports = ({ env }) => ({
     },
   },
 });
-`,
+`
   );
   await write('src/index.js', `module.exports = {\n  register() {},\n  bootstrap() {},\n};\n`);
   for (const [name, schema] of [
@@ -442,10 +495,22 @@ module.exports = ({ env }) => ({
     ['landmark', landmarkSchema],
   ] as const) {
     const uid = `api::${name}.${name}`;
-    await write(`src/api/${name}/content-types/${name}/schema.json`, JSON.stringify(schema, null, 2) + '\n');
-    await write(`src/api/${name}/controllers/${name}.js`, `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreController('${uid}');\n`);
-    await write(`src/api/${name}/routes/${name}.js`, `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreRouter('${uid}');\n`);
-    await write(`src/api/${name}/services/${name}.js`, `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreService('${uid}');\n`);
+    await write(
+      `src/api/${name}/content-types/${name}/schema.json`,
+      JSON.stringify(schema, null, 2) + '\n'
+    );
+    await write(
+      `src/api/${name}/controllers/${name}.js`,
+      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreController('${uid}');\n`
+    );
+    await write(
+      `src/api/${name}/routes/${name}.js`,
+      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreRouter('${uid}');\n`
+    );
+    await write(
+      `src/api/${name}/services/${name}.js`,
+      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreService('${uid}');\n`
+    );
   }
   await write('public/uploads/.gitkeep', '');
   // As create-strapi-app gives every app: without it, strapi::favicon logs an ENOENT error for each browser visit.
@@ -467,12 +532,15 @@ function installedStrapiPackages(appDir: string): InstalledPackage[] {
     if (!existsSync(modules)) return;
     for (const name of readdirSync(modules)) {
       if (name.startsWith('.')) continue;
-      const dirs = name.startsWith('@') ? readdirSync(path.join(modules, name)).map((n) => path.join(modules, name, n)) : [path.join(modules, name)];
+      const dirs = name.startsWith('@')
+        ? readdirSync(path.join(modules, name)).map((n) => path.join(modules, name, n))
+        : [path.join(modules, name)];
       for (const dir of dirs) {
         const manifest = path.join(dir, 'package.json');
         if (name === '@strapi' && existsSync(manifest)) {
           const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-          const repository = typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? '');
+          const repository =
+            typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? '');
           found.push({ name: pkg.name, version: pkg.version, dir, repository });
         }
         visit(path.join(dir, 'node_modules'));
@@ -487,7 +555,8 @@ function installedStrapiPackages(appDir: string): InstalledPackage[] {
 function ancestorsLeak(appDir: string): string[] {
   const leaks: string[] = [];
   for (let dir = path.dirname(appDir); ; dir = path.dirname(dir)) {
-    for (const name of ['node_modules', 'tsconfig.json', 'package.json']) if (existsSync(path.join(dir, name))) leaks.push(path.join(dir, name));
+    for (const name of ['node_modules', 'tsconfig.json', 'package.json'])
+      if (existsSync(path.join(dir, name))) leaks.push(path.join(dir, name));
     if (path.dirname(dir) === dir) break;
   }
   return leaks;
@@ -502,11 +571,20 @@ interface Reply {
   text: string;
 }
 
-async function http(base: string, method: string, url: string, opts: { token?: string; body?: unknown } = {}): Promise<Reply> {
+async function http(
+  base: string,
+  method: string,
+  url: string,
+  opts: { token?: string; body?: unknown } = {}
+): Promise<Reply> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(base + url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(base + url, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -522,7 +600,9 @@ const short = (r: Reply) => `${r.status} ${r.text.slice(0, 300)}`;
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  log(`package test: ${PKG.name}@${PKG.version} (plugin id ${PLUGIN_ID}), Strapi ${STRAPI_VERSION}, node ${process.version}`);
+  log(
+    `package test: ${PKG.name}@${PKG.version} (plugin id ${PLUGIN_ID}), Strapi ${STRAPI_VERSION}, node ${process.version}`
+  );
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-package-'));
   const appDir = path.join(work, 'app');
   log(`temp folder: ${work}${KEEP ? ' (kept: LC_PACKAGE_KEEP=1)' : ''}`);
@@ -546,16 +626,36 @@ async function main() {
 
   try {
     // 1. The package as it would be published -------------------------------------------------
-    await step('plugin build (npm run build)', () => run('npm', ['run', 'build'], { cwd: ROOT, env: process.env, timeoutMs: 5 * 60_000 }));
-    await step('strapi-plugin verify', () => run('npx', ['strapi-plugin', 'verify'], { cwd: ROOT, env: process.env, timeoutMs: 2 * 60_000 }));
+    await step('plugin build (npm run build)', () =>
+      run('npm', ['run', 'build'], { cwd: ROOT, env: process.env, timeoutMs: 5 * 60_000 })
+    );
+    await step('strapi-plugin verify', () =>
+      run('npx', ['strapi-plugin', 'verify'], {
+        cwd: ROOT,
+        env: process.env,
+        timeoutMs: 2 * 60_000,
+      })
+    );
     const packed = await step('npm pack', () => pack(work));
-    log(`  ${path.basename(packed.tarball)}: ${packed.files.length} files, ${(statSync(packed.tarball).size / 1024).toFixed(1)} kB`);
+    log(
+      `  ${path.basename(packed.tarball)}: ${packed.files.length} files, ${(statSync(packed.tarball).size / 1024).toFixed(1)} kB`
+    );
 
     const files = new Set(packed.files);
-    await check('tarball has package.json, README.md, LICENSE, CHANGELOG.md, strapi-server.js, strapi-admin.js', () => {
-      const missing = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'strapi-server.js', 'strapi-admin.js'].filter((f) => !files.has(f));
-      assert(missing.length === 0, `missing: ${missing.join(', ')}`);
-    });
+    await check(
+      'tarball has package.json, README.md, LICENSE, CHANGELOG.md, strapi-server.js, strapi-admin.js',
+      () => {
+        const missing = [
+          'package.json',
+          'README.md',
+          'LICENSE',
+          'CHANGELOG.md',
+          'strapi-server.js',
+          'strapi-admin.js',
+        ].filter((f) => !files.has(f));
+        assert(missing.length === 0, `missing: ${missing.join(', ')}`);
+      }
+    );
     await check('tarball has every file package.json "exports" points at', () => {
       const missing = referencedFiles(PKG).filter((f) => !files.has(f.replace(/^\.\//, '')));
       assert(missing.length === 0, `missing: ${missing.join(', ')}`);
@@ -572,43 +672,91 @@ async function main() {
       }
       assert(broken.length === 0, `unresolved: ${broken.join(', ')}`);
     });
-    await check('tarball holds nothing but the build, the entry files and the docs (no sources, tests, emulator, playground, maps)', () => {
-      const allowed = /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
-      const extra = packed.files.filter((f) => !allowed.test(f) || /\.map$|(^|\/)(tests?|emulator|playground|bench|scripts|\.ci)\//.test(f));
-      assert(extra.length === 0, `unexpected: ${extra.slice(0, 20).join(', ')}${extra.length > 20 ? ` (+${extra.length - 20})` : ''}`);
-    });
-    await check('every package the built code requires is a dependency or a peer dependency', () => {
-      const declared = new Set([...Object.keys(PKG.dependencies ?? {}), ...Object.keys(PKG.peerDependencies ?? {})]);
-      const undeclared = new Set<string>();
-      for (const file of packed.files.filter((f) => /\.(c|m)?js$/.test(f))) {
-        for (const spec of bareImports(readFileSync(path.join(ROOT, file), 'utf8'))) {
-          if (!isBuiltin(spec) && !declared.has(packageName(spec))) undeclared.add(`${packageName(spec)} (${file})`);
-        }
+    await check(
+      'tarball holds nothing but the build, the entry files and the docs (no sources, tests, emulator, playground, maps)',
+      () => {
+        const allowed =
+          /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
+        const extra = packed.files.filter(
+          (f) =>
+            !allowed.test(f) ||
+            /\.map$|(^|\/)(tests?|emulator|playground|bench|scripts|\.ci)\//.test(f)
+        );
+        assert(
+          extra.length === 0,
+          `unexpected: ${extra.slice(0, 20).join(', ')}${extra.length > 20 ? ` (+${extra.length - 20})` : ''}`
+        );
       }
-      assert(undeclared.size === 0, `undeclared: ${[...undeclared].join(', ')}`);
-    });
-    await check('every package the sources import is declared, so the build keeps it external instead of bundling a copy', () => {
-      const declared = new Set([...Object.keys(PKG.dependencies ?? {}), ...Object.keys(PKG.peerDependencies ?? {})]);
-      const undeclared: string[] = [];
-      for (const dir of ['server/src', 'admin/src']) {
-        for (const [spec, file] of sourceImports(path.join(ROOT, dir))) {
-          if (!isBuiltin(spec) && !declared.has(packageName(spec))) undeclared.push(`${spec} (${file})`);
+    );
+    await check(
+      'every package the built code requires is a dependency or a peer dependency',
+      () => {
+        const declared = new Set([
+          ...Object.keys(PKG.dependencies ?? {}),
+          ...Object.keys(PKG.peerDependencies ?? {}),
+        ]);
+        const undeclared = new Set<string>();
+        for (const file of packed.files.filter((f) => /\.(c|m)?js$/.test(f))) {
+          for (const spec of bareImports(readFileSync(path.join(ROOT, file), 'utf8'))) {
+            if (!isBuiltin(spec) && !declared.has(packageName(spec)))
+              undeclared.add(`${packageName(spec)} (${file})`);
+          }
         }
+        assert(undeclared.size === 0, `undeclared: ${[...undeclared].join(', ')}`);
       }
-      assert(undeclared.length === 0, `imported but neither a dependency nor a peer: ${undeclared.join(', ')}`);
-    });
-    await check('packages shared with Strapi\'s admin are peer dependencies, never dependencies', () => {
-      const wrong = MUST_BE_PEERS.filter((name) => PKG.dependencies?.[name]);
-      assert(wrong.length === 0, `in "dependencies": ${wrong.join(', ')}`);
-      const missing = ['@strapi/strapi', 'react', 'react-dom', 'react-router-dom', 'styled-components'].filter((n) => !PKG.peerDependencies?.[n]);
-      assert(missing.length === 0, `not in "peerDependencies": ${missing.join(', ')}`);
-    });
-    await check(`package.json: strapi block (kind plugin, name ${PLUGIN_ID}), engines cover node ${process.version}`, () => {
-      assert(PKG.strapi?.kind === 'plugin' && PKG.strapi?.name === PLUGIN_ID && PKG.strapi?.displayName, `strapi block: ${JSON.stringify(PKG.strapi)}`);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const semver = require('semver');
-      assert(semver.satisfies(process.version, PKG.engines?.node), `engines.node ${PKG.engines?.node} excludes ${process.version}`);
-    });
+    );
+    await check(
+      'every package the sources import is declared, so the build keeps it external instead of bundling a copy',
+      () => {
+        const declared = new Set([
+          ...Object.keys(PKG.dependencies ?? {}),
+          ...Object.keys(PKG.peerDependencies ?? {}),
+        ]);
+        const undeclared: string[] = [];
+        for (const dir of ['server/src', 'admin/src']) {
+          for (const [spec, file] of sourceImports(path.join(ROOT, dir))) {
+            if (!isBuiltin(spec) && !declared.has(packageName(spec)))
+              undeclared.push(`${spec} (${file})`);
+          }
+        }
+        assert(
+          undeclared.length === 0,
+          `imported but neither a dependency nor a peer: ${undeclared.join(', ')}`
+        );
+      }
+    );
+    await check(
+      "packages shared with Strapi's admin are peer dependencies, never dependencies",
+      () => {
+        const wrong = MUST_BE_PEERS.filter((name) => PKG.dependencies?.[name]);
+        assert(wrong.length === 0, `in "dependencies": ${wrong.join(', ')}`);
+        const missing = [
+          '@strapi/strapi',
+          'react',
+          'react-dom',
+          'react-router-dom',
+          'styled-components',
+        ].filter((n) => !PKG.peerDependencies?.[n]);
+        assert(missing.length === 0, `not in "peerDependencies": ${missing.join(', ')}`);
+      }
+    );
+    await check(
+      `package.json: strapi block (kind plugin, name ${PLUGIN_ID}), engines cover node ${process.version}`,
+      () => {
+        assert(
+          PKG.strapi?.kind === 'plugin' &&
+            PKG.strapi?.name === PLUGIN_ID &&
+            PKG.strapi?.displayName,
+          `strapi block: ${JSON.stringify(PKG.strapi)}`
+        );
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const semver = require('semver');
+        assert(
+          semver.satisfies(process.version, PKG.engines?.node),
+          `engines.node ${PKG.engines?.node} excludes ${process.version}`
+        );
+      }
+    );
 
     if (STATIC_ONLY) {
       log('LC_PACKAGE_STATIC_ONLY=1: stopping before the install');
@@ -616,39 +764,73 @@ async function main() {
     }
 
     // 2. A Strapi app elsewhere, installed like a user does ---------------------------------------
-    await step('write a minimal Strapi 5 app (venue: no draft & publish, JSON location; landmark: draft & publish)', async () => {
-      await writeApp(appDir);
-      const leaks = ancestorsLeak(appDir);
-      assert(leaks.length === 0, `the temp folder is not isolated, these would leak into the app: ${leaks.join(', ')}`);
-    });
-    const versions = Object.entries(APP_DEPENDENCIES).map(([n, v]) => `${n}@${v}`);
-    await step(`npm install ${versions.join(' ')} (better-sqlite3 compiles unless its prebuild is cached: a few minutes)`, () =>
-      run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...versions], { cwd: appDir, timeoutMs: 20 * 60_000 }),
+    await step(
+      'write a minimal Strapi 5 app (venue: no draft & publish, JSON location; landmark: draft & publish)',
+      async () => {
+        await writeApp(appDir);
+        const leaks = ancestorsLeak(appDir);
+        assert(
+          leaks.length === 0,
+          `the temp folder is not isolated, these would leak into the app: ${leaks.join(', ')}`
+        );
+      }
     );
-    log(`  ${await keepCompiledSqlite(appDir, userEnv(), run).catch((err) => `could not cache the better-sqlite3 build: ${errorText(err)}`)}`);
+    const versions = Object.entries(APP_DEPENDENCIES).map(([n, v]) => `${n}@${v}`);
+    await step(
+      `npm install ${versions.join(' ')} (better-sqlite3 compiles unless its prebuild is cached: a few minutes)`,
+      () =>
+        run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...versions], {
+          cwd: appDir,
+          timeoutMs: 20 * 60_000,
+        })
+    );
+    log(
+      `  ${await keepCompiledSqlite(appDir, userEnv(), run).catch((err) => `could not cache the better-sqlite3 build: ${errorText(err)}`)}`
+    );
     const installOut = await step(`npm install ${path.basename(packed.tarball)}`, () =>
-      run('npm', ['install', '--no-audit', '--no-fund', packed.tarball], { cwd: appDir, timeoutMs: 10 * 60_000 }),
+      run('npm', ['install', '--no-audit', '--no-fund', packed.tarball], {
+        cwd: appDir,
+        timeoutMs: 10 * 60_000,
+      })
     );
     await check('installing the plugin prints no peer dependency warning', () => {
-      const warnings = installOut.split('\n').filter((l) => /ERESOLVE|peer dep|conflicting peer|could not resolve/i.test(l));
+      const warnings = installOut
+        .split('\n')
+        .filter((l) => /ERESOLVE|peer dep|conflicting peer|could not resolve/i.test(l));
       assert(warnings.length === 0, warnings.slice(0, 10).join('\n'));
     });
     const installed = path.join(appDir, 'node_modules', PKG.name);
     await check('installed plugin has no private copy of a package it shares with Strapi', () => {
-      const nested = MUST_BE_STRAPIS_COPY.filter((name) => existsSync(path.join(installed, 'node_modules', name)));
+      const nested = MUST_BE_STRAPIS_COPY.filter((name) =>
+        existsSync(path.join(installed, 'node_modules', name))
+      );
       assert(nested.length === 0, `nested under ${installed}/node_modules: ${nested.join(', ')}`);
     });
-    await check(`every package of Strapi's own repository in the app is ${STRAPI_VERSION}; one copy of the design system and icons`, () => {
-      const strapis = installedStrapiPackages(appDir);
-      const own = strapis.filter((p) => /github\.com\/strapi\/strapi(\.git)?$/.test(p.repository));
-      assert(own.some((p) => p.name === '@strapi/strapi'), `no @strapi/strapi among ${strapis.map((p) => p.name).join(', ')}`);
-      const other = own.filter((p) => p.version !== STRAPI_VERSION);
-      assert(other.length === 0, other.map((p) => `${p.name}@${p.version} (${path.relative(appDir, p.dir)})`).join(', '));
-      for (const name of ['@strapi/design-system', '@strapi/icons']) {
-        const copies = strapis.filter((p) => p.name === name);
-        assert(copies.length === 1, `${name}: ${copies.map((p) => `${p.version} (${path.relative(appDir, p.dir)})`).join(', ') || 'not installed'}`);
+    await check(
+      `every package of Strapi's own repository in the app is ${STRAPI_VERSION}; one copy of the design system and icons`,
+      () => {
+        const strapis = installedStrapiPackages(appDir);
+        const own = strapis.filter((p) =>
+          /github\.com\/strapi\/strapi(\.git)?$/.test(p.repository)
+        );
+        assert(
+          own.some((p) => p.name === '@strapi/strapi'),
+          `no @strapi/strapi among ${strapis.map((p) => p.name).join(', ')}`
+        );
+        const other = own.filter((p) => p.version !== STRAPI_VERSION);
+        assert(
+          other.length === 0,
+          other.map((p) => `${p.name}@${p.version} (${path.relative(appDir, p.dir)})`).join(', ')
+        );
+        for (const name of ['@strapi/design-system', '@strapi/icons']) {
+          const copies = strapis.filter((p) => p.name === name);
+          assert(
+            copies.length === 1,
+            `${name}: ${copies.map((p) => `${p.version} (${path.relative(appDir, p.dir)})`).join(', ') || 'not installed'}`
+          );
+        }
       }
-    });
+    );
     await check('npm ls reports no missing or invalid dependency of the plugin', async () => {
       let out = '';
       try {
@@ -661,13 +843,16 @@ async function main() {
       const ours = problems.filter((p) => p.includes(PKG.name));
       assert(ours.length === 0, ours.join('\n'));
     });
-    await check('the plugin\'s runtime dependencies resolve from the app', () => {
+    await check("the plugin's runtime dependencies resolve from the app", () => {
       const missing = Object.keys(PKG.dependencies ?? {}).filter((dep) => {
         try {
           require.resolve(`${dep}/package.json`, { paths: [installed] });
           return false;
         } catch {
-          return !existsSync(path.join(appDir, 'node_modules', dep)) && !existsSync(path.join(installed, 'node_modules', dep));
+          return (
+            !existsSync(path.join(appDir, 'node_modules', dep)) &&
+            !existsSync(path.join(installed, 'node_modules', dep))
+          );
         }
       });
       assert(missing.length === 0, `missing: ${missing.join(', ')}`);
@@ -682,27 +867,40 @@ async function main() {
         BROWSER: 'none',
         ...extra,
       });
-    await step('npx strapi build (the app\'s admin)', () => run('npx', ['strapi', 'build'], { cwd: appDir, env: appEnv(), timeoutMs: 10 * 60_000 }));
-    const buildDir = [path.join(appDir, 'dist', 'build'), path.join(appDir, 'build')].find((d) => existsSync(path.join(d, 'index.html')));
-    await check('the admin build exists', () => assert(buildDir, `no index.html in ${appDir}/build or ${appDir}/dist/build`));
+    await step("npx strapi build (the app's admin)", () =>
+      run('npx', ['strapi', 'build'], { cwd: appDir, env: appEnv(), timeoutMs: 10 * 60_000 })
+    );
+    const buildDir = [path.join(appDir, 'dist', 'build'), path.join(appDir, 'build')].find((d) =>
+      existsSync(path.join(d, 'index.html'))
+    );
+    await check('the admin build exists', () =>
+      assert(buildDir, `no index.html in ${appDir}/build or ${appDir}/dist/build`)
+    );
     if (buildDir) {
       const built = readdirSync(buildDir).filter((f) => f.endsWith('.js'));
       const read = (f: string) => readFileSync(path.join(buildDir, f), 'utf8');
-      await check('the admin entry Strapi generated imports the plugin\'s admin', () => {
+      await check("the admin entry Strapi generated imports the plugin's admin", () => {
         const entry = path.join(appDir, '.strapi', 'client', 'app.js');
         assert(existsSync(entry), `no ${entry}`);
-        assert(readFileSync(entry, 'utf8').includes(`${PKG.name}/strapi-admin`), `${entry} does not import ${PKG.name}/strapi-admin`);
+        assert(
+          readFileSync(entry, 'utf8').includes(`${PKG.name}/strapi-admin`),
+          `${entry} does not import ${PKG.name}/strapi-admin`
+        );
       });
-      await check('the built admin holds the plugin\'s settings page chunk', () => {
-        const ours = readdirSync(path.join(installed, 'dist', 'admin')).find((f) => /^SettingsPage-.*\.mjs$/.test(f));
+      await check("the built admin holds the plugin's settings page chunk", () => {
+        const ours = readdirSync(path.join(installed, 'dist', 'admin')).find((f) =>
+          /^SettingsPage-.*\.mjs$/.test(f)
+        );
         assert(ours, 'the package has no SettingsPage chunk in dist/admin');
         const prefix = ours.replace(/\.mjs$/, '');
         const chunk = built.find((f) => f.startsWith(`${prefix}-`) || f === `${prefix}.js`);
         assert(chunk, `no ${prefix}-*.js in ${buildDir}`);
         assert(read(chunk).includes(PLUGIN_ID), `${chunk} does not mention ${PLUGIN_ID}`);
       });
-      await check('the built admin holds the plugin\'s English translations', () => {
-        const en = JSON.parse(readFileSync(path.join(ROOT, 'admin', 'src', 'translations', 'en.json'), 'utf8')) as Record<string, string>;
+      await check("the built admin holds the plugin's English translations", () => {
+        const en = JSON.parse(
+          readFileSync(path.join(ROOT, 'admin', 'src', 'translations', 'en.json'), 'utf8')
+        ) as Record<string, string>;
         const sample = Object.entries(en)
           .filter(([k, v]) => k.startsWith('settings.') && /^[\w .,:()-]+$/.test(v))
           .sort((a, b) => b[1].length - a[1].length)[0];
@@ -713,7 +911,9 @@ async function main() {
     }
 
     // 4. The app running, the plugin syncing to the emulator --------------------------------------
-    emulator = await step('start the Location Content API emulator', () => startEmulator({ strict: true }));
+    emulator = await step('start the Location Content API emulator', () =>
+      startEmulator({ strict: true })
+    );
     const emu = emulator;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -745,7 +945,7 @@ async function main() {
           if (exited) return exited;
           return (await fetch(`${base}/_health`)).status === 204 ? 'ready' : undefined;
         },
-        3 * 60_000,
+        3 * 60_000
       ).catch((err) => {
         throw new Error(`${errorText(err)}\n${tail(strapiOut, 40)}`);
       });
@@ -757,100 +957,160 @@ async function main() {
       assert(r.status === 200 && /<html/i.test(r.text), short(r));
     });
     await check(`the plugin's admin routes answer 401 without a token`, async () => {
-      for (const url of [`/${PLUGIN_ID}/settings`, `/${PLUGIN_ID}/status`, `/${PLUGIN_ID}/mappings`]) {
+      for (const url of [
+        `/${PLUGIN_ID}/settings`,
+        `/${PLUGIN_ID}/status`,
+        `/${PLUGIN_ID}/mappings`,
+      ]) {
         const r = await http(base, 'GET', url);
         assert(r.status === 401, `GET ${url}: ${short(r)}`);
       }
     });
 
     let token: string | undefined;
-    await check('a super admin registers on the fresh app (POST /admin/register-admin)', async () => {
-      const r = await http(base, 'POST', '/admin/register-admin', {
-        body: { firstname: 'Package', lastname: 'Test', email: ADMIN_EMAIL, password: PASSWORD },
-      });
-      assert(r.status === 200 || r.status === 201, short(r));
-      token = r.body?.data?.token;
-      assert(token, `no token in ${short(r)}`);
-    });
+    await check(
+      'a super admin registers on the fresh app (POST /admin/register-admin)',
+      async () => {
+        const r = await http(base, 'POST', '/admin/register-admin', {
+          body: { firstname: 'Package', lastname: 'Test', email: ADMIN_EMAIL, password: PASSWORD },
+        });
+        assert(r.status === 200 || r.status === 201, short(r));
+        token = r.body?.data?.token;
+        assert(token, `no token in ${short(r)}`);
+      }
+    );
 
     if (token) {
       const auth = { token };
-      await check(`GET /${PLUGIN_ID}/settings with the admin JWT: 200, base URL from config, no secret`, async () => {
-        const r = await http(base, 'GET', `/${PLUGIN_ID}/settings`, auth);
-        assert(r.status === 200, short(r));
-        assert(r.text.includes(emu.baseUrl), `the base URL ${emu.baseUrl} is not in ${short(r)}`);
-        assert(!r.text.includes(emu.clientSecret), 'the client secret went out in the answer');
-      });
-      await check(`GET /${PLUGIN_ID}/mappings: both mappings active, no problems against the app's models`, async () => {
-        const r = await http(base, 'GET', `/${PLUGIN_ID}/mappings`, auth);
-        assert(r.status === 200, short(r));
-        const mappings: any[] = Array.isArray(r.body) ? r.body : (r.body?.mappings ?? r.body?.data ?? []);
-        for (const uid of ['api::venue.venue', 'api::landmark.landmark']) {
-          const m = mappings.find((x) => x.contentType === uid);
-          assert(m, `${uid} missing from ${short(r)}`);
-          assert(m.active !== false && !(m.problems?.length > 0), `${uid}: ${JSON.stringify(m)}`);
+      await check(
+        `GET /${PLUGIN_ID}/settings with the admin JWT: 200, base URL from config, no secret`,
+        async () => {
+          const r = await http(base, 'GET', `/${PLUGIN_ID}/settings`, auth);
+          assert(r.status === 200, short(r));
+          assert(r.text.includes(emu.baseUrl), `the base URL ${emu.baseUrl} is not in ${short(r)}`);
+          assert(!r.text.includes(emu.clientSecret), 'the client secret went out in the answer');
         }
-      });
+      );
+      await check(
+        `GET /${PLUGIN_ID}/mappings: both mappings active, no problems against the app's models`,
+        async () => {
+          const r = await http(base, 'GET', `/${PLUGIN_ID}/mappings`, auth);
+          assert(r.status === 200, short(r));
+          const mappings: any[] = Array.isArray(r.body)
+            ? r.body
+            : (r.body?.mappings ?? r.body?.data ?? []);
+          for (const uid of ['api::venue.venue', 'api::landmark.landmark']) {
+            const m = mappings.find((x) => x.contentType === uid);
+            assert(m, `${uid} missing from ${short(r)}`);
+            assert(m.active !== false && !(m.problems?.length > 0), `${uid}: ${JSON.stringify(m)}`);
+          }
+        }
+      );
       await check(`GET /${PLUGIN_ID}/status: 200`, async () => {
         const r = await http(base, 'GET', `/${PLUGIN_ID}/status`, auth);
         assert(r.status === 200, short(r));
       });
-      await check('the plugin\'s hidden content types are registered', async () => {
+      await check("the plugin's hidden content types are registered", async () => {
         const r = await http(base, 'GET', '/content-type-builder/content-types', auth);
         assert(r.status === 200, short(r));
         const uids: string[] = (r.body?.data ?? []).map((ct: any) => ct.uid);
         const ours = uids.filter((uid) => uid.startsWith(`plugin::${PLUGIN_ID}.`));
-        assert(ours.length >= 2, `plugin::${PLUGIN_ID}.* content types: ${ours.join(', ') || 'none'}`);
+        assert(
+          ours.length >= 2,
+          `plugin::${PLUGIN_ID}.* content types: ${ours.join(', ') || 'none'}`
+        );
       });
 
-      const pinpointNamed = (name: string) => emu.state().pinpoints.find((p: any) => p.name === name);
-      await check('a venue created in the Content Manager (no draft & publish) reaches the emulator as a pinpoint', async () => {
-        const name = `Package Test Venue ${Date.now()}`;
-        const r = await http(base, 'POST', '/content-manager/collection-types/api::venue.venue', {
-          ...auth,
-          body: { name, location: { lat: 48.8584, lng: 2.2945 } },
-        });
-        assert(r.status === 200 || r.status === 201, short(r));
-        const pinpoint: any = await waitFor(`pinpoint "${name}" on the emulator`, () => pinpointNamed(name), 30_000);
-        assert(Math.abs(pinpoint.latitude - 48.8584) < 1e-6 && Math.abs(pinpoint.longitude - 2.2945) < 1e-6, `coordinates: ${JSON.stringify(pinpoint)}`);
-      });
+      const pinpointNamed = (name: string) =>
+        emu.state().pinpoints.find((p: any) => p.name === name);
+      await check(
+        'a venue created in the Content Manager (no draft & publish) reaches the emulator as a pinpoint',
+        async () => {
+          const name = `Package Test Venue ${Date.now()}`;
+          const r = await http(base, 'POST', '/content-manager/collection-types/api::venue.venue', {
+            ...auth,
+            body: { name, location: { lat: 48.8584, lng: 2.2945 } },
+          });
+          assert(r.status === 200 || r.status === 201, short(r));
+          const pinpoint: any = await waitFor(
+            `pinpoint "${name}" on the emulator`,
+            () => pinpointNamed(name),
+            30_000
+          );
+          assert(
+            Math.abs(pinpoint.latitude - 48.8584) < 1e-6 &&
+              Math.abs(pinpoint.longitude - 2.2945) < 1e-6,
+            `coordinates: ${JSON.stringify(pinpoint)}`
+          );
+        }
+      );
       let synced: AdminBrowserTarget['synced'] | undefined;
-      await check('a landmark draft stays local; its publish reaches the emulator; the entry route shows the remote id', async () => {
-        const title = `Package Test Landmark ${Date.now()}`;
-        const uid = 'api::landmark.landmark';
-        const created = await http(base, 'POST', `/content-manager/collection-types/${uid}`, {
-          ...auth,
-          body: { title, summary: 'A **landmark** from the package test.', lat: 45.764, lng: 4.8357 },
-        });
-        assert(created.status === 200 || created.status === 201, `create: ${short(created)}`);
-        const documentId: string = created.body?.data?.documentId;
-        assert(documentId, `no documentId in ${short(created)}`);
-        await sleep(2_000);
-        assert(!pinpointNamed(title), 'the draft was pushed before any publish');
-        const published = await http(base, 'POST', `/content-manager/collection-types/${uid}/${documentId}/actions/publish`, { ...auth, body: {} });
-        assert(published.status === 200 || published.status === 201, `publish: ${short(published)}`);
-        const pinpoint: any = await waitFor(`pinpoint "${title}" on the emulator`, () => pinpointNamed(title), 30_000);
-        assert(Math.abs(pinpoint.latitude - 45.764) < 1e-6 && Math.abs(pinpoint.longitude - 4.8357) < 1e-6, `coordinates: ${JSON.stringify(pinpoint)}`);
-        assert(/<strong>landmark<\/strong>/.test(pinpoint.description ?? ''), `description: ${JSON.stringify(pinpoint.description)}`);
-        const entry = await waitFor(
-          'the entry route to show the remote id',
-          async () => {
-            const r = await http(base, 'GET', `/${PLUGIN_ID}/entries/${uid}/${documentId}`, auth);
-            if (r.status !== 200) throw new Error(short(r));
-            return r.text.includes(String(pinpoint.id)) ? r : undefined;
-          },
-          15_000,
-        );
-        assert(entry.status === 200, short(entry));
-        synced = { uid, documentId, title };
-      });
+      await check(
+        'a landmark draft stays local; its publish reaches the emulator; the entry route shows the remote id',
+        async () => {
+          const title = `Package Test Landmark ${Date.now()}`;
+          const uid = 'api::landmark.landmark';
+          const created = await http(base, 'POST', `/content-manager/collection-types/${uid}`, {
+            ...auth,
+            body: {
+              title,
+              summary: 'A **landmark** from the package test.',
+              lat: 45.764,
+              lng: 4.8357,
+            },
+          });
+          assert(created.status === 200 || created.status === 201, `create: ${short(created)}`);
+          const documentId: string = created.body?.data?.documentId;
+          assert(documentId, `no documentId in ${short(created)}`);
+          await sleep(2_000);
+          assert(!pinpointNamed(title), 'the draft was pushed before any publish');
+          const published = await http(
+            base,
+            'POST',
+            `/content-manager/collection-types/${uid}/${documentId}/actions/publish`,
+            { ...auth, body: {} }
+          );
+          assert(
+            published.status === 200 || published.status === 201,
+            `publish: ${short(published)}`
+          );
+          const pinpoint: any = await waitFor(
+            `pinpoint "${title}" on the emulator`,
+            () => pinpointNamed(title),
+            30_000
+          );
+          assert(
+            Math.abs(pinpoint.latitude - 45.764) < 1e-6 &&
+              Math.abs(pinpoint.longitude - 4.8357) < 1e-6,
+            `coordinates: ${JSON.stringify(pinpoint)}`
+          );
+          assert(
+            /<strong>landmark<\/strong>/.test(pinpoint.description ?? ''),
+            `description: ${JSON.stringify(pinpoint.description)}`
+          );
+          const entry = await waitFor(
+            'the entry route to show the remote id',
+            async () => {
+              const r = await http(base, 'GET', `/${PLUGIN_ID}/entries/${uid}/${documentId}`, auth);
+              if (r.status !== 200) throw new Error(short(r));
+              return r.text.includes(String(pinpoint.id)) ? r : undefined;
+            },
+            15_000
+          );
+          assert(entry.status === 200, short(entry));
+          synced = { uid, documentId, title };
+        }
+      );
 
       if (synced) {
-        await adminBrowserChecks({ base, email: ADMIN_EMAIL, password: PASSWORD, pluginId: PLUGIN_ID, synced }, check);
+        await adminBrowserChecks(
+          { base, email: ADMIN_EMAIL, password: PASSWORD, pluginId: PLUGIN_ID, synced },
+          check
+        );
       }
     }
 
-    await check('the plugin\'s tables exist in the app\'s SQLite database', async () => {
+    await check("the plugin's tables exist in the app's SQLite database", async () => {
       const out = await run(
         'node',
         [
@@ -858,20 +1118,35 @@ async function main() {
           `const db = new (require('better-sqlite3'))('.tmp/data.db', { readonly: true });
            console.log(JSON.stringify(db.prepare("select name from sqlite_master where type='table'").all().map((r) => r.name)));`,
         ],
-        { cwd: appDir },
+        { cwd: appDir }
       );
       const tables: string[] = JSON.parse(out.trim().split('\n').pop()!);
-      const missing = ['location_content_outbox', 'location_content_sync_states'].filter((t) => !tables.includes(t));
-      assert(missing.length === 0, `missing: ${missing.join(', ')} (tables: ${tables.filter((t) => t.includes('location')).join(', ')})`);
+      const missing = ['location_content_outbox', 'location_content_sync_states'].filter(
+        (t) => !tables.includes(t)
+      );
+      assert(
+        missing.length === 0,
+        `missing: ${missing.join(', ')} (tables: ${tables.filter((t) => t.includes('location')).join(', ')})`
+      );
     });
 
     await step('stop Strapi (SIGTERM)', async () => {
       const proc = strapiProc!;
-      const exited = new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', () => resolve())));
+      const exited = new Promise<void>((resolve) =>
+        proc.exitCode !== null ? resolve() : proc.once('exit', () => resolve())
+      );
       killGroup(proc);
       // npx exits at once; Strapi's own node process (same group) shuts down after it
-      const groupGone = waitFor('the Strapi process group to exit', () => !groupAlive(proc) || undefined, 20_000, 100);
-      await Promise.race([exited.then(() => groupGone), sleep(20_000).then(() => Promise.reject(new Error('still running 20 s after SIGTERM')))]);
+      const groupGone = waitFor(
+        'the Strapi process group to exit',
+        () => !groupAlive(proc) || undefined,
+        20_000,
+        100
+      );
+      await Promise.race([
+        exited.then(() => groupGone),
+        sleep(20_000).then(() => Promise.reject(new Error('still running 20 s after SIGTERM'))),
+      ]);
       strapiProc = undefined;
     });
     await check('no error in the Strapi log', () => {
@@ -879,12 +1154,16 @@ async function main() {
       // 5.12's admin server makes Node warn DEP0170 for every Content Manager URL it serves, as `api::x.y`).
       const lines = strapiOut.split('\n');
       const deprecations = lines.filter((l) => /\[DEP\d+\] DeprecationWarning/.test(l));
-      if (deprecations.length) log(`  note: Node deprecation warnings in the Strapi log:\n        ${[...new Set(deprecations)].slice(0, 5).join('\n        ')}`);
+      if (deprecations.length)
+        log(
+          `  note: Node deprecation warnings in the Strapi log:\n        ${[...new Set(deprecations)].slice(0, 5).join('\n        ')}`
+        );
       const errors = lines.filter((l) => /\berror\b/i.test(l) && !deprecations.includes(l));
       assert(errors.length === 0, errors.slice(0, 10).join('\n'));
     });
   } catch (err) {
-    if (!(err instanceof SetupError) && !(err instanceof StopEarly)) results.push({ name: 'unexpected error', ok: false, error: errorText(err) });
+    if (!(err instanceof SetupError) && !(err instanceof StopEarly))
+      results.push({ name: 'unexpected error', ok: false, error: errorText(err) });
     if (strapiOut) log(`Strapi output (tail):\n${tail(strapiOut, 60)}`);
   } finally {
     await cleanup();

@@ -9,7 +9,11 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 
-type Run = (cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) => Promise<string>;
+type Run = (
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv }
+) => Promise<string>;
 
 /** Asks the app's own prebuild-install where it looks for a cached prebuild of the app's better-sqlite3. */
 const WHERE = `
@@ -20,10 +24,23 @@ console.log(JSON.stringify({ cached: util.cachedPrebuild(util.getDownloadUrl({ .
 `;
 
 /** Returns what it did, for the log. */
-export async function keepCompiledSqlite(appDir: string, env: NodeJS.ProcessEnv, run: Run): Promise<string> {
-  const cache = (await run('npm', ['config', 'get', 'cache'], { cwd: appDir, env })).trim().split('\n').pop()!;
-  const out = await run('node', ['-e', WHERE], { cwd: appDir, env: { ...env, npm_config_cache: cache } });
-  const { cached, dir } = JSON.parse(out.trim().split('\n').pop()!) as { cached: string; dir: string };
+export async function keepCompiledSqlite(
+  appDir: string,
+  env: NodeJS.ProcessEnv,
+  run: Run
+): Promise<string> {
+  const cache = (await run('npm', ['config', 'get', 'cache'], { cwd: appDir, env }))
+    .trim()
+    .split('\n')
+    .pop()!;
+  const out = await run('node', ['-e', WHERE], {
+    cwd: appDir,
+    env: { ...env, npm_config_cache: cache },
+  });
+  const { cached, dir } = JSON.parse(out.trim().split('\n').pop()!) as {
+    cached: string;
+    dir: string;
+  };
   if (existsSync(cached)) return `better-sqlite3 prebuild already cached: ${cached}`;
   const binary = path.join('build', 'Release', 'better_sqlite3.node');
   if (!existsSync(path.join(dir, binary))) return `no ${binary} in ${dir}: nothing to cache`;

@@ -4,42 +4,104 @@ import { context, file, modelsA, modelsB, PNG } from './mapping-fixtures';
 
 describe('category', () => {
   it('model A: label + glyph image', async () => {
-    const mapping: Mapping = { contentType: 'api::icon.icon', resource: 'category', fields: { name: 'label', image: 'glyph' } };
-    const out = (await mapEntry(mapping, { documentId: 'i1', label: ' Cup ', glyph: file('cup', { ext: '.svg', mime: 'image/svg+xml' }) }, context(modelsA))) as UpsertOutcome;
+    const mapping: Mapping = {
+      contentType: 'api::icon.icon',
+      resource: 'category',
+      fields: { name: 'label', image: 'glyph' },
+    };
+    const out = (await mapEntry(
+      mapping,
+      {
+        documentId: 'i1',
+        label: ' Cup ',
+        glyph: file('cup', { ext: '.svg', mime: 'image/svg+xml' }),
+      },
+      context(modelsA)
+    )) as UpsertOutcome;
     expect(out).toEqual({
-      action: 'upsert', resource: 'category',
-      payload: { name: 'Cup', image_file: { content: PNG.toString('base64'), name: 'cup.svg', type: 'image/svg+xml' } },
-      refs: [], unresolved: [],
+      action: 'upsert',
+      resource: 'category',
+      payload: {
+        name: 'Cup',
+        image_file: { content: PNG.toString('base64'), name: 'cup.svg', type: 'image/svg+xml' },
+      },
+      refs: [],
+      unresolved: [],
     });
   });
 
   it('model B: title + picture; a missing picture is omitted; a number-typed name is text', async () => {
-    const mapping: Mapping = { contentType: 'api::pin-type.pin-type', resource: 'category', fields: { name: 'code', image: 'picture' } };
-    const out = (await mapEntry(mapping, { documentId: 't1', code: 42, picture: null }, context(modelsB))) as UpsertOutcome;
+    const mapping: Mapping = {
+      contentType: 'api::pin-type.pin-type',
+      resource: 'category',
+      fields: { name: 'code', image: 'picture' },
+    };
+    const out = (await mapEntry(
+      mapping,
+      { documentId: 't1', code: 42, picture: null },
+      context(modelsB)
+    )) as UpsertOutcome;
     expect(out.payload).toEqual({ name: '42' });
   });
 
   it('refuses an empty name', async () => {
-    const mapping: Mapping = { contentType: 'api::icon.icon', resource: 'category', fields: { name: 'label' } };
-    await expect(mapEntry(mapping, { label: null }, context(modelsA))).rejects.toThrow(MappingError);
+    const mapping: Mapping = {
+      contentType: 'api::icon.icon',
+      resource: 'category',
+      fields: { name: 'label' },
+    };
+    await expect(mapEntry(mapping, { label: null }, context(modelsA))).rejects.toThrow(
+      MappingError
+    );
   });
 });
 
 describe('list', () => {
   it('model A: name, text intro, pinpoints as members (unsynced ones do not block)', async () => {
-    const mapping: Mapping = { contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name', description: 'intro', pinpoints: 'stops' } };
-    const entry = { documentId: 't1', name: 'Old port', intro: 'Walk <here>', stops: [{ documentId: 'p2' }, { documentId: 'p1' }, { documentId: 'p3' }, { documentId: 'p1' }] };
-    const out = (await mapEntry(mapping, entry, context(modelsA, { p1: 30, p2: 10 }))) as UpsertOutcome;
+    const mapping: Mapping = {
+      contentType: 'api::tour.tour',
+      resource: 'list',
+      fields: { name: 'name', description: 'intro', pinpoints: 'stops' },
+    };
+    const entry = {
+      documentId: 't1',
+      name: 'Old port',
+      intro: 'Walk <here>',
+      stops: [
+        { documentId: 'p2' },
+        { documentId: 'p1' },
+        { documentId: 'p3' },
+        { documentId: 'p1' },
+      ],
+    };
+    const out = (await mapEntry(
+      mapping,
+      entry,
+      context(modelsA, { p1: 30, p2: 10 })
+    )) as UpsertOutcome;
     expect(out.payload).toEqual({ name: 'Old port', description: '<p>Walk &lt;here&gt;</p>' });
     expect(out.members).toEqual([10, 30]);
     expect(out.refs.map((r) => r.documentId)).toEqual(['p2', 'p1', 'p3']);
-    expect(out.unresolved).toEqual([{ contentType: 'api::place.place', documentId: 'p3', locale: null, role: 'member', blocking: false }]);
+    expect(out.unresolved).toEqual([
+      {
+        contentType: 'api::place.place',
+        documentId: 'p3',
+        locale: null,
+        role: 'member',
+        blocking: false,
+      },
+    ]);
   });
 
   it('model B: blocks description and venues', async () => {
-    const mapping: Mapping = { contentType: 'api::collection.collection', resource: 'list', fields: { name: 'label', description: 'about', pinpoints: 'venues' } };
+    const mapping: Mapping = {
+      contentType: 'api::collection.collection',
+      resource: 'list',
+      fields: { name: 'label', description: 'about', pinpoints: 'venues' },
+    };
     const entry = {
-      documentId: 'c1', label: 'Best of',
+      documentId: 'c1',
+      label: 'Best of',
       about: [{ type: 'heading', level: 2, children: [{ type: 'text', text: 'Top' }] }],
       venues: [{ documentId: 'v1' }],
     };
@@ -50,7 +112,9 @@ describe('list', () => {
 
   it('only contract fields leave, whatever a transform adds', async () => {
     const mapping = {
-      contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name' },
+      contentType: 'api::tour.tour',
+      resource: 'list',
+      fields: { name: 'name' },
       transform: (e: any) => ({ ...e, id: 99, pinpoints: [1, 2], secret: 'x' }),
     } as Mapping;
     const out = (await mapEntry(mapping, { name: 'T' }, context(modelsA))) as UpsertOutcome;

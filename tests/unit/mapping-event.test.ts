@@ -16,10 +16,16 @@ describe('event (model A: repeatable component slots with custom keys)', () => {
   const mapping: Mapping = {
     contentType: 'api::happening.happening',
     resource: 'event',
-    fields: { name: 'title', description: 'summary', dates: { path: 'slots', start: 'from', end: 'to' }, pinpoint: 'place' },
+    fields: {
+      name: 'title',
+      description: 'summary',
+      dates: { path: 'slots', start: 'from', end: 'to' },
+      pinpoint: 'place',
+    },
   };
   const happening = (over: Record<string, unknown> = {}) => ({
-    documentId: 'h1', locale: 'fr',
+    documentId: 'h1',
+    locale: 'fr',
     title: 'Concert',
     summary: 'Line one\nline _two_',
     slots: [
@@ -32,7 +38,11 @@ describe('event (model A: repeatable component slots with custom keys)', () => {
   });
 
   it('sends dates as ms UTC, date-only at midnight UTC, missing end = start', async () => {
-    const out = (await mapEntry(mapping, happening(), context(modelsA, { p1: 501 }))) as UpsertOutcome;
+    const out = (await mapEntry(
+      mapping,
+      happening(),
+      context(modelsA, { p1: 501 })
+    )) as UpsertOutcome;
     expect(out.payload).toEqual({
       name: 'Concert',
       description: '<p>Line one<br />\nline <em>two</em></p>',
@@ -43,14 +53,24 @@ describe('event (model A: repeatable component slots with custom keys)', () => {
       ],
       pinpoint: 501,
     });
-    expect(out.refs).toEqual([{ contentType: 'api::place.place', documentId: 'p1', locale: 'fr', role: 'pinpoint' }]);
+    expect(out.refs).toEqual([
+      { contentType: 'api::place.place', documentId: 'p1', locale: 'fr', role: 'pinpoint' },
+    ]);
     expect(out.unresolved).toEqual([]);
   });
 
   it('a pinpoint not synced yet blocks the push', async () => {
     const out = (await mapEntry(mapping, happening(), context(modelsA))) as UpsertOutcome;
     expect('pinpoint' in out.payload).toBe(false);
-    expect(out.unresolved).toEqual([{ contentType: 'api::place.place', documentId: 'p1', locale: 'fr', role: 'pinpoint', blocking: true }]);
+    expect(out.unresolved).toEqual([
+      {
+        contentType: 'api::place.place',
+        documentId: 'p1',
+        locale: 'fr',
+        role: 'pinpoint',
+        blocking: true,
+      },
+    ]);
   });
 
   it('refuses an event without pinpoint', async () => {
@@ -59,41 +79,73 @@ describe('event (model A: repeatable component slots with custom keys)', () => {
   });
 
   it('names the index of an end before its start, and of an invalid date', async () => {
-    const err = await mappingError(mapEntry(mapping, happening({
-      slots: [
-        { from: '2024-01-01T10:00:00Z', to: '2024-01-01T11:00:00Z' },
-        { from: '2024-01-02T00:00:00Z', to: '2024-01-01T00:00:00Z' },
-        { from: '2024-02-30', to: null },
-        { from: null, to: '2024-01-01' },
-      ],
-    }), context(modelsA, { p1: 1 })));
+    const err = await mappingError(
+      mapEntry(
+        mapping,
+        happening({
+          slots: [
+            { from: '2024-01-01T10:00:00Z', to: '2024-01-01T11:00:00Z' },
+            { from: '2024-01-02T00:00:00Z', to: '2024-01-01T00:00:00Z' },
+            { from: '2024-02-30', to: null },
+            { from: null, to: '2024-01-01' },
+          ],
+        }),
+        context(modelsA, { p1: 1 })
+      )
+    );
     expect(err.problems).toEqual([
-      { field: 'dates[1]', reason: 'end 2024-01-01T00:00:00.000Z is before start 2024-01-02T00:00:00.000Z' },
+      {
+        field: 'dates[1]',
+        reason: 'end 2024-01-01T00:00:00.000Z is before start 2024-01-02T00:00:00.000Z',
+      },
       { field: 'dates[2]', reason: expect.stringMatching(/^"2024-02-30" is not a date/) },
       { field: 'dates[3]', reason: "no start at 'from'" },
     ]);
   });
 
   it('refuses an event without dates (the remote requires them)', async () => {
-    const err = await mappingError(mapEntry(mapping, happening({ slots: [] }), context(modelsA, { p1: 1 })));
+    const err = await mappingError(
+      mapEntry(mapping, happening({ slots: [] }), context(modelsA, { p1: 1 }))
+    );
     expect(err.message).toBe("dates: no dates at 'slots'; the remote needs at least one");
   });
 
   it('default start/end keys for a plain path', async () => {
     const m = { ...mapping, fields: { ...mapping.fields, dates: 'slots' } } as Mapping;
-    const out = (await mapEntry(m, happening({ slots: [{ start: '2024-01-01T10:00:00-05:00', end: '2024-01-01T12:00:00-05:00' }] }), context(modelsA, { p1: 1 }))) as UpsertOutcome;
-    expect((out.payload as any).dates).toEqual([{ start: '2024-01-01T15:00:00.000Z', end: '2024-01-01T17:00:00.000Z' }]);
+    const out = (await mapEntry(
+      m,
+      happening({
+        slots: [{ start: '2024-01-01T10:00:00-05:00', end: '2024-01-01T12:00:00-05:00' }],
+      }),
+      context(modelsA, { p1: 1 })
+    )) as UpsertOutcome;
+    expect((out.payload as any).dates).toEqual([
+      { start: '2024-01-01T15:00:00.000Z', end: '2024-01-01T17:00:00.000Z' },
+    ]);
   });
 
   it('a to-many relation for the pinpoint is refused at map time when it holds several', async () => {
     const m = { ...mapping, fields: { ...mapping.fields, pinpoint: 'places' } } as Mapping;
-    const err = await mappingError(mapEntry(m, happening({ places: [{ documentId: 'a' }, { documentId: 'b' }] }), context(modelsA)));
+    const err = await mappingError(
+      mapEntry(
+        m,
+        happening({ places: [{ documentId: 'a' }, { documentId: 'b' }] }),
+        context(modelsA)
+      )
+    );
     expect(err.message).toBe("pinpoint: 'places' gives 2 related entries, one is needed");
   });
 });
 
 describe('event (model B: start/end fields on the entry, JSON dates, media, tags)', () => {
-  const base = { name: 'headline', description: 'notes', pinpoint: 'venue', tags: 'topics', media: 'venue.gallery', media_credits: 'venue.heading' };
+  const base = {
+    name: 'headline',
+    description: 'notes',
+    pinpoint: 'venue',
+    tags: 'topics',
+    media: 'venue.gallery',
+    media_credits: 'venue.heading',
+  };
   const show = (over: Record<string, unknown> = {}) => ({
     documentId: 's1',
     headline: ' Hamlet ',
@@ -103,12 +155,20 @@ describe('event (model B: start/end fields on the entry, JSON dates, media, tags
     day: '2025-03-02',
     times: [{ start: '2025-03-03T19:00:00+02:00' }, '2025-03-04'],
     topics: ['drama', 'drama', ' classic '],
-    venue: { documentId: 'v1', heading: 'Théâtre', gallery: [file('stage.webp', { mime: undefined })] },
+    venue: {
+      documentId: 'v1',
+      heading: 'Théâtre',
+      gallery: [file('stage.webp', { mime: undefined })],
+    },
     ...over,
   });
 
   it('two date fields of the entry make one range', async () => {
-    const mapping = { contentType: 'api::show.show', resource: 'event', fields: { ...base, dates: { start: 'startsAt', end: 'endsAt' } } } as Mapping;
+    const mapping = {
+      contentType: 'api::show.show',
+      resource: 'event',
+      fields: { ...base, dates: { start: 'startsAt', end: 'endsAt' } },
+    } as Mapping;
     const out = (await mapEntry(mapping, show(), context(modelsB, { v1: 77 }))) as UpsertOutcome;
     expect(out.payload).toEqual({
       name: 'Hamlet',
@@ -122,13 +182,23 @@ describe('event (model B: start/end fields on the entry, JSON dates, media, tags
   });
 
   it('a single date field is one range with end = start', async () => {
-    const mapping = { contentType: 'api::show.show', resource: 'event', fields: { ...base, dates: 'day' } } as Mapping;
+    const mapping = {
+      contentType: 'api::show.show',
+      resource: 'event',
+      fields: { ...base, dates: 'day' },
+    } as Mapping;
     const out = (await mapEntry(mapping, show(), context(modelsB, { v1: 77 }))) as UpsertOutcome;
-    expect((out.payload as any).dates).toEqual([{ start: '2025-03-02T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z' }]);
+    expect((out.payload as any).dates).toEqual([
+      { start: '2025-03-02T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z' },
+    ]);
   });
 
   it('a JSON array may mix range objects and plain dates', async () => {
-    const mapping = { contentType: 'api::show.show', resource: 'event', fields: { ...base, dates: 'times' } } as Mapping;
+    const mapping = {
+      contentType: 'api::show.show',
+      resource: 'event',
+      fields: { ...base, dates: 'times' },
+    } as Mapping;
     const out = (await mapEntry(mapping, show(), context(modelsB, { v1: 77 }))) as UpsertOutcome;
     expect((out.payload as any).dates).toEqual([
       { start: '2025-03-03T17:00:00.000Z', end: '2025-03-03T17:00:00.000Z' },
@@ -137,8 +207,14 @@ describe('event (model B: start/end fields on the entry, JSON dates, media, tags
   });
 
   it('no start on the entry: no dates', async () => {
-    const mapping = { contentType: 'api::show.show', resource: 'event', fields: { ...base, dates: { start: 'startsAt', end: 'endsAt' } } } as Mapping;
-    const err = await mappingError(mapEntry(mapping, show({ startsAt: null }), context(modelsB, { v1: 77 })));
+    const mapping = {
+      contentType: 'api::show.show',
+      resource: 'event',
+      fields: { ...base, dates: { start: 'startsAt', end: 'endsAt' } },
+    } as Mapping;
+    const err = await mappingError(
+      mapEntry(mapping, show({ startsAt: null }), context(modelsB, { v1: 77 }))
+    );
     expect(err.message).toBe("dates: no dates at 'startsAt'; the remote needs at least one");
   });
 });

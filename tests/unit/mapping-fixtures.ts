@@ -4,7 +4,11 @@
  * Model B: venues / shows / pin types / collections, with other names and other structures
  * (JSON GeoJSON, nested components, start/end fields on the entry, a multiple media field).
  */
-import type { MappingContext, SchemaModel, StrapiSchemaLookup } from '../../server/src/mapping/types';
+import type {
+  MappingContext,
+  SchemaModel,
+  StrapiSchemaLookup,
+} from '../../server/src/mapping/types';
 
 const ct = (uid: string, attributes: Record<string, any>, localized = false): SchemaModel => ({
   uid,
@@ -13,34 +17,51 @@ const ct = (uid: string, attributes: Record<string, any>, localized = false): Sc
   attributes: { ...attributes, locale: { type: 'string', private: !localized } },
   pluginOptions: localized ? { i18n: { localized: true } } : {},
 });
-const comp = (uid: string, attributes: Record<string, any>): SchemaModel => ({ uid, modelType: 'component', attributes });
+const comp = (uid: string, attributes: Record<string, any>): SchemaModel => ({
+  uid,
+  modelType: 'component',
+  attributes,
+});
 
 export const modelsA: Record<string, SchemaModel> = {
-  'api::place.place': ct('api::place.place', {
-    title: { type: 'string', required: true },
-    body: { type: 'blocks' },
-    address: { type: 'text' },
-    geo: { type: 'component', component: 'shared.geo', repeatable: false },
-    keywords: { type: 'relation', relation: 'manyToMany', target: 'api::keyword.keyword' },
-    cover: { type: 'media', multiple: false, allowedTypes: ['images'] },
-    credits: { type: 'string' },
-    icon: { type: 'relation', relation: 'manyToOne', target: 'api::icon.icon', inversedBy: 'places' },
-    tours: { type: 'relation', relation: 'manyToMany', target: 'api::tour.tour' },
-    sections: { type: 'dynamiczone', components: ['shared.geo'] },
-    secret: { type: 'password' },
-  }, true),
+  'api::place.place': ct(
+    'api::place.place',
+    {
+      title: { type: 'string', required: true },
+      body: { type: 'blocks' },
+      address: { type: 'text' },
+      geo: { type: 'component', component: 'shared.geo', repeatable: false },
+      keywords: { type: 'relation', relation: 'manyToMany', target: 'api::keyword.keyword' },
+      cover: { type: 'media', multiple: false, allowedTypes: ['images'] },
+      credits: { type: 'string' },
+      icon: {
+        type: 'relation',
+        relation: 'manyToOne',
+        target: 'api::icon.icon',
+        inversedBy: 'places',
+      },
+      tours: { type: 'relation', relation: 'manyToMany', target: 'api::tour.tour' },
+      sections: { type: 'dynamiczone', components: ['shared.geo'] },
+      secret: { type: 'password' },
+    },
+    true
+  ),
   'api::keyword.keyword': ct('api::keyword.keyword', { name: { type: 'string' } }),
   'api::icon.icon': ct('api::icon.icon', {
     label: { type: 'string' },
     glyph: { type: 'media', multiple: false, allowedTypes: ['images'] },
   }),
-  'api::happening.happening': ct('api::happening.happening', {
-    title: { type: 'string' },
-    summary: { type: 'richtext' },
-    slots: { type: 'component', component: 'shared.slot', repeatable: true },
-    place: { type: 'relation', relation: 'manyToOne', target: 'api::place.place' },
-    places: { type: 'relation', relation: 'manyToMany', target: 'api::place.place' },
-  }, true),
+  'api::happening.happening': ct(
+    'api::happening.happening',
+    {
+      title: { type: 'string' },
+      summary: { type: 'richtext' },
+      slots: { type: 'component', component: 'shared.slot', repeatable: true },
+      place: { type: 'relation', relation: 'manyToOne', target: 'api::place.place' },
+      places: { type: 'relation', relation: 'manyToMany', target: 'api::place.place' },
+    },
+    true
+  ),
   'api::tour.tour': ct('api::tour.tour', {
     name: { type: 'string' },
     intro: { type: 'text' },
@@ -78,11 +99,15 @@ export const modelsB: Record<string, SchemaModel> = {
     venue: { type: 'relation', relation: 'manyToOne', target: 'api::venue.venue' },
     topics: { type: 'json' },
   }),
-  'api::collection.collection': ct('api::collection.collection', {
-    label: { type: 'string' },
-    about: { type: 'blocks' },
-    venues: { type: 'relation', relation: 'manyToMany', target: 'api::venue.venue' },
-  }, true),
+  'api::collection.collection': ct(
+    'api::collection.collection',
+    {
+      label: { type: 'string' },
+      about: { type: 'blocks' },
+      venues: { type: 'relation', relation: 'manyToMany', target: 'api::venue.venue' },
+    },
+    true
+  ),
   'venue.info': comp('venue.info', {
     street: { type: 'string' },
     position: { type: 'component', component: 'venue.point', repeatable: false },
@@ -90,11 +115,16 @@ export const modelsB: Record<string, SchemaModel> = {
     labels: { type: 'relation', relation: 'oneToMany', target: 'api::label.label' },
   }),
   'venue.point': comp('venue.point', {
-    latitude: { type: 'float' }, longitude: { type: 'float' }, altitude: { type: 'float' },
+    latitude: { type: 'float' },
+    longitude: { type: 'float' },
+    altitude: { type: 'float' },
   }),
 };
 
-export const lookup = (models: Record<string, SchemaModel>): StrapiSchemaLookup => (uid) => models[uid];
+export const lookup =
+  (models: Record<string, SchemaModel>): StrapiSchemaLookup =>
+  (uid) =>
+    models[uid];
 
 export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
@@ -102,7 +132,7 @@ export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 export function context(
   models: Record<string, SchemaModel>,
   ids: Record<string, number> = {},
-  extra: Partial<MappingContext> = {},
+  extra: Partial<MappingContext> = {}
 ): MappingContext & { reads: string[] } {
   const reads: string[] = [];
   return {
@@ -119,5 +149,12 @@ export function context(
 }
 
 export const file = (name: string, extra: Record<string, unknown> = {}) => ({
-  id: 7, documentId: `f-${name}`, name, url: `/uploads/${name}`, mime: 'image/png', ext: '.png', size: 0.02, ...extra,
+  id: 7,
+  documentId: `f-${name}`,
+  name,
+  url: `/uploads/${name}`,
+  mime: 'image/png',
+  ext: '.png',
+  size: 0.02,
+  ...extra,
 });

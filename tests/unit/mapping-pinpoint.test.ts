@@ -6,27 +6,55 @@ const placeMapping: Mapping = {
   contentType: 'api::place.place',
   resource: 'pinpoint',
   fields: {
-    name: 'title', description: 'body', address: 'address', latitude: 'geo.lat', longitude: 'geo.lng',
-    tags: 'keywords', media: 'cover', media_credits: 'credits', category: 'icon', lists: 'tours',
+    name: 'title',
+    description: 'body',
+    address: 'address',
+    latitude: 'geo.lat',
+    longitude: 'geo.lng',
+    tags: 'keywords',
+    media: 'cover',
+    media_credits: 'credits',
+    category: 'icon',
+    lists: 'tours',
   },
 };
 
 const place = (over: Record<string, unknown> = {}) => ({
-  id: 12, documentId: 'p1', locale: 'en',
+  id: 12,
+  documentId: 'p1',
+  locale: 'en',
   title: '  Café du Port 🌊  ',
-  body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Open ' }, { type: 'text', text: 'daily', bold: true }] }],
+  body: [
+    {
+      type: 'paragraph',
+      children: [
+        { type: 'text', text: 'Open ' },
+        { type: 'text', text: 'daily', bold: true },
+      ],
+    },
+  ],
   address: ' 1 quai Nord ',
   geo: { id: 3, lat: '43.2965', lng: 5.3698 },
-  keywords: [{ id: 1, documentId: 'k1', name: 'coffee' }, { id: 2, documentId: 'k2', name: ' sea ' }, { id: 3, documentId: 'k3', name: 'coffee' }],
+  keywords: [
+    { id: 1, documentId: 'k1', name: 'coffee' },
+    { id: 2, documentId: 'k2', name: ' sea ' },
+    { id: 3, documentId: 'k3', name: 'coffee' },
+  ],
   cover: file('port.png'),
   credits: '© Jo',
   icon: { id: 4, documentId: 'i1', locale: null, label: 'Cup' },
-  tours: [{ id: 5, documentId: 't1' }, { id: 6, documentId: 't2' }],
+  tours: [
+    { id: 5, documentId: 't1' },
+    { id: 6, documentId: 't2' },
+  ],
   ...over,
 });
 
-const upsert = async (mapping: Mapping, entry: Record<string, unknown>, ctx = context(modelsA, { i1: 31, t1: 72, t2: 71 })) =>
-  (await mapEntry(mapping, entry, ctx)) as UpsertOutcome;
+const upsert = async (
+  mapping: Mapping,
+  entry: Record<string, unknown>,
+  ctx = context(modelsA, { i1: 31, t1: 72, t2: 71 })
+) => (await mapEntry(mapping, entry, ctx)) as UpsertOutcome;
 
 const mappingError = async (promise: Promise<unknown>): Promise<MappingError> => {
   try {
@@ -93,9 +121,9 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     [{ lat: 91, lng: 0 }, 'latitude: 91 is outside [-90, 90]'],
     [{ lat: -90.5, lng: 0 }, 'latitude: -90.5 is outside [-90, 90]'],
     [{ lat: 0, lng: 180.01 }, 'longitude: 180.01 is outside [-180, 180]'],
-    [{ lat: 'NaN', lng: 0 }, "latitude: expected a number at 'geo.lat', got \"NaN\""],
+    [{ lat: 'NaN', lng: 0 }, 'latitude: expected a number at \'geo.lat\', got "NaN"'],
     [{ lat: Infinity, lng: 0 }, "latitude: expected a finite number at 'geo.lat', got Infinity"],
-    [{ lat: '43,29', lng: 0 }, "latitude: expected a number at 'geo.lat', got \"43,29\""],
+    [{ lat: '43,29', lng: 0 }, 'latitude: expected a number at \'geo.lat\', got "43,29"'],
   ])('refuses out-of-range or non-numeric coordinates %j', async (geo, message) => {
     const err = await mappingError(upsert(placeMapping, place({ geo })));
     expect(err.message).toBe(message);
@@ -111,8 +139,20 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     expect((out.payload as any).category).toBeUndefined();
     expect(out.members).toEqual([72]);
     expect(out.unresolved).toEqual([
-      { contentType: 'api::icon.icon', documentId: 'i1', locale: null, role: 'category', blocking: true },
-      { contentType: 'api::tour.tour', documentId: 't2', locale: null, role: 'list', blocking: false },
+      {
+        contentType: 'api::icon.icon',
+        documentId: 'i1',
+        locale: null,
+        role: 'category',
+        blocking: true,
+      },
+      {
+        contentType: 'api::tour.tour',
+        documentId: 't2',
+        locale: null,
+        role: 'list',
+        blocking: false,
+      },
     ]);
   });
 
@@ -130,8 +170,16 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
   });
 
   it('sends cleared optional texts as empty and empty tags as [] (a merge PUT would keep stale values)', async () => {
-    const out = await upsert(placeMapping, place({ body: null, address: null, credits: null, keywords: [] }));
-    expect(out.payload).toMatchObject({ description: '', address: '', media_credits: '', tags: [] });
+    const out = await upsert(
+      placeMapping,
+      place({ body: null, address: null, credits: null, keywords: [] })
+    );
+    expect(out.payload).toMatchObject({
+      description: '',
+      address: '',
+      media_credits: '',
+      tags: [],
+    });
   });
 
   it('omits media when there is none, and refuses one over the limit with sizes in words', async () => {
@@ -139,36 +187,69 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     expect('media_file' in none.payload).toBe(false);
 
     const ctx = context(modelsA, { i1: 31 }, { maxMediaBytes: 5 * 1024 * 1024 });
-    const err = await mappingError(upsert(placeMapping, place({ cover: file('cover.png', { size: 12595.2 }) }), ctx));
+    const err = await mappingError(
+      upsert(placeMapping, place({ cover: file('cover.png', { size: 12595.2 }) }), ctx)
+    );
     expect(err.message).toBe('media: cover.png is 12.3 MB, the limit is 5 MB');
     expect(ctx.reads).toEqual([]);
   });
 
   it('measures the bytes read when the stored size understates them', async () => {
-    const ctx = context(modelsA, { i1: 31 }, { maxMediaBytes: 10, readMedia: async () => Buffer.alloc(2048) });
-    const err = await mappingError(upsert(placeMapping, place({ cover: file('port.png', { size: undefined }) }), ctx));
+    const ctx = context(
+      modelsA,
+      { i1: 31 },
+      { maxMediaBytes: 10, readMedia: async () => Buffer.alloc(2048) }
+    );
+    const err = await mappingError(
+      upsert(placeMapping, place({ cover: file('port.png', { size: undefined }) }), ctx)
+    );
     expect(err.message).toBe('media: port.png is 2 KB, the limit is 10 bytes');
   });
 
-  it('lets readMedia failures through untouched (retryable, not the editor\'s to fix)', async () => {
-    const ctx = context(modelsA, { i1: 31 }, { readMedia: async () => { throw new Error('ECONNRESET'); } });
+  it("lets readMedia failures through untouched (retryable, not the editor's to fix)", async () => {
+    const ctx = context(
+      modelsA,
+      { i1: 31 },
+      {
+        readMedia: async () => {
+          throw new Error('ECONNRESET');
+        },
+      }
+    );
     await expect(upsert(placeMapping, place(), ctx)).rejects.toThrow('ECONNRESET');
   });
 
   it('uses { path, default } when the value is empty', async () => {
-    const mapping = { ...placeMapping, fields: { ...placeMapping.fields, address: { path: 'address', default: 'Marseille' }, media_credits: { path: 'credits', default: 'CC-BY' } } } as Mapping;
+    const mapping = {
+      ...placeMapping,
+      fields: {
+        ...placeMapping.fields,
+        address: { path: 'address', default: 'Marseille' },
+        media_credits: { path: 'credits', default: 'CC-BY' },
+      },
+    } as Mapping;
     const out = await upsert(mapping, place({ address: '  ', credits: null }));
     expect(out.payload).toMatchObject({ address: 'Marseille', media_credits: 'CC-BY' });
   });
 
   it('runs transform on a copy first; null skips (remote object must not exist)', async () => {
     const entry = place();
-    const mapping = { ...placeMapping, transform: (e: any) => { e.title = `${e.title.trim()} (closed)`; return e; } } as Mapping;
+    const mapping = {
+      ...placeMapping,
+      transform: (e: any) => {
+        e.title = `${e.title.trim()} (closed)`;
+        return e;
+      },
+    } as Mapping;
     const out = await upsert(mapping, entry);
     expect((out.payload as any).name).toBe('Café du Port 🌊 (closed)');
     expect(entry.title).toBe('  Café du Port 🌊  ');
 
-    const skip = await mapEntry({ ...placeMapping, transform: async () => null } as Mapping, place(), context(modelsA));
+    const skip = await mapEntry(
+      { ...placeMapping, transform: async () => null } as Mapping,
+      place(),
+      context(modelsA)
+    );
     expect(skip).toEqual({ action: 'skip', reason: "the mapping's transform returned null" });
   });
 
@@ -183,7 +264,12 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
   });
 
   it('wraps a failing transform in a MappingError', async () => {
-    const mapping = { ...placeMapping, transform: () => { throw new Error('boom'); } } as Mapping;
+    const mapping = {
+      ...placeMapping,
+      transform: () => {
+        throw new Error('boom');
+      },
+    } as Mapping;
     const err = await mappingError(upsert(mapping, place()));
     expect(err.message).toBe("transform: the mapping's transform failed: boom");
   });
@@ -193,12 +279,27 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     expect(err.message).toMatch(/^category: expected a related entry with a documentId at 'icon'/);
   });
 
-  it('takes a localized target\'s locale into the ref, and drops it for non-localized ones', async () => {
-    const mapping: Mapping = { contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name', pinpoints: 'stops' } };
-    const out = await upsert(mapping, { name: 'T', stops: [{ documentId: 'p1', locale: 'fr' }] }, context(modelsA, { p1: 9 }));
-    expect(out.refs).toEqual([{ contentType: 'api::place.place', documentId: 'p1', locale: 'fr', role: 'member' }]);
+  it("takes a localized target's locale into the ref, and drops it for non-localized ones", async () => {
+    const mapping: Mapping = {
+      contentType: 'api::tour.tour',
+      resource: 'list',
+      fields: { name: 'name', pinpoints: 'stops' },
+    };
+    const out = await upsert(
+      mapping,
+      { name: 'T', stops: [{ documentId: 'p1', locale: 'fr' }] },
+      context(modelsA, { p1: 9 })
+    );
+    expect(out.refs).toEqual([
+      { contentType: 'api::place.place', documentId: 'p1', locale: 'fr', role: 'member' },
+    ]);
     const cat = await upsert(placeMapping, place({ icon: { documentId: 'i1', locale: 'en' } }));
-    expect(cat.refs.find((r) => r.role === 'category')).toEqual({ contentType: 'api::icon.icon', documentId: 'i1', locale: null, role: 'category' });
+    expect(cat.refs.find((r) => r.role === 'category')).toEqual({
+      contentType: 'api::icon.icon',
+      documentId: 'i1',
+      locale: null,
+      role: 'category',
+    });
   });
 });
 
@@ -207,8 +308,14 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
     contentType: 'api::venue.venue',
     resource: 'pinpoint',
     fields: {
-      name: 'heading', description: 'story', address: 'info.street', coordinates: 'location',
-      tags: 'tagline', media: 'gallery', category: 'kind', lists: 'collections',
+      name: 'heading',
+      description: 'story',
+      address: 'info.street',
+      coordinates: 'location',
+      tags: 'tagline',
+      media: 'gallery',
+      category: 'kind',
+      lists: 'collections',
     },
   };
   const venue = (over: Record<string, unknown> = {}) => ({
@@ -216,7 +323,12 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
     heading: 'Théâtre',
     story: '# Programme\n\nA **great** place <script>alert(1)</script>',
     location: { type: 'Point', coordinates: [2.3522, 48.8566, 35] },
-    info: { street: '2 rue X', position: { latitude: 1, longitude: 2, altitude: 3 }, photo: file('inner.png'), labels: [] },
+    info: {
+      street: '2 rue X',
+      position: { latitude: 1, longitude: 2, altitude: 3 },
+      photo: file('inner.png'),
+      labels: [],
+    },
     tagline: 'music, theatre,, music ,\n dance',
     gallery: [file('first.jpg', { mime: 'image/jpeg' }), file('second.jpg')],
     kind: { documentId: 'k9' },
@@ -246,9 +358,21 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
   });
 
   it('reads a nested component position and an explicit altitude', async () => {
-    const mapping = { ...venueMapping, fields: { name: 'heading', coordinates: 'info.position', altitude: 'info.position.altitude' } } as Mapping;
-    const out = (await mapEntry(mapping, venue({ info: { position: { latitude: '10.5', longitude: '-20.25', altitude: '100' } } }), ctxB())) as UpsertOutcome;
-    expect(out.payload).toEqual({ name: 'Théâtre', latitude: 10.5, longitude: -20.25, altitude: 100 });
+    const mapping = {
+      ...venueMapping,
+      fields: { name: 'heading', coordinates: 'info.position', altitude: 'info.position.altitude' },
+    } as Mapping;
+    const out = (await mapEntry(
+      mapping,
+      venue({ info: { position: { latitude: '10.5', longitude: '-20.25', altitude: '100' } } }),
+      ctxB()
+    )) as UpsertOutcome;
+    expect(out.payload).toEqual({
+      name: 'Théâtre',
+      latitude: 10.5,
+      longitude: -20.25,
+      altitude: 100,
+    });
   });
 
   it.each([
@@ -265,10 +389,16 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
 
   it.each([
     [[48.8, 2.3], /coordinates: 'location' holds a bare array \[48.8,2.3\], which is ambiguous/],
-    ['48.8, 2.3', /coordinates: 'location' holds the text "48.8, 2.3"; a coordinate pair in text is ambiguous/],
+    [
+      '48.8, 2.3',
+      /coordinates: 'location' holds the text "48.8, 2.3"; a coordinate pair in text is ambiguous/,
+    ],
     [{ x: 1, y: 2 }, /coordinates: no latitude\/longitude in the object at 'location'/],
     [{ lat: 1 }, /coordinates: no longitude in the object at 'location' \(found 'lat'\)/],
-    [{ type: 'Point', coordinates: [200, 10] }, /coordinates: longitude 200 is outside \[-180, 180\]/],
+    [
+      { type: 'Point', coordinates: [200, 10] },
+      /coordinates: longitude 200 is outside \[-180, 180\]/,
+    ],
     [null, /coordinates: no value at 'location'/],
   ])('refuses coordinates %j', async (location, message) => {
     const err = await mappingError(mapEntry(venueMapping, venue({ location }), ctxB()));
@@ -276,25 +406,56 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
   });
 
   it('tags from a relation inside a component use the first text attribute when the target has no name', async () => {
-    const mapping = { ...venueMapping, fields: { ...venueMapping.fields, tags: 'info.labels' } } as Mapping;
-    const out = (await mapEntry(mapping, venue({ info: { street: 's', labels: [{ documentId: 'l1', code: 'jazz', title: 'Jazz' }, { documentId: 'l2', code: 'rock' }] } }), ctxB())) as UpsertOutcome;
+    const mapping = {
+      ...venueMapping,
+      fields: { ...venueMapping.fields, tags: 'info.labels' },
+    } as Mapping;
+    const out = (await mapEntry(
+      mapping,
+      venue({
+        info: {
+          street: 's',
+          labels: [
+            { documentId: 'l1', code: 'jazz', title: 'Jazz' },
+            { documentId: 'l2', code: 'rock' },
+          ],
+        },
+      }),
+      ctxB()
+    )) as UpsertOutcome;
     expect((out.payload as any).tags).toEqual(['jazz', 'rock']);
   });
 
   it('tags with an explicit key', async () => {
-    const mapping = { ...venueMapping, fields: { ...venueMapping.fields, tags: { path: 'info.labels', key: 'title' } } } as Mapping;
-    const out = (await mapEntry(mapping, venue({ info: { labels: [{ documentId: 'l1', code: 'jazz', title: ' Jazz ' }] } }), ctxB())) as UpsertOutcome;
+    const mapping = {
+      ...venueMapping,
+      fields: { ...venueMapping.fields, tags: { path: 'info.labels', key: 'title' } },
+    } as Mapping;
+    const out = (await mapEntry(
+      mapping,
+      venue({ info: { labels: [{ documentId: 'l1', code: 'jazz', title: ' Jazz ' }] } }),
+      ctxB()
+    )) as UpsertOutcome;
     expect((out.payload as any).tags).toEqual(['Jazz']);
   });
 
   it('tags from a JSON list of strings keep commas inside items', async () => {
-    const mapping = { ...venueMapping, fields: { ...venueMapping.fields, tags: 'meta.tags' } } as Mapping;
-    const out = (await mapEntry(mapping, venue({ meta: { tags: ['rock, pop', ' jazz', '', 'jazz', 7] } }), ctxB())) as UpsertOutcome;
+    const mapping = {
+      ...venueMapping,
+      fields: { ...venueMapping.fields, tags: 'meta.tags' },
+    } as Mapping;
+    const out = (await mapEntry(
+      mapping,
+      venue({ meta: { tags: ['rock, pop', ' jazz', '', 'jazz', 7] } }),
+      ctxB()
+    )) as UpsertOutcome;
     expect((out.payload as any).tags).toEqual(['rock, pop', 'jazz', '7']);
   });
 
   it('a to-one category relation given several entries is refused', async () => {
-    const err = await mappingError(mapEntry(venueMapping, venue({ kind: [{ documentId: 'a' }, { documentId: 'b' }] }), ctxB()));
+    const err = await mappingError(
+      mapEntry(venueMapping, venue({ kind: [{ documentId: 'a' }, { documentId: 'b' }] }), ctxB())
+    );
     expect(err.message).toBe("category: 'kind' gives 2 related entries, one is needed");
   });
 });

@@ -7,25 +7,105 @@ const B = lookup(modelsB);
 const all = { ...modelsA, ...modelsB };
 
 const goodA: Mapping[] = [
-  { contentType: 'api::place.place', resource: 'pinpoint', fields: { name: 'title', description: 'body', address: 'address', latitude: 'geo.lat', longitude: 'geo.lng', tags: 'keywords', media: 'cover', media_credits: 'credits', category: 'icon', lists: 'tours' } },
-  { contentType: 'api::happening.happening', resource: 'event', fields: { name: 'title', description: 'summary', dates: { path: 'slots', start: 'from', end: 'to' }, pinpoint: 'place' } },
-  { contentType: 'api::icon.icon', resource: 'category', fields: { name: 'label', image: 'glyph' } },
-  { contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name', description: 'intro', pinpoints: 'stops' } },
+  {
+    contentType: 'api::place.place',
+    resource: 'pinpoint',
+    fields: {
+      name: 'title',
+      description: 'body',
+      address: 'address',
+      latitude: 'geo.lat',
+      longitude: 'geo.lng',
+      tags: 'keywords',
+      media: 'cover',
+      media_credits: 'credits',
+      category: 'icon',
+      lists: 'tours',
+    },
+  },
+  {
+    contentType: 'api::happening.happening',
+    resource: 'event',
+    fields: {
+      name: 'title',
+      description: 'summary',
+      dates: { path: 'slots', start: 'from', end: 'to' },
+      pinpoint: 'place',
+    },
+  },
+  {
+    contentType: 'api::icon.icon',
+    resource: 'category',
+    fields: { name: 'label', image: 'glyph' },
+  },
+  {
+    contentType: 'api::tour.tour',
+    resource: 'list',
+    fields: { name: 'name', description: 'intro', pinpoints: 'stops' },
+  },
 ];
 const goodB: Mapping[] = [
-  { contentType: 'api::venue.venue', resource: 'pinpoint', fields: { name: 'heading', description: 'story', address: 'info.street', coordinates: 'info.position', tags: { path: 'info.labels', key: 'title' }, media: 'gallery', category: 'kind', lists: 'collections' } },
-  { contentType: 'api::show.show', resource: 'event', fields: { name: 'headline', description: 'notes', dates: { start: 'startsAt', end: 'endsAt' }, pinpoint: 'venue', tags: 'topics', media: 'venue.gallery', media_credits: 'venue.heading' } },
-  { contentType: 'api::pin-type.pin-type', resource: 'category', fields: { name: 'title', image: 'picture' } },
-  { contentType: 'api::collection.collection', resource: 'list', fields: { name: 'label', description: 'about', pinpoints: 'venues' } },
+  {
+    contentType: 'api::venue.venue',
+    resource: 'pinpoint',
+    fields: {
+      name: 'heading',
+      description: 'story',
+      address: 'info.street',
+      coordinates: 'info.position',
+      tags: { path: 'info.labels', key: 'title' },
+      media: 'gallery',
+      category: 'kind',
+      lists: 'collections',
+    },
+  },
+  {
+    contentType: 'api::show.show',
+    resource: 'event',
+    fields: {
+      name: 'headline',
+      description: 'notes',
+      dates: { start: 'startsAt', end: 'endsAt' },
+      pinpoint: 'venue',
+      tags: 'topics',
+      media: 'venue.gallery',
+      media_credits: 'venue.heading',
+    },
+  },
+  {
+    contentType: 'api::pin-type.pin-type',
+    resource: 'category',
+    fields: { name: 'title', image: 'picture' },
+  },
+  {
+    contentType: 'api::collection.collection',
+    resource: 'list',
+    fields: { name: 'label', description: 'about', pinpoints: 'venues' },
+  },
 ];
 
 describe('validateMappingFields', () => {
   it('accepts complete mappings of both models', () => {
     expect(validateMappings(goodA, A)).toEqual([]);
     expect(validateMappings(goodB, B)).toEqual([]);
-    expect(validateMappingFields({ ...goodB[0], fields: { name: 'heading', coordinates: 'location' } } as Mapping, B)).toEqual([]);
-    expect(validateMappingFields({ ...goodB[1], fields: { name: 'headline', dates: 'day', pinpoint: 'venue' } } as Mapping, B)).toEqual([]);
-    expect(validateMappingFields({ ...goodB[1], fields: { name: 'headline', dates: 'times', pinpoint: 'venue' } } as Mapping, B)).toEqual([]);
+    expect(
+      validateMappingFields(
+        { ...goodB[0], fields: { name: 'heading', coordinates: 'location' } } as Mapping,
+        B
+      )
+    ).toEqual([]);
+    expect(
+      validateMappingFields(
+        { ...goodB[1], fields: { name: 'headline', dates: 'day', pinpoint: 'venue' } } as Mapping,
+        B
+      )
+    ).toEqual([]);
+    expect(
+      validateMappingFields(
+        { ...goodB[1], fields: { name: 'headline', dates: 'times', pinpoint: 'venue' } } as Mapping,
+        B
+      )
+    ).toEqual([]);
   });
 
   it('names a missing attribute in a component', () => {
@@ -34,7 +114,9 @@ describe('validateMappingFields', () => {
       "mappings[0].fields.latitude: 'geo.latitude' — 'geo' has no attribute 'latitude' in component shared.geo",
     ]);
     const top = { ...goodA[0], fields: { ...goodA[0].fields, name: 'titel' } } as Mapping;
-    expect(validateMappingFields(top, A)).toEqual(["mappings[0].fields.name: 'titel' — api::place.place has no attribute 'titel'"]);
+    expect(validateMappingFields(top, A)).toEqual([
+      "mappings[0].fields.name: 'titel' — api::place.place has no attribute 'titel'",
+    ]);
   });
 
   it('a relation must point at a content type mapped to the right resource', () => {
@@ -43,11 +125,23 @@ describe('validateMappingFields', () => {
     ]);
     const wrong = [...goodA];
     wrong[1] = { ...goodA[1], fields: { ...goodA[1].fields, pinpoint: 'places' } } as Mapping;
-    expect(validateMappings(wrong, A)).toEqual(["mappings[1].fields.pinpoint: 'places' is a to-many relation; one pinpoint is needed"]);
+    expect(validateMappings(wrong, A)).toEqual([
+      "mappings[1].fields.pinpoint: 'places' is a to-many relation; one pinpoint is needed",
+    ]);
   });
 
   it('refuses the wrong kind of attribute for a field, with a hint', () => {
-    const m = { ...goodA[0], fields: { ...goodA[0].fields, name: 'cover', address: 'icon', media: 'title', description: 'geo', media_credits: 'secret' } } as Mapping;
+    const m = {
+      ...goodA[0],
+      fields: {
+        ...goodA[0].fields,
+        name: 'cover',
+        address: 'icon',
+        media: 'title',
+        description: 'geo',
+        media_credits: 'secret',
+      },
+    } as Mapping;
     expect(validateMappingFields(m, A, { index: 2, mappings: goodA })).toEqual([
       "mappings[2].fields.name: 'cover' is a media field, a string is needed",
       "mappings[2].fields.description: 'geo' is a component (shared.geo), a string is needed: pick one of its fields, e.g. 'geo.lat'",
@@ -69,13 +163,23 @@ describe('validateMappingFields', () => {
   });
 
   it('coordinates: dynamic zones are not supported, components need lat/lng, bare text fields are allowed (JSON text)', () => {
-    const dz = { contentType: 'api::place.place', resource: 'pinpoint', fields: { name: 'title', coordinates: 'sections' } } as Mapping;
+    const dz = {
+      contentType: 'api::place.place',
+      resource: 'pinpoint',
+      fields: { name: 'title', coordinates: 'sections' },
+    } as Mapping;
     expect(validateMappingFields(dz, A)).toEqual([
       "mappings[0].fields.coordinates: 'sections' is a dynamic zone; dynamic zones are not supported for coordinates (use a component or a JSON field)",
     ]);
     const through = { ...dz, fields: { name: 'title', coordinates: 'sections.lat' } } as Mapping;
-    expect(validateMappingFields(through, A)[0]).toMatch(/'sections' is a dynamic zone; paths cannot go through dynamic zones/);
-    const slot = { contentType: 'api::happening.happening', resource: 'pinpoint', fields: { name: 'title', coordinates: 'slots' } } as Mapping;
+    expect(validateMappingFields(through, A)[0]).toMatch(
+      /'sections' is a dynamic zone; paths cannot go through dynamic zones/
+    );
+    const slot = {
+      contentType: 'api::happening.happening',
+      resource: 'pinpoint',
+      fields: { name: 'title', coordinates: 'slots' },
+    } as Mapping;
     expect(validateMappingFields(slot, A)).toEqual([
       "mappings[0].fields.coordinates: 'slots' is a repeatable component; one position is needed",
       "mappings[0].fields.coordinates: 'slots' is component shared.slot, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead",
@@ -83,13 +187,32 @@ describe('validateMappingFields', () => {
   });
 
   it('required fields per resource, and coordinates xor latitude/longitude', () => {
-    const problems = validateMappings([
-      { contentType: 'api::place.place', resource: 'pinpoint', fields: { description: 'body' } } as unknown as Mapping,
-      { contentType: 'api::happening.happening', resource: 'event', fields: {} } as unknown as Mapping,
-      { contentType: 'api::icon.icon', resource: 'category', fields: { image: 'glyph' } } as unknown as Mapping,
-      { contentType: 'api::tour.tour', resource: 'list', fields: {} } as unknown as Mapping,
-      { contentType: 'api::venue.venue', resource: 'pinpoint', fields: { name: 'heading', coordinates: 'location', latitude: 'info.position.latitude' } } as unknown as Mapping,
-    ], lookup(all));
+    const problems = validateMappings(
+      [
+        {
+          contentType: 'api::place.place',
+          resource: 'pinpoint',
+          fields: { description: 'body' },
+        } as unknown as Mapping,
+        {
+          contentType: 'api::happening.happening',
+          resource: 'event',
+          fields: {},
+        } as unknown as Mapping,
+        {
+          contentType: 'api::icon.icon',
+          resource: 'category',
+          fields: { image: 'glyph' },
+        } as unknown as Mapping,
+        { contentType: 'api::tour.tour', resource: 'list', fields: {} } as unknown as Mapping,
+        {
+          contentType: 'api::venue.venue',
+          resource: 'pinpoint',
+          fields: { name: 'heading', coordinates: 'location', latitude: 'info.position.latitude' },
+        } as unknown as Mapping,
+      ],
+      lookup(all)
+    );
     expect(problems).toEqual([
       'mappings[0].fields.name: is required for pinpoint and not mapped',
       'mappings[0].fields.latitude: is required for pinpoint (or map coordinates) and not mapped',
@@ -104,23 +227,42 @@ describe('validateMappingFields', () => {
   });
 
   it('unknown fields, unknown content types and bad sources', () => {
-    expect(validateMappingFields({ contentType: 'api::nope.nope', resource: 'list', fields: { name: 'x' } } as Mapping, A))
-      .toEqual(['mappings[0].contentType: "api::nope.nope" is not a content type of this Strapi']);
-    const m = { contentType: 'api::tour.tour', resource: 'list', fields: { name: 'name', pinpoint: 'stops', description: 42 } } as unknown as Mapping;
+    expect(
+      validateMappingFields(
+        { contentType: 'api::nope.nope', resource: 'list', fields: { name: 'x' } } as Mapping,
+        A
+      )
+    ).toEqual(['mappings[0].contentType: "api::nope.nope" is not a content type of this Strapi']);
+    const m = {
+      contentType: 'api::tour.tour',
+      resource: 'list',
+      fields: { name: 'name', pinpoint: 'stops', description: 42 },
+    } as unknown as Mapping;
     expect(validateMappingFields(m, A, { mappings: goodA })).toEqual([
       "mappings[0].fields.pinpoint: list has no field 'pinpoint' (fields: name, description, pinpoints)",
-      'mappings[0].fields.description: must be a path such as \'title\' or { path: \'title\', default: … }, got 42',
+      "mappings[0].fields.description: must be a path such as 'title' or { path: 'title', default: … }, got 42",
     ]);
   });
 
   it('dates: keys must exist in the component, start/end keys do not apply to a single field', () => {
-    const keys = { ...goodA[1], fields: { ...goodA[1].fields, dates: { path: 'slots', start: 'begin', end: 'to' } } } as Mapping;
+    const keys = {
+      ...goodA[1],
+      fields: { ...goodA[1].fields, dates: { path: 'slots', start: 'begin', end: 'to' } },
+    } as Mapping;
     expect(validateMappingFields(keys, A, { mappings: goodA })).toEqual([
       "mappings[0].fields.dates: 'slots' is a repeatable component (shared.slot), which has no attribute 'begin' for the start",
     ]);
-    const single = { ...goodB[1], fields: { ...goodB[1].fields, dates: { path: 'day', start: 'from' } } } as Mapping;
-    expect(validateMappingFields(single, B, { mappings: goodB })[0]).toMatch(/'day' is a single date field; start\/end keys apply to components/);
-    const notDate = { ...goodB[1], fields: { ...goodB[1].fields, dates: { start: 'venue', end: 'endsAt' } } } as Mapping;
+    const single = {
+      ...goodB[1],
+      fields: { ...goodB[1].fields, dates: { path: 'day', start: 'from' } },
+    } as Mapping;
+    expect(validateMappingFields(single, B, { mappings: goodB })[0]).toMatch(
+      /'day' is a single date field; start\/end keys apply to components/
+    );
+    const notDate = {
+      ...goodB[1],
+      fields: { ...goodB[1].fields, dates: { start: 'venue', end: 'endsAt' } },
+    } as Mapping;
     expect(validateMappingFields(notDate, B, { mappings: goodB })).toEqual([
       "mappings[0].fields.dates: start 'venue' is a relation to api::venue.venue; a date, datetime or ISO 8601 text is needed",
     ]);
@@ -131,7 +273,10 @@ describe('validateMappingFields', () => {
   });
 
   it('tags: the key must exist on the target', () => {
-    const m = { ...goodB[0], fields: { ...goodB[0].fields, tags: { path: 'info.labels', key: 'label' } } } as Mapping;
+    const m = {
+      ...goodB[0],
+      fields: { ...goodB[0].fields, tags: { path: 'info.labels', key: 'label' } },
+    } as Mapping;
     expect(validateMappingFields(m, B, { mappings: goodB })).toEqual([
       "mappings[0].fields.tags: 'info.labels' points to api::label.label, which has no attribute 'label'",
     ]);
@@ -142,13 +287,21 @@ describe('validateMappingFields', () => {
   });
 
   it('with a transform, paths unknown to the schema are allowed (the transform may add them)', () => {
-    const m = { ...goodA[2], fields: { name: 'computedName' }, transform: (e: any) => e } as Mapping;
+    const m = {
+      ...goodA[2],
+      fields: { name: 'computedName' },
+      transform: (e: any) => e,
+    } as Mapping;
     expect(validateMappingFields(m, A)).toEqual([]);
     const still = { ...goodA[2], fields: { name: 'glyph' }, transform: (e: any) => e } as Mapping;
-    expect(validateMappingFields(still, A)).toEqual(["mappings[0].fields.name: 'glyph' is a media field, a string is needed"]);
+    expect(validateMappingFields(still, A)).toEqual([
+      "mappings[0].fields.name: 'glyph' is a media field, a string is needed",
+    ]);
   });
 
   it('prefix option for the config module', () => {
-    expect(validateMappings([goodA[1]], A, { prefix: 'location-content.config.' })[0]).toMatch(/^location-content\.config\.mappings\[0\]\.fields\.pinpoint: /);
+    expect(validateMappings([goodA[1]], A, { prefix: 'location-content.config.' })[0]).toMatch(
+      /^location-content\.config\.mappings\[0\]\.fields\.pinpoint: /
+    );
   });
 });

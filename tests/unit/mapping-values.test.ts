@@ -1,4 +1,14 @@
-import { formatBytes, mapDates, mapTags, MappingError, parseCoordinates, PathError, readPath, resolvePath, toMsUtc } from '../../server/src/mapping';
+import {
+  formatBytes,
+  mapDates,
+  mapTags,
+  MappingError,
+  parseCoordinates,
+  PathError,
+  readPath,
+  resolvePath,
+  toMsUtc,
+} from '../../server/src/mapping';
 import { mediaFileOf } from '../../server/src/mapping/media';
 import { lookup, modelsA } from './mapping-fixtures';
 
@@ -16,22 +26,33 @@ describe('dates', () => {
     expect(toMsUtc(input, 'dates')).toBe(expected);
   });
 
-  it.each(['2023-02-29', '2024-13-01', 'tomorrow', '', '2024-05-01T25:00:00Z'])('refuses %j', (input) => {
-    expect(() => toMsUtc(input, 'dates[0]')).toThrow(MappingError);
-  });
+  it.each(['2023-02-29', '2024-13-01', 'tomorrow', '', '2024-05-01T25:00:00Z'])(
+    'refuses %j',
+    (input) => {
+      expect(() => toMsUtc(input, 'dates[0]')).toThrow(MappingError);
+    }
+  );
 
   it('refuses numbers and objects (epoch units are ambiguous)', () => {
     expect(() => toMsUtc(1714521600, 'dates')).toThrow(/1714521600 is not a date/);
   });
 
   it('equal start and end is an instant, not an error', () => {
-    expect(mapDates({ d: [{ start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00+02:00' }] }, { path: 'd', start: 'start', end: 'end' }))
-      .toEqual([{ start: '2024-01-01T10:00:00.000Z', end: '2024-01-01T10:00:00.000Z' }]);
+    expect(
+      mapDates(
+        { d: [{ start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00+02:00' }] },
+        { path: 'd', start: 'start', end: 'end' }
+      )
+    ).toEqual([{ start: '2024-01-01T10:00:00.000Z', end: '2024-01-01T10:00:00.000Z' }]);
   });
 
   it('one object (non-repeatable component) is one range', () => {
-    expect(mapDates({ when: { a: '2024-01-01', b: '2024-01-02' } }, { path: 'when', start: 'a', end: 'b' }))
-      .toEqual([{ start: '2024-01-01T00:00:00.000Z', end: '2024-01-02T00:00:00.000Z' }]);
+    expect(
+      mapDates(
+        { when: { a: '2024-01-01', b: '2024-01-02' } },
+        { path: 'when', start: 'a', end: 'b' }
+      )
+    ).toEqual([{ start: '2024-01-01T00:00:00.000Z', end: '2024-01-02T00:00:00.000Z' }]);
   });
 });
 
@@ -61,7 +82,10 @@ describe('coordinates', () => {
 });
 
 describe('media', () => {
-  const ctx = (bytes = Buffer.from('abc')) => ({ readMedia: async () => bytes, maxMediaBytes: 1024 });
+  const ctx = (bytes = Buffer.from('abc')) => ({
+    readMedia: async () => bytes,
+    maxMediaBytes: 1024,
+  });
   it('formats sizes in words', () => {
     expect(formatBytes(512)).toBe('512 bytes');
     expect(formatBytes(1536)).toBe('1.5 KB');
@@ -69,27 +93,42 @@ describe('media', () => {
     expect(formatBytes(12.3 * 1024 * 1024)).toBe('12.3 MB');
   });
   it('infers name and type when Strapi did not give them', async () => {
-    expect(await mediaFileOf({ url: 'https://cdn.example/a/b%20c.JPG?x=1' }, 'media', 'cover', ctx()))
-      .toEqual({ content: 'YWJj', name: 'b c.JPG', type: 'image/jpeg' });
-    expect(await mediaFileOf({ url: '/uploads/x', name: 'photo', ext: '.png' }, 'media', 'cover', ctx()))
-      .toEqual({ content: 'YWJj', name: 'photo.png', type: 'image/png' });
+    expect(
+      await mediaFileOf({ url: 'https://cdn.example/a/b%20c.JPG?x=1' }, 'media', 'cover', ctx())
+    ).toEqual({ content: 'YWJj', name: 'b c.JPG', type: 'image/jpeg' });
+    expect(
+      await mediaFileOf({ url: '/uploads/x', name: 'photo', ext: '.png' }, 'media', 'cover', ctx())
+    ).toEqual({ content: 'YWJj', name: 'photo.png', type: 'image/png' });
   });
   it('refuses empty files and non-media values', async () => {
-    await expect(mediaFileOf({ url: '/a.png' }, 'media', 'cover', ctx(Buffer.alloc(0)))).rejects.toThrow('media: a.png is empty (0 bytes)');
-    await expect(mediaFileOf({ nope: 1 }, 'media', 'cover', ctx())).rejects.toThrow("media: expected a media file at 'cover', got an object");
+    await expect(
+      mediaFileOf({ url: '/a.png' }, 'media', 'cover', ctx(Buffer.alloc(0)))
+    ).rejects.toThrow('media: a.png is empty (0 bytes)');
+    await expect(mediaFileOf({ nope: 1 }, 'media', 'cover', ctx())).rejects.toThrow(
+      "media: expected a media file at 'cover', got an object"
+    );
   });
 });
 
 describe('paths', () => {
   it('flattens arrays met on the way', () => {
-    expect(readPath({ a: [{ b: [{ c: 1 }, { c: 2 }] }, { b: { c: 3 } }, null] }, 'a.b.c')).toEqual([1, 2, 3]);
+    expect(readPath({ a: [{ b: [{ c: 1 }, { c: 2 }] }, { b: { c: 3 } }, null] }, 'a.b.c')).toEqual([
+      1, 2, 3,
+    ]);
     expect(readPath({ a: 'x' }, 'a.b')).toBeUndefined();
   });
   it('refuses polymorphic relations and malformed paths', () => {
-    const models = { ...modelsA, 'api::x.x': { attributes: { owner: { type: 'relation', relation: 'morphToOne' } } } };
+    const models = {
+      ...modelsA,
+      'api::x.x': { attributes: { owner: { type: 'relation', relation: 'morphToOne' } } },
+    };
     expect(() => resolvePath('api::x.x', 'owner', lookup(models))).toThrow(PathError);
-    expect(() => resolvePath('api::place.place', 'geo..lat', lookup(models))).toThrow(/not a valid path/);
-    expect(() => resolvePath('api::place.place', 'title.x', lookup(models))).toThrow("'title' is a string field; it has no 'x'");
+    expect(() => resolvePath('api::place.place', 'geo..lat', lookup(models))).toThrow(
+      /not a valid path/
+    );
+    expect(() => resolvePath('api::place.place', 'title.x', lookup(models))).toThrow(
+      "'title' is a string field; it has no 'x'"
+    );
   });
   it('walks media into the upload file model (or its known keys)', () => {
     const r = resolvePath('api::place.place', 'cover.caption', lookup(modelsA));

@@ -38,9 +38,14 @@ describe('createBatcher', () => {
         await turn();
         return xs.map(() => undefined);
       },
-      { keyOf: (x) => x.key },
+      { keyOf: (x) => x.key }
     );
-    await Promise.all([b.load({ key: 'a', v: 1 }), b.load({ key: 'b', v: 1 }), b.load({ key: 'a', v: 2 }), b.load({ key: 'a', v: 3 })]);
+    await Promise.all([
+      b.load({ key: 'a', v: 1 }),
+      b.load({ key: 'b', v: 1 }),
+      b.load({ key: 'a', v: 2 }),
+      b.load({ key: 'a', v: 3 }),
+    ]);
     expect(runs).toEqual([['a1', 'b1'], ['a2'], ['a3']]);
   });
 
@@ -51,7 +56,7 @@ describe('createBatcher', () => {
         sizes.push(xs.length);
         return xs;
       },
-      { maxSize: 4 },
+      { maxSize: 4 }
     );
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => b.load(i)));
     expect(answers).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -65,7 +70,7 @@ describe('createBatcher', () => {
         runs.push(xs);
         return xs;
       },
-      { windowMs: 30 },
+      { windowMs: 30 }
     );
     await new Promise((r) => setTimeout(r, 40));
     const t0 = Date.now();

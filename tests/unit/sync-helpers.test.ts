@@ -25,7 +25,9 @@ describe('backoffMs', () => {
 describe('retryAfterMs', () => {
   it('reads seconds and HTTP dates, and defaults to 1 s', () => {
     expect(retryAfterMs('7')).toBe(7000);
-    expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
+    expect(
+      retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))
+    ).toBe(10_000);
     expect(retryAfterMs(null)).toBe(1000);
     expect(retryAfterMs('soon')).toBe(1000);
   });
@@ -33,7 +35,9 @@ describe('retryAfterMs', () => {
 
 describe('idsInErrors (membership answers)', () => {
   it('finds the ids the errors name, in the shapes a Django API may use', () => {
-    expect(idsInErrors([{ id: 5, detail: 'Not found.' }, { pk: '7' }, 9])).toEqual(new Set([5, 7, 9]));
+    expect(idsInErrors([{ id: 5, detail: 'Not found.' }, { pk: '7' }, 9])).toEqual(
+      new Set([5, 7, 9])
+    );
   });
 
   it('is null when one error names no id: that call is uncertain', () => {
@@ -43,22 +47,62 @@ describe('idsInErrors (membership answers)', () => {
 });
 
 describe('recovery matches', () => {
-  const pp = fingerprintOf('pinpoint', { name: 'Old harbour', latitude: 43.2961743, longitude: 5.3699525 });
+  const pp = fingerprintOf('pinpoint', {
+    name: 'Old harbour',
+    latitude: 43.2961743,
+    longitude: 5.3699525,
+  });
 
   it('finds the object of a lost create as a remote may store it', () => {
-    expect(matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.2961743, longitude: 5.3699525 })).toBe(true);
+    expect(
+      matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.2961743, longitude: 5.3699525 })
+    ).toBe(true);
     // Coordinates kept with 5 decimals, a name trimmed and its spaces collapsed.
-    expect(matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.29617, longitude: 5.36995 })).toBe(true);
-    expect(matches('pinpoint', fingerprintOf('pinpoint', { name: '  Old   harbour ', latitude: 1, longitude: 2 }), { name: 'Old harbour', latitude: 1, longitude: 2 })).toBe(true);
+    expect(
+      matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.29617, longitude: 5.36995 })
+    ).toBe(true);
+    expect(
+      matches(
+        'pinpoint',
+        fingerprintOf('pinpoint', { name: '  Old   harbour ', latitude: 1, longitude: 2 }),
+        { name: 'Old harbour', latitude: 1, longitude: 2 }
+      )
+    ).toBe(true);
   });
 
   it('tells other objects apart', () => {
-    expect(matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.2962, longitude: 5.3699525 })).toBe(false);
-    expect(matches('pinpoint', pp, { name: 'Old Harbour', latitude: 43.2961743, longitude: 5.3699525 })).toBe(false);
+    expect(
+      matches('pinpoint', pp, { name: 'Old harbour', latitude: 43.2962, longitude: 5.3699525 })
+    ).toBe(false);
+    expect(
+      matches('pinpoint', pp, { name: 'Old Harbour', latitude: 43.2961743, longitude: 5.3699525 })
+    ).toBe(false);
     expect(matches('pinpoint', pp, { name: 'Old harbour' })).toBe(false);
-    const ev = fingerprintOf('event', { name: 'Concert', pinpoint: 7, dates: [{ start: '2026-07-01T18:00:00.000Z' }] });
-    expect(matches('event', ev, { name: 'Concert', pinpoint: 7, dates: [{ start: '2026-07-01T20:00:00+02:00' }] })).toBe(true);
-    expect(matches('event', ev, { name: 'Concert', pinpoint: 8, dates: [{ start: '2026-07-01T18:00:00.000Z' }] })).toBe(false);
-    expect(matches('event', ev, { name: 'Concert', pinpoint: 7, dates: [{ start: '2026-07-02T18:00:00.000Z' }] })).toBe(false);
+    const ev = fingerprintOf('event', {
+      name: 'Concert',
+      pinpoint: 7,
+      dates: [{ start: '2026-07-01T18:00:00.000Z' }],
+    });
+    expect(
+      matches('event', ev, {
+        name: 'Concert',
+        pinpoint: 7,
+        dates: [{ start: '2026-07-01T20:00:00+02:00' }],
+      })
+    ).toBe(true);
+    expect(
+      matches('event', ev, {
+        name: 'Concert',
+        pinpoint: 8,
+        dates: [{ start: '2026-07-01T18:00:00.000Z' }],
+      })
+    ).toBe(false);
+    expect(
+      matches('event', ev, {
+        name: 'Concert',
+        pinpoint: 7,
+        dates: [{ start: '2026-07-02T18:00:00.000Z' }],
+      })
+    ).toBe(false);
   });
 });

@@ -86,7 +86,9 @@ describe('intent buffer', () => {
     buffer.add([item('a', { leading: true })]);
     buffer.add([item('a', { reason: 'publish' })]);
     await buffer.flush();
-    expect(writes[0]).toEqual([expect.objectContaining({ documentId: 'a', leading: true, reason: 'publish' })]);
+    expect(writes[0]).toEqual([
+      expect.objectContaining({ documentId: 'a', leading: true, reason: 'publish' }),
+    ]);
     expect(wakes[0].leading).toBe(true);
   });
 
@@ -102,7 +104,10 @@ describe('intent buffer', () => {
     await sleep(60);
     expect(buffer.size()).toBe(0);
     expect(writes).toHaveLength(1);
-    expect(writes[0].map((i) => `${i.documentId}:${i.reason}`).sort()).toEqual(['a:later', 'b:update']);
+    expect(writes[0].map((i) => `${i.documentId}:${i.reason}`).sort()).toEqual([
+      'a:later',
+      'b:update',
+    ]);
   });
 
   it('flush() waits for a write in progress, then writes what came meanwhile', async () => {
@@ -139,7 +144,12 @@ describe('intent buffer', () => {
         attempts.push(Date.now());
         if (failing) {
           // As knex reports a failed statement: the SQL and its values, then the database's message.
-          throw Object.assign(new Error("insert into `location_content_outbox` (`reason`) values ('secret title') - Unknown column 'excluded.operation' in 'SELECT'"), { code: 'ER_BAD_FIELD_ERROR' });
+          throw Object.assign(
+            new Error(
+              "insert into `location_content_outbox` (`reason`) values ('secret title') - Unknown column 'excluded.operation' in 'SELECT'"
+            ),
+            { code: 'ER_BAD_FIELD_ERROR' }
+          );
         }
         writes.push(items);
       },
@@ -160,16 +170,25 @@ describe('intent buffer', () => {
     expect(attempts.length).toBeLessThan(20);
     expect(Math.max(...gaps)).toBeGreaterThanOrEqual(70);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatch(/^changes cannot be recorded: ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'; 1 waiting/);
+    expect(logs[0]).toMatch(
+      /^changes cannot be recorded: ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'; 1 waiting/
+    );
     expect(logs[0]).not.toMatch(/insert into|secret title/);
     const failure = buffer.failure()!;
-    expect(failure.reason).toBe("ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'");
+    expect(failure.reason).toBe(
+      "ER_BAD_FIELD_ERROR: Unknown column 'excluded.operation' in 'SELECT'"
+    );
     expect(failure.waiting).toBe(51);
     expect(new Date(failure.since).getTime()).toBeLessThanOrEqual(attempts[0]);
     failing = false;
     await sleep(200);
     expect(buffer.failure()).toBeNull();
-    expect(writes.flat().map((i) => i.documentId).sort()).toEqual(['a', ...Array.from({ length: 50 }, (_, i) => `n${i}`)].sort());
+    expect(
+      writes
+        .flat()
+        .map((i) => i.documentId)
+        .sort()
+    ).toEqual(['a', ...Array.from({ length: 50 }, (_, i) => `n${i}`)].sort());
     expect(logs).toHaveLength(2);
     expect(logs[1]).toMatch(/^changes are recorded again \(51 written after \d+ s\)/);
     buffer.stop();

@@ -9,7 +9,13 @@ test('calls made in the background lane wait for the pushes already queued', asy
     await new Promise((r) => setTimeout(r, 2));
     return { status: 200, headers: new Map() };
   });
-  const calls = [fetch('push-1'), limiter.background(() => fetch('page-1')), limiter.background(() => fetch('page-2')), fetch('push-2'), fetch('push-3')];
+  const calls = [
+    fetch('push-1'),
+    limiter.background(() => fetch('page-1')),
+    limiter.background(() => fetch('page-2')),
+    fetch('push-2'),
+    fetch('push-3'),
+  ];
   await Promise.all(calls);
   limiter.stop();
   // push-1 had already left when the rest queued: the pages go last.
@@ -26,7 +32,7 @@ test('a background call tells when it really left the queue', async () => {
   let told = 0;
   await limiter.background(
     () => fetch('page'),
-    (at) => (told = at),
+    (at) => (told = at)
   );
   limiter.stop();
   expect(told).toBeGreaterThan(0);

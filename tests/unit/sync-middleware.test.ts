@@ -18,7 +18,8 @@ function setup() {
     log: { error: (m: string) => errors.push(m) },
     db: {
       inTransaction: () => state.inTrx,
-      transaction: async (cb: any) => cb({ onCommit: (f: () => void) => state.commitCallbacks.push(f) }),
+      transaction: async (cb: any) =>
+        cb({ onCommit: (f: () => void) => state.commitCallbacks.push(f) }),
     },
     plugin: () => ({ service: () => ({ getDefaultLocale: async () => 'en' }) }),
   };
@@ -36,50 +37,87 @@ function setup() {
 }
 
 describe('document middleware', () => {
-  it('hands the intent over before the caller resumes, and gives the caller Strapi\'s own promise', async () => {
+  it("hands the intent over before the caller resumes, and gives the caller Strapi's own promise", async () => {
     const { mw, recorded } = setup();
     const done = Promise.resolve({ documentId: 'd1' });
-    const returned = mw({ uid: ICON, action: 'update', params: { documentId: 'd1', data: {} } }, () => done);
+    const returned = mw(
+      { uid: ICON, action: 'update', params: { documentId: 'd1', data: {} } },
+      () => done
+    );
     expect(returned).toBe(done);
     await returned;
-    expect(recorded).toEqual([[expect.objectContaining({ contentType: ICON, documentId: 'd1', locale: '', resource: 'category', reason: 'update' })]]);
+    expect(recorded).toEqual([
+      [
+        expect.objectContaining({
+          contentType: ICON,
+          documentId: 'd1',
+          locale: '',
+          resource: 'category',
+          reason: 'update',
+        }),
+      ],
+    ]);
   });
 
   it('takes the documentId of a create from its result', async () => {
     const { mw, recorded } = setup();
-    await mw({ uid: ICON, action: 'create', params: { data: {} } }, async () => ({ documentId: 'new' }));
+    await mw({ uid: ICON, action: 'create', params: { data: {} } }, async () => ({
+      documentId: 'new',
+    }));
     expect(recorded[0][0].documentId).toBe('new');
   });
 
   it('records nothing for a failed change, and the caller sees the failure', async () => {
     const { mw, recorded } = setup();
-    await expect(mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () => Promise.reject(new Error('validation')))).rejects.toThrow('validation');
+    await expect(
+      mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () =>
+        Promise.reject(new Error('validation'))
+      )
+    ).rejects.toThrow('validation');
     await new Promise((r) => setImmediate(r));
     expect(recorded).toEqual([]);
   });
 
   it('ignores reads, draft saves and types it does not follow', async () => {
     const { mw, recorded } = setup();
-    await mw({ uid: ICON, action: 'findOne', params: { documentId: 'd1' } }, async () => ({ documentId: 'd1' }));
-    await mw({ uid: PLACE, action: 'update', params: { documentId: 'p1', locale: 'en' } }, async () => ({ documentId: 'p1' }));
-    await mw({ uid: 'api::other.other', action: 'update', params: { documentId: 'o1' } }, async () => ({ documentId: 'o1' }));
+    await mw({ uid: ICON, action: 'findOne', params: { documentId: 'd1' } }, async () => ({
+      documentId: 'd1',
+    }));
+    await mw(
+      { uid: PLACE, action: 'update', params: { documentId: 'p1', locale: 'en' } },
+      async () => ({ documentId: 'p1' })
+    );
+    await mw(
+      { uid: 'api::other.other', action: 'update', params: { documentId: 'o1' } },
+      async () => ({ documentId: 'o1' })
+    );
     expect(recorded).toEqual([]);
   });
 
   it('looks up the default locale, and every locale for "*", before the caller resumes', async () => {
     const { mw, recorded } = setup();
-    await mw({ uid: PLACE, action: 'publish', params: { documentId: 'p1' } }, async () => ({ documentId: 'p1' }));
+    await mw({ uid: PLACE, action: 'publish', params: { documentId: 'p1' } }, async () => ({
+      documentId: 'p1',
+    }));
     expect(recorded[0].map((i) => i.locale)).toEqual(['en']);
-    await mw({ uid: PLACE, action: 'unpublish', params: { documentId: 'p1', locale: '*' } }, async () => ({ documentId: 'p1' }));
+    await mw(
+      { uid: PLACE, action: 'unpublish', params: { documentId: 'p1', locale: '*' } },
+      async () => ({ documentId: 'p1' })
+    );
     expect(recorded[1].map((i) => i.locale)).toEqual(['en', 'fr']);
-    await mw({ uid: PLACE, action: 'publish', params: { documentId: 'p1', locale: 'fr' } }, async () => ({ documentId: 'p1' }));
+    await mw(
+      { uid: PLACE, action: 'publish', params: { documentId: 'p1', locale: 'fr' } },
+      async () => ({ documentId: 'p1' })
+    );
     expect(recorded[2].map((i) => i.locale)).toEqual(['fr']);
   });
 
   it("inside the caller's transaction, records only once it commits", async () => {
     const { mw, recorded, state } = setup();
     state.inTrx = true;
-    await mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () => ({ documentId: 'd1' }));
+    await mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () => ({
+      documentId: 'd1',
+    }));
     expect(recorded).toEqual([]);
     expect(state.commitCallbacks).toHaveLength(1);
     state.commitCallbacks[0]();
@@ -90,7 +128,11 @@ describe('document middleware', () => {
   it('never fails the save when recording throws', async () => {
     const errors: string[] = [];
     const mw = createDocumentMiddleware({
-      strapi: { getModel: () => models[ICON], log: { error: (m: string) => errors.push(m) }, db: { inTransaction: () => false } } as any,
+      strapi: {
+        getModel: () => models[ICON],
+        log: { error: (m: string) => errors.push(m) },
+        db: { inTransaction: () => false },
+      } as any,
       resourceOf: () => 'category',
       isRead: () => false,
       settle: () => ({ settleMs: 300, maxWaitMs: 5000 }),
@@ -99,7 +141,11 @@ describe('document middleware', () => {
         throw new Error('boom');
       },
     });
-    await expect(mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () => ({ documentId: 'd1' }))).resolves.toEqual({ documentId: 'd1' });
+    await expect(
+      mw({ uid: ICON, action: 'update', params: { documentId: 'd1' } }, async () => ({
+        documentId: 'd1',
+      }))
+    ).resolves.toEqual({ documentId: 'd1' });
     expect(errors[0]).toMatch(/boom/);
   });
 });

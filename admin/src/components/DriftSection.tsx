@@ -1,10 +1,30 @@
 import * as React from 'react';
-import { Badge, Box, Button, Dialog, Flex, Link, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import {
+  Badge,
+  Box,
+  Button,
+  Dialog,
+  Flex,
+  Link,
+  Table,
+  Tbody,
+  Td,
+  Th,
+  Thead,
+  Tr,
+  Typography,
+} from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { ConfirmDialog, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
-import type { CheckDrift, DriftEntryRef, DriftGroup, GetDrift, RepairDrift } from '../../../shared/contracts/drift';
+import type {
+  CheckDrift,
+  DriftEntryRef,
+  DriftGroup,
+  GetDrift,
+  RepairDrift,
+} from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../pluginId';
 import { entryPath, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
@@ -17,7 +37,8 @@ const DRIFT_API = {
 
 const GROUPS: DriftGroup[] = ['missing', 'changed', 'membership', 'notOurs'];
 
-const show = (v: unknown) => (v == null || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: unknown) =>
+  v == null || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 
 interface Props {
   canTrigger: boolean;
@@ -29,7 +50,8 @@ interface Props {
 /** Drift: the last check of the remote against Strapi, and a repair per group, each confirmed. */
 export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
   const { formatMessage, formatDate, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const [data, setData] = React.useState<GetDrift.Response | null>(null);
@@ -41,7 +63,8 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
       const { data } = await get<GetDrift.Response>(DRIFT_API.get);
       setData(data);
     } catch (err) {
-      if ((err as any)?.name !== 'AbortError') toggleNotification({ type: 'danger', message: errorMessage(err) });
+      if ((err as any)?.name !== 'AbortError')
+        toggleNotification({ type: 'danger', message: errorMessage(err) });
     }
   }, [get, toggleNotification]);
 
@@ -72,16 +95,22 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
   const repair = async (group: DriftGroup) => {
     setBusy(group);
     try {
-      const { data: res } = await post<RepairDrift.Response>(DRIFT_API.repair, { groups: [group] } satisfies RepairDrift.Request);
+      const { data: res } = await post<RepairDrift.Response>(DRIFT_API.repair, {
+        groups: [group],
+      } satisfies RepairDrift.Request);
       const o = res.outcome;
       toggleNotification({
         type: o.errors.length ? 'warning' : 'success',
-        message: t('drift.repair.done', '{queued} queued · {deleted} deleted · {skipped} left alone · {errors} failed', {
-          queued: Object.values(o.queued).reduce((a, b) => a + (b ?? 0), 0),
-          deleted: o.deleted,
-          skipped: o.skipped.length,
-          errors: o.errors.length,
-        }),
+        message: t(
+          'drift.repair.done',
+          '{queued} queued · {deleted} deleted · {skipped} left alone · {errors} failed',
+          {
+            queued: Object.values(o.queued).reduce((a, b) => a + (b ?? 0), 0),
+            deleted: o.deleted,
+            skipped: o.skipped.length,
+            errors: o.errors.length,
+          }
+        ),
       });
       setConfirm(null);
       refresh();
@@ -94,7 +123,11 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
 
   const report = data?.report ?? null;
   const count = (g: DriftGroup) =>
-    !report ? 0 : g === 'notOurs' ? Object.values(report.notOursByResource).reduce((a, b) => a + b, 0) : report.byContentType.reduce((n, c) => n + c[g], 0);
+    !report
+      ? 0
+      : g === 'notOurs'
+        ? Object.values(report.notOursByResource).reduce((a, b) => a + b, 0)
+        : report.byContentType.reduce((n, c) => n + c[g], 0);
   const title: Record<DriftGroup, string> = {
     missing: t('drift.group.missing', 'Missing on the remote'),
     changed: t('drift.group.changed', 'Changed on the remote'),
@@ -102,10 +135,22 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
     notOurs: t('drift.group.notOurs', 'Not ours'),
   };
   const explain: Record<DriftGroup, string> = {
-    missing: t('drift.confirm.missing', 'Each entry is pushed again: its object, gone from the remote, is created again.'),
-    changed: t('drift.confirm.changed', "Each entry is pushed again: Strapi's version overwrites the fields changed on the remote."),
-    membership: t('drift.confirm.membership', 'Each list is pushed again: the remote list gets the members of its relation.'),
-    notOurs: t('drift.confirm.notOurs', 'The remote objects no entry owns are deleted (never a category; ownership is checked again first). This cannot be undone.'),
+    missing: t(
+      'drift.confirm.missing',
+      'Each entry is pushed again: its object, gone from the remote, is created again.'
+    ),
+    changed: t(
+      'drift.confirm.changed',
+      "Each entry is pushed again: Strapi's version overwrites the fields changed on the remote."
+    ),
+    membership: t(
+      'drift.confirm.membership',
+      'Each list is pushed again: the remote list gets the members of its relation.'
+    ),
+    notOurs: t(
+      'drift.confirm.notOurs',
+      'The remote objects no entry owns are deleted (never a category; ownership is checked again first). This cannot be undone.'
+    ),
   };
 
   const entry = (r: DriftEntryRef) => (
@@ -122,7 +167,11 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
 
   const rows = (g: DriftGroup): Array<{ key: string; cells: React.ReactNode[] }> => {
     if (!report) return [];
-    if (g === 'missing') return report.missing.map((r) => ({ key: `${r.contentType}|${r.documentId}|${r.locale}`, cells: [entry(r), null] }));
+    if (g === 'missing')
+      return report.missing.map((r) => ({
+        key: `${r.contentType}|${r.documentId}|${r.locale}`,
+        cells: [entry(r), null],
+      }));
     if (g === 'changed')
       return report.changed.map((r) => ({
         key: `${r.contentType}|${r.documentId}|${r.locale}`,
@@ -143,7 +192,10 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
         cells: [
           entry(r),
           <Typography key="m" variant="pi">
-            {t('drift.membership.diff', 'absent: {absent} · extra: {extra}', { absent: r.absent.join(', ') || '—', extra: r.extra.join(', ') || '—' })}
+            {t('drift.membership.diff', 'absent: {absent} · extra: {extra}', {
+              absent: r.absent.join(', ') || '—',
+              extra: r.extra.join(', ') || '—',
+            })}
           </Typography>,
         ],
       }));
@@ -153,13 +205,21 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
         <Typography key="n">
           {o.resource} {o.remoteId} · {o.name ?? '—'}
         </Typography>,
-        o.deletable ? null : <Badge key="b">{t('drift.notOurs.category', 'category: the API cannot delete it')}</Badge>,
+        o.deletable ? null : (
+          <Badge key="b">{t('drift.notOurs.category', 'category: the API cannot delete it')}</Badge>
+        ),
       ],
     }));
   };
 
   return (
-    <Box background="neutral0" hasRadius shadow="filterShadow" padding={6} data-testid="drift-section">
+    <Box
+      background="neutral0"
+      hasRadius
+      shadow="filterShadow"
+      padding={6}
+      data-testid="drift-section"
+    >
       <Flex direction="column" alignItems="stretch" gap={4}>
         <Flex justifyContent="space-between" alignItems="flex-start" gap={4}>
           <Flex direction="column" alignItems="flex-start" gap={1}>
@@ -170,7 +230,9 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
               {report
                 ? t('drift.checkedAt', 'Checked {when}, against the inventory of {inventory}', {
                     when: formatDate(report.checkedAt, { dateStyle: 'short', timeStyle: 'medium' }),
-                    inventory: report.inventoryAt ? formatDate(report.inventoryAt, { dateStyle: 'short', timeStyle: 'medium' }) : '—',
+                    inventory: report.inventoryAt
+                      ? formatDate(report.inventoryAt, { dateStyle: 'short', timeStyle: 'medium' })
+                      : '—',
                   })
                 : t('drift.never', 'The remote has not been checked yet.')}
             </Typography>
@@ -179,13 +241,22 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
                 ? t('drift.schedule', 'Scheduled: {cron} (repair: {repair}){last}', {
                     cron: data.reconcile.cron,
                     repair: data.reconcile.repair,
-                    last: data.scheduled ? ` · ${data.scheduled.outcome} ${formatDate(data.scheduled.startedAt, { dateStyle: 'short', timeStyle: 'short' })}${data.scheduled.error ? `: ${data.scheduled.error}` : ''}` : '',
+                    last: data.scheduled
+                      ? ` · ${data.scheduled.outcome} ${formatDate(data.scheduled.startedAt, { dateStyle: 'short', timeStyle: 'short' })}${data.scheduled.error ? `: ${data.scheduled.error}` : ''}`
+                      : '',
                   })
                 : t('drift.schedule.off', 'No scheduled check (reconcile in the plugin config).')}
             </Typography>
           </Flex>
           {canTrigger ? (
-            <Button variant="secondary" startIcon={<ArrowClockwise />} onClick={check} loading={busy === 'check' || Boolean(data?.checking)} disabled={busy !== null || Boolean(data?.checking)} data-testid="drift-check">
+            <Button
+              variant="secondary"
+              startIcon={<ArrowClockwise />}
+              onClick={check}
+              loading={busy === 'check' || Boolean(data?.checking)}
+              disabled={busy !== null || Boolean(data?.checking)}
+              data-testid="drift-check"
+            >
               {data?.checking ? t('drift.checking', 'Checking…') : t('drift.check', 'Check remote')}
             </Button>
           ) : null}
@@ -196,23 +267,45 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
               const list = rows(g);
               const repairable = g !== 'notOurs' ? n > 0 : report.notOurs.some((o) => o.deletable);
               return (
-                <Flex key={g} direction="column" alignItems="stretch" gap={2} data-testid={`drift-group-${g}`}>
+                <Flex
+                  key={g}
+                  direction="column"
+                  alignItems="stretch"
+                  gap={2}
+                  data-testid={`drift-group-${g}`}
+                >
                   <Flex justifyContent="space-between">
                     <Typography variant="omega" fontWeight="bold">
                       {title[g]} · {formatNumber(n)}
                     </Typography>
                     {canTrigger && repairable ? (
-                      <Dialog.Root open={confirm === g} onOpenChange={(open: boolean) => setConfirm(open ? g : null)}>
+                      <Dialog.Root
+                        open={confirm === g}
+                        onOpenChange={(open: boolean) => setConfirm(open ? g : null)}
+                      >
                         <Dialog.Trigger>
-                          <Button size="S" variant={g === 'notOurs' ? 'danger-light' : 'secondary'} disabled={busy !== null} data-testid={`drift-repair-${g}`}>
-                            {g === 'notOurs' ? t('drift.repair.delete', 'Delete them') : t('drift.repair', 'Repair')}
+                          <Button
+                            size="S"
+                            variant={g === 'notOurs' ? 'danger-light' : 'secondary'}
+                            disabled={busy !== null}
+                            data-testid={`drift-repair-${g}`}
+                          >
+                            {g === 'notOurs'
+                              ? t('drift.repair.delete', 'Delete them')
+                              : t('drift.repair', 'Repair')}
                           </Button>
                         </Dialog.Trigger>
                         <ConfirmDialog
                           title={t('drift.confirm.title', 'Repair: {group}?', { group: title[g] })}
                           variant={g === 'notOurs' ? 'danger' : 'default'}
                           endAction={
-                            <Button fullWidth variant={g === 'notOurs' ? 'danger' : 'default'} onClick={() => repair(g)} loading={busy === g} data-testid={`drift-repair-confirm-${g}`}>
+                            <Button
+                              fullWidth
+                              variant={g === 'notOurs' ? 'danger' : 'default'}
+                              onClick={() => repair(g)}
+                              loading={busy === g}
+                              data-testid={`drift-repair-confirm-${g}`}
+                            >
                               {t('drift.confirm.action', 'Repair')}
                             </Button>
                           }
@@ -227,10 +320,16 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
                       <Thead>
                         <Tr>
                           <Th>
-                            <Typography variant="sigma">{g === 'notOurs' ? t('drift.col.object', 'Remote object') : t('drift.col.entry', 'Entry')}</Typography>
+                            <Typography variant="sigma">
+                              {g === 'notOurs'
+                                ? t('drift.col.object', 'Remote object')
+                                : t('drift.col.entry', 'Entry')}
+                            </Typography>
                           </Th>
                           <Th>
-                            <Typography variant="sigma">{t('drift.col.what', 'What differs')}</Typography>
+                            <Typography variant="sigma">
+                              {t('drift.col.what', 'What differs')}
+                            </Typography>
                           </Th>
                         </Tr>
                       </Thead>

@@ -37,7 +37,12 @@ interface ContentProps {
   version?: string;
 }
 
-export const EntrySyncPanelContent = ({ contentType, documentId, locale, version }: ContentProps) => {
+export const EntrySyncPanelContent = ({
+  contentType,
+  documentId,
+  locale,
+  version,
+}: ContentProps) => {
   const { formatMessage, formatDate } = useIntl();
   const { get } = useFetchClient();
   const [entry, setEntry] = React.useState<EntryState | null | undefined>(undefined);
@@ -46,7 +51,10 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
 
   const refresh = React.useCallback(async () => {
     try {
-      const { data } = await get<{ state: EntryState | null; environment: PushEnvironment }>(API.entry(contentType, documentId), { params: locale ? { locale } : undefined });
+      const { data } = await get<{ state: EntryState | null; environment: PushEnvironment }>(
+        API.entry(contentType, documentId),
+        { params: locale ? { locale } : undefined }
+      );
       setEntry(data.state);
       setEnvironment(data.environment);
       setError(null);
@@ -61,8 +69,12 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
   }, [refresh, version]);
 
   React.useEffect(
-    () => onPush((pushed) => pushed.contentType === contentType && pushed.documentIds.includes(documentId) && refresh()),
-    [refresh, contentType, documentId],
+    () =>
+      onPush(
+        (pushed) =>
+          pushed.contentType === contentType && pushed.documentIds.includes(documentId) && refresh()
+      ),
+    [refresh, contentType, documentId]
   );
 
   const every = entry?.queued ? POLL_MS : entry?.status === 'pending' ? WAITING_POLL_MS : null;
@@ -72,13 +84,21 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
     return () => clearInterval(timer);
   }, [every, refresh]);
 
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
   const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'medium' });
 
-  if (entry === undefined && !error) return <Loader small>{t('panel.loading', 'Loading sync status')}</Loader>;
+  if (entry === undefined && !error)
+    return <Loader small>{t('panel.loading', 'Loading sync status')}</Loader>;
 
   return (
-    <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="location-content-panel">
+    <Flex
+      direction="column"
+      alignItems="stretch"
+      gap={3}
+      width="100%"
+      data-testid="location-content-panel"
+    >
       <EnvironmentBanner environment={environment} />
       {error ? (
         <Typography textColor="danger600">{error}</Typography>
@@ -94,12 +114,17 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
           </Flex>
           {!entry ? (
             <Typography variant="pi" textColor="neutral600">
-              {t('panel.never', 'Published versions are pushed automatically. This entry has not been pushed yet.')}
+              {t(
+                'panel.never',
+                'Published versions are pushed automatically. This entry has not been pushed yet.'
+              )}
             </Typography>
           ) : (
             <>
               <Row label={t('panel.remoteId', 'Remote id')}>
-                <Typography>{entry.remoteId != null ? `${entry.resource} #${entry.remoteId}` : '—'}</Typography>
+                <Typography>
+                  {entry.remoteId != null ? `${entry.resource} #${entry.remoteId}` : '—'}
+                </Typography>
                 {entry.viewUrl ? (
                   <Link href={entry.viewUrl} isExternal data-testid="location-content-view-url">
                     {t('panel.viewUrl', 'Open on the map')}
@@ -107,18 +132,26 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
                 ) : null}
               </Row>
               <Row label={t('panel.lastSynced', 'Last pushed')}>
-                <Typography>{entry.lastSyncedAt ? when(entry.lastSyncedAt) : t('panel.neverPushed', 'Never')}</Typography>
+                <Typography>
+                  {entry.lastSyncedAt ? when(entry.lastSyncedAt) : t('panel.neverPushed', 'Never')}
+                </Typography>
               </Row>
               {entry.lastError ? (
                 <Row label={t('panel.lastError', 'Last error')}>
                   <Box background="danger100" padding={2} hasRadius width="100%">
-                    <Typography textColor="danger700" data-testid="location-content-error" style={{ wordBreak: 'break-word' }}>
+                    <Typography
+                      textColor="danger700"
+                      data-testid="location-content-error"
+                      style={{ wordBreak: 'break-word' }}
+                    >
                       {entry.lastError}
                     </Typography>
                   </Box>
                   <Typography variant="pi" textColor="neutral600">
                     {entry.lastErrorAt ? when(entry.lastErrorAt) : null}
-                    {entry.attempts > 0 ? ` · ${t('panel.attempts', '{count, plural, one {# attempt} other {# attempts}}', { count: entry.attempts })}` : null}
+                    {entry.attempts > 0
+                      ? ` · ${t('panel.attempts', '{count, plural, one {# attempt} other {# attempts}}', { count: entry.attempts })}`
+                      : null}
                   </Typography>
                 </Row>
               ) : null}
@@ -136,7 +169,14 @@ export const EntrySyncPanelContent = ({ contentType, documentId, locale, version
             contentType={contentType}
             documentId={documentId}
             locale={locale}
-            version={[version, entry?.status, entry?.queued, entry?.lastSyncedAt, entry?.lastErrorAt, entry?.attempts].join('|')}
+            version={[
+              version,
+              entry?.status,
+              entry?.queued,
+              entry?.lastSyncedAt,
+              entry?.lastErrorAt,
+              entry?.attempts,
+            ].join('|')}
           />
         </>
       )}
@@ -151,15 +191,26 @@ export const EntrySyncPanel: PanelComponent = ({ model, documentId, document, co
   const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
   const locale = useCurrentLocale();
   const mapping = activeFor(model);
-  const id = collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
+  const id =
+    collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
 
-  const entryLocale = mapping?.localized ? locale ?? (document?.locale as string | undefined) : undefined;
+  const entryLocale = mapping?.localized
+    ? (locale ?? (document?.locale as string | undefined))
+    : undefined;
   const version = [document?.updatedAt, document?.publishedAt].join('|');
   // The same element while nothing changed: the Content Manager deep-compares panel descriptions on every
   // render, and a new element would drag its whole fiber tree into the comparison.
   const content = React.useMemo(
-    () => (id ? <EntrySyncPanelContent contentType={model} documentId={id} locale={entryLocale} version={version} /> : null),
-    [model, id, entryLocale, version],
+    () =>
+      id ? (
+        <EntrySyncPanelContent
+          contentType={model}
+          documentId={id}
+          locale={entryLocale}
+          version={version}
+        />
+      ) : null,
+    [model, id, entryLocale, version]
   );
 
   if (!allowedActions.canRead || !mapping || !id || id === 'create') return null;

@@ -11,12 +11,22 @@ export const EnvironmentBanner = ({ environment }: { environment?: PushEnvironme
     <Alert
       variant="warning"
       closeLabel=""
-      title={formatMessage({ id: getTranslation('environment.banner.title'), defaultMessage: 'Environment "{name}": nothing is pushed' }, { name: environment.name })}
+      title={formatMessage(
+        {
+          id: getTranslation('environment.banner.title'),
+          defaultMessage: 'Environment "{name}": nothing is pushed',
+        },
+        { name: environment.name }
+      )}
       data-testid="location-content-environment-banner"
     >
       {formatMessage(
-        { id: getTranslation('environment.banner.body'), defaultMessage: 'Changes are recorded and wait in the queue; pushes go out only in {list} (config pushIn).' },
-        { list: (environment.pushIn ?? []).join(', ') },
+        {
+          id: getTranslation('environment.banner.body'),
+          defaultMessage:
+            'Changes are recorded and wait in the queue; pushes go out only in {list} (config pushIn).',
+        },
+        { list: (environment.pushIn ?? []).join(', ') }
       )}
     </Alert>
   );

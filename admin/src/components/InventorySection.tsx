@@ -1,8 +1,24 @@
 import * as React from 'react';
-import { Badge, Box, Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import {
+  Badge,
+  Box,
+  Button,
+  Field,
+  Flex,
+  Modal,
+  SingleSelect,
+  SingleSelectOption,
+  Typography,
+} from '@strapi/design-system';
 import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import type { ConfirmLinks, GetInventory, GetLinkProposal, InventoryProgress, LinkProposal } from '../../../shared/contracts/inventory';
+import type {
+  ConfirmLinks,
+  GetInventory,
+  GetLinkProposal,
+  InventoryProgress,
+  LinkProposal,
+} from '../../../shared/contracts/inventory';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 
@@ -10,7 +26,8 @@ const INVENTORY = `${API.status.replace(/\/status$/, '')}/inventory`;
 const LINK = `${API.status.replace(/\/status$/, '')}/link`;
 const SKIP = 'skip';
 
-const keyOf = (e: { contentType: string; documentId: string; locale: string }) => `${e.contentType}|${e.documentId}|${e.locale}`;
+const keyOf = (e: { contentType: string; documentId: string; locale: string }) =>
+  `${e.contentType}|${e.documentId}|${e.locale}`;
 
 /**
  * The remote inventory on the dashboard: the walk's progress and the last complete one, and
@@ -24,7 +41,8 @@ export const InventorySection = ({
   /** bumped to open the link proposal from elsewhere */ openLink?: number;
 }) => {
   const { formatMessage, formatDate, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const [inventory, setInventory] = React.useState<InventoryProgress | null>(null);
@@ -83,9 +101,13 @@ export const InventorySection = ({
       setProposal(null);
       toggleNotification({
         type: 'success',
-        message: t('link.done', '{count, plural, one {# entry linked} other {# entries linked}}: their next push updates the object in place.', {
-          count: data.proposal.applied,
-        }),
+        message: t(
+          'link.done',
+          '{count, plural, one {# entry linked} other {# entries linked}}: their next push updates the object in place.',
+          {
+            count: data.proposal.applied,
+          }
+        ),
       });
     } catch (err) {
       toggleNotification({ type: 'danger', message: errorMessage(err) });
@@ -112,7 +134,10 @@ export const InventorySection = ({
             <Typography variant="delta" tag="h2">
               {t('inventory.title', 'Remote account')}
             </Typography>
-            <Badge variant={running ? 'secondary' : inventory.state === 'failed' ? 'danger' : 'neutral'} data-testid="inventory-state">
+            <Badge
+              variant={running ? 'secondary' : inventory.state === 'failed' ? 'danger' : 'neutral'}
+              data-testid="inventory-state"
+            >
               {running
                 ? t('inventory.running', 'Walking: {phase}', {
                     phase: inventory.phase ?? '…',
@@ -124,24 +149,43 @@ export const InventorySection = ({
           </Flex>
           {canTrigger ? (
             <Flex gap={2}>
-              <Button variant="secondary" onClick={walk} loading={busy === 'walk'} disabled={running || busy !== null} data-testid="inventory-walk">
-                {inventory.state === 'failed' ? t('inventory.resume', 'Resume the walk') : t('inventory.walk', 'Walk the remote account')}
+              <Button
+                variant="secondary"
+                onClick={walk}
+                loading={busy === 'walk'}
+                disabled={running || busy !== null}
+                data-testid="inventory-walk"
+              >
+                {inventory.state === 'failed'
+                  ? t('inventory.resume', 'Resume the walk')
+                  : t('inventory.walk', 'Walk the remote account')}
               </Button>
-              <Button onClick={propose} loading={busy === 'propose'} disabled={running || busy !== null || !inventory.lastCompleteAt} data-testid="link-open">
+              <Button
+                onClick={propose}
+                loading={busy === 'propose'}
+                disabled={running || busy !== null || !inventory.lastCompleteAt}
+                data-testid="link-open"
+              >
                 {t('link.open', 'Link existing objects')}
               </Button>
             </Flex>
           ) : null}
         </Flex>
         <Typography data-testid="inventory-held">
-          {t('inventory.held', '{pinpoints} pinpoints, {events} events, {categories} categories, {lists} lists ({members} list members)', {
-            pinpoints: formatNumber(held.pinpoint),
-            events: formatNumber(held.event),
-            categories: formatNumber(held.category),
-            lists: formatNumber(held.list),
-            members: formatNumber(held.members),
-          })}
-          {running ? ` · ${t('inventory.progress', '{objects} objects read in this walk', { objects: formatNumber(objects) })}` : ''}
+          {t(
+            'inventory.held',
+            '{pinpoints} pinpoints, {events} events, {categories} categories, {lists} lists ({members} list members)',
+            {
+              pinpoints: formatNumber(held.pinpoint),
+              events: formatNumber(held.event),
+              categories: formatNumber(held.category),
+              lists: formatNumber(held.list),
+              members: formatNumber(held.members),
+            }
+          )}
+          {running
+            ? ` · ${t('inventory.progress', '{objects} objects read in this walk', { objects: formatNumber(objects) })}`
+            : ''}
         </Typography>
         <Typography textColor="neutral600" data-testid="inventory-last">
           {inventory.lastCompleteAt
@@ -172,7 +216,7 @@ export const InventorySection = ({
                   {t(
                     'link.summary',
                     '{linked} to link, {ambiguous} to choose, {unmatched} will be created, {unowned} remote objects match no entry.',
-                    proposal.counts,
+                    proposal.counts
                   )}
                 </Typography>
                 {proposal.linked.length ? (
@@ -197,10 +241,14 @@ export const InventorySection = ({
                     <SingleSelect
                       placeholder={t('link.skip', 'Skip (create a new object)')}
                       value={choices[keyOf(a)] ?? SKIP}
-                      onChange={(v: string | number) => setChoices((c) => ({ ...c, [keyOf(a)]: String(v) }))}
+                      onChange={(v: string | number) =>
+                        setChoices((c) => ({ ...c, [keyOf(a)]: String(v) }))
+                      }
                       data-testid="link-choice"
                     >
-                      <SingleSelectOption value={SKIP}>{t('link.skip', 'Skip (create a new object)')}</SingleSelectOption>
+                      <SingleSelectOption value={SKIP}>
+                        {t('link.skip', 'Skip (create a new object)')}
+                      </SingleSelectOption>
                       {a.candidates.map((c) => (
                         <SingleSelectOption key={c.remoteId} value={String(c.remoteId)}>
                           {`${a.resource} ${c.remoteId}: ${c.name ?? ''}${c.latitude != null ? ` (${c.latitude}, ${c.longitude})` : ''}${c.firstStart ? ` ${c.firstStart}` : ''}`}
@@ -219,7 +267,9 @@ export const InventorySection = ({
                 {proposal.unowned.length ? (
                   <Typography textColor="neutral600">
                     {t('link.unowned', 'On the remote, matching no entry: {names}', {
-                      names: proposal.unowned.map((u) => `${u.name ?? ''} (${u.resource} ${u.remoteId})`).join(', '),
+                      names: proposal.unowned
+                        .map((u) => `${u.name ?? ''} (${u.resource} ${u.remoteId})`)
+                        .join(', '),
                     })}
                   </Typography>
                 ) : null}
@@ -246,11 +296,23 @@ export const InventorySection = ({
 };
 
 /** In the resync's confirmation: a resync creates an object for every entry not linked yet. */
-export const UnownedWarning = ({ inventory, onLink }: { inventory?: InventoryProgress; onLink: () => void }) => {
+export const UnownedWarning = ({
+  inventory,
+  onLink,
+}: {
+  inventory?: InventoryProgress;
+  onLink: () => void;
+}) => {
   const { formatMessage } = useIntl();
   if (!inventory?.lastCompleteAt || !inventory.unowned) return null;
   return (
-    <Flex direction="column" alignItems="stretch" gap={2} paddingTop={3} data-testid="resync-unowned">
+    <Flex
+      direction="column"
+      alignItems="stretch"
+      gap={2}
+      paddingTop={3}
+      data-testid="resync-unowned"
+    >
       <Typography textColor="warning600">
         {formatMessage(
           {
@@ -258,11 +320,14 @@ export const UnownedWarning = ({ inventory, onLink }: { inventory?: InventoryPro
             defaultMessage:
               'The remote account holds {count, plural, one {# object} other {# objects}} that no entry owns. A resync creates a new object for every entry not linked yet: link the existing objects first.',
           },
-          { count: inventory.unowned },
+          { count: inventory.unowned }
         )}
       </Typography>
       <Button variant="secondary" onClick={onLink} data-testid="resync-link-first">
-        {formatMessage({ id: getTranslation('sync.resync.linkFirst'), defaultMessage: 'Link existing objects first' })}
+        {formatMessage({
+          id: getTranslation('sync.resync.linkFirst'),
+          defaultMessage: 'Link existing objects first',
+        })}
       </Button>
     </Flex>
   );

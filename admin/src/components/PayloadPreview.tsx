@@ -3,27 +3,48 @@ import { Box, Button, Flex, Grid, Modal, Typography } from '@strapi/design-syste
 import { Eye } from '@strapi/icons';
 import { useFetchClient } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import type { GetPayloadPreview, PayloadPreview as Preview } from '../../../shared/contracts/preview';
+import type {
+  GetPayloadPreview,
+  PayloadPreview as Preview,
+} from '../../../shared/contracts/preview';
 import { API, errorMessage } from '../utils/api';
 import { getTranslation } from '../utils/getTranslation';
 
-const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 1));
+const show = (value: unknown) =>
+  typeof value === 'string' ? value : JSON.stringify(value, null, 1);
 
 const Version = ({ preview, title }: { preview: Preview; title: string }) => {
   const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
   return (
-    <Flex direction="column" alignItems="stretch" gap={2} data-testid={`preview-${preview.version}`}>
+    <Flex
+      direction="column"
+      alignItems="stretch"
+      gap={2}
+      data-testid={`preview-${preview.version}`}
+    >
       <Typography variant="delta">{title}</Typography>
-      {preview.skipped ? <Typography textColor="neutral600">{t('preview.skipped', 'Nothing would be sent: {reason}', { reason: preview.skipped })}</Typography> : null}
+      {preview.skipped ? (
+        <Typography textColor="neutral600">
+          {t('preview.skipped', 'Nothing would be sent: {reason}', { reason: preview.skipped })}
+        </Typography>
+      ) : null}
       {preview.problems.map((p) => (
         <Typography key={p.field} textColor="danger600">
           {p.field}: {p.reason}
         </Typography>
       ))}
       {preview.waitsFor.map((w) => (
-        <Typography key={`${w.contentType}|${w.documentId}`} textColor={w.blocking ? 'warning600' : 'neutral600'}>
-          {t('preview.waitsFor', '{role}: waits for {contentType} {documentId} to be pushed', { role: w.role, contentType: w.contentType, documentId: w.documentId })}
+        <Typography
+          key={`${w.contentType}|${w.documentId}`}
+          textColor={w.blocking ? 'warning600' : 'neutral600'}
+        >
+          {t('preview.waitsFor', '{role}: waits for {contentType} {documentId} to be pushed', {
+            role: w.role,
+            contentType: w.contentType,
+            documentId: w.documentId,
+          })}
         </Typography>
       ))}
       {preview.payload
@@ -32,7 +53,10 @@ const Version = ({ preview, title }: { preview: Preview; title: string }) => {
               <Typography variant="sigma" textColor="neutral600">
                 {field}
               </Typography>
-              <Typography tag="pre" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: 'monospace' }}>
+              <Typography
+                tag="pre"
+                style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: 'monospace' }}
+              >
                 {show(value)}
               </Typography>
             </Box>
@@ -43,18 +67,29 @@ const Version = ({ preview, title }: { preview: Preview; title: string }) => {
 };
 
 /** Side panel: "Preview payload" shows what the draft and the published version would send now. Nothing is sent. */
-export const PayloadPreviewButton = ({ contentType, documentId, locale }: { contentType: string; documentId: string; locale?: string }) => {
+export const PayloadPreviewButton = ({
+  contentType,
+  documentId,
+  locale,
+}: {
+  contentType: string;
+  documentId: string;
+  locale?: string;
+}) => {
   const { formatMessage } = useIntl();
   const { get } = useFetchClient();
   const [previews, setPreviews] = React.useState<Preview[] | null>(null);
   const [error, setError] = React.useState<string | null>(null);
   const [loading, setLoading] = React.useState(false);
-  const t = (id: string, defaultMessage: string) => formatMessage({ id: getTranslation(id), defaultMessage });
+  const t = (id: string, defaultMessage: string) =>
+    formatMessage({ id: getTranslation(id), defaultMessage });
 
   const open = async () => {
     setLoading(true);
     try {
-      const { data } = await get<GetPayloadPreview.Response>(API.preview(contentType, documentId), { params: locale ? { locale } : undefined });
+      const { data } = await get<GetPayloadPreview.Response>(API.preview(contentType, documentId), {
+        params: locale ? { locale } : undefined,
+      });
       setPreviews(data.previews);
       setError(null);
     } catch (err) {
@@ -66,7 +101,14 @@ export const PayloadPreviewButton = ({ contentType, documentId, locale }: { cont
 
   return (
     <>
-      <Button variant="tertiary" startIcon={<Eye />} onClick={open} loading={loading} fullWidth data-testid="preview-payload">
+      <Button
+        variant="tertiary"
+        startIcon={<Eye />}
+        onClick={open}
+        loading={loading}
+        fullWidth
+        data-testid="preview-payload"
+      >
         {t('preview.button', 'Preview payload')}
       </Button>
       {error ? <Typography textColor="danger600">{error}</Typography> : null}
@@ -74,13 +116,27 @@ export const PayloadPreviewButton = ({ contentType, documentId, locale }: { cont
         <Modal.Root open onOpenChange={(o: boolean) => !o && setPreviews(null)}>
           <Modal.Content>
             <Modal.Header>
-              <Modal.Title>{t('preview.title', 'What this entry would send now (nothing is sent)')}</Modal.Title>
+              <Modal.Title>
+                {t('preview.title', 'What this entry would send now (nothing is sent)')}
+              </Modal.Title>
             </Modal.Header>
             <Modal.Body>
               <Grid.Root gap={4}>
                 {previews.map((p) => (
-                  <Grid.Item key={p.version} col={12 / previews.length} s={12} alignItems="flex-start">
-                    <Version preview={p} title={p.version === 'draft' ? t('preview.draft', 'Draft being edited') : t('preview.published', 'Published version')} />
+                  <Grid.Item
+                    key={p.version}
+                    col={12 / previews.length}
+                    s={12}
+                    alignItems="flex-start"
+                  >
+                    <Version
+                      preview={p}
+                      title={
+                        p.version === 'draft'
+                          ? t('preview.draft', 'Draft being edited')
+                          : t('preview.published', 'Published version')
+                      }
+                    />
                   </Grid.Item>
                 ))}
               </Grid.Root>

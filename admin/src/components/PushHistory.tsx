@@ -28,15 +28,18 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
   const { get } = useFetchClient();
   const [attempts, setAttempts] = React.useState<PushAttempt[] | null>(null);
   const [error, setError] = React.useState<string | null>(null);
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
 
   React.useEffect(() => {
-    get<GetEntryHistory.Response>(API.history(contentType, documentId), { params: locale ? { locale } : undefined }).then(
+    get<GetEntryHistory.Response>(API.history(contentType, documentId), {
+      params: locale ? { locale } : undefined,
+    }).then(
       ({ data }) => {
         setAttempts(data.attempts);
         setError(null);
       },
-      (err) => err?.name !== 'AbortError' && setError(errorMessage(err)),
+      (err) => err?.name !== 'AbortError' && setError(errorMessage(err))
     );
   }, [get, contentType, documentId, locale, version]);
 
@@ -56,7 +59,9 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
       removed: t('history.outcome.removed', 'removed'),
       unchanged: t('history.outcome.unchanged', 'unchanged'),
       waiting: t('history.outcome.waiting', 'waiting'),
-      failed: a.httpStatus ? t('history.outcome.http', 'HTTP {status}', { status: a.httpStatus }) : t('history.outcome.failed', 'failed'),
+      failed: a.httpStatus
+        ? t('history.outcome.http', 'HTTP {status}', { status: a.httpStatus })
+        : t('history.outcome.failed', 'failed'),
     })[a.outcome];
 
   return (
@@ -65,7 +70,13 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
         {t('history.title', 'Push history')}
       </Typography>
       {attempts.map((a, i) => (
-        <Box key={i} paddingTop={1} paddingBottom={1} borderColor="neutral150" style={{ borderBottomWidth: 1, borderBottomStyle: 'solid' }}>
+        <Box
+          key={i}
+          paddingTop={1}
+          paddingBottom={1}
+          borderColor="neutral150"
+          style={{ borderBottomWidth: 1, borderBottomStyle: 'solid' }}
+        >
           <Flex gap={2} wrap="wrap">
             <Typography variant="pi" fontWeight="bold">
               {operation(a)}
@@ -74,7 +85,8 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
               {outcome(a)}
             </Typography>
             <Typography variant="pi" textColor="neutral600">
-              {formatDate(a.at, { dateStyle: 'short', timeStyle: 'medium' })} · {t('history.duration', '{ms} ms', { ms: a.durationMs })}
+              {formatDate(a.at, { dateStyle: 'short', timeStyle: 'medium' })} ·{' '}
+              {t('history.duration', '{ms} ms', { ms: a.durationMs })}
             </Typography>
           </Flex>
           {a.message ? (

@@ -13,7 +13,12 @@ import { getTranslation } from '../utils/getTranslation';
 const ICON = <PaperPlane />;
 
 /** Queues one entry now; the push itself runs in the background and the side panel follows it. */
-export const PushNowAction: DocumentActionComponent = ({ model, documentId, document, collectionType }) => {
+export const PushNowAction: DocumentActionComponent = ({
+  model,
+  documentId,
+  document,
+  collectionType,
+}) => {
   const { formatMessage } = useIntl();
   const { post } = useFetchClient();
   const { toggleNotification } = useNotification();
@@ -21,7 +26,8 @@ export const PushNowAction: DocumentActionComponent = ({ model, documentId, docu
   const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
   const locale = useCurrentLocale();
   const mapping = activeFor(model);
-  const id = collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
+  const id =
+    collectionType === 'single-types' ? (document?.documentId as string | undefined) : documentId;
 
   if (!allowedActions.canTrigger || !mapping || !id || id === 'create') return null;
 
@@ -31,7 +37,11 @@ export const PushNowAction: DocumentActionComponent = ({ model, documentId, docu
     position: ['panel', 'table-row'],
     onClick: async () => {
       try {
-        await post(API.push, { contentType: model, documentIds: [id], locale: mapping.localized ? locale ?? document?.locale : undefined });
+        await post(API.push, {
+          contentType: model,
+          documentIds: [id],
+          locale: mapping.localized ? (locale ?? document?.locale) : undefined,
+        });
         announcePush({ contentType: model, documentIds: [id] });
         toggleNotification({
           type: 'success',
@@ -46,4 +56,3 @@ export const PushNowAction: DocumentActionComponent = ({ model, documentId, docu
     },
   };
 };
-

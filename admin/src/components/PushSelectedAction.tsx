@@ -28,7 +28,8 @@ export const PushSelectedAction: BulkActionComponent = ({ documents, model }) =>
   if (!allowedActions.canTrigger || !mapping) return null;
 
   const documentIds = [...new Set(documents.map((d) => d.documentId as string))];
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
 
   return {
     label: t('action.pushSelected', 'Push selected'),
@@ -41,16 +42,24 @@ export const PushSelectedAction: BulkActionComponent = ({ documents, model }) =>
       content: t(
         'action.pushSelected.body',
         'Push the published version of {count, plural, one {# entry} other {# entries}} to the Location Content API now? Drafts are never sent.',
-        { count: documentIds.length },
+        { count: documentIds.length }
       ),
       confirmLabel: t('action.pushSelected.confirm', 'Push'),
       onConfirm: async () => {
         try {
-          const { data } = await post<{ queued: number }>(API.push, { contentType: model, documentIds, locale: mapping.localized ? locale : undefined });
+          const { data } = await post<{ queued: number }>(API.push, {
+            contentType: model,
+            documentIds,
+            locale: mapping.localized ? locale : undefined,
+          });
           announcePush({ contentType: model, documentIds });
           toggleNotification({
             type: 'success',
-            message: t('action.pushSelected.queued', '{count, plural, one {# entry} other {# entries}} queued for push.', { count: data.queued }),
+            message: t(
+              'action.pushSelected.queued',
+              '{count, plural, one {# entry} other {# entries}} queued for push.',
+              { count: data.queued }
+            ),
           });
         } catch (err) {
           toggleNotification({ type: 'danger', message: errorMessage(err) });

@@ -4,7 +4,13 @@ import type { PushEnvironment, PushTarget } from '../../../shared/contracts/envi
 import { getTranslation } from '../utils/getTranslation';
 
 /** Names the account pushes go to, in every environment, so nobody pushes to the wrong one unknowingly. */
-export const PushTargetLine = ({ target, environment }: { target?: PushTarget; environment?: PushEnvironment }) => {
+export const PushTargetLine = ({
+  target,
+  environment,
+}: {
+  target?: PushTarget;
+  environment?: PushEnvironment;
+}) => {
   const { formatMessage } = useIntl();
   if (!target || !environment) return null;
   return (
@@ -12,13 +18,19 @@ export const PushTargetLine = ({ target, environment }: { target?: PushTarget; e
       {formatMessage(
         {
           id: getTranslation('environment.target'),
-          defaultMessage: 'Environment {environment} · pushes to {host} · client id ending in {last4}',
+          defaultMessage:
+            'Environment {environment} · pushes to {host} · client id ending in {last4}',
         },
         {
           environment: environment.name,
-          host: target.host ?? formatMessage({ id: getTranslation('environment.target.none'), defaultMessage: '(not set)' }),
+          host:
+            target.host ??
+            formatMessage({
+              id: getTranslation('environment.target.none'),
+              defaultMessage: '(not set)',
+            }),
           last4: target.clientIdLast4 ?? '—',
-        },
+        }
       )}
     </Typography>
   );

@@ -3,7 +3,10 @@ import { useIntl } from 'react-intl';
 import type { SyncStatus } from '../../../shared/contracts/sync';
 import { getTranslation } from '../utils/getTranslation';
 
-const VARIANT: Record<SyncStatus | 'none', 'success' | 'secondary' | 'danger' | 'neutral' | 'warning'> = {
+const VARIANT: Record<
+  SyncStatus | 'none',
+  'success' | 'secondary' | 'danger' | 'neutral' | 'warning'
+> = {
   synced: 'success',
   pending: 'secondary',
   failed: 'danger',
@@ -23,7 +26,11 @@ export const STATUS_LABELS: Record<SyncStatus | 'none', string> = {
 
 export function useStatusLabel() {
   const { formatMessage } = useIntl();
-  return (status: SyncStatus | 'none') => formatMessage({ id: getTranslation(`status.${status}`), defaultMessage: STATUS_LABELS[status] });
+  return (status: SyncStatus | 'none') =>
+    formatMessage({
+      id: getTranslation(`status.${status}`),
+      defaultMessage: STATUS_LABELS[status],
+    });
 }
 
 export const StatusBadge = ({ status }: { status: SyncStatus | 'none' }) => {

@@ -6,7 +6,8 @@ export interface PushedDetail {
   documentIds: string[];
 }
 
-export const announcePush = (detail: PushedDetail) => window.dispatchEvent(new CustomEvent<PushedDetail>(EVENT, { detail }));
+export const announcePush = (detail: PushedDetail) =>
+  window.dispatchEvent(new CustomEvent<PushedDetail>(EVENT, { detail }));
 
 export function onPush(listener: (detail: PushedDetail) => void): () => void {
   const handler = (event: Event) => listener((event as CustomEvent<PushedDetail>).detail);

@@ -19,21 +19,24 @@ const load = () => {
       (err) => {
         cache = null;
         throw err;
-      },
+      }
     );
   return cache;
 };
 
 /** The mapped content types, for views that only show up on them. `enabled: false` skips the request (no permission). */
 export function useMappings(enabled = true) {
-  const [state, setState] = React.useState<{ mappings: MappingView[] | null; error: unknown }>({ mappings: null, error: null });
+  const [state, setState] = React.useState<{ mappings: MappingView[] | null; error: unknown }>({
+    mappings: null,
+    error: null,
+  });
 
   React.useEffect(() => {
     if (!enabled) return;
     let live = true;
     load().then(
       (mappings) => live && setState({ mappings, error: null }),
-      (error) => live && setState({ mappings: null, error }),
+      (error) => live && setState({ mappings: null, error })
     );
     return () => {
       live = false;
@@ -45,6 +48,7 @@ export function useMappings(enabled = true) {
     error: state.error,
     isLoading: enabled && !state.mappings && !state.error,
     /** the active mapping of a content type; inactive ones (with problems) are not synced */
-    activeFor: (uid: string | undefined) => state.mappings?.find((m) => m.contentType === uid && m.active),
+    activeFor: (uid: string | undefined) =>
+      state.mappings?.find((m) => m.contentType === uid && m.active),
   };
 }

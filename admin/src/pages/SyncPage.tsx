@@ -18,7 +18,14 @@ import {
   Typography,
 } from '@strapi/design-system';
 import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
-import { ConfirmDialog, Layouts, Page, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import {
+  ConfirmDialog,
+  Layouts,
+  Page,
+  useFetchClient,
+  useNotification,
+  useRBAC,
+} from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
 import { RecordingAlert } from '../components/RecordingAlert';
@@ -30,7 +37,13 @@ import { StatusBadge, useStatusLabel } from '../components/StatusBadge';
 import { useMappings } from '../hooks/useMappings';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../permissions';
 import type { MappingView } from '../../../shared/contracts/mappings';
-import { STATUSES, type DryRunPlan, type LabelledKey, type ResyncProgress, type SyncStatusReport } from '../../../shared/contracts/sync';
+import {
+  STATUSES,
+  type DryRunPlan,
+  type LabelledKey,
+  type ResyncProgress,
+  type SyncStatusReport,
+} from '../../../shared/contracts/sync';
 import { API, entryPath, errorMessage } from '../utils/api';
 import { formatDuration, percent } from '../utils/format';
 import { getTranslation } from '../utils/getTranslation';
@@ -43,7 +56,8 @@ type T = (id: string, defaultMessage: string, values?: Record<string, any>) => s
 
 const useT = (): T => {
   const { formatMessage } = useIntl();
-  return (id, defaultMessage, values) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  return (id, defaultMessage, values) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values);
 };
 
 const Card = ({ children, ...props }: React.ComponentProps<typeof Box>) => (
@@ -52,7 +66,17 @@ const Card = ({ children, ...props }: React.ComponentProps<typeof Box>) => (
   </Box>
 );
 
-const Stat = ({ label, value, tone, testId }: { label: string; value: React.ReactNode; tone?: string; testId?: string }) => (
+const Stat = ({
+  label,
+  value,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: React.ReactNode;
+  tone?: string;
+  testId?: string;
+}) => (
   <Card padding={4} height="100%" width="100%">
     <Flex direction="column" alignItems="flex-start" gap={1}>
       <Typography variant="sigma" textColor="neutral600">
@@ -86,13 +110,20 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
             <Typography variant="delta" tag="h2">
               {t('resync.title', 'Resync')}
             </Typography>
-            <Badge variant={running ? 'secondary' : job.state === 'done' ? 'success' : 'danger'} data-testid="resync-state">
+            <Badge
+              variant={running ? 'secondary' : job.state === 'done' ? 'success' : 'danger'}
+              data-testid="resync-state"
+            >
               {stateLabel[job.state]}
             </Badge>
           </Flex>
           <Typography variant="pi" textColor="neutral600">
-            {t('resync.started', 'Started {when}', { when: formatDate(job.startedAt, { dateStyle: 'medium', timeStyle: 'medium' }) })}
-            {job.finishedAt ? ` · ${t('resync.finished', 'finished {when}', { when: formatDate(job.finishedAt, { timeStyle: 'medium' }) })}` : ''}
+            {t('resync.started', 'Started {when}', {
+              when: formatDate(job.startedAt, { dateStyle: 'medium', timeStyle: 'medium' }),
+            })}
+            {job.finishedAt
+              ? ` · ${t('resync.finished', 'finished {when}', { when: formatDate(job.finishedAt, { timeStyle: 'medium' }) })}`
+              : ''}
           </Typography>
         </Flex>
         <Flex gap={3} alignItems="center">
@@ -109,7 +140,15 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
             aria-valuenow={value}
           >
             <Box
-              background={job.state === 'failed' ? 'danger500' : job.failed ? 'warning500' : running ? 'primary600' : 'success500'}
+              background={
+                job.state === 'failed'
+                  ? 'danger500'
+                  : job.failed
+                    ? 'warning500'
+                    : running
+                      ? 'primary600'
+                      : 'success500'
+              }
               height="100%"
               style={{ width: `${value}%` }}
             />
@@ -119,19 +158,27 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
           </Typography>
         </Flex>
         <Typography data-testid="resync-counts">
-          {t('resync.counts', '{finished} of {total} entries · {done} pushed · {failed} failed · {skipped} unchanged', {
-            finished: formatNumber(finished),
-            total: formatNumber(job.total),
-            done: formatNumber(job.done),
-            failed: formatNumber(job.failed),
-            skipped: formatNumber(job.skipped),
-          })}
+          {t(
+            'resync.counts',
+            '{finished} of {total} entries · {done} pushed · {failed} failed · {skipped} unchanged',
+            {
+              finished: formatNumber(finished),
+              total: formatNumber(job.total),
+              done: formatNumber(job.done),
+              failed: formatNumber(job.failed),
+              skipped: formatNumber(job.skipped),
+            }
+          )}
         </Typography>
         {running ? (
           <Typography variant="pi" textColor="neutral600">
-            {t('resync.rate', '{rate} entries/s', { rate: formatNumber(job.rate, { maximumFractionDigits: 1 }) })}
+            {t('resync.rate', '{rate} entries/s', {
+              rate: formatNumber(job.rate, { maximumFractionDigits: 1 }),
+            })}
             {' · '}
-            {eta ? t('resync.eta', 'about {eta} left', { eta }) : t('resync.etaUnknown', 'time left unknown yet')}
+            {eta
+              ? t('resync.eta', 'about {eta} left', { eta })
+              : t('resync.etaUnknown', 'time left unknown yet')}
           </Typography>
         ) : null}
         {job.error ? (
@@ -144,7 +191,15 @@ const ResyncCard = ({ job }: { job: ResyncProgress }) => {
   );
 };
 
-const DryRunModal = ({ plan, names, onClose }: { plan: DryRunPlan; names: (uid: string) => string; onClose: () => void }) => {
+const DryRunModal = ({
+  plan,
+  names,
+  onClose,
+}: {
+  plan: DryRunPlan;
+  names: (uid: string) => string;
+  onClose: () => void;
+}) => {
   const t = useT();
   const section = (title: string, keys: Array<LabelledKey & { reason?: string }>, tone: string) => (
     <Box>
@@ -186,9 +241,14 @@ const DryRunModal = ({ plan, names, onClose }: { plan: DryRunPlan; names: (uid: 
             {section(t('dryRun.delete', 'Delete'), plan.delete, 'warning600')}
             {section(t('dryRun.failed', 'Cannot be pushed'), plan.failed, 'danger600')}
             <Typography textColor="neutral600">
-              {t('dryRun.unchanged', '{count, plural, one {# entry is} other {# entries are}} already up to date.', { count: plan.unchanged })}
-              {' '}
-              {t('dryRun.truncated', 'Each list shows at most {n} entries.', { n: plan.truncatedAt })}
+              {t(
+                'dryRun.unchanged',
+                '{count, plural, one {# entry is} other {# entries are}} already up to date.',
+                { count: plan.unchanged }
+              )}{' '}
+              {t('dryRun.truncated', 'Each list shows at most {n} entries.', {
+                n: plan.truncatedAt,
+              })}
             </Typography>
           </Flex>
         </Modal.Body>
@@ -228,7 +288,8 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
   }, [get]);
 
   const running = report?.resync?.state === 'running';
-  const moving = running || Boolean(report && (report.queue.depth > 0 || report.queue.inFlight > 0));
+  const moving =
+    running || Boolean(report && (report.queue.depth > 0 || report.queue.inFlight > 0));
 
   React.useEffect(() => {
     refresh();
@@ -241,7 +302,10 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
     return () => clearTimeout(timer);
   }, [report, moving, refresh]);
 
-  const byUid = React.useMemo(() => new Map<string, MappingView>((mappings ?? []).map((m) => [m.contentType, m])), [mappings]);
+  const byUid = React.useMemo(
+    () => new Map<string, MappingView>((mappings ?? []).map((m) => [m.contentType, m])),
+    [mappings]
+  );
   const names = (uid: string) => byUid.get(uid)?.displayName ?? uid;
 
   if (loadError && !report) return <Page.Error content={loadError} />;
@@ -253,7 +317,13 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
       const { data } = await post<{ job: ResyncProgress }>(API.resync, { dryRun: false });
       setReport((r) => (r ? { ...r, resync: data.job } : r));
       setConfirming(false);
-      toggleNotification({ type: 'success', message: t('resync.started.notice', 'Resync started. You can leave this page: it runs on the server.') });
+      toggleNotification({
+        type: 'success',
+        message: t(
+          'resync.started.notice',
+          'Resync started. You can leave this page: it runs on the server.'
+        ),
+      });
       refresh();
     } catch (err) {
       toggleNotification({ type: 'danger', message: errorMessage(err) });
@@ -266,7 +336,14 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
     setBusy('retry');
     try {
       const { data } = await post<{ queued: number }>(API.retryFailed, {});
-      toggleNotification({ type: 'success', message: t('retry.queued', '{count, plural, =0 {Nothing to retry.} one {# entry queued again.} other {# entries queued again.}}', { count: data.queued }) });
+      toggleNotification({
+        type: 'success',
+        message: t(
+          'retry.queued',
+          '{count, plural, =0 {Nothing to retry.} one {# entry queued again.} other {# entries queued again.}}',
+          { count: data.queued }
+        ),
+      });
       refresh();
     } catch (err) {
       toggleNotification({ type: 'danger', message: errorMessage(err) });
@@ -287,17 +364,29 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
     }
   };
 
-  const pausedUntil = report.rateLimit.pausedUntil && new Date(report.rateLimit.pausedUntil) > new Date() ? report.rateLimit.pausedUntil : null;
+  const pausedUntil =
+    report.rateLimit.pausedUntil && new Date(report.rateLimit.pausedUntil) > new Date()
+      ? report.rateLimit.pausedUntil
+      : null;
 
   return (
     <>
       <Layouts.Header
         title={t('sync.title', 'Location Content sync')}
-        subtitle={t('sync.subtitle', 'What has reached the Location Content API, what is waiting, and what failed')}
+        subtitle={t(
+          'sync.subtitle',
+          'What has reached the Location Content API, what is waiting, and what failed'
+        )}
         primaryAction={
           canTrigger ? (
             <Flex gap={2}>
-              <Button variant="tertiary" startIcon={<Eye />} onClick={dryRun} loading={busy === 'dryRun'} disabled={busy !== null}>
+              <Button
+                variant="tertiary"
+                startIcon={<Eye />}
+                onClick={dryRun}
+                loading={busy === 'dryRun'}
+                disabled={busy !== null}
+              >
                 {t('sync.dryRun', 'Dry run')}
               </Button>
               <Button
@@ -307,28 +396,44 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 loading={busy === 'retry'}
                 disabled={busy !== null || report.counts.failed === 0}
               >
-                {t('sync.retryFailed', 'Retry failed ({count})', { count: formatNumber(report.counts.failed) })}
+                {t('sync.retryFailed', 'Retry failed ({count})', {
+                  count: formatNumber(report.counts.failed),
+                })}
               </Button>
               <Dialog.Root open={confirming} onOpenChange={setConfirming}>
                 <Dialog.Trigger>
-                  <Button startIcon={<ArrowClockwise />} disabled={running || busy !== null || !report.configured} data-testid="resync-button">
-                    {running ? t('sync.resyncRunning', 'Resync running…') : t('sync.resync', 'Resync')}
+                  <Button
+                    startIcon={<ArrowClockwise />}
+                    disabled={running || busy !== null || !report.configured}
+                    data-testid="resync-button"
+                  >
+                    {running
+                      ? t('sync.resyncRunning', 'Resync running…')
+                      : t('sync.resync', 'Resync')}
                   </Button>
                 </Dialog.Trigger>
                 <ConfirmDialog
                   title={t('sync.resync.confirm.title', 'Resync everything?')}
                   variant="default"
                   endAction={
-                    <Button fullWidth onClick={startResync} loading={busy === 'resync'} data-testid="resync-confirm">
+                    <Button
+                      fullWidth
+                      onClick={startResync}
+                      loading={busy === 'resync'}
+                      data-testid="resync-confirm"
+                    >
                       {t('sync.resync.confirm.action', 'Start resync')}
                     </Button>
                   }
                 >
                   {t(
                     'sync.resync.confirm.body',
-                    'Every published entry of the mapped content types is checked and pushed if it changed; remote objects of deleted entries are removed. It runs in the background and respects the API rate limit.',
+                    'Every published entry of the mapped content types is checked and pushed if it changed; remote objects of deleted entries are removed. It runs in the background and respects the API rate limit.'
                   )}
-                  <UnownedWarning inventory={report.inventory} onLink={() => (setConfirming(false), setOpenLink((n) => n + 1))} />
+                  <UnownedWarning
+                    inventory={report.inventory}
+                    onLink={() => (setConfirming(false), setOpenLink((n) => n + 1))}
+                  />
                 </ConfirmDialog>
               </Dialog.Root>
             </Flex>
@@ -350,7 +455,10 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 </Link>
               }
             >
-              {t('sync.notConfigured.body', 'Changes are queued, but nothing is pushed until the API credentials are set.')}
+              {t(
+                'sync.notConfigured.body',
+                'Changes are queued, but nothing is pushed until the API credentials are set.'
+              )}
             </Alert>
           ) : null}
           {report.recording ? <RecordingAlert failure={report.recording} /> : null}
@@ -365,11 +473,20 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
           <Grid.Root gap={4}>
             {STATUSES.map((s) => (
               <Grid.Item key={s} col={2} s={4} xs={6}>
-                <Stat label={statusLabel(s)} value={formatNumber(report.counts[s] ?? 0)} tone={s === 'failed' && report.counts.failed ? 'danger600' : undefined} testId={`count-${s}`} />
+                <Stat
+                  label={statusLabel(s)}
+                  value={formatNumber(report.counts[s] ?? 0)}
+                  tone={s === 'failed' && report.counts.failed ? 'danger600' : undefined}
+                  testId={`count-${s}`}
+                />
               </Grid.Item>
             ))}
             <Grid.Item col={2} s={4} xs={6}>
-              <Stat label={t('sync.queue', 'In the queue')} value={formatNumber(report.queue.depth)} testId="queue-depth" />
+              <Stat
+                label={t('sync.queue', 'In the queue')}
+                value={formatNumber(report.queue.depth)}
+                testId="queue-depth"
+              />
             </Grid.Item>
           </Grid.Root>
 
@@ -381,12 +498,17 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 </Typography>
                 {report.counts.failed > report.failed.length ? (
                   <Typography variant="pi" textColor="neutral600">
-                    {t('sync.failed.more', 'Showing {shown} of {total}', { shown: report.failed.length, total: report.counts.failed })}
+                    {t('sync.failed.more', 'Showing {shown} of {total}', {
+                      shown: report.failed.length,
+                      total: report.counts.failed,
+                    })}
                   </Typography>
                 ) : null}
               </Flex>
               {report.failed.length === 0 ? (
-                <Typography textColor="neutral600">{t('sync.failed.none', 'Nothing failed.')}</Typography>
+                <Typography textColor="neutral600">
+                  {t('sync.failed.none', 'Nothing failed.')}
+                </Typography>
               ) : (
                 <Table colCount={5} rowCount={report.failed.length + 1} data-testid="failed-table">
                   <Thead>
@@ -401,7 +523,9 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                         <Typography variant="sigma">{t('sync.failed.error', 'Error')}</Typography>
                       </Th>
                       <Th>
-                        <Typography variant="sigma">{t('sync.failed.attempts', 'Attempts')}</Typography>
+                        <Typography variant="sigma">
+                          {t('sync.failed.attempts', 'Attempts')}
+                        </Typography>
                       </Th>
                       <Th>
                         <Typography variant="sigma">{t('sync.failed.when', 'When')}</Typography>
@@ -413,7 +537,10 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                       <Tr key={`${f.contentType}|${f.documentId}|${f.locale}`}>
                         <Td>
                           <Flex direction="column" alignItems="flex-start">
-                            <Link tag={RouterLink} to={entryPath(f, byUid.get(f.contentType)?.kind ?? 'collectionType')}>
+                            <Link
+                              tag={RouterLink}
+                              to={entryPath(f, byUid.get(f.contentType)?.kind ?? 'collectionType')}
+                            >
                               {f.label ?? f.documentId}
                             </Link>
                             <Typography variant="pi" textColor="neutral600">
@@ -437,7 +564,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                           <Typography>{f.attempts}</Typography>
                         </Td>
                         <Td>
-                          <Typography variant="pi">{f.at ? formatDate(f.at, { dateStyle: 'short', timeStyle: 'medium' }) : '—'}</Typography>
+                          <Typography variant="pi">
+                            {f.at
+                              ? formatDate(f.at, { dateStyle: 'short', timeStyle: 'medium' })
+                              : '—'}
+                          </Typography>
                         </Td>
                       </Tr>
                     ))}
@@ -459,15 +590,21 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 })}
               </Typography>
               <Typography>
-                {t('sync.worker.rate', 'Rate limit: {rps} requests/s, {concurrency} at a time · paused {pauses, plural, one {# time} other {# times}} by the API (429)', {
-                  rps: formatNumber(report.rateLimit.requestsPerSecond),
-                  concurrency: report.rateLimit.concurrency,
-                  pauses: report.rateLimit.pauses,
-                })}
+                {t(
+                  'sync.worker.rate',
+                  'Rate limit: {rps} requests/s, {concurrency} at a time · paused {pauses, plural, one {# time} other {# times}} by the API (429)',
+                  {
+                    rps: formatNumber(report.rateLimit.requestsPerSecond),
+                    concurrency: report.rateLimit.concurrency,
+                    pauses: report.rateLimit.pauses,
+                  }
+                )}
               </Typography>
               {pausedUntil ? (
                 <Typography textColor="warning600">
-                  {t('sync.worker.paused', 'Paused by the API until {when}', { when: formatDate(pausedUntil, { timeStyle: 'medium' }) })}
+                  {t('sync.worker.paused', 'Paused by the API until {when}', {
+                    when: formatDate(pausedUntil, { timeStyle: 'medium' }),
+                  })}
                 </Typography>
               ) : null}
             </Flex>
@@ -482,10 +619,14 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 <Thead>
                   <Tr>
                     <Th>
-                      <Typography variant="sigma">{t('sync.byType.contentType', 'Content type')}</Typography>
+                      <Typography variant="sigma">
+                        {t('sync.byType.contentType', 'Content type')}
+                      </Typography>
                     </Th>
                     <Th>
-                      <Typography variant="sigma">{t('sync.byType.resource', 'Sent as')}</Typography>
+                      <Typography variant="sigma">
+                        {t('sync.byType.resource', 'Sent as')}
+                      </Typography>
                     </Th>
                     {STATUSES.map((s) => (
                       <Th key={s}>
@@ -505,7 +646,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                       </Td>
                       {STATUSES.map((s) => (
                         <Td key={s}>
-                          <Typography textColor={s === 'failed' && row.counts[s] ? 'danger600' : 'neutral800'}>{formatNumber(row.counts[s] ?? 0)}</Typography>
+                          <Typography
+                            textColor={s === 'failed' && row.counts[s] ? 'danger600' : 'neutral800'}
+                          >
+                            {formatNumber(row.counts[s] ?? 0)}
+                          </Typography>
                         </Td>
                       ))}
                     </Tr>
@@ -515,7 +660,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Flex>
           </Card>
 
-          <DriftSection canTrigger={canTrigger} names={names} kindOf={(uid) => byUid.get(uid)?.kind ?? 'collectionType'} />
+          <DriftSection
+            canTrigger={canTrigger}
+            names={names}
+            kindOf={(uid) => byUid.get(uid)?.kind ?? 'collectionType'}
+          />
         </Flex>
       </Layouts.Content>
       {plan ? <DryRunModal plan={plan} names={names} onClose={() => setPlan(null)} /> : null}
@@ -530,8 +679,17 @@ export const SyncPage = () => {
   return (
     <Layouts.Root>
       <Page.Main>
-        <Page.Title>{formatMessage({ id: getTranslation('sync.pageTitle'), defaultMessage: 'Location Content sync' })}</Page.Title>
-        {allowedActions.canRead ? <Dashboard canTrigger={Boolean(allowedActions.canTrigger)} /> : <Page.NoPermissions />}
+        <Page.Title>
+          {formatMessage({
+            id: getTranslation('sync.pageTitle'),
+            defaultMessage: 'Location Content sync',
+          })}
+        </Page.Title>
+        {allowedActions.canRead ? (
+          <Dashboard canTrigger={Boolean(allowedActions.canTrigger)} />
+        ) : (
+          <Page.NoPermissions />
+        )}
       </Page.Main>
     </Layouts.Root>
   );

@@ -7,9 +7,12 @@ export const API = {
   testAlert: `/${PLUGIN_ID}/alerts/test`,
   mappings: `/${PLUGIN_ID}/mappings`,
   status: `/${PLUGIN_ID}/status`,
-  entry: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,
-  history: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/history`,
-  preview: (contentType: string, documentId: string) => `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/preview`,
+  entry: (contentType: string, documentId: string) =>
+    `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}`,
+  history: (contentType: string, documentId: string) =>
+    `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/history`,
+  preview: (contentType: string, documentId: string) =>
+    `/${PLUGIN_ID}/entries/${encodeURIComponent(contentType)}/${encodeURIComponent(documentId)}/preview`,
   push: `/${PLUGIN_ID}/push`,
   resync: `/${PLUGIN_ID}/resync`,
   retryFailed: `/${PLUGIN_ID}/retry-failed`,
@@ -27,7 +30,10 @@ export function errorField(err: unknown): string | undefined {
 }
 
 /** Link to an entry in the Content Manager, relative to the admin's router (which adds /admin). */
-export function entryPath(key: { contentType: string; documentId: string; locale: string }, kind: 'collectionType' | 'singleType' | null = 'collectionType'): string {
+export function entryPath(
+  key: { contentType: string; documentId: string; locale: string },
+  kind: 'collectionType' | 'singleType' | null = 'collectionType'
+): string {
   const query = key.locale ? `?plugins[i18n][locale]=${encodeURIComponent(key.locale)}` : '';
   if (kind === 'singleType') return `/content-manager/single-types/${key.contentType}${query}`;
   return `/content-manager/collection-types/${key.contentType}/${key.documentId}${query}`;

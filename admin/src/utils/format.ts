@@ -10,4 +10,5 @@ export function formatDuration(ms: number | null | undefined): string | null {
   return `${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
 }
 
-export const percent = (part: number, whole: number) => (whole > 0 ? Math.min(100, Math.round((part / whole) * 100)) : 0);
+export const percent = (part: number, whole: number) =>
+  whole > 0 ? Math.min(100, Math.round((part / whole) * 100)) : 0;

@@ -9,7 +9,8 @@ import { claimAlert } from './claim';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /** how often the stuck check runs: a tenth of the shortest stuck time, at most every minute */
-const checkEveryMs = (stuckMinutes = 15) => Math.min(60_000, Math.max(1_000, (stuckMinutes * 60_000) / 10));
+const checkEveryMs = (stuckMinutes = 15) =>
+  Math.min(60_000, Math.max(1_000, (stuckMinutes * 60_000) / 10));
 
 type Delivery = SendTestAlert.Response['result'];
 
@@ -24,7 +25,10 @@ const dashboardUrl = (strapi: Core.Strapi) => {
  * at most one per kind per `intervalMinutes` across instances. The texts are built from entry keys
  * and the remote's redacted reasons only.
  */
-export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promise<number>; canRun: () => Promise<boolean> }) {
+export function createAlerts(
+  strapi: Core.Strapi,
+  deps: { queueDue: () => Promise<number>; canRun: () => Promise<boolean> }
+) {
   const config = () => (strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig).alerts;
   let lastProgressAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -55,14 +59,22 @@ export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promis
     }
     if (c?.webhook) {
       try {
-        const res = await fetch(c.webhook, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(m), signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS) });
+        const res = await fetch(c.webhook, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(m),
+          signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        });
         result.webhook = { status: res.status, error: res.ok ? null : `answered ${res.status}` };
       } catch (err: any) {
         result.webhook = { status: null, error: String(err?.message ?? err).slice(0, 300) };
       }
     }
     for (const [channel, r] of Object.entries(result)) {
-      if (r?.error) strapi.log.warn(`[location-content] the ${m.kind} alert could not be sent by ${channel}: ${r.error}`);
+      if (r?.error)
+        strapi.log.warn(
+          `[location-content] the ${m.kind} alert could not be sent by ${channel}: ${r.error}`
+        );
     }
     return result;
   };
@@ -74,7 +86,9 @@ export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promis
       if (!(await claimAlert(strapi, kind, (c.intervalMinutes ?? 60) * 60_000))) return;
       await deliver(message(kind, title, text));
     } catch (err: any) {
-      strapi.log.warn(`[location-content] could not send the ${kind} alert: ${err?.message ?? err}`);
+      strapi.log.warn(
+        `[location-content] could not send the ${kind} alert: ${err?.message ?? err}`
+      );
     }
   };
 
@@ -85,7 +99,11 @@ export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promis
     const due = await deps.queueDue();
     if (due > 0) {
       const minutes = Math.round((Date.now() - lastProgressAt) / 60_000);
-      await raise('stuck', 'The sync queue is stuck', `${due} change(s) are due and no push has finished for ${minutes} minutes.`);
+      await raise(
+        'stuck',
+        'The sync queue is stuck',
+        `${due} change(s) are due and no push has finished for ${minutes} minutes.`
+      );
     }
   };
 
@@ -95,15 +113,26 @@ export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promis
       // A row that leaves the queue is progress, a failure given up on included; one retried is not.
       if (result.kind !== 'failed' || !result.retryable) lastProgressAt = Date.now();
       if (result.kind === 'failed' && result.httpStatus === 401)
-        void raise('credentials', 'The remote refused the credentials', `The Location Content API answered 401: ${result.reason ?? ''}\nCheck the client id and secret in Settings > Location Content.`);
+        void raise(
+          'credentials',
+          'The remote refused the credentials',
+          `The Location Content API answered 401: ${result.reason ?? ''}\nCheck the client id and secret in Settings > Location Content.`
+        );
     },
     /** an entry that will not be retried by itself */
     failed(key: EntryKey, reason: string) {
-      void raise('failed', `An entry failed: ${keyLabel(key)}`, `${keyLabel(key)} could not be pushed and will not be retried by itself:\n${reason}`);
+      void raise(
+        'failed',
+        `An entry failed: ${keyLabel(key)}`,
+        `${keyLabel(key)} could not be pushed and will not be retried by itself:\n${reason}`
+      );
     },
     start() {
       lastProgressAt = Date.now();
-      timer = setInterval(() => void checkStuck().catch(() => undefined), checkEveryMs(config()?.stuckMinutes));
+      timer = setInterval(
+        () => void checkStuck().catch(() => undefined),
+        checkEveryMs(config()?.stuckMinutes)
+      );
       timer.unref();
     },
     stop() {
@@ -111,7 +140,10 @@ export function createAlerts(strapi: Core.Strapi, deps: { queueDue: () => Promis
     },
     checkStuck,
     /** the settings page's button: sent whatever the interval, to every configured channel */
-    sendTest: () => deliver(message('test', 'Test alert', 'This is a test alert sent from Settings > Location Content.')),
+    sendTest: () =>
+      deliver(
+        message('test', 'Test alert', 'This is a test alert sent from Settings > Location Content.')
+      ),
   };
 }
 

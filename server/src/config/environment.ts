@@ -4,12 +4,18 @@ import type { PluginConfig } from './types';
 export const environmentName = () => process.env.NODE_ENV || 'development';
 
 /** `pushIn` unset: every environment pushes; set: only those it names (a staging copy of production must not write to its account). */
-export function pushEnvironment(config: Pick<PluginConfig, 'pushIn'>, name = environmentName()): PushEnvironment {
+export function pushEnvironment(
+  config: Pick<PluginConfig, 'pushIn'>,
+  name = environmentName()
+): PushEnvironment {
   const pushIn = config.pushIn ?? null;
   return { name, pushIn, pushing: pushIn === null || pushIn.includes(name) };
 }
 
-export function pushTarget(credentials: { baseUrl?: string | null; clientId?: string | null }): PushTarget {
+export function pushTarget(credentials: {
+  baseUrl?: string | null;
+  clientId?: string | null;
+}): PushTarget {
   let host: string | null = null;
   try {
     host = credentials.baseUrl ? new URL(credentials.baseUrl).host : null;

@@ -7,7 +7,9 @@ export default {
   validator(config: PluginConfig) {
     const problems = configShapeProblems(config);
     if (problems.length) {
-      throw new Error(`Invalid configuration of the location-content plugin:\n- ${problems.join('\n- ')}`);
+      throw new Error(
+        `Invalid configuration of the location-content plugin:\n- ${problems.join('\n- ')}`
+      );
     }
   },
 };

@@ -93,10 +93,7 @@ interface MappingBase<R extends ResourceKind> {
 }
 
 export type Mapping =
-  | MappingBase<'pinpoint'>
-  | MappingBase<'event'>
-  | MappingBase<'category'>
-  | MappingBase<'list'>;
+  MappingBase<'pinpoint'> | MappingBase<'event'> | MappingBase<'category'> | MappingBase<'list'>;
 
 export interface AlertsConfig {
   /** addresses, sent through Strapi's email plugin */

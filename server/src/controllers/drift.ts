@@ -1,5 +1,10 @@
 import type { Core } from '@strapi/strapi';
-import type { CheckDrift, DriftReport, GetDrift, RepairDrift } from '../../../shared/contracts/drift';
+import type {
+  CheckDrift,
+  DriftReport,
+  GetDrift,
+  RepairDrift,
+} from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../permissions';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabels } from './labels';
@@ -22,7 +27,10 @@ let checking: Promise<unknown> | null = null;
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: any) {
     const kept = await service(strapi).drift();
-    const reconcile = strapi.config.get(`plugin::${PLUGIN_ID}.reconcile`) as { cron: string; repair: string } | null;
+    const reconcile = strapi.config.get(`plugin::${PLUGIN_ID}.reconcile`) as {
+      cron: string;
+      repair: string;
+    } | null;
     const body: GetDrift.Response = {
       report: kept.report ? await labelled(strapi, kept.report) : null,
       lastRepair: kept.lastRepair,
@@ -37,21 +45,37 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     // The walk and the check run in the background; a failure is logged once and the last report stays.
     checking ??= service(strapi)
       .check()
-      .catch((err: any) => strapi.log.warn(`[location-content] the check of the remote failed: ${err?.message ?? err}`))
+      .catch((err: any) =>
+        strapi.log.warn(`[location-content] the check of the remote failed: ${err?.message ?? err}`)
+      )
       .finally(() => (checking = null));
     const body: CheckDrift.Response = { checking: true };
     ctx.body = body;
   },
 
   async repair(ctx: any) {
-    const input = objectBody(ctx.request.body, ['groups'], '{ groups: ["missing" | "changed" | "notOurs" | "membership"] }');
+    const input = objectBody(
+      ctx.request.body,
+      ['groups'],
+      '{ groups: ["missing" | "changed" | "notOurs" | "membership"] }'
+    );
     const groups = input.groups;
-    if (!Array.isArray(groups) || !groups.length || groups.some((g) => !DRIFT_GROUPS.includes(g as any))) {
-      throw invalid(`groups must be a non-empty array of ${DRIFT_GROUPS.map((g) => `"${g}"`).join(', ')}.`);
+    if (
+      !Array.isArray(groups) ||
+      !groups.length ||
+      groups.some((g) => !DRIFT_GROUPS.includes(g as any))
+    ) {
+      throw invalid(
+        `groups must be a non-empty array of ${DRIFT_GROUPS.map((g) => `"${g}"`).join(', ')}.`
+      );
     }
     const kept = await service(strapi).drift();
     if (!kept.report) throw invalid('There is no drift report yet: check the remote first.');
-    const body: RepairDrift.Response = { outcome: await service(strapi).repair({ groups: [...new Set(groups)] as RepairDrift.Request['groups'] }) };
+    const body: RepairDrift.Response = {
+      outcome: await service(strapi).repair({
+        groups: [...new Set(groups)] as RepairDrift.Request['groups'],
+      }),
+    };
     ctx.body = body;
   },
 });

@@ -1,5 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import type { ConfirmLinks, GetInventory, GetLinkProposal, LinkProposal, RunInventory } from '../../../shared/contracts/inventory';
+import type {
+  ConfirmLinks,
+  GetInventory,
+  GetLinkProposal,
+  LinkProposal,
+  RunInventory,
+} from '../../../shared/contracts/inventory';
 import { getService } from '../utils';
 import { withLabels } from './labels';
 import { invalid, isPlainObject, objectBody } from './validate';
@@ -16,9 +22,11 @@ const labelled = async (strapi: Core.Strapi, p: LinkProposal): Promise<LinkPropo
 
 const choicesOf = (value: unknown): ConfirmLinks.Request['choices'] => {
   if (value === undefined) return undefined;
-  if (!isPlainObject(value)) throw invalid('choices must be an object: entry key -> remote id, or null to skip.');
+  if (!isPlainObject(value))
+    throw invalid('choices must be an object: entry key -> remote id, or null to skip.');
   for (const [k, v] of Object.entries(value)) {
-    if (v !== null && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0)) throw invalid(`choices["${k}"] must be a remote id or null.`);
+    if (v !== null && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0))
+      throw invalid(`choices["${k}"] must be a remote id or null.`);
   }
   return value as Record<string, number | null>;
 };

@@ -8,21 +8,41 @@ async function mainField(strapi: Core.Strapi, uid: string): Promise<string | nul
   if (!model) return null;
   let field: string | undefined;
   try {
-    const configuration = await strapi.plugin('content-manager').service('content-types').findConfiguration({ uid });
+    const configuration = await strapi
+      .plugin('content-manager')
+      .service('content-types')
+      .findConfiguration({ uid });
     field = configuration?.settings?.mainField;
   } catch {
     field = undefined;
   }
   const attribute = field ? model.attributes?.[field] : undefined;
   if (!field || field === 'id' || field === 'documentId' || !attribute) return null;
-  return ['string', 'text', 'uid', 'email', 'enumeration', 'integer', 'biginteger', 'decimal', 'float', 'date', 'datetime'].includes(attribute.type) ? field : null;
+  return [
+    'string',
+    'text',
+    'uid',
+    'email',
+    'enumeration',
+    'integer',
+    'biginteger',
+    'decimal',
+    'float',
+    'date',
+    'datetime',
+  ].includes(attribute.type)
+    ? field
+    : null;
 }
 
 /**
  * Entry titles for lists of keys (failed entries, dry-run plan), so an admin reads "Louvre" rather than a
  * documentId. One query per content type; an entry without a title (or gone) gets none.
  */
-export async function withLabels<T extends EntryKey>(strapi: Core.Strapi, keys: T[]): Promise<Array<T & { label: string | null }>> {
+export async function withLabels<T extends EntryKey>(
+  strapi: Core.Strapi,
+  keys: T[]
+): Promise<Array<T & { label: string | null }>> {
   const labels = new Map<string, string>();
   const byType = new Map<string, Set<string>>();
   for (const k of keys) {
@@ -32,7 +52,10 @@ export async function withLabels<T extends EntryKey>(strapi: Core.Strapi, keys: 
   for (const [uid, ids] of byType) {
     const field = await mainField(strapi, uid);
     if (!field) continue;
-    const localized = Boolean((strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any)?.pluginOptions?.i18n?.localized);
+    const localized = Boolean(
+      (strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any)?.pluginOptions?.i18n
+        ?.localized
+    );
     const rows = await strapi.db.query(uid as any).findMany({
       select: ['documentId', field, ...(localized ? ['locale'] : [])],
       where: { documentId: { $in: [...ids] } },
@@ -41,10 +64,20 @@ export async function withLabels<T extends EntryKey>(strapi: Core.Strapi, keys: 
       const value = row[field];
       if (value === null || value === undefined || value === '') continue;
       const text = String(value).slice(0, 200);
-      labels.set(keyString({ contentType: uid, documentId: row.documentId, locale: localized ? row.locale ?? '' : '' }), text);
+      labels.set(
+        keyString({
+          contentType: uid,
+          documentId: row.documentId,
+          locale: localized ? (row.locale ?? '') : '',
+        }),
+        text
+      );
       // any locale's title is better than none
       if (!labels.has(`${uid}|${row.documentId}|*`)) labels.set(`${uid}|${row.documentId}|*`, text);
     }
   }
-  return keys.map((k) => ({ ...k, label: labels.get(keyString(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null }));
+  return keys.map((k) => ({
+    ...k,
+    label: labels.get(keyString(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null,
+  }));
 }

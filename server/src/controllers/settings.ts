@@ -2,11 +2,20 @@ import type { Core } from '@strapi/strapi';
 import { pushEnvironment } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
-import type { GetSettings, TestConnection, UpdateSettings } from '../../../shared/contracts/settings';
+import type {
+  GetSettings,
+  TestConnection,
+  UpdateSettings,
+} from '../../../shared/contracts/settings';
 import { getService } from '../utils';
 import { testConnection } from '../settings/connection';
 import type { CredentialsStore } from '../settings/credentials';
-import { credentialsToTest, parseSettingsInput, requireSecretForNewHost, withoutLocked } from '../settings/input';
+import {
+  credentialsToTest,
+  parseSettingsInput,
+  requireSecretForNewHost,
+  withoutLocked,
+} from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
 const sync = (strapi: Core.Strapi) => getService('sync', { strapi });
@@ -23,7 +32,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       settings: await store(strapi).publicView(),
       mappings: mappingsForAdmin(strapi),
       environment: pushEnvironment(config),
-      alerts: config.alerts ? { email: config.alerts.email?.length ?? 0, webhook: Boolean(config.alerts.webhook) } : null,
+      alerts: config.alerts
+        ? { email: config.alerts.email?.length ?? 0, webhook: Boolean(config.alerts.webhook) }
+        : null,
     } satisfies GetSettings.Response;
   },
 
@@ -34,14 +45,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     requireSecretForNewHost(input, current);
     await store(strapi).save(input);
     sync(strapi).credentialsChanged();
-    strapi.log.info(`[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`);
+    strapi.log.info(
+      `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
+    );
     ctx.body = { settings: await store(strapi).publicView() } satisfies UpdateSettings.Response;
   },
 
   /** Sends a test alert to every configured channel, whatever the interval. */
   async testAlert(ctx: any) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    if (!config.alerts?.email?.length && !config.alerts?.webhook) return ctx.badRequest('No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.');
+    if (!config.alerts?.email?.length && !config.alerts?.webhook)
+      return ctx.badRequest(
+        'No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.'
+      );
     ctx.body = { result: await sync(strapi).alerts.sendTest() };
   },
 

@@ -1,5 +1,12 @@
 import type { Core } from '@strapi/strapi';
-import type { GetEntry, GetStatus, PushEntries, Resync, ResyncProgress, RetryFailed } from '../../../shared/contracts/sync';
+import type {
+  GetEntry,
+  GetStatus,
+  PushEntries,
+  Resync,
+  ResyncProgress,
+  RetryFailed,
+} from '../../../shared/contracts/sync';
 import { getService } from '../utils';
 import { pushEnvironment } from '../config/environment';
 import { viewUrlOf } from '../config/view-url';
@@ -9,7 +16,8 @@ import { withLabels } from './labels';
 import { DOCUMENT_ID, invalid, objectBody, optionalLocale, UID } from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
-const mapped = (strapi: Core.Strapi, uid: string) => getService('mappings', { strapi }).forContentType(uid);
+const mapped = (strapi: Core.Strapi, uid: string) =>
+  getService('mappings', { strapi }).forContentType(uid);
 
 /** Most documents one "Push selected" may queue: the list view's largest page. */
 export const MAX_PUSH = 1000;
@@ -25,8 +33,12 @@ const assertCanRead = (ctx: any, uid: string) => {
 };
 
 const contentTypeParam = (strapi: Core.Strapi, value: unknown, where: string): string => {
-  if (typeof value !== 'string' || !UID.test(value)) throw invalid(`${where} must be a content type uid such as "api::place.place".`);
-  if (!mapped(strapi, value)) throw invalid(`${value} is not mapped to the Location Content API (see Settings > Location Content).`);
+  if (typeof value !== 'string' || !UID.test(value))
+    throw invalid(`${where} must be a content type uid such as "api::place.place".`);
+  if (!mapped(strapi, value))
+    throw invalid(
+      `${value} is not mapped to the Location Content API (see Settings > Location Content).`
+    );
   return value;
 };
 
@@ -36,16 +48,24 @@ let starting: Promise<ResyncProgress> | null = null;
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async status(ctx: any) {
     const report = await service(strapi).status();
-    ctx.body = { ...report, failed: await withLabels(strapi, report.failed) } satisfies GetStatus.Response;
+    ctx.body = {
+      ...report,
+      failed: await withLabels(strapi, report.failed),
+    } satisfies GetStatus.Response;
   },
 
   async entry(ctx: any) {
     const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
+      throw invalid('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    const state = await service(strapi).stateOf({ contentType, documentId: ctx.params.documentId, locale });
+    const state = await service(strapi).stateOf({
+      contentType,
+      documentId: ctx.params.documentId,
+      locale,
+    });
     ctx.body = {
       state: state && { ...state, viewUrl: viewUrlOf(config, state.resource, state.remoteId) },
       environment: pushEnvironment(config),
@@ -54,50 +74,93 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   preview: async (ctx: any) => {
     const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
+      throw invalid('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
-    ctx.body = { previews: await service(strapi).previewOf({ contentType, documentId: ctx.params.documentId, locale }) };
+    ctx.body = {
+      previews: await service(strapi).previewOf({
+        contentType,
+        documentId: ctx.params.documentId,
+        locale,
+      }),
+    };
   },
 
   history: async (ctx: any) => {
     const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? '')) throw invalid('documentId is not a document id.');
+    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
+      throw invalid('documentId is not a document id.');
     const locale = optionalLocale(ctx.query.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
-    ctx.body = { attempts: await service(strapi).historyOf({ contentType, documentId: ctx.params.documentId, locale }) };
+    ctx.body = {
+      attempts: await service(strapi).historyOf({
+        contentType,
+        documentId: ctx.params.documentId,
+        locale,
+      }),
+    };
   },
 
   async push(ctx: any) {
-    const body = objectBody(ctx.request.body, ['contentType', 'documentIds', 'locale'], '{ contentType, documentIds, locale? }');
+    const body = objectBody(
+      ctx.request.body,
+      ['contentType', 'documentIds', 'locale'],
+      '{ contentType, documentIds, locale? }'
+    );
     const contentType = contentTypeParam(strapi, body.contentType, 'contentType');
     const ids = body.documentIds;
-    if (!Array.isArray(ids) || ids.length === 0) throw invalid('documentIds must be a non-empty array of document ids.');
-    if (ids.length > MAX_PUSH) throw invalid(`documentIds holds ${ids.length} ids: push at most ${MAX_PUSH} at once, or run a resync.`);
+    if (!Array.isArray(ids) || ids.length === 0)
+      throw invalid('documentIds must be a non-empty array of document ids.');
+    if (ids.length > MAX_PUSH)
+      throw invalid(
+        `documentIds holds ${ids.length} ids: push at most ${MAX_PUSH} at once, or run a resync.`
+      );
     const bad = ids.filter((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
-    if (bad.length) throw invalid(`documentIds must be strings; not a document id: ${bad.slice(0, 3).map((b) => JSON.stringify(b)).join(', ')}.`);
+    if (bad.length)
+      throw invalid(
+        `documentIds must be strings; not a document id: ${bad
+          .slice(0, 3)
+          .map((b) => JSON.stringify(b))
+          .join(', ')}.`
+      );
     const locale = optionalLocale(body.locale, 'locale');
     if (!assertCanRead(ctx, contentType)) return;
     const documentIds = [...new Set(ids as string[])];
-    const found = await strapi.db.query(contentType as any).findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
+    const found = await strapi.db
+      .query(contentType as any)
+      .findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
     const present = new Set(found.map((r: any) => r.documentId));
     const missing = documentIds.filter((id) => !present.has(id));
-    if (missing.length) throw invalid(`No ${contentType} entry with documentId ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}.`);
-    const queued = await service(strapi).pushMany(documentIds.map((documentId) => ({ contentType, documentId, locale })));
+    if (missing.length)
+      throw invalid(
+        `No ${contentType} entry with documentId ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}.`
+      );
+    const queued = await service(strapi).pushMany(
+      documentIds.map((documentId) => ({ contentType, documentId, locale }))
+    );
     ctx.body = { queued } satisfies PushEntries.Response;
   },
 
   async resync(ctx: any) {
     const body = objectBody(ctx.request.body, ['dryRun'], '{ dryRun?: boolean }');
-    if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') throw invalid('dryRun must be true or false.');
+    if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean')
+      throw invalid('dryRun must be true or false.');
     if (body.dryRun) {
       const plan = await service(strapi).resync({ dryRun: true });
-      const [create, update, remove] = await Promise.all([plan.create, plan.update, plan.delete].map((keys) => withLabels(strapi, keys)));
+      const [create, update, remove] = await Promise.all(
+        [plan.create, plan.update, plan.delete].map((keys) => withLabels(strapi, keys))
+      );
       const failed = await withLabels(strapi, plan.failed);
-      ctx.body = { plan: { ...plan, create, update, delete: remove, failed } } satisfies Resync.Response;
+      ctx.body = {
+        plan: { ...plan, create, update, delete: remove, failed },
+      } satisfies Resync.Response;
       return;
     }
-    if (!starting) starting = service(strapi).resync().finally(() => (starting = null));
+    if (!starting)
+      starting = service(strapi)
+        .resync()
+        .finally(() => (starting = null));
     ctx.body = { job: await starting } satisfies Resync.Response;
   },
 

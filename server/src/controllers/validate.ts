@@ -6,11 +6,18 @@ export const invalid = (message: string) => new errors.ValidationError(message);
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function objectBody(body: unknown, allowed: string[], shape: string): Record<string, unknown> {
+export function objectBody(
+  body: unknown,
+  allowed: string[],
+  shape: string
+): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};
   if (!isPlainObject(body)) throw invalid(`Expected a JSON object ${shape}.`);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw invalid(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${shape}.`);
+  if (unknown.length)
+    throw invalid(
+      `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${shape}.`
+    );
   return body;
 }
 
@@ -21,6 +28,7 @@ export const UID = /^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/;
 
 export function optionalLocale(value: unknown, where: string): string | null {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string' || !LOCALE.test(value)) throw invalid(`${where} must be a locale code such as "en" or "fr-FR".`);
+  if (typeof value !== 'string' || !LOCALE.test(value))
+    throw invalid(`${where} must be a locale code such as "en" or "fr-FR".`);
   return value;
 }

@@ -22,8 +22,17 @@ export interface BlocksOptions {
 
 /** Does this look like Strapi blocks content (so a JSON field holding blocks renders the same)? */
 export function isBlocks(value: unknown): value is Node[] {
-  return Array.isArray(value) && value.length > 0 &&
-    value.every((n) => n !== null && typeof n === 'object' && typeof n.type === 'string' && Array.isArray(n.children));
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(
+      (n) =>
+        n !== null &&
+        typeof n === 'object' &&
+        typeof n.type === 'string' &&
+        Array.isArray(n.children)
+    )
+  );
 }
 
 function renderText(node: Node): string {
@@ -40,17 +49,19 @@ function renderText(node: Node): string {
 
 function renderInline(children: unknown, opts: BlocksOptions): string {
   if (!Array.isArray(children)) return '';
-  return children.map((child: Node) => {
-    if (!child || typeof child !== 'object') return '';
-    if (child.type === 'text') return renderText(child);
-    if (child.type === 'link') {
-      const inner = renderInline(child.children, opts);
-      const url = typeof child.url === 'string' ? child.url.trim() : '';
-      return url ? `<a href="${escapeHtml(url)}">${inner}</a>` : inner;
-    }
-    // Unknown inline nodes (a future Strapi version, a plugin): keep their text rather than lose it.
-    return renderInline(child.children, opts);
-  }).join('');
+  return children
+    .map((child: Node) => {
+      if (!child || typeof child !== 'object') return '';
+      if (child.type === 'text') return renderText(child);
+      if (child.type === 'link') {
+        const inner = renderInline(child.children, opts);
+        const url = typeof child.url === 'string' ? child.url.trim() : '';
+        return url ? `<a href="${escapeHtml(url)}">${inner}</a>` : inner;
+      }
+      // Unknown inline nodes (a future Strapi version, a plugin): keep their text rather than lose it.
+      return renderInline(child.children, opts);
+    })
+    .join('');
 }
 
 function renderList(node: Node, opts: BlocksOptions): string {
@@ -62,7 +73,8 @@ function renderList(node: Node, opts: BlocksOptions): string {
       // Strapi puts an indented list next to the items, not inside one; valid HTML nests it
       // inside the previous item.
       const nested = renderList(child, opts);
-      if (items.length > 0) items[items.length - 1] = items[items.length - 1].replace(/<\/li>$/, `${nested}</li>`);
+      if (items.length > 0)
+        items[items.length - 1] = items[items.length - 1].replace(/<\/li>$/, `${nested}</li>`);
       else items.push(`<li>${nested}</li>`);
     } else {
       items.push(`<li>${renderInline(child.children, opts)}</li>`);
@@ -88,9 +100,12 @@ function renderBlock(node: Node, opts: BlocksOptions): string {
       return `<blockquote>${renderInline(node.children, opts)}</blockquote>`;
     case 'code': {
       const text = (Array.isArray(node.children) ? node.children : [])
-        .map((c: Node) => (c && typeof c.text === 'string' ? c.text : '')).join('');
-      const lang = typeof node.language === 'string' && /^[\w+-]+$/.test(node.language)
-        ? ` class="language-${node.language}"` : '';
+        .map((c: Node) => (c && typeof c.text === 'string' ? c.text : ''))
+        .join('');
+      const lang =
+        typeof node.language === 'string' && /^[\w+-]+$/.test(node.language)
+          ? ` class="language-${node.language}"`
+          : '';
       return `<pre><code${lang}>${escapeHtml(text)}</code></pre>`;
     }
     case 'image': {
@@ -98,8 +113,10 @@ function renderBlock(node: Node, opts: BlocksOptions): string {
       if (typeof image.url !== 'string' || image.url === '') return '';
       const src = opts.mediaUrl ? opts.mediaUrl(image.url) : image.url;
       const alt = typeof image.alternativeText === 'string' ? image.alternativeText : '';
-      const size = Number.isFinite(image.width) && Number.isFinite(image.height)
-        ? ` width="${Number(image.width)}" height="${Number(image.height)}"` : '';
+      const size =
+        Number.isFinite(image.width) && Number.isFinite(image.height)
+          ? ` width="${Number(image.width)}" height="${Number(image.height)}"`
+          : '';
       return `<p><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}"${size}></p>`;
     }
     default: {

@@ -7,8 +7,12 @@ import type { CategoryRequest } from '../remote/types';
 export async function buildCategory(r: EntryReader): Promise<Built<CategoryRequest>> {
   const c: CategoryRequest = {};
   await collectProblems([
-    () => { c.name = r.requiredText('name'); },
-    async () => { c.image_file = await r.media('image', 'image_file'); },
+    () => {
+      c.name = r.requiredText('name');
+    },
+    async () => {
+      c.image_file = await r.media('image', 'image_file');
+    },
   ]);
   return { payload: categoryPayload(c) };
 }

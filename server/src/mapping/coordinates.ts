@@ -13,20 +13,29 @@ const ALT_KEYS = ['alt', 'altitude', 'elevation'];
 
 export function checkLatitude(value: number, field = 'latitude'): number {
   if (!(value >= -90 && value <= 90)) {
-    throw new MappingError(field, `${field === 'latitude' ? '' : 'latitude '}${value} is outside [-90, 90]`);
+    throw new MappingError(
+      field,
+      `${field === 'latitude' ? '' : 'latitude '}${value} is outside [-90, 90]`
+    );
   }
   return value;
 }
 
 export function checkLongitude(value: number, field = 'longitude'): number {
   if (!(value >= -180 && value <= 180)) {
-    throw new MappingError(field, `${field === 'longitude' ? '' : 'longitude '}${value} is outside [-180, 180]`);
+    throw new MappingError(
+      field,
+      `${field === 'longitude' ? '' : 'longitude '}${value} is outside [-180, 180]`
+    );
   }
   return value;
 }
 
 /** Map plugins and editors spell the keys differently; case is not meaningful to them either. */
-function pick(obj: Record<string, unknown>, keys: string[]): { key: string; value: unknown } | undefined {
+function pick(
+  obj: Record<string, unknown>,
+  keys: string[]
+): { key: string; value: unknown } | undefined {
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
   for (const key of keys) {
     const real = lower.get(key);
@@ -42,12 +51,16 @@ const SHAPES = '{lat, lng}, {latitude, longitude}, {lat, lon} or a GeoJSON Point
 function fromGeoJson(point: Record<string, unknown>, field: string, path: string): Position {
   const coords = point.coordinates;
   if (!Array.isArray(coords) || coords.length < 2) {
-    throw new MappingError(field, `the GeoJSON Point at '${path}' has no [longitude, latitude] coordinates`);
+    throw new MappingError(
+      field,
+      `the GeoJSON Point at '${path}' has no [longitude, latitude] coordinates`
+    );
   }
   // GeoJSON (RFC 7946) orders positions longitude first.
   const longitude = toNumber(coords[0], field, `${path}.coordinates[0]`);
   const latitude = toNumber(coords[1], field, `${path}.coordinates[1]`);
-  const altitude = coords.length > 2 ? toNumber(coords[2], field, `${path}.coordinates[2]`) : undefined;
+  const altitude =
+    coords.length > 2 ? toNumber(coords[2], field, `${path}.coordinates[2]`) : undefined;
   if (latitude === undefined || longitude === undefined) {
     throw new MappingError(field, `the GeoJSON Point at '${path}' has empty coordinates`);
   }
@@ -60,7 +73,14 @@ function fromGeoJson(point: Record<string, unknown>, field: string, path: string
  * so guessing would put pinpoints silently in the wrong spot.
  */
 export function parseCoordinates(raw: unknown, field: string, path: string): Position | undefined {
-  const barePair = Array.isArray(raw) && raw.length > 0 && raw.every((v) => typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))));
+  const barePair =
+    Array.isArray(raw) &&
+    raw.length > 0 &&
+    raw.every(
+      (v) =>
+        typeof v === 'number' ||
+        (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)))
+    );
   let value = barePair ? raw : single(raw, field, path);
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') {
@@ -73,11 +93,17 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
         throw new MappingError(field, `'${path}' holds text that is not valid JSON`);
       }
     } else {
-      throw new MappingError(field, `'${path}' holds the text ${show(text)}; a coordinate pair in text is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`);
+      throw new MappingError(
+        field,
+        `'${path}' holds the text ${show(text)}; a coordinate pair in text is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
+      );
     }
   }
   if (Array.isArray(value)) {
-    throw new MappingError(field, `'${path}' holds a bare array ${JSON.stringify(value).slice(0, 40)}, which is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`);
+    throw new MappingError(
+      field,
+      `'${path}' holds a bare array ${JSON.stringify(value).slice(0, 40)}, which is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
+    );
   }
   if (typeof value !== 'object' || value === null) {
     throw new MappingError(field, `expected ${SHAPES} at '${path}', got ${show(value)}`);
@@ -86,19 +112,30 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
   let position: Position;
   if (obj.type === 'Point') {
     position = fromGeoJson(obj, field, path);
-  } else if (obj.type === 'Feature' && obj.geometry && (obj.geometry as Record<string, unknown>).type === 'Point') {
+  } else if (
+    obj.type === 'Feature' &&
+    obj.geometry &&
+    (obj.geometry as Record<string, unknown>).type === 'Point'
+  ) {
     position = fromGeoJson(obj.geometry as Record<string, unknown>, field, `${path}.geometry`);
   } else {
     const lat = pick(obj, LAT_KEYS);
     const lng = pick(obj, LNG_KEYS);
     if (!lat && !lng) {
       // An empty map component (all keys null) means "no position yet", not a broken one.
-      const hasAnyValue = Object.entries(obj).some(([k, v]) => k !== 'id' && k !== '__component' && v !== null && v !== undefined && v !== '');
+      const hasAnyValue = Object.entries(obj).some(
+        ([k, v]) => k !== 'id' && k !== '__component' && v !== null && v !== undefined && v !== ''
+      );
       if (!hasAnyValue) return undefined;
-      throw new MappingError(field, `no latitude/longitude in the object at '${path}' (expected ${SHAPES})`);
+      throw new MappingError(
+        field,
+        `no latitude/longitude in the object at '${path}' (expected ${SHAPES})`
+      );
     }
-    if (!lat) throw new MappingError(field, `no latitude in the object at '${path}' (found '${lng?.key}')`);
-    if (!lng) throw new MappingError(field, `no longitude in the object at '${path}' (found '${lat.key}')`);
+    if (!lat)
+      throw new MappingError(field, `no latitude in the object at '${path}' (found '${lng?.key}')`);
+    if (!lng)
+      throw new MappingError(field, `no longitude in the object at '${path}' (found '${lat.key}')`);
     const latitude = toNumber(lat.value, field, `${path}.${lat.key}`) as number;
     const longitude = toNumber(lng.value, field, `${path}.${lng.key}`) as number;
     const alt = pick(obj, ALT_KEYS);

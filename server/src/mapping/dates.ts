@@ -18,7 +18,10 @@ export function toMsUtc(value: unknown, field: string): string {
       if (!(err instanceof InvalidDateError)) throw err;
     }
   }
-  throw new MappingError(field, `${show(value)} is not a date (expected ISO 8601, e.g. 2024-05-01 or 2024-05-01T20:00:00+02:00)`);
+  throw new MappingError(
+    field,
+    `${show(value)} is not a date (expected ISO 8601, e.g. 2024-05-01 or 2024-05-01T20:00:00+02:00)`
+  );
 }
 
 export interface DatesSpec {
@@ -29,7 +32,9 @@ export interface DatesSpec {
 }
 
 /** A `dates` source with keys, as opposed to a plain path. */
-export function isDatesSpecSource(source: unknown): source is { path?: string; start?: string; end?: string } {
+export function isDatesSpecSource(
+  source: unknown
+): source is { path?: string; start?: string; end?: string } {
   return typeof source === 'object' && source !== null && ('start' in source || 'end' in source);
 }
 
@@ -54,7 +59,10 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
     return { start: at, end: at };
   }
   if (item === null || typeof item !== 'object') {
-    throw new MappingError(field, `expected a date or an object with '${spec.start}', got ${show(item)}`);
+    throw new MappingError(
+      field,
+      `expected a date or an object with '${spec.start}', got ${show(item)}`
+    );
   }
   const rawStart = readPath(item, spec.start);
   const rawEnd = readPath(item, spec.end);
@@ -62,7 +70,8 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
   const start = toMsUtc(rawStart, field);
   // A range without end is an instant; editors leave the end empty for one-off happenings.
   const end = isBlank(rawEnd) ? start : toMsUtc(rawEnd, field);
-  if (Date.parse(end) < Date.parse(start)) throw new MappingError(field, `end ${end} is before start ${start}`);
+  if (Date.parse(end) < Date.parse(start))
+    throw new MappingError(field, `end ${end} is before start ${start}`);
   return { start, end };
 }
 
@@ -77,8 +86,10 @@ export function mapDates(entry: unknown, spec: DatesSpec, field = 'dates'): Date
   if (isBlank(raw)) items = [];
   else if (Array.isArray(raw)) items = raw.filter((i) => i !== null && i !== undefined);
   else items = [raw];
-  if (spec.path === undefined && items.length === 1 && isBlank(readPath(items[0], spec.start))) items = [];
-  if (items.length === 0) throw new MappingError(field, `no dates at ${where}; the remote needs at least one`);
+  if (spec.path === undefined && items.length === 1 && isBlank(readPath(items[0], spec.start)))
+    items = [];
+  if (items.length === 0)
+    throw new MappingError(field, `no dates at ${where}; the remote needs at least one`);
 
   const problems: MappingError[] = [];
   const ranges: DateRange[] = [];

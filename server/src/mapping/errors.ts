@@ -29,7 +29,9 @@ export class MappingError extends Error {
  * Errors that are not MappingErrors (a failing readMedia, a bug) are not the editor's to fix:
  * they propagate untouched so that the sync engine classifies them as retryable.
  */
-export async function collectProblems(steps: Array<() => unknown | Promise<unknown>>): Promise<void> {
+export async function collectProblems(
+  steps: Array<() => unknown | Promise<unknown>>
+): Promise<void> {
   const errors: MappingError[] = [];
   for (const step of steps) {
     try {

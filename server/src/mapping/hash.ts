@@ -4,13 +4,16 @@ import type { MapOutcome, RemotePayload, ResourceKind } from './types';
 /** JSON with object keys sorted at every depth, so equal payloads hash equal whatever built them. */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value === 0 ? 0 : value) : 'null';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? JSON.stringify(value === 0 ? 0 : value) : 'null';
   if (typeof value === 'bigint') return JSON.stringify(value.toString());
   if (typeof value !== 'object') return JSON.stringify(value);
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
@@ -22,14 +25,15 @@ type Hashable = MapOutcome | { resource: ResourceKind; payload: RemotePayload; m
  * `members` or the payload itself.
  */
 export function payloadHash(outcome: Hashable): string {
-  const body = 'action' in outcome && outcome.action === 'skip'
-    ? { action: 'skip' }
-    : {
-        resource: (outcome as { resource: ResourceKind }).resource,
-        payload: (outcome as { payload: RemotePayload }).payload,
-        members: (outcome as { members?: number[] }).members
-          ? [...new Set((outcome as { members: number[] }).members)].sort((a, b) => a - b)
-          : undefined,
-      };
+  const body =
+    'action' in outcome && outcome.action === 'skip'
+      ? { action: 'skip' }
+      : {
+          resource: (outcome as { resource: ResourceKind }).resource,
+          payload: (outcome as { payload: RemotePayload }).payload,
+          members: (outcome as { members?: number[] }).members
+            ? [...new Set((outcome as { members: number[] }).members)].sort((a, b) => a - b)
+            : undefined,
+        };
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

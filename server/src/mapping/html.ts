@@ -6,10 +6,51 @@ import { escapeHtml, isBlocks, renderBlocks } from './blocks';
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'sub', 'sup', 'small',
-  'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a', 'img',
-  'span', 'div', 'figure', 'figcaption', 'abbr', 'dl', 'dt', 'dd',
-  'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'mark',
+  'sub',
+  'sup',
+  'small',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'img',
+  'span',
+  'div',
+  'figure',
+  'figcaption',
+  'abbr',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
 ];
 
 /** Absolute when a public origin is known: the remote renders the HTML far from this Strapi. */
@@ -42,7 +83,19 @@ export function sanitize(html: string, opts: HtmlOptions = {}): string {
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: true,
     // Their text content is code or markup, never prose worth keeping.
-    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math'],
+    nonTextTags: [
+      'script',
+      'style',
+      'textarea',
+      'option',
+      'noscript',
+      'iframe',
+      'object',
+      'embed',
+      'template',
+      'svg',
+      'math',
+    ],
     // An image whose source was refused (javascript:, data:) is an empty box on the remote page,
     // and so is the paragraph that only held it.
     exclusiveFilter: (frame) =>
@@ -57,7 +110,9 @@ export function sanitize(html: string, opts: HtmlOptions = {}): string {
       },
       img: (tagName, attribs) => ({
         tagName,
-        attribs: attribs.src ? { ...attribs, src: absolutize(attribs.src, opts.publicUrl) } : attribs,
+        attribs: attribs.src
+          ? { ...attribs, src: absolutize(attribs.src, opts.publicUrl) }
+          : attribs,
       }),
     },
   }).trim();
@@ -66,7 +121,10 @@ export function sanitize(html: string, opts: HtmlOptions = {}): string {
 /** A rich-text field may hold HTML pasted from elsewhere; Markdown rendering would mangle its structure. */
 export function looksLikeHtml(text: string): boolean {
   const t = text.trim();
-  return /^<([a-z][a-z0-9-]*)(\s[^>]*)?\/?>/i.test(t) && /<\/[a-z][a-z0-9-]*\s*>|<(br|hr|img)\b[^>]*>/i.test(t);
+  return (
+    /^<([a-z][a-z0-9-]*)(\s[^>]*)?\/?>/i.test(t) &&
+    /<\/[a-z][a-z0-9-]*\s*>|<(br|hr|img)\b[^>]*>/i.test(t)
+  );
 }
 
 export function markdownToHtml(text: string): string {
@@ -91,13 +149,20 @@ const MARKDOWN_TYPES = new Set(['richtext']);
  * path ends inside JSON or a transform produced the value: then the value's shape decides).
  * Undefined when the value has no text form.
  */
-export function toHtml(value: unknown, attributeType: string | undefined, opts: HtmlOptions = {}): string | undefined {
+export function toHtml(
+  value: unknown,
+  attributeType: string | undefined,
+  opts: HtmlOptions = {}
+): string | undefined {
   if (value === undefined || value === null) return '';
   let html: string;
   if (attributeType === 'blocks' || isBlocks(value)) {
     html = renderBlocks(value, { mediaUrl: (u) => absolutize(u, opts.publicUrl) });
   } else if (typeof value === 'string') {
-    html = attributeType !== undefined && MARKDOWN_TYPES.has(attributeType) ? markdownToHtml(value) : textToHtml(value);
+    html =
+      attributeType !== undefined && MARKDOWN_TYPES.has(attributeType)
+        ? markdownToHtml(value)
+        : textToHtml(value);
   } else if (typeof value === 'number' || typeof value === 'boolean') {
     html = textToHtml(String(value));
   } else {

@@ -11,8 +11,18 @@ import { EntryReader } from './reader';
 import type { Entry, MapOutcome, Mapping, MappingContext, RemotePayload } from './types';
 
 export type {
-  DeferredMedia, EntryRef, MapOutcome, MappingContext, MediaFileObject, RefRole, RemotePayload, SchemaAttribute, SchemaModel,
-  SkipOutcome, StrapiSchemaLookup, UpsertOutcome,
+  DeferredMedia,
+  EntryRef,
+  MapOutcome,
+  MappingContext,
+  MediaFileObject,
+  RefRole,
+  RemotePayload,
+  SchemaAttribute,
+  SchemaModel,
+  SkipOutcome,
+  StrapiSchemaLookup,
+  UpsertOutcome,
 } from './types';
 export { MappingError } from './errors';
 export { populateFor, relationTargets, fieldPaths } from './populate';
@@ -50,13 +60,19 @@ async function applyTransform(mapping: Mapping, entry: Entry): Promise<Entry | n
   try {
     result = await mapping.transform(input);
   } catch (err) {
-    throw new MappingError('transform', `the mapping's transform failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MappingError(
+      'transform',
+      `the mapping's transform failed: ${err instanceof Error ? err.message : String(err)}`
+    );
   }
   if (result === null) return null;
   // `undefined` is a transform that edited its argument and forgot to return it.
   if (result === undefined) return input;
   if (typeof result !== 'object' || Array.isArray(result)) {
-    throw new MappingError('transform', `the mapping's transform returned ${Array.isArray(result) ? 'an array' : typeof result}; an entry object or null is expected`);
+    throw new MappingError(
+      'transform',
+      `the mapping's transform returned ${Array.isArray(result) ? 'an array' : typeof result}; an entry object or null is expected`
+    );
   }
   return result;
 }
@@ -66,11 +82,16 @@ async function applyTransform(mapping: Mapping, entry: Entry): Promise<Entry | n
  * MappingError listing every problem the editor has to fix; other errors (readMedia, remoteIdOf)
  * propagate untouched.
  */
-export async function mapEntry(mapping: Mapping, entry: Entry, ctx: MappingContext): Promise<MapOutcome> {
+export async function mapEntry(
+  mapping: Mapping,
+  entry: Entry,
+  ctx: MappingContext
+): Promise<MapOutcome> {
   const current = await applyTransform(mapping, entry);
-  if (current === null) return { action: 'skip', reason: 'the mapping\'s transform returned null' };
+  if (current === null) return { action: 'skip', reason: "the mapping's transform returned null" };
   const build = BUILDERS[mapping.resource];
-  if (!build) throw new MappingError('resource', `unknown resource ${JSON.stringify(mapping.resource)}`);
+  if (!build)
+    throw new MappingError('resource', `unknown resource ${JSON.stringify(mapping.resource)}`);
   const reader = new EntryReader(mapping, current, ctx);
   const built = await build(reader);
   return {

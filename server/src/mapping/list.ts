@@ -8,8 +8,12 @@ export async function buildList(r: EntryReader): Promise<Built<ListRequest>> {
   const l: ListRequest = {};
   let members: number[] | undefined;
   await collectProblems([
-    () => { l.name = r.requiredText('name'); },
-    () => { l.description = r.html('description'); },
+    () => {
+      l.name = r.requiredText('name');
+    },
+    () => {
+      l.description = r.html('description');
+    },
     async () => {
       if (!r.has('pinpoints')) return;
       // Members not synced yet do not hold the list back: they join when they get their id.

@@ -19,10 +19,22 @@ export function formatBytes(bytes: number): string {
 }
 
 const MIME_BY_EXT: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
-  '.webp': 'image/webp', '.svg': 'image/svg+xml', '.avif': 'image/avif', '.bmp': 'image/bmp',
-  '.tif': 'image/tiff', '.tiff': 'image/tiff', '.ico': 'image/x-icon', '.mp4': 'video/mp4',
-  '.webm': 'video/webm', '.mov': 'video/quicktime', '.mp3': 'audio/mpeg', '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.avif': 'image/avif',
+  '.bmp': 'image/bmp',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.mp3': 'audio/mpeg',
+  '.pdf': 'application/pdf',
 };
 
 function extOf(name: string): string {
@@ -45,17 +57,26 @@ function asFile(value: unknown, field: string, path: string): MediaFileObject | 
   const first = Array.isArray(value) ? value.find((v) => v !== null && v !== undefined) : value;
   if (first === undefined || first === null || first === '') return undefined;
   if (typeof first === 'string') return { url: first };
-  if (typeof first === 'object' && typeof (first as MediaFileObject).url === 'string') return first as MediaFileObject;
+  if (typeof first === 'object' && typeof (first as MediaFileObject).url === 'string')
+    return first as MediaFileObject;
   throw new MappingError(field, `expected a media file at '${path}', got ${show(first)}`);
 }
 
 const PLACEHOLDER_PREFIX = 'location-content-media:';
 
 /** Bytes of a file, with the limits the remote needs checked on what was really read. */
-async function readBytes(file: MediaFileObject, name: string, field: string, ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>) {
+async function readBytes(
+  file: MediaFileObject,
+  name: string,
+  field: string,
+  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
+) {
   const bytes = await ctx.readMedia(file);
   if (bytes.length > ctx.maxMediaBytes) {
-    throw new MappingError(field, `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
+    throw new MappingError(
+      field,
+      `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
+    );
   }
   if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
   return bytes;
@@ -71,24 +92,42 @@ export async function mediaFileOf(
   field: string,
   path: string,
   ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes' | 'mediaIdentity'>,
-  onDeferred?: (placeholder: string, file: MediaFileObject, name: string) => void,
+  onDeferred?: (placeholder: string, file: MediaFileObject, name: string) => void
 ): Promise<MediaFile | undefined> {
   const file = asFile(value, field, path);
   if (!file) return undefined;
-  let name = typeof file.name === 'string' && file.name.trim() !== '' ? file.name.trim() : baseName(file.url);
-  if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.')) name += file.ext;
+  let name =
+    typeof file.name === 'string' && file.name.trim() !== ''
+      ? file.name.trim()
+      : baseName(file.url);
+  if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.'))
+    name += file.ext;
 
   // Strapi's `size` is in kilobytes.
-  if (typeof file.size === 'number' && Number.isFinite(file.size) && file.size * 1024 > ctx.maxMediaBytes * 1.01) {
-    throw new MappingError(field, `${name} is ${formatBytes(file.size * 1024)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`);
+  if (
+    typeof file.size === 'number' &&
+    Number.isFinite(file.size) &&
+    file.size * 1024 > ctx.maxMediaBytes * 1.01
+  ) {
+    throw new MappingError(
+      field,
+      `${name} is ${formatBytes(file.size * 1024)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
+    );
   }
-  const mime = typeof file.mime === 'string' && file.mime.includes('/') ? file.mime
-    : MIME_BY_EXT[extOf(name)] ?? MIME_BY_EXT[extOf(baseName(file.url))] ?? 'application/octet-stream';
+  const mime =
+    typeof file.mime === 'string' && file.mime.includes('/')
+      ? file.mime
+      : (MIME_BY_EXT[extOf(name)] ??
+        MIME_BY_EXT[extOf(baseName(file.url))] ??
+        'application/octet-stream');
 
   // A map shows pictures: a category icon must be an image, a pin's or event's media an image or a video.
   const accepted = field === 'image' ? ['image/'] : ['image/', 'video/'];
   if (!accepted.some((prefix) => mime.startsWith(prefix))) {
-    throw new MappingError(field, `${name} is ${mime}; only ${field === 'image' ? 'images' : 'images and videos'} can be sent`);
+    throw new MappingError(
+      field,
+      `${name} is ${mime}; only ${field === 'image' ? 'images' : 'images and videos'} can be sent`
+    );
   }
 
   const identity = onDeferred ? ctx.mediaIdentity?.(file) : undefined;
@@ -108,7 +147,7 @@ export async function mediaFileOf(
 export async function loadMedia<P extends Record<string, any>>(
   payload: P,
   deferred: DeferredMedia[] | undefined,
-  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>,
+  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
 ): Promise<P> {
   if (!deferred?.length) return payload;
   const out: Record<string, any> = { ...payload };

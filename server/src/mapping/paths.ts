@@ -5,8 +5,23 @@ export const FILE_UID = 'plugin::upload.file';
 
 /** Keys a populated media object carries, for when the upload model is not registered (unit tests, odd setups). */
 const FILE_KEYS = [
-  'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url',
-  'previewUrl', 'provider', 'provider_metadata', 'documentId', 'id', 'locale',
+  'name',
+  'alternativeText',
+  'caption',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'documentId',
+  'id',
+  'locale',
 ];
 
 const TO_MANY = new Set(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany', 'morphMany']);
@@ -50,7 +65,9 @@ export interface NormalizedSource {
   default?: unknown;
 }
 
-export function normalizeSource(source: FieldSource | { path?: unknown; default?: unknown }): NormalizedSource {
+export function normalizeSource(
+  source: FieldSource | { path?: unknown; default?: unknown }
+): NormalizedSource {
   if (typeof source === 'string') return { path: source, hasDefault: false };
   const obj = source as { path?: unknown; default?: unknown };
   return {
@@ -83,7 +100,8 @@ function kindOf(attr: SchemaAttribute): StepKind {
 
 function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
   const model = getModel(uid);
-  const isComponent = model?.modelType === 'component' || (!uid.includes('::') && uid.includes('.'));
+  const isComponent =
+    model?.modelType === 'component' || (!uid.includes('::') && uid.includes('.'));
   return isComponent ? `component ${uid}` : uid;
 }
 
@@ -111,7 +129,9 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
         throw new PathError(`'${prev.name}' is a ${prev.attr.type} field; it has no '${name}'`);
       }
       if (prev.kind === 'dynamiczone') {
-        throw new PathError(`'${prev.name}' is a dynamic zone; paths cannot go through dynamic zones`);
+        throw new PathError(
+          `'${prev.name}' is a dynamic zone; paths cannot go through dynamic zones`
+        );
       }
       owner = prev.target as string;
     }
@@ -119,7 +139,15 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
     const model = getModel(owner);
     if (!model) {
       if (owner === FILE_UID && FILE_KEYS.includes(name)) {
-        prev = { name, attr: { type: name === 'width' || name === 'height' || name === 'size' ? 'float' : 'string' }, owner, kind: name === 'formats' || name === 'provider_metadata' ? 'json' : 'scalar', many: false };
+        prev = {
+          name,
+          attr: {
+            type: name === 'width' || name === 'height' || name === 'size' ? 'float' : 'string',
+          },
+          owner,
+          kind: name === 'formats' || name === 'provider_metadata' ? 'json' : 'scalar',
+          many: false,
+        };
         steps.push(prev);
         continue;
       }
@@ -127,7 +155,9 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
     }
     const attr = model.attributes?.[name] as SchemaAttribute | undefined;
     if (!attr || typeof attr !== 'object') {
-      const where = prev ? `'${prev.name}' has no attribute '${name}' in ${describeOwner(owner, getModel)}` : `${describeOwner(owner, getModel)} has no attribute '${name}'`;
+      const where = prev
+        ? `'${prev.name}' has no attribute '${name}' in ${describeOwner(owner, getModel)}`
+        : `${describeOwner(owner, getModel)} has no attribute '${name}'`;
       throw new PathError(where);
     }
     const kind = kindOf(attr);
@@ -139,7 +169,9 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
       if (!target) throw new PathError(`'${name}' is a component field without a component uid`);
     } else if (kind === 'relation') {
       if (MORPH.has(String(attr.relation)) || !attr.target) {
-        throw new PathError(`'${name}' is a polymorphic relation; only relations to one content type are supported`);
+        throw new PathError(
+          `'${name}' is a polymorphic relation; only relations to one content type are supported`
+        );
       }
       target = attr.target;
       many = TO_MANY.has(String(attr.relation));
@@ -159,8 +191,12 @@ export function throughMany(resolved: ResolvedPath): PathStep | undefined {
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
-    (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**
@@ -175,7 +211,10 @@ export function readPath(value: unknown, path: string): unknown {
     if (Array.isArray(current)) {
       const next: unknown[] = [];
       for (const item of current) {
-        const v = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[segment] : undefined;
+        const v =
+          item !== null && typeof item === 'object'
+            ? (item as Record<string, unknown>)[segment]
+            : undefined;
         if (v === undefined || v === null) continue;
         if (Array.isArray(v)) next.push(...v);
         else next.push(v);

@@ -16,9 +16,15 @@ export async function buildPinpoint(r: EntryReader): Promise<Built<PinpointReque
   const p: PinpointRequest = {};
   let members: number[] | undefined;
   await collectProblems([
-    () => { p.name = r.requiredText('name'); },
-    () => { p.description = r.html('description'); },
-    () => { p.address = r.text('address'); },
+    () => {
+      p.name = r.requiredText('name');
+    },
+    () => {
+      p.description = r.html('description');
+    },
+    () => {
+      p.address = r.text('address');
+    },
     () => {
       const position = r.position();
       p.latitude = position.latitude;
@@ -26,10 +32,19 @@ export async function buildPinpoint(r: EntryReader): Promise<Built<PinpointReque
       if (position.altitude !== undefined) p.altitude = position.altitude;
     },
     // An explicit altitude field wins over one carried by the coordinates.
-    () => { const a = r.number('altitude'); if (a !== undefined) p.altitude = a; },
-    () => { p.tags = r.tags('tags'); },
-    async () => { p.media_file = await r.media('media'); },
-    () => { p.media_credits = r.text('media_credits'); },
+    () => {
+      const a = r.number('altitude');
+      if (a !== undefined) p.altitude = a;
+    },
+    () => {
+      p.tags = r.tags('tags');
+    },
+    async () => {
+      p.media_file = await r.media('media');
+    },
+    () => {
+      p.media_credits = r.text('media_credits');
+    },
     async () => {
       // No relation: no `category` key. The contract types it as an integer, so null is not sent.
       const { ids } = await r.related('category', 'category', { blocking: true, single: true });

@@ -36,8 +36,10 @@ export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
     if (!path) continue;
     out.push({ field, path, ref: refFields.includes(field) });
     if (field === 'tags') {
-      const explicit = typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
-        ? (source as { key: string }).key : undefined;
+      const explicit =
+        typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
+          ? (source as { key: string }).key
+          : undefined;
       let resolved: ResolvedPath | undefined;
       try {
         resolved = resolvePath(mapping.contentType, path, getModel);
@@ -45,7 +47,11 @@ export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         resolved = undefined;
       }
       const key = tagKeyFor(resolved, explicit, getModel);
-      if (key && resolved && (resolved.last.kind === 'relation' || resolved.last.kind === 'component')) {
+      if (
+        key &&
+        resolved &&
+        (resolved.last.kind === 'relation' || resolved.last.kind === 'component')
+      ) {
         out.push({ field, path: `${path}.${key}` });
       }
     }
@@ -72,7 +78,8 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
   for (const name of [...children.keys()].sort()) {
     const node = children.get(name) as PopNode;
     if (node.kind === 'media') out[name] = true;
-    else if (node.kind === 'component') out[name] = node.children.size === 0 ? true : { populate: render(node.children) };
+    else if (node.kind === 'component')
+      out[name] = node.children.size === 0 ? true : { populate: render(node.children) };
     else {
       out[name] = {
         fields: [...node.fields].sort(),
@@ -125,10 +132,20 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
   if (mapping.transform) {
     // A transform may read any field, not only mapped ones: give it every relation, component and
     // media of the entry, one level deep (the mapped paths keep their deeper populate).
-    const attributes = (getModel(mapping.contentType)?.attributes ?? {}) as Record<string, { type?: string }>;
+    const attributes = (getModel(mapping.contentType)?.attributes ?? {}) as Record<
+      string,
+      { type?: string }
+    >;
     for (const [name, attr] of Object.entries(attributes)) {
-      if (name in out || name === 'localizations' || name === 'createdBy' || name === 'updatedBy') continue;
-      if (attr?.type === 'relation' || attr?.type === 'component' || attr?.type === 'media' || attr?.type === 'dynamiczone') out[name] = true;
+      if (name in out || name === 'localizations' || name === 'createdBy' || name === 'updatedBy')
+        continue;
+      if (
+        attr?.type === 'relation' ||
+        attr?.type === 'component' ||
+        attr?.type === 'media' ||
+        attr?.type === 'dynamiczone'
+      )
+        out[name] = true;
     }
   }
   return out;
@@ -138,7 +155,10 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
  * Content types this mapping reads through relations (every hop), so that a change to one of
  * their entries re-queues the entries that use it.
  */
-export function relationTargets(mapping: Mapping, getModel: StrapiSchemaLookup): Array<{ field: string; path: string; target: string }> {
+export function relationTargets(
+  mapping: Mapping,
+  getModel: StrapiSchemaLookup
+): Array<{ field: string; path: string; target: string }> {
   const out: Array<{ field: string; path: string; target: string }> = [];
   const seen = new Set<string>();
   for (const fp of fieldPaths(mapping, getModel)) {
@@ -151,7 +171,10 @@ export function relationTargets(mapping: Mapping, getModel: StrapiSchemaLookup):
     }
     resolved.steps.forEach((step, i) => {
       if (step.kind !== 'relation' || !step.target) return;
-      const path = resolved.steps.slice(0, i + 1).map((s) => s.name).join('.');
+      const path = resolved.steps
+        .slice(0, i + 1)
+        .map((s) => s.name)
+        .join('.');
       const key = `${fp.field}\u0000${path}`;
       if (seen.has(key)) return;
       seen.add(key);

@@ -10,7 +10,16 @@ export interface DecimalSource {
 }
 
 const NUMBER_FIELDS = ['latitude', 'longitude', 'altitude'] as const;
-const IN_COORDINATES = new Set(['lat', 'latitude', 'lng', 'lon', 'long', 'longitude', 'alt', 'altitude']);
+const IN_COORDINATES = new Set([
+  'lat',
+  'latitude',
+  'lng',
+  'lon',
+  'long',
+  'longitude',
+  'alt',
+  'altitude',
+]);
 
 /** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
 export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {
@@ -28,12 +37,16 @@ export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup)
   };
   for (const field of NUMBER_FIELDS) {
     const last = fields[field] === undefined ? undefined : resolve(fields[field])?.last;
-    if (last?.attr.type === 'decimal') found.push({ field, owner: last.owner, attribute: last.name });
+    if (last?.attr.type === 'decimal')
+      found.push({ field, owner: last.owner, attribute: last.name });
   }
   const last = fields.coordinates === undefined ? undefined : resolve(fields.coordinates)?.last;
   if (last?.kind === 'component' && last.target) {
-    for (const [name, attr] of Object.entries((getModel(last.target)?.attributes ?? {}) as Record<string, any>)) {
-      if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase())) found.push({ field: 'coordinates', owner: last.target, attribute: name });
+    for (const [name, attr] of Object.entries(
+      (getModel(last.target)?.attributes ?? {}) as Record<string, any>
+    )) {
+      if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase()))
+        found.push({ field: 'coordinates', owner: last.target, attribute: name });
     }
   }
   return found;

@@ -4,7 +4,15 @@ import { MappingError } from './errors';
 import { isBlocks } from './blocks';
 import { toHtml } from './html';
 import { mediaFileOf } from './media';
-import { normalizeSource, PathError, readPath, readSource, resolvePath, type NormalizedSource, type ResolvedPath } from './paths';
+import {
+  normalizeSource,
+  PathError,
+  readPath,
+  readSource,
+  resolvePath,
+  type NormalizedSource,
+  type ResolvedPath,
+} from './paths';
 import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
@@ -27,7 +35,11 @@ export class EntryReader {
   readonly unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }> = [];
   readonly deferredMedia: DeferredMedia[] = [];
 
-  constructor(readonly mapping: Mapping, readonly entry: Entry, readonly ctx: MappingContext) {}
+  constructor(
+    readonly mapping: Mapping,
+    readonly entry: Entry,
+    readonly ctx: MappingContext
+  ) {}
 
   private get fields(): Record<string, unknown> {
     return (this.mapping.fields ?? {}) as unknown as Record<string, unknown>;
@@ -69,14 +81,27 @@ export class EntryReader {
     resolved.steps.forEach((step, i) => {
       if (step.kind !== 'relation' || !step.target) return;
       if (skipLast && i === resolved.steps.length - 1) return;
-      const prefix = resolved.steps.slice(0, i + 1).map((s) => s.name).join('.');
+      const prefix = resolved.steps
+        .slice(0, i + 1)
+        .map((s) => s.name)
+        .join('.');
       const value = readPath(this.entry, prefix);
-      const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+      const items = Array.isArray(value)
+        ? value
+        : value === undefined || value === null
+          ? []
+          : [value];
       const localized = this.ctx.getModel(step.target)?.pluginOptions?.i18n?.localized === true;
       for (const item of items) {
-        const documentId = item && typeof item === 'object' ? (item as { documentId?: unknown }).documentId : undefined;
+        const documentId =
+          item && typeof item === 'object'
+            ? (item as { documentId?: unknown }).documentId
+            : undefined;
         if (typeof documentId !== 'string') continue;
-        const locale = localized && typeof (item as { locale?: unknown }).locale === 'string' ? (item as { locale: string }).locale : null;
+        const locale =
+          localized && typeof (item as { locale?: unknown }).locale === 'string'
+            ? (item as { locale: string }).locale
+            : null;
         const key = `${step.target}\u0000${documentId}\u0000${locale ?? ''}`;
         if (this.readKeys.has(key)) continue;
         this.readKeys.add(key);
@@ -96,7 +121,10 @@ export class EntryReader {
     if (!r) throw new MappingError(field, 'is not mapped');
     const text = toText(r.value, field, r.source.path);
     if (text === undefined || text === '') {
-      throw new MappingError(field, `is empty (nothing at '${r.source.path}'); the remote needs a ${field}`);
+      throw new MappingError(
+        field,
+        `is empty (nothing at '${r.source.path}'); the remote needs a ${field}`
+      );
     }
     return text;
   }
@@ -104,10 +132,15 @@ export class EntryReader {
   html(field: string): string | undefined {
     const r = this.read(field);
     if (!r) return undefined;
-    const type = r.resolved && r.resolved.jsonRest.length === 0 ? String(r.resolved.last.attr.type) : undefined;
-    const value = type === 'blocks' || isBlocks(r.value) ? r.value : single(r.value, field, r.source.path);
+    const type =
+      r.resolved && r.resolved.jsonRest.length === 0
+        ? String(r.resolved.last.attr.type)
+        : undefined;
+    const value =
+      type === 'blocks' || isBlocks(r.value) ? r.value : single(r.value, field, r.source.path);
     const html = toHtml(value, type, { publicUrl: this.ctx.publicUrl });
-    if (html === undefined) throw new MappingError(field, `expected text at '${r.source.path}', got ${show(value)}`);
+    if (html === undefined)
+      throw new MappingError(field, `expected text at '${r.source.path}', got ${show(value)}`);
     return html;
   }
 
@@ -153,11 +186,17 @@ export class EntryReader {
     const raw = this.fields[field];
     if (raw === undefined || raw === null) return undefined;
     const r = this.read(field) as Read;
-    const key = typeof raw === 'object' && typeof (raw as { key?: unknown }).key === 'string' ? (raw as { key: string }).key : undefined;
+    const key =
+      typeof raw === 'object' && typeof (raw as { key?: unknown }).key === 'string'
+        ? (raw as { key: string }).key
+        : undefined;
     return mapTags(r.value, field, tagKeyFor(r.resolved, key, this.ctx.getModel));
   }
 
-  async media(field: string, remoteField: DeferredMedia['remoteField'] = 'media_file'): Promise<MediaFile | undefined> {
+  async media(
+    field: string,
+    remoteField: DeferredMedia['remoteField'] = 'media_file'
+  ): Promise<MediaFile | undefined> {
     const r = this.read(field);
     if (!r) return undefined;
     return mediaFileOf(r.value, field, r.source.path, this.ctx, (placeholder, file, name) => {
@@ -177,25 +216,40 @@ export class EntryReader {
    * Remote ids of the related entries at a relation field. Entries not synced yet are recorded
    * as unresolved: the caller's `blocking` says whether the push must wait for them.
    */
-  async related(field: string, role: RefRole, opts: { blocking: boolean; single: boolean }): Promise<{ ids: number[]; count: number }> {
+  async related(
+    field: string,
+    role: RefRole,
+    opts: { blocking: boolean; single: boolean }
+  ): Promise<{ ids: number[]; count: number }> {
     const r = this.read(field, { identity: true });
     if (!r) return { ids: [], count: 0 };
     const last = r.resolved?.last;
-    if (!r.resolved || !last || last.kind !== 'relation' || r.resolved.jsonRest.length > 0 || !last.target) {
+    if (
+      !r.resolved ||
+      !last ||
+      last.kind !== 'relation' ||
+      r.resolved.jsonRest.length > 0 ||
+      !last.target
+    ) {
       throw new MappingError(field, `'${r.source.path}' is not a relation`);
     }
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = this.ctx.getModel(last.target)?.pluginOptions?.i18n?.localized === true;
-    const refs = relatedRefs(r.value, last.target, field, r.source.path)
-      .map((ref) => (localized ? ref : { ...ref, locale: null }));
+    const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
+      localized ? ref : { ...ref, locale: null }
+    );
     if (opts.single && refs.length > 1) {
-      throw new MappingError(field, `'${r.source.path}' gives ${refs.length} related entries, one is needed`);
+      throw new MappingError(
+        field,
+        `'${r.source.path}' gives ${refs.length} related entries, one is needed`
+      );
     }
     const ids: number[] = [];
     for (const ref of refs) {
       this.refs.push({ ...ref, role });
       const id = await this.ctx.remoteIdOf(ref);
-      if (id === undefined || id === null) this.unresolved.push({ ...ref, role, blocking: opts.blocking });
+      if (id === undefined || id === null)
+        this.unresolved.push({ ...ref, role, blocking: opts.blocking });
       else if (!ids.includes(id)) ids.push(id);
     }
     return { ids, count: refs.length };

@@ -10,10 +10,19 @@ const TEXT_TYPES = new Set(['string', 'text', 'uid', 'email', 'enumeration']);
  * key, else `name`, else the target's first text attribute. Undefined when the path does not end
  * on a relation or component (text, JSON: the value's shape decides).
  */
-export function tagKeyFor(resolved: ResolvedPath | undefined, key: string | undefined, getModel: StrapiSchemaLookup): string | undefined {
+export function tagKeyFor(
+  resolved: ResolvedPath | undefined,
+  key: string | undefined,
+  getModel: StrapiSchemaLookup
+): string | undefined {
   if (key) return key;
   const last = resolved?.last;
-  if (!last || resolved.jsonRest.length > 0 || (last.kind !== 'relation' && last.kind !== 'component')) return undefined;
+  if (
+    !last ||
+    resolved.jsonRest.length > 0 ||
+    (last.kind !== 'relation' && last.kind !== 'component')
+  )
+    return undefined;
   const model = last.target ? getModel(last.target) : undefined;
   const attributes = (model?.attributes ?? {}) as Record<string, { type?: string }>;
   if (attributes.name) return 'name';

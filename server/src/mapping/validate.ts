@@ -1,5 +1,12 @@
 import { datesSpecOf, isDatesSpecSource } from './dates';
-import { normalizeSource, PathError, resolvePath, throughMany, type PathStep, type ResolvedPath } from './paths';
+import {
+  normalizeSource,
+  PathError,
+  resolvePath,
+  throughMany,
+  type PathStep,
+  type ResolvedPath,
+} from './paths';
 import { tagKeyFor } from './tags';
 import type { Mapping, ResourceKind, StrapiSchemaLookup } from './types';
 
@@ -49,7 +56,18 @@ export const FIELD_SPECS: Record<ResourceKind, Record<string, Expect>> = {
   },
 };
 
-const TEXT = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal']);
+const TEXT = new Set([
+  'string',
+  'text',
+  'richtext',
+  'email',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+]);
 const NUMBER = new Set(['integer', 'biginteger', 'float', 'decimal', 'string']);
 const DATE = new Set(['date', 'datetime', 'timestamp', 'string', 'text', 'json']);
 const TAG_SCALARS = new Set(['string', 'text', 'enumeration', 'json']);
@@ -71,7 +89,22 @@ function describe(step: PathStep): string {
 
 function firstAttribute(uid: string | undefined, getModel: StrapiSchemaLookup): string {
   const attrs = uid ? Object.keys(getModel(uid)?.attributes ?? {}) : [];
-  return attrs.find((a) => !['id', 'documentId', 'locale', 'localizations', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy'].includes(a)) ?? 'name';
+  return (
+    attrs.find(
+      (a) =>
+        ![
+          'id',
+          'documentId',
+          'locale',
+          'localizations',
+          'createdAt',
+          'updatedAt',
+          'publishedAt',
+          'createdBy',
+          'updatedBy',
+        ].includes(a)
+    ) ?? 'name'
+  );
 }
 
 export interface ValidateOptions {
@@ -88,17 +121,27 @@ export interface ValidateOptions {
  * wrote config/plugins: every path, its attribute type, relation targets and required fields.
  * Empty when the mapping can be used.
  */
-export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLookup, opts: ValidateOptions = {}): string[] {
+export function validateMappingFields(
+  mapping: Mapping,
+  getModel: StrapiSchemaLookup,
+  opts: ValidateOptions = {}
+): string[] {
   const at = opts.at ?? `mappings[${opts.index ?? 0}]`;
   const problems: string[] = [];
-  if (!mapping || typeof mapping !== 'object') return [`${at}: must be an object { contentType, resource, fields }`];
+  if (!mapping || typeof mapping !== 'object')
+    return [`${at}: must be an object { contentType, resource, fields }`];
   const uid = mapping.contentType;
   const specs = FIELD_SPECS[mapping.resource as ResourceKind];
-  if (!specs) return [`${at}.resource: must be one of ${Object.keys(FIELD_SPECS).join(', ')}, got ${JSON.stringify(mapping.resource)}`];
+  if (!specs)
+    return [
+      `${at}.resource: must be one of ${Object.keys(FIELD_SPECS).join(', ')}, got ${JSON.stringify(mapping.resource)}`,
+    ];
   const model = typeof uid === 'string' ? getModel(uid) : undefined;
-  if (!model) return [`${at}.contentType: ${JSON.stringify(uid)} is not a content type of this Strapi`];
+  if (!model)
+    return [`${at}.contentType: ${JSON.stringify(uid)} is not a content type of this Strapi`];
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
-  if (typeof fields !== 'object' || Array.isArray(fields)) return [`${at}.fields: must be an object`];
+  if (typeof fields !== 'object' || Array.isArray(fields))
+    return [`${at}.fields: must be an object`];
 
   const problem = (field: string, text: string) => problems.push(`${at}.fields.${field}: ${text}`);
   const resolve = (field: string, path: string): ResolvedPath | undefined => {
@@ -113,13 +156,18 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
     }
   };
   const mappedTo = (target: string, resource: ResourceKind): boolean | undefined =>
-    opts.mappings ? opts.mappings.some((m) => m && m.contentType === target && m.resource === resource) : undefined;
+    opts.mappings
+      ? opts.mappings.some((m) => m && m.contentType === target && m.resource === resource)
+      : undefined;
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
     const expect = specs[field];
     if (!expect) {
-      problem(field, `${mapping.resource} has no field '${field}' (fields: ${Object.keys(specs).join(', ')})`);
+      problem(
+        field,
+        `${mapping.resource} has no field '${field}' (fields: ${Object.keys(specs).join(', ')})`
+      );
       continue;
     }
     if (expect.kind === 'dates') {
@@ -127,8 +175,14 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
       continue;
     }
     const isObj = typeof source === 'object' && !Array.isArray(source);
-    if (typeof source !== 'string' && !(isObj && typeof (source as { path?: unknown }).path === 'string')) {
-      problem(field, `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`);
+    if (
+      typeof source !== 'string' &&
+      !(isObj && typeof (source as { path?: unknown }).path === 'string')
+    ) {
+      problem(
+        field,
+        `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`
+      );
       continue;
     }
     const { path } = normalizeSource(source as never);
@@ -137,18 +191,23 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
     const last = resolved.last;
     const inJson = resolved.jsonRest.length > 0 || last.kind === 'json';
     const many = throughMany(resolved);
-    const manyNote = many ? `'${path}' goes through ${describe(many)} '${many.name}', which gives several values; one is needed` : undefined;
+    const manyNote = many
+      ? `'${path}' goes through ${describe(many)} '${many.name}', which gives several values; one is needed`
+      : undefined;
 
     switch (expect.kind) {
       case 'text':
       case 'html':
       case 'number': {
         if (inJson) break;
-        const ok = expect.kind === 'number' ? NUMBER.has(last.attr.type)
-          : TEXT.has(last.attr.type) || (expect.kind === 'html' && last.attr.type === 'blocks');
+        const ok =
+          expect.kind === 'number'
+            ? NUMBER.has(last.attr.type)
+            : TEXT.has(last.attr.type) || (expect.kind === 'html' && last.attr.type === 'blocks');
         if (!ok) {
           let need = expect.kind === 'number' ? 'a number is needed' : 'a string is needed';
-          if (last.kind === 'relation' || last.kind === 'component') need += `: pick one of its fields, e.g. '${path}.${firstAttribute(last.target, getModel)}'`;
+          if (last.kind === 'relation' || last.kind === 'component')
+            need += `: pick one of its fields, e.g. '${path}.${firstAttribute(last.target, getModel)}'`;
           if (last.attr.type === 'password') need = 'passwords are never sent';
           problem(field, `'${path}' is ${describe(last)}, ${need}`);
         } else if (manyNote) problem(field, manyNote);
@@ -156,30 +215,56 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
       }
       case 'coordinates': {
         if (last.kind === 'dynamiczone') {
-          problem(field, `'${path}' is a dynamic zone; dynamic zones are not supported for coordinates (use a component or a JSON field)`);
+          problem(
+            field,
+            `'${path}' is a dynamic zone; dynamic zones are not supported for coordinates (use a component or a JSON field)`
+          );
         } else if (last.kind === 'component') {
-          if (last.many) problem(field, `'${path}' is a repeatable component; one position is needed`);
-          const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {}).map((k) => k.toLowerCase());
+          if (last.many)
+            problem(field, `'${path}' is a repeatable component; one position is needed`);
+          const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {}).map((k) =>
+            k.toLowerCase()
+          );
           const geo = attrs.includes('type') && attrs.includes('coordinates');
-          if (!geo && (!attrs.some((a) => LAT.includes(a)) || !attrs.some((a) => LNG.includes(a)))) {
-            problem(field, `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`);
+          if (
+            !geo &&
+            (!attrs.some((a) => LAT.includes(a)) || !attrs.some((a) => LNG.includes(a)))
+          ) {
+            problem(
+              field,
+              `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`
+            );
           }
         } else if (!inJson && !['string', 'text'].includes(last.attr.type)) {
-          problem(field, `'${path}' is ${describe(last)}; coordinates need a component or a JSON field holding {lat, lng} or a GeoJSON Point`);
+          problem(
+            field,
+            `'${path}' is ${describe(last)}; coordinates need a component or a JSON field holding {lat, lng} or a GeoJSON Point`
+          );
         }
         if (manyNote) problem(field, manyNote);
         break;
       }
       case 'tags': {
-        const explicit = isObj && typeof (source as { key?: unknown }).key === 'string' ? (source as { key: string }).key : undefined;
+        const explicit =
+          isObj && typeof (source as { key?: unknown }).key === 'string'
+            ? (source as { key: string }).key
+            : undefined;
         if (inJson) break;
         if (last.kind === 'relation' || last.kind === 'component') {
           const targetAttrs = getModel(last.target as string)?.attributes ?? {};
           const key = tagKeyFor(resolved, explicit, getModel);
-          if (!key) problem(field, `'${path}' points to ${last.target}, which has no text attribute to use as tag; set { path: '${path}', key: '<attribute>' }`);
-          else if (!targetAttrs[key]) problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
+          if (!key)
+            problem(
+              field,
+              `'${path}' points to ${last.target}, which has no text attribute to use as tag; set { path: '${path}', key: '<attribute>' }`
+            );
+          else if (!targetAttrs[key])
+            problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
         } else if (!TAG_SCALARS.has(last.attr.type)) {
-          problem(field, `'${path}' is ${describe(last)}; tags need a text, a JSON list of strings, or a relation`);
+          problem(
+            field,
+            `'${path}' is ${describe(last)}; tags need a text, a JSON list of strings, or a relation`
+          );
         }
         break;
       }
@@ -190,15 +275,24 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
         break;
       case 'relation': {
         if (last.kind !== 'relation' || resolved.jsonRest.length > 0) {
-          problem(field, `'${path}' is ${describe(last)}; a relation to a content type mapped to ${expect.resource} is needed`);
+          problem(
+            field,
+            `'${path}' is ${describe(last)}; a relation to a content type mapped to ${expect.resource} is needed`
+          );
           break;
         }
         const target = last.target as string;
         if (mappedTo(target, expect.resource) === false) {
-          problem(field, `'${path}' is a relation to ${target}, which no mapping sends to ${expect.resource}`);
+          problem(
+            field,
+            `'${path}' is a relation to ${target}, which no mapping sends to ${expect.resource}`
+          );
         }
         if (expect.single && (last.many || many)) {
-          problem(field, `'${path}' ${last.many ? 'is a to-many relation' : `goes through '${(many as PathStep).name}', which gives several values`}; one ${expect.resource} is needed`);
+          problem(
+            field,
+            `'${path}' ${last.many ? 'is a to-many relation' : `goes through '${(many as PathStep).name}', which gives several values`}; one ${expect.resource} is needed`
+          );
         }
         break;
       }
@@ -206,7 +300,12 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
   }
 
   const has = (f: string) => fields[f] !== undefined && fields[f] !== null;
-  const required: Record<ResourceKind, string[]> = { pinpoint: ['name'], event: ['name', 'dates', 'pinpoint'], category: ['name'], list: ['name'] };
+  const required: Record<ResourceKind, string[]> = {
+    pinpoint: ['name'],
+    event: ['name', 'dates', 'pinpoint'],
+    category: ['name'],
+    list: ['name'],
+  };
   for (const f of required[mapping.resource as ResourceKind]) {
     if (!has(f)) problem(f, `is required for ${mapping.resource} and not mapped`);
   }
@@ -214,8 +313,10 @@ export function validateMappingFields(mapping: Mapping, getModel: StrapiSchemaLo
     if (has('coordinates') && (has('latitude') || has('longitude'))) {
       problem('coordinates', 'map either coordinates or latitude + longitude, not both');
     } else if (!has('coordinates')) {
-      if (!has('latitude')) problem('latitude', 'is required for pinpoint (or map coordinates) and not mapped');
-      if (!has('longitude')) problem('longitude', 'is required for pinpoint (or map coordinates) and not mapped');
+      if (!has('latitude'))
+        problem('latitude', 'is required for pinpoint (or map coordinates) and not mapped');
+      if (!has('longitude'))
+        problem('longitude', 'is required for pinpoint (or map coordinates) and not mapped');
     }
   }
   return problems;
@@ -226,11 +327,18 @@ function validateDates(
   source: unknown,
   getModel: StrapiSchemaLookup,
   problem: (field: string, text: string) => void,
-  resolve: (field: string, path: string) => ResolvedPath | undefined,
+  resolve: (field: string, path: string) => ResolvedPath | undefined
 ): void {
   const isSpec = isDatesSpecSource(source);
-  if (typeof source !== 'string' && !isSpec && !(typeof source === 'object' && typeof (source as { path?: unknown }).path === 'string')) {
-    problem(field, `must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`);
+  if (
+    typeof source !== 'string' &&
+    !isSpec &&
+    !(typeof source === 'object' && typeof (source as { path?: unknown }).path === 'string')
+  ) {
+    problem(
+      field,
+      `must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`
+    );
     return;
   }
   const spec = datesSpecOf(source);
@@ -238,7 +346,10 @@ function validateDates(
   const checkDateAttr = (path: string, label: string) => {
     const r = resolve(field, path);
     if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type)) {
-      problem(field, `${label} '${path}' is ${describe(r.last)}; a date, datetime or ISO 8601 text is needed`);
+      problem(
+        field,
+        `${label} '${path}' is ${describe(r.last)}; a date, datetime or ISO 8601 text is needed`
+      );
     }
   };
   if (spec.path === undefined) {
@@ -255,24 +366,52 @@ function validateDates(
     const attrs = getModel(last.target as string)?.attributes ?? {};
     const check = (key: string, label: string) => {
       const attr = attrs[key.split('.')[0]];
-      if (!attr) problem(field, `'${spec.path}' is ${describe(last)}, which has no attribute '${key}' for the ${label}`);
-      else if (!key.includes('.') && !DATE.has(attr.type)) problem(field, `${label} '${spec.path}.${key}' is a ${attr.type} field; a date, datetime or ISO 8601 text is needed`);
+      if (!attr)
+        problem(
+          field,
+          `'${spec.path}' is ${describe(last)}, which has no attribute '${key}' for the ${label}`
+        );
+      else if (!key.includes('.') && !DATE.has(attr.type))
+        problem(
+          field,
+          `${label} '${spec.path}.${key}' is a ${attr.type} field; a date, datetime or ISO 8601 text is needed`
+        );
     };
     check(spec.start, 'start');
     if (explicitEnd || attrs[spec.end]) check(spec.end, 'end');
     return;
   }
   if (last.kind === 'scalar') {
-    if (!DATE.has(last.attr.type)) problem(field, `'${spec.path}' is ${describe(last)}; a date, datetime, a repeatable component or JSON of ranges is needed`);
-    else if (isSpec) problem(field, `'${spec.path}' is a single ${last.attr.type} field; start/end keys apply to components, relations or JSON (use { start: '${spec.path}', end: '<end field>' } for two fields)`);
+    if (!DATE.has(last.attr.type))
+      problem(
+        field,
+        `'${spec.path}' is ${describe(last)}; a date, datetime, a repeatable component or JSON of ranges is needed`
+      );
+    else if (isSpec)
+      problem(
+        field,
+        `'${spec.path}' is a single ${last.attr.type} field; start/end keys apply to components, relations or JSON (use { start: '${spec.path}', end: '<end field>' } for two fields)`
+      );
     return;
   }
-  problem(field, `'${spec.path}' is ${describe(last)}; dates need a repeatable component, JSON ranges, or date fields`);
+  problem(
+    field,
+    `'${spec.path}' is ${describe(last)}; dates need a repeatable component, JSON ranges, or date fields`
+  );
 }
 
 /** Every mapping at once, so relation targets are checked against the whole config. */
-export function validateMappings(mappings: Mapping[], getModel: StrapiSchemaLookup, opts: { prefix?: string } = {}): string[] {
+export function validateMappings(
+  mappings: Mapping[],
+  getModel: StrapiSchemaLookup,
+  opts: { prefix?: string } = {}
+): string[] {
   if (!Array.isArray(mappings)) return [];
   return mappings.flatMap((m, index) =>
-    validateMappingFields(m, getModel, { index, mappings, at: `${opts.prefix ?? ''}mappings[${index}]` }));
+    validateMappingFields(m, getModel, {
+      index,
+      mappings,
+      at: `${opts.prefix ?? ''}mappings[${index}]`,
+    })
+  );
 }

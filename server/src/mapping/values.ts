@@ -4,9 +4,11 @@ import { MappingError } from './errors';
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
   if (typeof value === 'object') return 'an object';
   return String(value);
 }
@@ -44,6 +46,7 @@ export function toNumber(value: unknown, field: string, path: string): number | 
   else if (typeof v === 'bigint') n = Number(v);
   else if (typeof v === 'string' && NUMERIC.test(v.trim())) n = Number(v.trim());
   else throw new MappingError(field, `expected a number at '${path}', got ${show(v)}`);
-  if (!Number.isFinite(n)) throw new MappingError(field, `expected a finite number at '${path}', got ${show(v)}`);
+  if (!Number.isFinite(n))
+    throw new MappingError(field, `expected a finite number at '${path}', got ${show(v)}`);
   return n;
 }

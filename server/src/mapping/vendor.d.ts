@@ -30,8 +30,16 @@ declare module 'sanitize-html' {
     allowedSchemesByTag?: Record<string, string[]>;
     allowProtocolRelative?: boolean;
     nonTextTags?: string[];
-    exclusiveFilter?: (frame: { tag: string; attribs: Record<string, string>; text: string; mediaChildren: string[] }) => boolean;
-    transformTags?: Record<string, (tagName: string, attribs: Record<string, string>) => Transformed>;
+    exclusiveFilter?: (frame: {
+      tag: string;
+      attribs: Record<string, string>;
+      text: string;
+      mediaChildren: string[];
+    }) => boolean;
+    transformTags?: Record<
+      string,
+      (tagName: string, attribs: Record<string, string>) => Transformed
+    >;
   }
   function sanitizeHtml(dirty: string, options?: SanitizeOptions): string;
   export default sanitizeHtml;

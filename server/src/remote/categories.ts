@@ -24,9 +24,16 @@ export function createCategoriesApi(api: Api): CategoriesApi {
     listPages: pages,
     page: (from = {}) => fetchPage(api, PATH, undefined, readCategory, from.link),
     list: () => items(pages()),
-    get: async (id) => getOne(api, itemPath(PATH, id, 'category id'), withKnownId(id, readCategory)),
+    get: async (id) =>
+      getOne(api, itemPath(PATH, id, 'category id'), withKnownId(id, readCategory)),
     create: async (input) => sendOne(api, 'POST', PATH, categoryPayload(input), readCategory),
     update: async (id, input) =>
-      sendOne(api, 'PUT', itemPath(PATH, id, 'category id'), categoryPayload(input), withKnownId(id, readCategory)),
+      sendOne(
+        api,
+        'PUT',
+        itemPath(PATH, id, 'category id'),
+        categoryPayload(input),
+        withKnownId(id, readCategory)
+      ),
   };
 }

@@ -6,7 +6,14 @@ import { createListsApi, type ListsApi } from './lists';
 import { createPinpointsApi, type PinpointsApi } from './pinpoints';
 import { createRedactor } from './redact';
 import { createTokenSource } from './token';
-import { createTransport, safeLogger, type FetchLike, type Logger, type RequestInfo, type ResponseInfo } from './transport';
+import {
+  createTransport,
+  safeLogger,
+  type FetchLike,
+  type Logger,
+  type RequestInfo,
+  type ResponseInfo,
+} from './transport';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = 'strapi-plugin-location-content';
@@ -65,7 +72,8 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   if (!options.clientId) throw new TypeError('clientId is required');
   if (!options.clientSecret) throw new TypeError('clientSecret is required');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  if (!(timeoutMs > 0))
+    throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
 
   const redactor = createRedactor([options.clientSecret]);
   const logger = safeLogger(options.logger, redactor);

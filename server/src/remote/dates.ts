@@ -10,7 +10,9 @@ const ISO_8601 =
 
 export class InvalidDateError extends Error {
   constructor(input: unknown) {
-    super(`Not an ISO 8601 date: ${JSON.stringify(typeof input === 'string' ? input.slice(0, 64) : String(input))}`);
+    super(
+      `Not an ISO 8601 date: ${JSON.stringify(typeof input === 'string' ? input.slice(0, 64) : String(input))}`
+    );
     this.name = 'InvalidDateError';
   }
 }
@@ -49,14 +51,22 @@ export function toMsUtc(input: string | Date): string {
   const endOfDay = hour === 24 && minute === 0 && second === 0 && ms === 0;
   if (
     offset === undefined ||
-    month < 1 || month > 12 || day < 1 ||
-    (hour > 23 && !endOfDay) || minute > 59 || second > 59
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    (hour > 23 && !endOfDay) ||
+    minute > 59 ||
+    second > 59
   ) {
     throw new InvalidDateError(input);
   }
   const base = new Date(0);
   base.setUTCFullYear(year, month - 1, day);
-  if (base.getUTCFullYear() !== year || base.getUTCMonth() !== month - 1 || base.getUTCDate() !== day) {
+  if (
+    base.getUTCFullYear() !== year ||
+    base.getUTCMonth() !== month - 1 ||
+    base.getUTCDate() !== day
+  ) {
     throw new InvalidDateError(input);
   }
   const time = base.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms;

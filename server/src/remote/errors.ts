@@ -79,7 +79,10 @@ export function isRetryable(code: RemoteErrorCode, status?: number): boolean {
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now: number = Date.now()
+): number | undefined {
   if (value == null) return undefined;
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
@@ -157,7 +160,8 @@ export function describeBody(body: unknown): string | undefined {
     if (typeof record.detail === 'string') return clip(record.detail);
     // OAuth2 error answers (RFC 6749 §5.2)
     if (typeof record.error === 'string') {
-      const description = typeof record.error_description === 'string' ? `: ${record.error_description}` : '';
+      const description =
+        typeof record.error_description === 'string' ? `: ${record.error_description}` : '';
       return clip(`${record.error}${description}`);
     }
   }

@@ -25,15 +25,23 @@ export interface EventsApi {
 }
 
 export function createEventsApi(api: Api): EventsApi {
-  const pages = (filter: EventFilter = {}) => listPages(api, PATH, { pinpoint: filter.pinpoint }, readEvent);
+  const pages = (filter: EventFilter = {}) =>
+    listPages(api, PATH, { pinpoint: filter.pinpoint }, readEvent);
   return {
     listPages: pages,
-    page: (from = {}) => fetchPage(api, PATH, { pinpoint: from.filter?.pinpoint }, readEvent, from.link),
+    page: (from = {}) =>
+      fetchPage(api, PATH, { pinpoint: from.filter?.pinpoint }, readEvent, from.link),
     list: (filter) => items(pages(filter)),
     get: async (id) => getOne(api, itemPath(PATH, id, 'event id'), withKnownId(id, readEvent)),
     create: async (input) => sendOne(api, 'POST', PATH, eventPayload(input), readEvent),
     update: async (id, input) =>
-      sendOne(api, 'PUT', itemPath(PATH, id, 'event id'), eventPayload(input), withKnownId(id, readEvent)),
+      sendOne(
+        api,
+        'PUT',
+        itemPath(PATH, id, 'event id'),
+        eventPayload(input),
+        withKnownId(id, readEvent)
+      ),
     delete: async (id) => deleteOne(api, itemPath(PATH, id, 'event id')),
   };
 }

@@ -1,4 +1,11 @@
-import { RemoteError, bodyForDisplay, classifyStatus, describeBody, parseRetryAfter, statusLine } from './errors';
+import {
+  RemoteError,
+  bodyForDisplay,
+  classifyStatus,
+  describeBody,
+  parseRetryAfter,
+  statusLine,
+} from './errors';
 import type { Redactor } from './redact';
 import type { TokenSource } from './token';
 import type { Logger, RawResponse, Transport } from './transport';
@@ -149,14 +156,22 @@ export function createApi(options: ApiOptions): Api {
         // No refresh token exists: a revoked or expired token is replaced once, then
         // the call is repeated once. A 401 means the call was not carried out, so
         // repeating a POST cannot duplicate anything.
-        logger?.info(`location-content remote: token refused on ${method} ${path}; requesting a new one`);
+        logger?.info(
+          `location-content remote: token refused on ${method} ${path}; requesting a new one`
+        );
         token = await tokens.renewAfterRejection(token);
         response = await send(method, url, path, token, payload);
       }
       if (response.status < 200 || response.status >= 300) throw failure(method, path, response);
-      if (response.text.trim() === '') return { status: response.status, data: undefined, method, path };
+      if (response.text.trim() === '')
+        return { status: response.status, data: undefined, method, path };
       try {
-        return { status: response.status, data: JSON.parse(response.text) as unknown, method, path };
+        return {
+          status: response.status,
+          data: JSON.parse(response.text) as unknown,
+          method,
+          path,
+        };
       } catch (err) {
         throw new RemoteError({
           message: `Unreadable answer (${statusLine(response.status, response.statusText)}, not JSON) on ${method} ${path}: ${describeBody(redactor.value(bodyForDisplay(response.text))) ?? ''}`,

@@ -3,10 +3,23 @@ export type { RemoteClient, RemoteClientOptions } from './client';
 export { RemoteError, isRemoteError, classifyStatus, parseRetryAfter } from './errors';
 export type { RemoteErrorCode } from './errors';
 export { toMsUtc, InvalidDateError } from './dates';
-export { pinpointPayload, eventPayload, categoryPayload, listPayload, membershipPayload } from './payloads';
+export {
+  pinpointPayload,
+  eventPayload,
+  categoryPayload,
+  listPayload,
+  membershipPayload,
+} from './payloads';
 export type { PinpointsApi, PinpointFilter } from './pinpoints';
 export type { EventsApi, EventFilter } from './events';
 export type { CategoriesApi } from './categories';
 export type { ListsApi } from './lists';
-export type { FetchLike, FetchInitLike, FetchResponseLike, Logger, RequestInfo, ResponseInfo } from './transport';
+export type {
+  FetchLike,
+  FetchInitLike,
+  FetchResponseLike,
+  Logger,
+  RequestInfo,
+  ResponseInfo,
+} from './transport';
 export * from './types';

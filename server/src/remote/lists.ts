@@ -40,7 +40,13 @@ export function createListsApi(api: Api): ListsApi {
     get: async (id) => getOne(api, itemPath(PATH, id, 'list id'), withKnownId(id, readList)),
     create: async (input) => sendOne(api, 'POST', PATH, listPayload(input), readList),
     update: async (id, input) =>
-      sendOne(api, 'PUT', itemPath(PATH, id, 'list id'), listPayload(input), withKnownId(id, readList)),
+      sendOne(
+        api,
+        'PUT',
+        itemPath(PATH, id, 'list id'),
+        listPayload(input),
+        withKnownId(id, readList)
+      ),
     delete: async (id) => deleteOne(api, itemPath(PATH, id, 'list id')),
     addPinpoints: async (listId, ids) => membership('POST', listId, ids),
     removePinpoints: async (listId, ids) => membership('DELETE', listId, ids),

@@ -13,9 +13,13 @@ export async function fetchPage<T>(
   path: string,
   query: ApiRequest['query'],
   read: (raw: unknown) => T,
-  link?: string,
+  link?: string
 ): Promise<Page<T>> {
-  const response = await api.request(link === undefined ? { method: 'GET', target: path, query } : { method: 'GET', target: api.resolveLink(link) });
+  const response = await api.request(
+    link === undefined
+      ? { method: 'GET', target: path, query }
+      : { method: 'GET', target: api.resolveLink(link) }
+  );
   return readWith(response, (raw) => readPage(raw, read));
 }
 
@@ -28,12 +32,16 @@ export async function* listPages<T>(
   api: Api,
   path: string,
   query: ApiRequest['query'],
-  read: (raw: unknown) => T,
+  read: (raw: unknown) => T
 ): AsyncGenerator<Page<T>, void, undefined> {
   let target: string | URL = path;
   const seen = new Set<string>();
   for (;;) {
-    const response = await api.request({ method: 'GET', target, query: target === path ? query : undefined });
+    const response = await api.request({
+      method: 'GET',
+      target,
+      query: target === path ? query : undefined,
+    });
     const page = readWith(response, (raw) => readPage(raw, read));
     yield page;
     if (!page.next) return;
@@ -55,7 +63,11 @@ export async function* listPages<T>(
 }
 
 function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
-  if (!value || typeof value !== 'object' || !Array.isArray((value as { results?: unknown }).results)) {
+  if (
+    !value ||
+    typeof value !== 'object' ||
+    !Array.isArray((value as { results?: unknown }).results)
+  ) {
     throw new Error('expected a page object with a results array');
   }
   const raw = value as { count?: unknown; next?: unknown; previous?: unknown; results: unknown[] };

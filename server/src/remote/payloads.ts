@@ -1,5 +1,12 @@
 import { toMsUtc } from './dates';
-import type { CategoryRequest, DateRange, EventRequest, ListRequest, MediaFile, PinpointRequest } from './types';
+import type {
+  CategoryRequest,
+  DateRange,
+  EventRequest,
+  ListRequest,
+  MediaFile,
+  PinpointRequest,
+} from './types';
 
 /**
  * The contract forbids sending anything it does not list. Every request body
@@ -10,17 +17,35 @@ import type { CategoryRequest, DateRange, EventRequest, ListRequest, MediaFile, 
 // `satisfies` keeps each list checked against its request type; `AllKeys`
 // below fails the build when the type gains a field the list misses.
 const PINPOINT_FIELDS = [
-  'name', 'description', 'address', 'latitude', 'longitude', 'altitude',
-  'category', 'tags', 'media_credits', 'media_file',
+  'name',
+  'description',
+  'address',
+  'latitude',
+  'longitude',
+  'altitude',
+  'category',
+  'tags',
+  'media_credits',
+  'media_file',
 ] as const satisfies readonly (keyof PinpointRequest)[];
 const EVENT_FIELDS = [
-  'name', 'description', 'dates', 'pinpoint', 'tags', 'media_credits', 'media_file',
+  'name',
+  'description',
+  'dates',
+  'pinpoint',
+  'tags',
+  'media_credits',
+  'media_file',
 ] as const satisfies readonly (keyof EventRequest)[];
-const CATEGORY_FIELDS = ['name', 'image_file'] as const satisfies readonly (keyof CategoryRequest)[];
+const CATEGORY_FIELDS = [
+  'name',
+  'image_file',
+] as const satisfies readonly (keyof CategoryRequest)[];
 const LIST_FIELDS = ['name', 'description'] as const satisfies readonly (keyof ListRequest)[];
 const MEDIA_FIELDS = ['content', 'name', 'type'] as const satisfies readonly (keyof MediaFile)[];
 
-type AllKeys<T, L extends readonly (keyof T)[]> = Exclude<keyof T, L[number]> extends never ? true : never;
+type AllKeys<T, L extends readonly (keyof T)[]> =
+  Exclude<keyof T, L[number]> extends never ? true : never;
 const complete: [
   AllKeys<PinpointRequest, typeof PINPOINT_FIELDS>,
   AllKeys<EventRequest, typeof EVENT_FIELDS>,
@@ -57,7 +82,9 @@ function dateRange(input: DateRange): DateRange {
   return { start: toMsUtc(input.start), end: toMsUtc(input.end) };
 }
 
-function withNested<T extends { media_file?: MediaFile | null; tags?: string[] }>(out: Partial<T>): Partial<T> {
+function withNested<T extends { media_file?: MediaFile | null; tags?: string[] }>(
+  out: Partial<T>
+): Partial<T> {
   if ('media_file' in out) out.media_file = mediaFile(out.media_file);
   if ('tags' in out) out.tags = tags(out.tags);
   return dropUndefined(out);

@@ -24,15 +24,23 @@ export interface PinpointsApi {
 }
 
 export function createPinpointsApi(api: Api): PinpointsApi {
-  const pages = (filter: PinpointFilter = {}) => listPages(api, PATH, { list: filter.list }, readPinpoint);
+  const pages = (filter: PinpointFilter = {}) =>
+    listPages(api, PATH, { list: filter.list }, readPinpoint);
   return {
     listPages: pages,
     page: (from = {}) => fetchPage(api, PATH, { list: from.filter?.list }, readPinpoint, from.link),
     list: (filter) => items(pages(filter)),
-    get: async (id) => getOne(api, itemPath(PATH, id, 'pinpoint id'), withKnownId(id, readPinpoint)),
+    get: async (id) =>
+      getOne(api, itemPath(PATH, id, 'pinpoint id'), withKnownId(id, readPinpoint)),
     create: async (input) => sendOne(api, 'POST', PATH, pinpointPayload(input), readPinpoint),
     update: async (id, input) =>
-      sendOne(api, 'PUT', itemPath(PATH, id, 'pinpoint id'), pinpointPayload(input), withKnownId(id, readPinpoint)),
+      sendOne(
+        api,
+        'PUT',
+        itemPath(PATH, id, 'pinpoint id'),
+        pinpointPayload(input),
+        withKnownId(id, readPinpoint)
+      ),
     delete: async (id) => deleteOne(api, itemPath(PATH, id, 'pinpoint id')),
   };
 }

@@ -1,4 +1,11 @@
-import type { Category, DateRange, MembershipResult, Pinpoint, RemoteEvent, RemoteList } from './types';
+import type {
+  Category,
+  DateRange,
+  MembershipResult,
+  Pinpoint,
+  RemoteEvent,
+  RemoteList,
+} from './types';
 
 /**
  * Responses carry many unlisted fields (`created`, `status`, `author`, …) that
@@ -17,7 +24,9 @@ type Raw = Record<string, unknown>;
 
 function record(value: unknown, what: string): Raw {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnexpectedShapeError(`expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new UnexpectedShapeError(
+      `expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`
+    );
   }
   return value as Raw;
 }
@@ -36,7 +45,8 @@ function str(value: unknown): string | undefined {
 
 function num(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
   return undefined;
 }
 

@@ -7,7 +7,8 @@
 export const REDACTED = '[redacted]';
 
 // Keys whose values are credentials whatever they contain.
-const SECRET_KEY = /^(authorization|proxy-authorization|access_token|refresh_token|client_secret|password|token|secret)$/i;
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|access_token|refresh_token|client_secret|password|token|secret)$/i;
 
 // Shorter strings would match inside ordinary words and mangle messages.
 const MIN_SECRET_LENGTH = 4;
@@ -33,7 +34,10 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
   const redactText = (input: string): string => {
     let out = input
       .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
-      .replace(/("?(?:access_token|refresh_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/gi, `$1${REDACTED}`);
+      .replace(
+        /("?(?:access_token|refresh_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/gi,
+        `$1${REDACTED}`
+      );
     for (const secret of [...fixed, ...rotating]) {
       if (out.includes(secret)) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
     }

@@ -37,7 +37,7 @@ export async function sendOne<T>(
   method: 'POST' | 'PUT',
   path: string,
   body: unknown,
-  read: (raw: unknown) => T,
+  read: (raw: unknown) => T
 ): Promise<T> {
   return readWith(await api.request({ method, target: path, body }), read);
 }

@@ -1,4 +1,11 @@
-import { RemoteError, bodyForDisplay, classifyStatus, describeBody, parseRetryAfter, statusLine } from './errors';
+import {
+  RemoteError,
+  bodyForDisplay,
+  classifyStatus,
+  describeBody,
+  parseRetryAfter,
+  statusLine,
+} from './errors';
 import type { Redactor } from './redact';
 import type { Logger, Transport } from './transport';
 
@@ -50,7 +57,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   let cached: Cached | undefined;
   let pending: Promise<string> | undefined;
 
-  const failure = (status: number, statusText: string | undefined, text: string, retryAfter: string | null) => {
+  const failure = (
+    status: number,
+    statusText: string | undefined,
+    text: string,
+    retryAfter: string | null
+  ) => {
     const body = redactor.value(bodyForDisplay(text));
     const detail = describeBody(body);
     const line = statusLine(status, statusText);
@@ -82,10 +94,18 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         'Content-Type': 'application/x-www-form-urlencoded',
         Accept: 'application/json',
       },
-      body: new URLSearchParams({ client_id: clientId, grant_type: 'client_credentials' }).toString(),
+      body: new URLSearchParams({
+        client_id: clientId,
+        grant_type: 'client_credentials',
+      }).toString(),
     });
     if (response.status < 200 || response.status >= 300) {
-      throw failure(response.status, response.statusText, response.text, response.headers.get('retry-after'));
+      throw failure(
+        response.status,
+        response.statusText,
+        response.text,
+        response.headers.get('retry-after')
+      );
     }
     let parsed: unknown;
     try {
@@ -111,7 +131,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     // Counted from when the request left, so a slow answer cannot make the token look fresher than it is.
     const margin = Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs * 0.1);
     cached = { token, renewAt: sentAt + lifetimeMs - margin };
-    logger?.debug(`location-content remote: new access token from ${host}, valid ${Math.round(lifetimeMs / 1000)} s`);
+    logger?.debug(
+      `location-content remote: new access token from ${host}, valid ${Math.round(lifetimeMs / 1000)} s`
+    );
     return token;
   };
 
@@ -124,7 +146,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return pending;
   };
 
-  const fresh = (): string | undefined => (cached && now() < cached.renewAt ? cached.token : undefined);
+  const fresh = (): string | undefined =>
+    cached && now() < cached.renewAt ? cached.token : undefined;
 
   return {
     get() {

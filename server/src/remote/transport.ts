@@ -85,13 +85,15 @@ export interface Transport {
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
 export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logger | undefined {
   if (!logger) return undefined;
-  const wrap = (level: keyof Logger) => (message: string, ...meta: unknown[]) => {
-    try {
-      logger[level](redactor.text(message), ...meta.map((m) => redactor.value(m)));
-    } catch {
-      // a broken log sink must not fail a sync call
-    }
-  };
+  const wrap =
+    (level: keyof Logger) =>
+    (message: string, ...meta: unknown[]) => {
+      try {
+        logger[level](redactor.text(message), ...meta.map((m) => redactor.value(m)));
+      } catch {
+        // a broken log sink must not fail a sync call
+      }
+    };
   return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }
 
@@ -143,8 +145,16 @@ export function createTransport(options: TransportOptions): Transport {
         const text = await response.text();
         const durationMs = Math.round(performance.now() - started);
         callHook('onResponse', { method, path, status: response.status, durationMs });
-        logger?.debug(`location-content remote: ${method} ${path} -> ${response.status} in ${durationMs} ms`);
-        return { status: response.status, statusText: response.statusText, headers: response.headers, text, durationMs };
+        logger?.debug(
+          `location-content remote: ${method} ${path} -> ${response.status} in ${durationMs} ms`
+        );
+        return {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+          text,
+          durationMs,
+        };
       } catch (err) {
         const durationMs = Math.round(performance.now() - started);
         const timedOut = controller.signal.aborted;

@@ -7,7 +7,10 @@ import { PLUGIN_ID } from '../permissions';
 import type { MappingView as AdminMappingView } from '../../../shared/contracts/mappings';
 
 /** A mapping as checked here; the admin's view (the contract's) adds what the content type says of itself. */
-export type MappingView = Omit<AdminMappingView, 'displayName' | 'kind' | 'localized' | 'draftAndPublish'>;
+export type MappingView = Omit<
+  AdminMappingView,
+  'displayName' | 'kind' | 'localized' | 'draftAndPublish'
+>;
 
 /** The mappings of config/plugins checked against the content models; a broken mapping is left out, not guessed. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -21,9 +24,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return (config.mappings ?? []).map((mapping, index) => {
       const problems: string[] = [];
       if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
-        problems.push(`mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`);
+        problems.push(
+          `mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`
+        );
       } else {
-        problems.push(...validateMappingFields(mapping, getModel, { index, mappings: config.mappings }));
+        problems.push(
+          ...validateMappingFields(mapping, getModel, { index, mappings: config.mappings })
+        );
       }
       return {
         index,
@@ -38,14 +45,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  const list = () => (views ??= check()).map((v) => ({ ...v, warnings: warnings.get(v.index) ?? [] }));
+  const list = () =>
+    (views ??= check()).map((v) => ({ ...v, warnings: warnings.get(v.index) ?? [] }));
 
   return {
     list,
     /** logs every problem once at boot */
     report() {
       for (const v of list()) {
-        for (const p of v.problems) strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
+        for (const p of v.problems)
+          strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
       }
     },
     /**
@@ -62,8 +71,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         for (const source of decimalSourcesOf(config.mappings[v.index], getModel)) {
           const meta = strapi.db.metadata.get(source.owner as any) as any;
           const column = meta?.attributes?.[source.attribute]?.columnName ?? source.attribute;
-          const scale = meta ? await decimalScale(strapi, meta.tableName, column).catch(() => null) : null;
-          if (scale != null && scale < NEEDED_SCALE) found.push(precisionWarning(v.contentType, source, scale));
+          const scale = meta
+            ? await decimalScale(strapi, meta.tableName, column).catch(() => null)
+            : null;
+          if (scale != null && scale < NEEDED_SCALE)
+            found.push(precisionWarning(v.contentType, source, scale));
         }
         warnings.set(v.index, found);
         for (const w of found) strapi.log.warn(`[location-content] ${w}`);

@@ -27,10 +27,17 @@ import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
 import { STATUSES } from '../../../shared/contracts/sync';
-import type { DryRunPlan, EntryState, ResyncProgress, SyncStatus, SyncStatusReport } from '../sync/types';
+import type {
+  DryRunPlan,
+  EntryState,
+  ResyncProgress,
+  SyncStatus,
+  SyncStatusReport,
+} from '../sync/types';
 import { createWorker } from '../sync/worker';
 
-const emptyCounts = () => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
+const emptyCounts = () =>
+  Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
 
 type KeyInput = { contentType: string; documentId: string; locale?: string | null };
 
@@ -41,8 +48,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const outbox = createOutbox(strapi);
   const states = createStateStore(strapi);
   const history = createHistory(strapi);
-  const canPush = async () => config().syncEnabled && pushEnvironment(config()).pushing && credentials.complete(await currentCredentials());
-  const alerts = createAlerts(strapi, { queueDue: async () => (await outbox.depth()).due, canRun: () => canPush() });
+  const canPush = async () =>
+    config().syncEnabled &&
+    pushEnvironment(config()).pushing &&
+    credentials.complete(await currentCredentials());
+  const alerts = createAlerts(strapi, {
+    queueDue: async () => (await outbox.depth()).due,
+    canRun: () => canPush(),
+  });
 
   let limiter: Limiter | undefined;
   let client: { key: string; client: RemoteClient } | undefined;
@@ -54,7 +67,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     client: () => remoteClient(),
     background: (fn, onSent) => getLimiter().background(fn, onSent),
     // A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
-    pageRetryDelayMs: (attempt) => Math.min(config().retry.maxMs, 10_000, (config().retry.baseMs / 4) * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2),
+    pageRetryDelayMs: (attempt) =>
+      Math.min(config().retry.maxMs, 10_000, (config().retry.baseMs / 4) * 2 ** (attempt - 1)) *
+      (0.5 + Math.random() / 2),
   });
   const recovery = createRecovery({ walk: inventory, table: inventoryTable });
 
@@ -62,7 +77,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     (limiter ??= createLimiter({
       requestsPerSecond: config().rateLimit.requestsPerSecond,
       concurrency: config().rateLimit.concurrency,
-      onPause: (ms) => strapi.log.warn(`[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`),
+      onPause: (ms) =>
+        strapi.log.warn(
+          `[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`
+        ),
     }));
 
   /** Bumped when an admin saves credentials: a read of them that started before is stale. */
@@ -72,7 +90,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * Credentials are read from the store at most every 2 s (a push used to cost one store query),
    * at once after a save here; another instance's save is seen within that time.
    */
-  let cached: { at: number; version: number; value: Promise<Awaited<ReturnType<typeof credentials.get>>> } | undefined;
+  let cached:
+    | { at: number; version: number; value: Promise<Awaited<ReturnType<typeof credentials.get>>> }
+    | undefined;
   const currentCredentials = () => {
     if (!cached || cached.version !== credentialsVersion || Date.now() - cached.at > 2000) {
       const value = credentials.get();
@@ -93,7 +113,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       c = await currentCredentials();
       if (version === credentialsVersion) break;
     }
-    if (!credentials.complete(c)) throw new Error('The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.');
+    if (!credentials.complete(c))
+      throw new Error(
+        'The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.'
+      );
     const key = `${c.baseUrl}\n${c.clientId}\n${c.clientSecret}`;
     if (client?.key !== key) {
       client?.client.close();
@@ -134,7 +157,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     mediaConcurrency: config().rateLimit.concurrency * 2,
   });
   const coalesce = () => config().coalesce ?? { settleMs: 300, maxWaitMs: 5_000 };
-  const preview = createPreview({ strapi, mappingFor, mappingContext: pusher.mappingContext, isLocalized: pusher.isLocalized, hasDraftAndPublish: pusher.hasDraftAndPublish });
+  const preview = createPreview({
+    strapi,
+    mappingFor,
+    mappingContext: pusher.mappingContext,
+    isLocalized: pusher.isLocalized,
+    hasDraftAndPublish: pusher.hasDraftAndPublish,
+  });
 
   let resync: ReturnType<typeof createResync>;
   const worker = createWorker({
@@ -145,7 +174,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     resourceOf,
     // Enough pushes side by side for their reads and writes to share statements, no more than the
     // rate limit lets out in about two seconds (the others would wait in the limiter, leased).
-    maxInFlight: Math.min(200, Math.max(config().rateLimit.concurrency * 4, Math.ceil(config().rateLimit.requestsPerSecond * 2))),
+    maxInFlight: Math.min(
+      200,
+      Math.max(
+        config().rateLimit.concurrency * 4,
+        Math.ceil(config().rateLimit.requestsPerSecond * 2)
+      )
+    ),
     batchSize: config().batchSize,
     leaseMs: config().leaseMs,
     pollMs: 1000,
@@ -154,7 +189,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     onRowDone: (row, result, end) => {
       resync?.onRowDone(row, result, end);
       // Refused credentials fail every entry: one alert of their own says so.
-      if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401) alerts.failed(row, result.reason);
+      if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
+        alerts.failed(row, result.reason);
     },
     onPushed: (key, result, ms) => {
       history.record(key, result, ms);
@@ -172,7 +208,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
     wake: () => worker.wake(),
   });
-  resync = createResync({ strapi, outbox, states, pusher, mappings: () => mappings().active(), wake: worker.wake });
+  resync = createResync({
+    strapi,
+    outbox,
+    states,
+    pusher,
+    mappings: () => mappings().active(),
+    wake: worker.wake,
+  });
   const drift = createDrift({
     strapi,
     walk: inventory,
@@ -197,7 +240,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const resource = resourceOf(k.contentType);
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
       let locale = k.locale;
-      if (!locale && pusher.isLocalized(k.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      if (!locale && pusher.isLocalized(k.contentType))
+        locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
       items.push({ ...toKey({ ...k, locale }), resource, reason });
     }
     await outbox.enqueue(items);
@@ -207,8 +251,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Locales of a document in the database and in the sync state (after a delete, only the state knows them). */
   const localesOf = async (uid: string, documentId: string) => {
-    const rows = await strapi.db.query(uid as any).findMany({ select: ['locale'], where: { documentId } });
-    return [...new Set([...rows.map((r: any) => r.locale ?? ''), ...(await states.localesOf(uid, documentId))])];
+    const rows = await strapi.db
+      .query(uid as any)
+      .findMany({ select: ['locale'], where: { documentId } });
+    return [
+      ...new Set([
+        ...rows.map((r: any) => r.locale ?? ''),
+        ...(await states.localesOf(uid, documentId)),
+      ]),
+    ];
   };
 
   /** last change of each entry seen by this instance's middleware */
@@ -240,7 +291,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     states,
     owner: outbox.owner,
     types: () => {
-      const mapped = mappings().active().map((m: any) => ({ uid: m.contentType as string, resource: m.resource }));
+      const mapped = mappings()
+        .active()
+        .map((m: any) => ({ uid: m.contentType as string, resource: m.resource }));
       const read = Object.keys(strapi.contentTypes)
         .filter((uid) => !mapped.some((m: any) => m.uid === uid) && related.isRead(uid))
         .map((uid) => ({ uid }));
@@ -269,7 +322,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             lastChange.delete(key);
             lastChange.set(key, now);
             if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
-            return previous !== undefined && now - previous < settleMs ? it : { ...it, leading: true };
+            return previous !== undefined && now - previous < settleMs
+              ? it
+              : { ...it, leading: true };
           });
           intents.add(paced);
         },
@@ -303,7 +358,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
       const clean = await intents.flush();
       intents.stop();
-      await catchUp.stop(clean).catch((err: any) => strapi.log.warn(`[location-content] could not mark this run as stopped cleanly: ${err?.message ?? err}`));
+      await catchUp
+        .stop(clean)
+        .catch((err: any) =>
+          strapi.log.warn(
+            `[location-content] could not mark this run as stopped cleanly: ${err?.message ?? err}`
+          )
+        );
       limiter?.stop();
       client?.client.close();
     },
@@ -367,8 +428,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!page.length) break;
         after = page[page.length - 1].id!;
         // Pending first, then queued: a push that finishes in between must not be overwritten.
-        await states.setStatus(page.map((f) => f.id!), 'pending', 'failed');
-        await outbox.enqueue(page.map((f) => ({ contentType: f.contentType, documentId: f.documentId, locale: f.locale, resource: f.resource, reason: 'retry' })));
+        await states.setStatus(
+          page.map((f) => f.id!),
+          'pending',
+          'failed'
+        );
+        await outbox.enqueue(
+          page.map((f) => ({
+            contentType: f.contentType,
+            documentId: f.documentId,
+            locale: f.locale,
+            resource: f.resource,
+            reason: 'retry',
+          }))
+        );
         n += page.length;
       }
       worker.wake();
@@ -378,10 +451,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async status(options: { failedLimit?: number } = {}): Promise<SyncStatusReport> {
       const counts = emptyCounts();
       const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
-      for (const m of mappings().active()) byType.set(m.contentType, { contentType: m.contentType, resource: m.resource, counts: emptyCounts() });
+      for (const m of mappings().active())
+        byType.set(m.contentType, {
+          contentType: m.contentType,
+          resource: m.resource,
+          counts: emptyCounts(),
+        });
       for (const row of await states.countBy()) {
         counts[row.status] = (counts[row.status] ?? 0) + row.n;
-        const t = byType.get(row.contentType) ?? { contentType: row.contentType, resource: row.resource, counts: emptyCounts() };
+        const t = byType.get(row.contentType) ?? {
+          contentType: row.contentType,
+          resource: row.resource,
+          counts: emptyCounts(),
+        };
         t.counts[row.status] = (t.counts[row.status] ?? 0) + row.n;
         byType.set(row.contentType, t);
       }
@@ -399,7 +481,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         inventory: await inventory.progress(),
         reconcile: await (async () => {
           const kept = await drift.stored();
-          return { cron: config().reconcile?.cron ?? null, repair: config().reconcile?.repair ?? null, lastRun: kept.scheduled, lastCheckAt: kept.report?.checkedAt ?? null };
+          return {
+            cron: config().reconcile?.cron ?? null,
+            repair: config().reconcile?.repair ?? null,
+            lastRun: kept.scheduled,
+            lastCheckAt: kept.report?.checkedAt ?? null,
+          };
         })(),
         failed: failed.map((f) => ({
           contentType: f.contentType,
@@ -422,24 +509,41 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** What the entry's draft and published version would send now; nothing is sent. */
     async previewOf(key: KeyInput) {
       let locale = key.locale;
-      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      if (!locale && pusher.isLocalized(key.contentType))
+        locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
       return preview(toKey({ ...key, locale }));
     },
 
     /** The last attempts to push one entry, newest first. */
     async historyOf(key: KeyInput) {
       let locale = key.locale;
-      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      if (!locale && pusher.isLocalized(key.contentType))
+        locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
       return history.list(toKey({ ...key, locale }));
     },
 
     async stateOf(key: KeyInput): Promise<EntryState | null> {
       let locale = key.locale;
-      if (!locale && pusher.isLocalized(key.contentType)) locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+      if (!locale && pusher.isLocalized(key.contentType))
+        locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
       const k = toKey({ ...key, locale });
       const s = await states.get(k);
       const queued = intents.has(k) || (await outbox.isQueued(k));
-      if (!s) return queued ? { ...k, resource: resourceOf(k.contentType) as any, status: 'pending', remoteId: null, attempts: 0, lastError: null, lastErrorAt: null, lastSyncedAt: null, mediaUrl: null, queued } : null;
+      if (!s)
+        return queued
+          ? {
+              ...k,
+              resource: resourceOf(k.contentType) as any,
+              status: 'pending',
+              remoteId: null,
+              attempts: 0,
+              lastError: null,
+              lastErrorAt: null,
+              lastSyncedAt: null,
+              mediaUrl: null,
+              queued,
+            }
+          : null;
       return {
         ...k,
         resource: s.resource,
@@ -464,7 +568,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (listing) await listing;
         await worker.idle(Math.max(1, end - Date.now()));
         if (!resync.running() && !intents.size()) return;
-        if (Date.now() > end) throw new Error('location-content: the sync queue was not idle in time');
+        if (Date.now() > end)
+          throw new Error('location-content: the sync queue was not idle in time');
       }
     },
 

@@ -21,27 +21,44 @@ const systemCode = (err: any): string | undefined => {
     if (typeof e.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(e.code)) return e.code;
     if (typeof e.errno === 'string') return e.errno;
   }
-  const m = /\b(E[A-Z]{3,}|[A-Z_]*CERT[A-Z_]*|SELF_SIGNED[A-Z_]*|UNABLE_TO_[A-Z_]+)\b/.exec(String(err?.message ?? ''));
+  const m = /\b(E[A-Z]{3,}|[A-Z_]*CERT[A-Z_]*|SELF_SIGNED[A-Z_]*|UNABLE_TO_[A-Z_]+)\b/.exec(
+    String(err?.message ?? '')
+  );
   return m?.[1];
 };
 
 const networkReason = (code: string | undefined) => {
   if (!code) return 'the connection failed';
-  if (code === 'ECONNREFUSED') return 'the connection was refused (is the server running, and is the port right?)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve (check the spelling of the base URL)';
-  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was closed by the other side';
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'the network cannot reach that host';
+  if (code === 'ECONNREFUSED')
+    return 'the connection was refused (is the server running, and is the port right?)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return 'the host name does not resolve (check the spelling of the base URL)';
+  if (code === 'ECONNRESET' || code === 'EPIPE')
+    return 'the connection was closed by the other side';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return 'the network cannot reach that host';
   if (code === 'ETIMEDOUT') return 'the connection timed out';
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `its TLS certificate is not trusted (${code})`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return `its TLS certificate is not trusted (${code})`;
   return `network error ${code}`;
 };
 
 /** Turns any failure of the test into one sentence, keeping the remote's own words as detail. */
-export function describeFailure(err: any, host: string | null, timeoutMs: number): Omit<ConnectionTestResult, 'durationMs' | 'host'> {
+export function describeFailure(
+  err: any,
+  host: string | null,
+  timeoutMs: number
+): Omit<ConnectionTestResult, 'durationMs' | 'host'> {
   const at = host ?? 'the server';
   if (err?.name !== 'RemoteError') {
-    if (err instanceof TypeError && /base URL|required/i.test(err.message)) return { ok: false, code: 'invalid', message: err.message };
-    return { ok: false, code: 'unexpected', message: `${at} answered, but not like a Location Content API v3.0 (is the base URL the API root?).`, detail: String(err?.message ?? err) };
+    if (err instanceof TypeError && /base URL|required/i.test(err.message))
+      return { ok: false, code: 'invalid', message: err.message };
+    return {
+      ok: false,
+      code: 'unexpected',
+      message: `${at} answered, but not like a Location Content API v3.0 (is the base URL the API root?).`,
+      detail: String(err?.message ?? err),
+    };
   }
   const code = err.code as RemoteErrorCode;
   const status: number | undefined = err.status;
@@ -51,19 +68,36 @@ export function describeFailure(err: any, host: string | null, timeoutMs: number
     case 'auth':
       return { ...base, message: `Wrong client id or client secret: ${at} refused them.` };
     case 'forbidden':
-      return { ...base, message: `The credentials are valid, but ${at} does not allow them to list pinpoints (403 Forbidden).` };
+      return {
+        ...base,
+        message: `The credentials are valid, but ${at} does not allow them to list pinpoints (403 Forbidden).`,
+      };
     case 'network':
       return { ...base, message: `Cannot reach ${at}: ${networkReason(systemCode(err))}.` };
     case 'timeout':
-      return { ...base, message: `${at} did not answer within ${Math.round(timeoutMs / 1000)} s (timeout).` };
+      return {
+        ...base,
+        message: `${at} did not answer within ${Math.round(timeoutMs / 1000)} s (timeout).`,
+      };
     case 'not_found':
-      return { ...base, message: `${at} answered ${status ?? 404} Not Found on ${err.path}: check that the base URL is the API root, such as https://api.getwemap.com.` };
+      return {
+        ...base,
+        message: `${at} answered ${status ?? 404} Not Found on ${err.path}: check that the base URL is the API root, such as https://api.getwemap.com.`,
+      };
     case 'rate_limited': {
-      const wait = err.retryAfterMs ? ` Try again in ${Math.ceil(err.retryAfterMs / 1000)} s.` : ' Try again in a moment.';
-      return { ...base, message: `${at} is limiting the requests of these credentials (429 Too Many Requests).${wait}` };
+      const wait = err.retryAfterMs
+        ? ` Try again in ${Math.ceil(err.retryAfterMs / 1000)} s.`
+        : ' Try again in a moment.';
+      return {
+        ...base,
+        message: `${at} is limiting the requests of these credentials (429 Too Many Requests).${wait}`,
+      };
     }
     case 'server':
-      return { ...base, message: `${at} had an internal error${status ? ` (${status})` : ''}. Try again later.` };
+      return {
+        ...base,
+        message: `${at} had an internal error${status ? ` (${status})` : ''}. Try again later.`,
+      };
     default:
       return { ...base, message: `${at} refused the request${status ? ` (${status})` : ''}.` };
   }
@@ -76,17 +110,24 @@ export function describeFailure(err: any, host: string | null, timeoutMs: number
 export async function testConnection(
   credentials: Partial<Credentials>,
   makeClient: (c: Credentials) => RemoteClient,
-  options: { timeoutMs: number },
+  options: { timeoutMs: number }
 ): Promise<ConnectionTestResult> {
   const started = Date.now();
   const host = hostOf(credentials.baseUrl);
   const missing = (['baseUrl', 'clientId', 'clientSecret'] as const).filter((f) => !credentials[f]);
   if (missing.length) {
     const names = { baseUrl: 'base URL', clientId: 'client id', clientSecret: 'client secret' };
-    return { ok: false, host, code: 'incomplete', message: `Enter the ${missing.map((f) => names[f]).join(', ')} first.`, durationMs: 0 };
+    return {
+      ok: false,
+      host,
+      code: 'incomplete',
+      message: `Enter the ${missing.map((f) => names[f]).join(', ')} first.`,
+      durationMs: 0,
+    };
   }
   const secret = credentials.clientSecret!;
-  const redact = (text: string | undefined) => (text === undefined ? undefined : text.split(secret).join('***'));
+  const redact = (text: string | undefined) =>
+    text === undefined ? undefined : text.split(secret).join('***');
   let client: RemoteClient | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -95,15 +136,25 @@ export async function testConnection(
     const probe = (async () => {
       await c.authenticate();
       for await (const page of c.pinpoints.listPages()) {
-        return { pinpoints: page.count ?? page.results.length, sample: page.results.slice(0, SAMPLE).map((p: any) => ({ id: p.id, name: p.name })) };
+        return {
+          pinpoints: page.count ?? page.results.length,
+          sample: page.results.slice(0, SAMPLE).map((p: any) => ({ id: p.id, name: p.name })),
+        };
       }
       return { pinpoints: 0, sample: [] };
     })();
     // The whole test (token + first page) is bounded, whatever the client's own per-request timeout.
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { name: 'RemoteError', code: 'timeout', path: '' })),
-        options.timeoutMs,
+        () =>
+          reject(
+            Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), {
+              name: 'RemoteError',
+              code: 'timeout',
+              path: '',
+            })
+          ),
+        options.timeoutMs
       );
     });
     probe.catch(() => undefined);
@@ -118,7 +169,13 @@ export async function testConnection(
     };
   } catch (err) {
     const failure = describeFailure(err, host, options.timeoutMs);
-    return { ...failure, message: redact(failure.message)!, detail: redact(failure.detail), host, durationMs: Date.now() - started };
+    return {
+      ...failure,
+      message: redact(failure.message)!,
+      detail: redact(failure.detail),
+      host,
+      durationMs: Date.now() - started,
+    };
   } finally {
     clearTimeout(timer);
     client?.close();

@@ -32,12 +32,14 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
       ...((strapi.config.get('server.app.keys') as string[]) ?? []),
     ]);
 
-  const read = async (): Promise<StoredSettings> => ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
+  const read = async (): Promise<StoredSettings> =>
+    ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
 
   const lockedFields = (): Partial<Record<Field, string>> => {
     const locked: Partial<Record<Field, string>> = {};
     for (const field of ['baseUrl', 'clientId', 'clientSecret'] as const) {
-      if (config()[field]) locked[field] = 'Set in config/plugins (or its environment variable): change it there.';
+      if (config()[field])
+        locked[field] = 'Set in config/plugins (or its environment variable): change it there.';
     }
     return locked;
   };
@@ -51,7 +53,9 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
       try {
         savedSecret = decrypt(saved.clientSecret, key());
       } catch {
-        strapi.log.error('[location-content] The saved client secret cannot be decrypted (were the app keys changed?). Enter it again in Settings > Location Content.');
+        strapi.log.error(
+          '[location-content] The saved client secret cannot be decrypted (were the app keys changed?). Enter it again in Settings > Location Content.'
+        );
       }
     }
     return {
@@ -61,7 +65,8 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     };
   };
 
-  const complete = (c: Partial<Credentials>): c is Credentials => Boolean(c.baseUrl && c.clientId && c.clientSecret);
+  const complete = (c: Partial<Credentials>): c is Credentials =>
+    Boolean(c.baseUrl && c.clientId && c.clientSecret);
 
   const publicView = async (): Promise<PublicSettings> => {
     const c = await get();

@@ -5,54 +5,98 @@ import type { Credentials, PublicSettings } from './credentials';
 export type { SettingsInput };
 
 /** A ValidationError of Strapi's, so its error middleware answers 400 with `details.field` for the form. */
-export class SettingsInputError extends errors.ValidationError<string, { field?: keyof SettingsInput }> {
+export class SettingsInputError extends errors.ValidationError<
+  string,
+  { field?: keyof SettingsInput }
+> {
   constructor(
     message: string,
-    readonly field?: keyof SettingsInput,
+    readonly field?: keyof SettingsInput
   ) {
     super(message, field ? { field } : {});
   }
 }
 
 const FIELDS: Array<keyof SettingsInput> = ['baseUrl', 'clientId', 'clientSecret'];
-const MAX_LENGTH: Record<keyof SettingsInput, number> = { baseUrl: 2048, clientId: 256, clientSecret: 1024 };
-const LABEL: Record<keyof SettingsInput, string> = { baseUrl: 'Base URL', clientId: 'Client id', clientSecret: 'Client secret' };
+const MAX_LENGTH: Record<keyof SettingsInput, number> = {
+  baseUrl: 2048,
+  clientId: 256,
+  clientSecret: 1024,
+};
+const LABEL: Record<keyof SettingsInput, string> = {
+  baseUrl: 'Base URL',
+  clientId: 'Client id',
+  clientSecret: 'Client secret',
+};
 
 /** Checks the shape of a settings body; throws SettingsInputError with a sentence an admin can act on. */
 export function parseSettingsInput(body: unknown): SettingsInput {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new SettingsInputError('Expected a JSON object { baseUrl?, clientId?, clientSecret? }.');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new SettingsInputError('Expected a JSON object { baseUrl?, clientId?, clientSecret? }.');
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !FIELDS.includes(k as keyof SettingsInput));
-  if (unknown.length) throw new SettingsInputError(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Expected baseUrl, clientId, clientSecret.`);
+  if (unknown.length)
+    throw new SettingsInputError(
+      `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Expected baseUrl, clientId, clientSecret.`
+    );
   const out: SettingsInput = {};
   for (const field of FIELDS) {
     const value = record[field];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw new SettingsInputError(`${LABEL[field]} must be a string.`, field);
-    if (value.length > MAX_LENGTH[field]) throw new SettingsInputError(`${LABEL[field]} is too long (at most ${MAX_LENGTH[field]} characters).`, field);
+    if (typeof value !== 'string')
+      throw new SettingsInputError(`${LABEL[field]} must be a string.`, field);
+    if (value.length > MAX_LENGTH[field])
+      throw new SettingsInputError(
+        `${LABEL[field]} is too long (at most ${MAX_LENGTH[field]} characters).`,
+        field
+      );
     out[field] = field === 'clientSecret' ? value : value.trim();
   }
   if (out.baseUrl !== undefined) out.baseUrl = checkBaseUrl(out.baseUrl);
-  if (out.clientId !== undefined && out.clientId === '') throw new SettingsInputError('Client id is required.', 'clientId');
-  if (out.clientSecret !== undefined && out.clientSecret !== '' && out.clientSecret.trim() !== out.clientSecret) {
-    throw new SettingsInputError('Client secret starts or ends with a space: paste it again without the spaces.', 'clientSecret');
+  if (out.clientId !== undefined && out.clientId === '')
+    throw new SettingsInputError('Client id is required.', 'clientId');
+  if (
+    out.clientSecret !== undefined &&
+    out.clientSecret !== '' &&
+    out.clientSecret.trim() !== out.clientSecret
+  ) {
+    throw new SettingsInputError(
+      'Client secret starts or ends with a space: paste it again without the spaces.',
+      'clientSecret'
+    );
   }
   return out;
 }
 
 /** The API root, normalized without a trailing slash; refuses what the remote client would refuse. */
 export function checkBaseUrl(value: string): string {
-  if (value === '') throw new SettingsInputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
+  if (value === '')
+    throw new SettingsInputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new SettingsInputError(`Base URL "${value}" is not a URL: it should look like https://api.getwemap.com.`, 'baseUrl');
+    throw new SettingsInputError(
+      `Base URL "${value}" is not a URL: it should look like https://api.getwemap.com.`,
+      'baseUrl'
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SettingsInputError('Base URL must start with https:// (or http:// for a local server).', 'baseUrl');
-  if (url.username || url.password) throw new SettingsInputError('Base URL must not contain a user name or password: use the client id and secret fields.', 'baseUrl');
-  if (url.search || url.hash) throw new SettingsInputError('Base URL must not contain a query (?…) or a fragment (#…).', 'baseUrl');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new SettingsInputError(
+      'Base URL must start with https:// (or http:// for a local server).',
+      'baseUrl'
+    );
+  if (url.username || url.password)
+    throw new SettingsInputError(
+      'Base URL must not contain a user name or password: use the client id and secret fields.',
+      'baseUrl'
+    );
+  if (url.search || url.hash)
+    throw new SettingsInputError(
+      'Base URL must not contain a query (?…) or a fragment (#…).',
+      'baseUrl'
+    );
   return value.replace(/\/+$/, '');
 }
 
@@ -72,8 +116,15 @@ export function withoutLocked(input: SettingsInput, current: PublicSettings): Se
   const out: SettingsInput = { ...input };
   for (const field of FIELDS) {
     if (!current.locked[field] || out[field] === undefined) continue;
-    const same = field === 'clientSecret' ? out[field] === '' : out[field] === (current[field as 'baseUrl' | 'clientId'] ?? '');
-    if (!same) throw new SettingsInputError(`${LABEL[field]} is set in config/plugins (or its environment variable): change it there.`, field);
+    const same =
+      field === 'clientSecret'
+        ? out[field] === ''
+        : out[field] === (current[field as 'baseUrl' | 'clientId'] ?? '');
+    if (!same)
+      throw new SettingsInputError(
+        `${LABEL[field]} is set in config/plugins (or its environment variable): change it there.`,
+        field
+      );
     delete out[field];
   }
   return out;
@@ -84,18 +135,27 @@ export function withoutLocked(input: SettingsInput, current: PublicSettings): Se
  * requires typing the secret again, so nobody can send it to a server of their choosing.
  */
 export function requireSecretForNewHost(input: SettingsInput, current: PublicSettings): void {
-  if (input.baseUrl === undefined || input.clientSecret || current.locked.clientSecret || !current.secretSet) return;
+  if (
+    input.baseUrl === undefined ||
+    input.clientSecret ||
+    current.locked.clientSecret ||
+    !current.secretSet
+  )
+    return;
   const before = origin(current.baseUrl);
   if (before && origin(input.baseUrl) !== before) {
     throw new SettingsInputError(
       `The base URL points to another host (${new URL(input.baseUrl).host}): enter the client secret again. The saved secret is only sent to ${new URL(current.baseUrl!).host}.`,
-      'clientSecret',
+      'clientSecret'
     );
   }
 }
 
 /** Form values over the effective credentials: what a connection test uses. */
-export function credentialsToTest(input: SettingsInput, effective: Partial<Credentials>): Partial<Credentials> {
+export function credentialsToTest(
+  input: SettingsInput,
+  effective: Partial<Credentials>
+): Partial<Credentials> {
   return {
     baseUrl: input.baseUrl ?? effective.baseUrl,
     clientId: input.clientId ?? effective.clientId,

@@ -29,7 +29,10 @@ export interface BatcherOptions<K> {
  * all of them. Runs start in the async context the batcher was created in, never in a
  * caller's (a caller inside a transaction must not drag other callers' work into it).
  */
-export function createBatcher<K, V>(run: (items: K[]) => Promise<V[]>, options: BatcherOptions<K> = {}) {
+export function createBatcher<K, V>(
+  run: (items: K[]) => Promise<V[]>,
+  options: BatcherOptions<K> = {}
+) {
   const maxSize = options.maxSize ?? 200;
   let waiting: Array<{ item: K; resolve: (v: V) => void; reject: (e: unknown) => void }> = [];
   let scheduled = false;
@@ -58,7 +61,9 @@ export function createBatcher<K, V>(run: (items: K[]) => Promise<V[]>, options: 
     });
   });
 
-  const runSlice = async (slice: Array<{ item: K; resolve: (v: V) => void; reject: (e: unknown) => void }>) => {
+  const runSlice = async (
+    slice: Array<{ item: K; resolve: (v: V) => void; reject: (e: unknown) => void }>
+  ) => {
     try {
       const results = await run(slice.map((w) => w.item));
       slice.forEach((w, i) => w.resolve(results[i]));
@@ -71,7 +76,8 @@ export function createBatcher<K, V>(run: (items: K[]) => Promise<V[]>, options: 
     if (scheduled) return;
     scheduled = true;
     const windowMs = options.windowMs ?? 0;
-    if (windowMs > 0 && Date.now() - lastRunAt < windowMs && waiting.length < maxSize) setTimeout(flush, windowMs);
+    if (windowMs > 0 && Date.now() - lastRunAt < windowMs && waiting.length < maxSize)
+      setTimeout(flush, windowMs);
     else setImmediate(flush);
   };
 

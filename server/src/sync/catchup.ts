@@ -58,7 +58,12 @@ export function createCatchUp(deps: CatchUpDeps) {
     try {
       const v = JSON.parse(row.value);
       const beat = Number(v?.beat);
-      return { key: row.key, beat: Number.isFinite(beat) ? beat : null, pid: v?.pid, host: v?.host };
+      return {
+        key: row.key,
+        beat: Number.isFinite(beat) ? beat : null,
+        pid: v?.pid,
+        host: v?.host,
+      };
     } catch {
       return { key: row.key, beat: null };
     }
@@ -76,7 +81,9 @@ export function createCatchUp(deps: CatchUpDeps) {
 
   /** Sure to be dead: silent for too long, or a process of this host that no longer exists. */
   const dead = (m: Marker) =>
-    m.beat == null || m.beat < now() - staleMs || (m.host === host && typeof m.pid === 'number' && processGone(m.pid));
+    m.beat == null ||
+    m.beat < now() - staleMs ||
+    (m.host === host && typeof m.pid === 'number' && processGone(m.pid));
 
   const foreignMarkers = async (): Promise<Marker[]> => {
     const rows = await store().findMany({ where: { key: { $startsWith: MARKER_PREFIX } } });
@@ -86,8 +93,13 @@ export function createCatchUp(deps: CatchUpDeps) {
   const writeBeat = async (create: boolean) => {
     const value = JSON.stringify({ beat: now(), pid: process.pid, host });
     // (A marker deleted meanwhile, by a live instance that took this one for dead, is written again.)
-    const updated = create ? null : await store().updateMany({ where: { key: ownKey }, data: { value } });
-    if (!updated?.count) await store().create({ data: { key: ownKey, value, type: 'object', environment: null, tag: null } });
+    const updated = create
+      ? null
+      : await store().updateMany({ where: { key: ownKey }, data: { value } });
+    if (!updated?.count)
+      await store().create({
+        data: { key: ownKey, value, type: 'object', environment: null, tag: null },
+      });
   };
 
   const enqueue = async (items: EnqueueItem[]) => {
@@ -115,7 +127,9 @@ export function createCatchUp(deps: CatchUpDeps) {
     if (!strapi.getModel(uid as any)) return 0;
     let n = 0;
     for await (const gone of goneStatePages(strapi, deps.states, uid)) {
-      const online = gone.filter((s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed'));
+      const online = gone.filter(
+        (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
+      );
       n += await enqueue(online.map((s) => ({ ...toKey(s), resource, reason: 'catch-up' })));
     }
     return n;
@@ -137,7 +151,10 @@ export function createCatchUp(deps: CatchUpDeps) {
     const beats = markers.map((m) => m.beat).filter((b): b is number => b != null);
     if (beats.length) {
       const n = await catchUp(Math.min(...beats) - slackMs);
-      if (n) strapi.log.warn(`[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`);
+      if (n)
+        strapi.log.warn(
+          `[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`
+        );
     }
     const dead = markers.filter(forget).map((m) => m.key);
     if (dead.length) await store().deleteMany({ where: { key: { $in: dead } } });
@@ -161,7 +178,9 @@ export function createCatchUp(deps: CatchUpDeps) {
         if (beating) return;
         beating = beat()
           .catch((err) => {
-            strapi.log.warn(`[location-content] could not record that this instance is alive: ${reasonOf(err)}`);
+            strapi.log.warn(
+              `[location-content] could not record that this instance is alive: ${reasonOf(err)}`
+            );
           })
           .finally(() => {
             beating = undefined;

@@ -8,7 +8,9 @@ import type { Core } from '@strapi/strapi';
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 export const dialectOf = (strapi: Core.Strapi): DialectName => {
-  const client = String((strapi.db as any).dialect?.client ?? strapi.db.config?.connection?.client ?? 'sqlite');
+  const client = String(
+    (strapi.db as any).dialect?.client ?? strapi.db.config?.connection?.client ?? 'sqlite'
+  );
   if (/^(pg|postgres)/.test(client)) return 'postgres';
   if (/^(mysql|mariadb)/.test(client)) return 'mysql';
   return 'sqlite';
@@ -21,35 +23,56 @@ export const dialectOf = (strapi: Core.Strapi): DialectName => {
  */
 export const proposed = (strapi: Core.Strapi, column: string) => {
   const knex = strapi.db.connection;
-  return dialectOf(strapi) === 'mysql' ? knex.raw('VALUES(??)', [column]) : knex.raw('excluded.??', [column]);
+  return dialectOf(strapi) === 'mysql'
+    ? knex.raw('VALUES(??)', [column])
+    : knex.raw('excluded.??', [column]);
 };
 
 /** Whether `table` has an index named `name`: MySQL 8 has no CREATE INDEX IF NOT EXISTS. */
 const hasIndex = async (strapi: Core.Strapi, table: string, name: string) => {
   const rows = await strapi.db
     .connection('information_schema.statistics')
-    .where({ table_schema: strapi.db.connection.raw('DATABASE()'), table_name: table, index_name: name })
+    .where({
+      table_schema: strapi.db.connection.raw('DATABASE()'),
+      table_name: table,
+      index_name: name,
+    })
     .first('index_name');
   return Boolean(rows);
 };
 
 /** Creates an index unless it is there already. */
-export async function createIndexIfMissing(strapi: Core.Strapi, table: string, name: string, columns: string[], unique: boolean) {
+export async function createIndexIfMissing(
+  strapi: Core.Strapi,
+  table: string,
+  name: string,
+  columns: string[],
+  unique: boolean
+) {
   const knex = strapi.db.connection;
   if (dialectOf(strapi) === 'mysql') {
     if (await hasIndex(strapi, table, name)) return;
-    await knex.schema.alterTable(table, (t: any) => (unique ? t.unique(columns, { indexName: name }) : t.index(columns, name)));
+    await knex.schema.alterTable(table, (t: any) =>
+      unique ? t.unique(columns, { indexName: name }) : t.index(columns, name)
+    );
     return;
   }
   const placeholders = columns.map(() => '??').join(', ');
-  await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`, [name, table, ...columns]);
+  await knex.raw(
+    `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`,
+    [name, table, ...columns]
+  );
 }
 
 /**
  * The decimals the database keeps in a numeric column, read from the database itself; null on
  * SQLite (whose `decimal` keeps what it is given) or when the column is not found.
  */
-export async function decimalScale(strapi: Core.Strapi, table: string, column: string): Promise<number | null> {
+export async function decimalScale(
+  strapi: Core.Strapi,
+  table: string,
+  column: string
+): Promise<number | null> {
   const dialect = dialectOf(strapi);
   if (dialect === 'sqlite') return null;
   const knex = strapi.db.connection;

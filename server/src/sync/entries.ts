@@ -7,7 +7,8 @@ const PAGE = 500;
 const modelOf = (strapi: Core.Strapi, uid: string) => strapi.getModel(uid as any) as any;
 
 /** What "online" means for a model: published, or simply saved without draft & publish. */
-const onlineWhere = (model: any): Record<string, unknown> => (model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {});
+const onlineWhere = (model: any): Record<string, unknown> =>
+  model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {};
 
 /**
  * Keys of the entries of `uid` that are online — published, or saved without draft & publish —
@@ -17,7 +18,7 @@ export async function* onlineKeyPages(
   strapi: Core.Strapi,
   uid: string,
   where: Record<string, unknown> = {},
-  after = 0,
+  after = 0
 ): AsyncGenerator<{ after: number; keys: EntryKey[] }> {
   const model = modelOf(strapi, uid);
   const localized = Boolean(model?.pluginOptions?.i18n?.localized);
@@ -31,7 +32,14 @@ export async function* onlineKeyPages(
     });
     if (!rows.length) return;
     after = rows[rows.length - 1].id;
-    yield { after, keys: rows.map((r: any) => ({ contentType: uid, documentId: r.documentId, locale: localized ? r.locale ?? '' : '' })) };
+    yield {
+      after,
+      keys: rows.map((r: any) => ({
+        contentType: uid,
+        documentId: r.documentId,
+        locale: localized ? (r.locale ?? '') : '',
+      })),
+    };
     if (rows.length < PAGE) return;
   }
 }
@@ -44,14 +52,23 @@ export async function* goneStatePages(
   strapi: Core.Strapi,
   states: StateStore,
   uid: string,
-  after = 0,
+  after = 0
 ): AsyncGenerator<StateRecord[] & { after: number }> {
   const model = modelOf(strapi, uid);
   for await (const page of states.iterate(uid, PAGE, after)) {
-    const where = { documentId: { $in: [...new Set(page.map((s) => s.documentId))] }, ...onlineWhere(model) };
-    const present = await strapi.db.query(uid as any).findMany({ select: ['documentId', 'locale'], where });
+    const where = {
+      documentId: { $in: [...new Set(page.map((s) => s.documentId))] },
+      ...onlineWhere(model),
+    };
+    const present = await strapi.db
+      .query(uid as any)
+      .findMany({ select: ['documentId', 'locale'], where });
     const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
-    const gone = page.filter((s) => !alive.has(`${s.documentId}|${s.locale}`) && !(s.locale === '' && alive.has(`${s.documentId}|`)));
+    const gone = page.filter(
+      (s) =>
+        !alive.has(`${s.documentId}|${s.locale}`) &&
+        !(s.locale === '' && alive.has(`${s.documentId}|`))
+    );
     yield Object.assign(gone, { after: page[page.length - 1].id as number });
   }
 }

@@ -11,8 +11,17 @@ export const HISTORY_SIZE = 20;
 const CHUNK = 200;
 
 /** What one push result tells of the attempt, or null when nothing was attempted (a check that found nothing changed). */
-export function attemptOf(result: PushResult, durationMs: number, at = new Date()): Omit<PushAttempt, 'at'> & { at: Date } | null {
-  const base = { at, durationMs: Math.max(0, Math.round(durationMs)), httpStatus: null as number | null, message: null as string | null };
+export function attemptOf(
+  result: PushResult,
+  durationMs: number,
+  at = new Date()
+): (Omit<PushAttempt, 'at'> & { at: Date }) | null {
+  const base = {
+    at,
+    durationMs: Math.max(0, Math.round(durationMs)),
+    httpStatus: null as number | null,
+    message: null as string | null,
+  };
   switch (result.kind) {
     case 'unchanged':
       return null;
@@ -21,9 +30,20 @@ export function attemptOf(result: PushResult, durationMs: number, at = new Date(
     case 'removed':
       return { ...base, operation: 'delete', outcome: 'removed' };
     case 'waiting':
-      return { ...base, operation: 'push', outcome: 'waiting', message: `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}` };
+      return {
+        ...base,
+        operation: 'push',
+        outcome: 'waiting',
+        message: `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}`,
+      };
     case 'failed':
-      return { ...base, operation: 'push', outcome: 'failed', httpStatus: result.httpStatus ?? null, message: result.mapping ? `Mapping: ${result.reason}` : result.reason };
+      return {
+        ...base,
+        operation: 'push',
+        outcome: 'failed',
+        httpStatus: result.httpStatus ?? null,
+        message: result.mapping ? `Mapping: ${result.reason}` : result.reason,
+      };
   }
 }
 
@@ -50,11 +70,19 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     const keys = [...new Set(rows.map((r) => r.key))];
     for (let i = 0; i < keys.length; i += CHUNK) {
       const ranked = db(table)
-        .select('id', db.raw('ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ?? DESC) AS rn', [col('entryKey'), 'id']))
+        .select(
+          'id',
+          db.raw('ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ?? DESC) AS rn', [
+            col('entryKey'),
+            'id',
+          ])
+        )
         .whereIn(col('entryKey'), keys.slice(i, i + CHUNK))
         .as('ranked');
       // Through a derived table: MySQL refuses a delete that reads its own table directly.
-      await db(table).whereIn('id', db.select('id').from(ranked).where('rn', '>', HISTORY_SIZE)).del();
+      await db(table)
+        .whereIn('id', db.select('id').from(ranked).where('rn', '>', HISTORY_SIZE))
+        .del();
     }
   };
 
@@ -68,15 +96,18 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
         write(rows).catch((err) => {
           if (Date.now() - lastLogAt < 60_000) return;
           lastLogAt = Date.now();
-          strapi.log.warn(`[location-content] could not record the push history of ${rows.length} attempt(s): ${err?.message ?? err}`);
-        }),
+          strapi.log.warn(
+            `[location-content] could not record the push history of ${rows.length} attempt(s): ${err?.message ?? err}`
+          );
+        })
       );
     }
     return writing;
   };
 
   return {
-    ensureIndexes: () => ensureIndex(strapi, info().table, 'entry_idx', [info().col('entryKey'), 'id']),
+    ensureIndexes: () =>
+      ensureIndex(strapi, info().table, 'entry_idx', [info().col('entryKey'), 'id']),
 
     record(key: EntryKey, result: PushResult, durationMs: number) {
       const attempt = attemptOf(result, durationMs);

@@ -98,7 +98,10 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     const known = pending.get(key);
     if (!known) {
       if (!held && failing && pending.size >= maxWaiting) {
-        if (!dropped) o.log(`more than ${maxWaiting} entries changed while changes cannot be recorded: the changes of others are not kept (a resync recovers them)`);
+        if (!dropped)
+          o.log(
+            `more than ${maxWaiting} entries changed while changes cannot be recorded: the changes of others are not kept (a resync recovers them)`
+          );
         dropped++;
         return;
       }
@@ -136,8 +139,12 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     const { settle } = b.item;
     if (!settle) return b.item;
     const maxWaitMs = Math.max(0, b.first + Math.max(settle.maxWaitMs, settle.settleMs) - at);
-    if (b.leading) return { ...b.item, leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } };
-    return { ...b.item, settle: { settleMs: Math.max(0, b.last + settle.settleMs - at), maxWaitMs } };
+    if (b.leading)
+      return { ...b.item, leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } };
+    return {
+      ...b.item,
+      settle: { settleMs: Math.max(0, b.last + settle.settleMs - at), maxWaitMs },
+    };
   };
 
   /** Writes what is buffered; false when the write failed (the intents stay buffered). Never throws. */
@@ -159,14 +166,23 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         // Back into the buffer (merged with anything newer, never dropped) and tried again later and later.
         const reason = reasonOf(err);
         const first = !failing;
-        failing = { reason, since: failing?.since ?? now(), failures: (failing?.failures ?? 0) + 1 };
+        failing = {
+          reason,
+          since: failing?.since ?? now(),
+          failures: (failing?.failures ?? 0) + 1,
+        };
         for (const [key, b] of batch) merge(key, b, true);
-        if (first) o.log(`changes cannot be recorded: ${reason}; ${pending.size} waiting in memory, trying again (every ${retryMaxMs / 1000} s at most)`);
+        if (first)
+          o.log(
+            `changes cannot be recorded: ${reason}; ${pending.size} waiting in memory, trying again (every ${retryMaxMs / 1000} s at most)`
+          );
         scheduleIn(Math.min(retryMaxMs, retryMs * 2 ** Math.min(20, failing.failures - 1)));
         return false;
       }
       if (failing) {
-        (o.recovered ?? o.log)(`changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`);
+        (o.recovered ?? o.log)(
+          `changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`
+        );
         failing = undefined;
         dropped = 0;
         // Changes recorded during this write were not scheduled (the episode was still on).
@@ -196,11 +212,19 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     add,
     flush,
     /** true while a change of this entry waits to be written */
-    has: (key: { contentType: string; documentId: string; locale: string }) => pending.has(keyString(key)),
+    has: (key: { contentType: string; documentId: string; locale: string }) =>
+      pending.has(keyString(key)),
     size: () => pending.size,
     /** the outbox write failing now, or null */
     failure: (): RecordingFailure | null =>
-      failing ? { reason: failing.reason, since: new Date(failing.since).toISOString(), waiting: pending.size, dropped } : null,
+      failing
+        ? {
+            reason: failing.reason,
+            since: new Date(failing.since).toISOString(),
+            waiting: pending.size,
+            dropped,
+          }
+        : null,
     /** drops timers (the buffer must have been flushed first) */
     stop: cancelTimers,
   };

@@ -2,7 +2,11 @@ import type { EntryKey } from './types';
 
 export const normalizeLocale = (locale: string | null | undefined): string => locale ?? '';
 
-export const toKey = (k: { contentType: string; documentId: string; locale?: string | null }): EntryKey => ({
+export const toKey = (k: {
+  contentType: string;
+  documentId: string;
+  locale?: string | null;
+}): EntryKey => ({
   contentType: k.contentType,
   documentId: k.documentId,
   locale: normalizeLocale(k.locale),
@@ -12,7 +16,8 @@ export const toKey = (k: { contentType: string; documentId: string; locale?: str
 export const keyString = (k: EntryKey) => `${k.contentType}|${k.documentId}|${k.locale}`;
 
 /** How logs and messages name an entry: `api::place.place abc123 (en)`. */
-export const keyLabel = (k: EntryKey) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`;
+export const keyLabel = (k: EntryKey) =>
+  `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`;
 
 export const sameKey = (a: EntryKey, b: EntryKey) =>
   a.contentType === b.contentType && a.documentId === b.documentId && a.locale === b.locale;

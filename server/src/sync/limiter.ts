@@ -28,14 +28,15 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
  */
 export class RateLimitWaitError extends Error {
   constructor() {
-    super('the call waited too long for its turn under the remote\'s rate limit and was not sent');
+    super("the call waited too long for its turn under the remote's rate limit and was not sent");
     this.name = 'RateLimitWaitError';
   }
 }
 
 /** True for an error (or any error in its `cause` chain) raised by waiting under the rate limit. */
 export const isRateLimitWait = (err: unknown): boolean => {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) if (e instanceof RateLimitWaitError) return true;
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++)
+    if (e instanceof RateLimitWaitError) return true;
   return false;
 };
 
@@ -49,7 +50,12 @@ export function createLimiter(options: LimiterOptions) {
   // Small windows spread the calls evenly: a full-second window would burst at its start.
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
   const interval = (1000 * intervalCap) / rps;
-  const queue = new PQueue({ concurrency: options.concurrency, intervalCap, interval, strict: true });
+  const queue = new PQueue({
+    concurrency: options.concurrency,
+    intervalCap,
+    interval,
+    strict: true,
+  });
   const maxRetries = options.maxRateLimitRetries ?? 5;
   let pausedUntil = 0;
   let resumeTimer: NodeJS.Timeout | undefined;
@@ -79,7 +85,8 @@ export function createLimiter(options: LimiterOptions) {
    */
   const lane = new AsyncLocalStorage<{ onSent?: (at: number) => void }>();
   /** `onSent`: told when each of these calls really leaves (after its wait in the queue). */
-  const background = <T>(fn: () => Promise<T>, onSent?: (at: number) => void): Promise<T> => lane.run({ onSent }, fn);
+  const background = <T>(fn: () => Promise<T>, onSent?: (at: number) => void): Promise<T> =>
+    lane.run({ onSent }, fn);
 
   const wrap = (fetchImpl: FetchLike): FetchLike =>
     async function limitedFetch(url, init) {
@@ -98,11 +105,17 @@ export function createLimiter(options: LimiterOptions) {
               background?.onSent?.(Date.now());
               return fetchImpl(url, init);
             },
-            { throwOnTimeout: true, priority: background ? -1 : 0, ...(signal ? { signal } : {}) } as any,
+            {
+              throwOnTimeout: true,
+              priority: background ? -1 : 0,
+              ...(signal ? { signal } : {}),
+            } as any
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
-          throw sent || err instanceof RateLimitWaitError || !signal?.aborted ? err : new RateLimitWaitError();
+          throw sent || err instanceof RateLimitWaitError || !signal?.aborted
+            ? err
+            : new RateLimitWaitError();
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(retryAfterMs(res.headers.get('retry-after')));

@@ -33,15 +33,29 @@ const metresBetween = (lat1: number, lng1: number, lat2: number, lng2: number) =
 };
 
 /** Does a remote object identify as the entry's (its payload's identity)? */
-function sameObject(resource: ResourceKind, mine: ReturnType<typeof identityOf>, remote: InventoryRow): boolean {
+function sameObject(
+  resource: ResourceKind,
+  mine: ReturnType<typeof identityOf>,
+  remote: InventoryRow
+): boolean {
   if (remote.nameKey !== mine.nameKey) return false;
   if (resource === 'pinpoint') {
-    if (mine.latitude == null || mine.longitude == null || remote.latitude == null || remote.longitude == null) return false;
-    return metresBetween(mine.latitude, mine.longitude, remote.latitude, remote.longitude) <= SAME_PLACE_METRES;
+    if (
+      mine.latitude == null ||
+      mine.longitude == null ||
+      remote.latitude == null ||
+      remote.longitude == null
+    )
+      return false;
+    return (
+      metresBetween(mine.latitude, mine.longitude, remote.latitude, remote.longitude) <=
+      SAME_PLACE_METRES
+    );
   }
   if (resource === 'event') {
     // Event answers do not carry their pinpoint: it is compared when the remote gave it.
-    if (mine.pinpoint != null && remote.pinpoint != null && mine.pinpoint !== remote.pinpoint) return false;
+    if (mine.pinpoint != null && remote.pinpoint != null && mine.pinpoint !== remote.pinpoint)
+      return false;
     return mine.firstStart != null && remote.firstStart === mine.firstStart;
   }
   return true;
@@ -74,7 +88,7 @@ export function createLinker(deps: {
   const { states, table } = deps;
 
   const propose = async (
-    limit: number,
+    limit: number
   ): Promise<
     Omit<LinkProposal, 'applied'> & {
       all: {
@@ -84,12 +98,17 @@ export function createLinker(deps: {
     }
   > => {
     const completeAt = await deps.lastCompleteAt();
-    if (!completeAt) throw new errors.ValidationError('Walk the remote inventory first: linking compares entries with the objects it found.');
+    if (!completeAt)
+      throw new errors.ValidationError(
+        'Walk the remote inventory first: linking compares entries with the objects it found.'
+      );
     const linked: LinkProposal['linked'] = [];
     const ambiguous: LinkProposal['ambiguous'] = [];
     const unmatched: LinkEntry[] = [];
     const proposed = new Map<string, string[]>();
-    const mappings = [...deps.mappings()].sort((a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource));
+    const mappings = [...deps.mappings()].sort(
+      (a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource)
+    );
 
     for (const mapping of mappings) {
       const resource = mapping.resource;
@@ -110,9 +129,12 @@ export function createLinker(deps: {
             throw err;
           }
           const mine = identityOf(resource, { ...payload, id: 0 });
-          const rows = (await table.byNameKey(resource, nameKeyOf(payload.name))).filter((r) => sameObject(resource, mine, r));
+          const rows = (await table.byNameKey(resource, nameKeyOf(payload.name))).filter((r) =>
+            sameObject(resource, mine, r)
+          );
           const free: InventoryRow[] = [];
-          for (const r of rows) if (!(await states.isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
+          for (const r of rows)
+            if (!(await states.isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
           const item: LinkEntry = {
             ...key,
             resource,
@@ -129,9 +151,12 @@ export function createLinker(deps: {
       }
     }
     // One object the only candidate of two entries cannot be both: the editor says which.
-    const contested = (l: LinkProposal['linked'][number]) => (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
+    const contested = (l: LinkProposal['linked'][number]) =>
+      (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
     for (const l of linked.filter(contested)) {
-      const row = (await table.byNameKey(l.resource, nameKeyOf(l.name))).find((r) => r.remoteId === l.remoteId)!;
+      const row = (await table.byNameKey(l.resource, nameKeyOf(l.name))).find(
+        (r) => r.remoteId === l.remoteId
+      )!;
       ambiguous.push({
         contentType: l.contentType,
         documentId: l.documentId,
@@ -151,9 +176,14 @@ export function createLinker(deps: {
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const r of rows) {
-          if (proposed.has(`${resource}:${r.remoteId}`) || (await states.isRemoteIdClaimed(resource, r.remoteId))) continue;
+          if (
+            proposed.has(`${resource}:${r.remoteId}`) ||
+            (await states.isRemoteIdClaimed(resource, r.remoteId))
+          )
+            continue;
           unownedCount += 1;
-          if (unowned.length < limit) unowned.push({ resource, remoteId: r.remoteId, name: r.name });
+          if (unowned.length < limit)
+            unowned.push({ resource, remoteId: r.remoteId, name: r.name });
         }
       }
     }
@@ -177,7 +207,8 @@ export function createLinker(deps: {
   /** Records one link unless the entry got an object or the object an owner meanwhile. */
   const linkOne = async (key: EntryKey, resource: ResourceKind, remoteId: number) => {
     const state = await states.get(key);
-    if (state?.remoteId != null || (await states.isRemoteIdClaimed(resource, remoteId))) return false;
+    if (state?.remoteId != null || (await states.isRemoteIdClaimed(resource, remoteId)))
+      return false;
     // The list's members as the remote holds them: the next push adds and removes only the difference.
     const members = resource === 'list' ? await table.membersOf(remoteId) : null;
     await states.upsert(key, {
@@ -209,9 +240,13 @@ export function createLinker(deps: {
     for (const a of all.ambiguous) {
       const choice = options.choices?.[keyString(a)];
       if (choice == null) continue;
-      if (!a.candidates.some((c) => c.remoteId === choice)) throw new errors.ValidationError(`${keyString(a)}: ${choice} is not one of its candidates`);
+      if (!a.candidates.some((c) => c.remoteId === choice))
+        throw new errors.ValidationError(`${keyString(a)}: ${choice} is not one of its candidates`);
       const tag = `${a.resource}:${choice}`;
-      if (chosen.has(tag)) throw new errors.ValidationError(`remote ${a.resource} ${choice} was picked for two entries`);
+      if (chosen.has(tag))
+        throw new errors.ValidationError(
+          `remote ${a.resource} ${choice} was picked for two entries`
+        );
       chosen.add(tag);
       picks.push({ key: a, resource: a.resource, remoteId: choice });
     }
@@ -222,7 +257,8 @@ export function createLinker(deps: {
         documentId: p.key.documentId,
         locale: p.key.locale,
       };
-      if (await linkOne(key, p.resource, p.remoteId)) queued.push({ ...key, resource: p.resource, reason: 'linked' });
+      if (await linkOne(key, p.resource, p.remoteId))
+        queued.push({ ...key, resource: p.resource, reason: 'linked' });
     }
     // Each linked entry is pushed: an update in place, never a create.
     await deps.outbox.enqueue(queued);

@@ -13,11 +13,15 @@ export const createMediaReader =
     if (!file?.url) throw new Error(`media ${file?.name ?? ''} has no url`);
     if (/^https?:\/\//i.test(file.url)) {
       const res = await fetch(file.url, { signal: AbortSignal.timeout(options.timeoutMs) as any });
-      if (!res.ok) throw new Error(`media ${file.name ?? file.url} could not be downloaded: HTTP ${res.status}`);
+      if (!res.ok)
+        throw new Error(
+          `media ${file.name ?? file.url} could not be downloaded: HTTP ${res.status}`
+        );
       return Buffer.from(await res.arrayBuffer());
     }
     const publicDir = strapi.dirs.static.public;
     const resolved = path.resolve(publicDir, `.${decodeURIComponent(file.url.split('?')[0])}`);
-    if (!resolved.startsWith(path.resolve(publicDir) + path.sep)) throw new Error(`media ${file.name ?? file.url} is outside the public folder`);
+    if (!resolved.startsWith(path.resolve(publicDir) + path.sep))
+      throw new Error(`media ${file.name ?? file.url} is outside the public folder`);
     return fs.readFile(resolved);
   };

@@ -2,7 +2,15 @@ import type { Core } from '@strapi/strapi';
 import type { EnqueueItem } from './outbox';
 import type { ResourceKind } from '../remote/types';
 
-const WRITE_ACTIONS = new Set(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft', 'clone']);
+const WRITE_ACTIONS = new Set([
+  'create',
+  'update',
+  'delete',
+  'publish',
+  'unpublish',
+  'discardDraft',
+  'clone',
+]);
 
 export interface MiddlewareDeps {
   strapi: Core.Strapi;
@@ -27,27 +35,50 @@ export interface MiddlewareDeps {
 export function createDocumentMiddleware(deps: MiddlewareDeps) {
   const { strapi } = deps;
 
-  const touchesPublished = (action: string, params: Record<string, any>, draftAndPublish: boolean) => {
+  const touchesPublished = (
+    action: string,
+    params: Record<string, any>,
+    draftAndPublish: boolean
+  ) => {
     if (!draftAndPublish) return action !== 'discardDraft';
     // A draft save changes nothing online: only these actions change the published version.
     if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
     return (action === 'create' || action === 'update') && params?.status === 'published';
   };
 
-  const intentsFor = (ctx: any, resource: ResourceKind | undefined, documentId: string, locales: string[]): EnqueueItem[] => {
+  const intentsFor = (
+    ctx: any,
+    resource: ResourceKind | undefined,
+    documentId: string,
+    locales: string[]
+  ): EnqueueItem[] => {
     const reason = ctx.action;
     const settle = deps.settle();
-    return locales.map((locale) => ({ contentType: ctx.uid, documentId, locale, resource, reason, settle }));
+    return locales.map((locale) => ({
+      contentType: ctx.uid,
+      documentId,
+      locale,
+      resource,
+      reason,
+      settle,
+    }));
   };
 
   /** A localized change whose locales must be looked up (default locale, every locale). */
   const needsLookup = (model: any, params: Record<string, any>) =>
-    Boolean(model?.pluginOptions?.i18n?.localized) && !(typeof params.locale === 'string' && params.locale !== '*');
+    Boolean(model?.pluginOptions?.i18n?.localized) &&
+    !(typeof params.locale === 'string' && params.locale !== '*');
 
   /** The intents of a change: at once when nothing has to be looked up (the usual case), else a promise. */
-  const intentsOf = (ctx: any, model: any, resource: ResourceKind | undefined, result: any): EnqueueItem[] | Promise<EnqueueItem[]> => {
+  const intentsOf = (
+    ctx: any,
+    model: any,
+    resource: ResourceKind | undefined,
+    result: any
+  ): EnqueueItem[] | Promise<EnqueueItem[]> => {
     const params = ctx.params ?? {};
-    const documentId: string | undefined = params.documentId ?? result?.documentId ?? result?.entries?.[0]?.documentId;
+    const documentId: string | undefined =
+      params.documentId ?? result?.documentId ?? result?.entries?.[0]?.documentId;
     if (!documentId) return [];
     if (!model?.pluginOptions?.i18n?.localized) return intentsFor(ctx, resource, documentId, ['']);
     if (!needsLookup(model, params)) return intentsFor(ctx, resource, documentId, [params.locale]);
@@ -62,7 +93,9 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   };
 
   const failed = (ctx: any, err: any) => {
-    strapi.log.error(`[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${err?.message ?? err}`);
+    strapi.log.error(
+      `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${err?.message ?? err}`
+    );
   };
 
   /** Hands the intents over once the change is committed: never when it rolls back. */
@@ -75,7 +108,11 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         onCommit(() => {
           Promise.resolve()
             .then(() => deps.record(items))
-            .catch((err) => strapi.log.error(`[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${err?.message}`));
+            .catch((err) =>
+              strapi.log.error(
+                `[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${err?.message}`
+              )
+            );
         });
       });
     }
@@ -83,17 +120,24 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   };
 
   /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
-  const afterWrite = (ctx: any, model: any, resource: ResourceKind | undefined, result: unknown): unknown => {
+  const afterWrite = (
+    ctx: any,
+    model: any,
+    resource: ResourceKind | undefined,
+    result: unknown
+  ): unknown => {
     try {
       const items = intentsOf(ctx, model, resource, result);
-      const pending = Array.isArray(items) ? record(ctx, items) : items.then((list) => record(ctx, list));
+      const pending = Array.isArray(items)
+        ? record(ctx, items)
+        : items.then((list) => record(ctx, list));
       if (pending) {
         return pending.then(
           () => result,
           (err) => {
             failed(ctx, err);
             return result;
-          },
+          }
         );
       }
     } catch (err) {
@@ -108,18 +152,20 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     if (!resource && !deps.isRead(ctx.uid)) return next();
     const model = strapi.getModel(ctx.uid) as any;
     const params = ctx.params ?? {};
-    if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish))) return next();
+    if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish)))
+      return next();
     const done = next();
     // Inside the caller's transaction, or with locales to look up, the caller waits until the
     // intents are handed over (an onCommit registered after its commit would never run).
-    if (strapi.db.inTransaction() || needsLookup(model, params)) return done.then((result) => afterWrite(ctx, model, resource, result));
+    if (strapi.db.inTransaction() || needsLookup(model, params))
+      return done.then((result) => afterWrite(ctx, model, resource, result));
     // Otherwise the caller gets Strapi's own promise: the intents are handed over (in memory, at
     // once) by a reaction that runs before the caller's, and the save returns without one more
     // turn of the microtask queue; each such turn lets Strapi's own after-save work (events,
     // connection release) run before the caller resumes, which cost a save about 5 %.
     done.then(
       (result) => afterWrite(ctx, model, resource, result),
-      () => undefined,
+      () => undefined
     );
     return done;
   };

@@ -7,7 +7,12 @@ import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
 
 /** Dependencies first: a category before the pinpoints using it, a pinpoint before its events and lists. */
-export const PRIORITY: Record<ResourceKind, number> = { category: 0, pinpoint: 1, event: 2, list: 3 };
+export const PRIORITY: Record<ResourceKind, number> = {
+  category: 0,
+  pinpoint: 1,
+  event: 2,
+  list: 3,
+};
 
 export interface OutboxRow extends EntryKey {
   id: number;
@@ -76,7 +81,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
       [col('entryLocale')]: it.locale,
       [col('operation')]: it.operation ?? 'upsert',
       [col('reason')]: it.reason,
-      [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : it.delayMs ?? 0),
+      [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
       [col('settleBy')]: now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
       [col('priority')]: priorityOf(it.resource),
       [col('generation')]: 0,
@@ -92,16 +97,30 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const their = (column: string) => proposed(strapi, column);
     const due = settle
       ? // Later (the burst goes on), but not past the end of the row's settle window.
-        k.raw(`CASE WHEN ? IS NULL OR ? < ? THEN ? ELSE ? END`, [mine(settleCol), their(dueCol), mine(settleCol), their(dueCol), mine(settleCol)])
+        k.raw(`CASE WHEN ? IS NULL OR ? < ? THEN ? ELSE ? END`, [
+          mine(settleCol),
+          their(dueCol),
+          mine(settleCol),
+          their(dueCol),
+          mine(settleCol),
+        ])
       : // Sooner wins.
-        k.raw(`CASE WHEN ? < ? THEN ? ELSE ? END`, [their(dueCol), mine(dueCol), their(dueCol), mine(dueCol)]);
+        k.raw(`CASE WHEN ? < ? THEN ? ELSE ? END`, [
+          their(dueCol),
+          mine(dueCol),
+          their(dueCol),
+          mine(dueCol),
+        ]);
     // A resync tag is kept until that row is done.
     const merge: Record<string, any> = {
       [col('operation')]: their(col('operation')),
       [col('reason')]: their(col('reason')),
       [dueCol]: due,
       [col('generation')]: k.raw('? + 1', [mine(col('generation'))]),
-      [col('resyncJob')]: k.raw('COALESCE(?, ?)', [their(col('resyncJob')), mine(col('resyncJob'))]),
+      [col('resyncJob')]: k.raw('COALESCE(?, ?)', [
+        their(col('resyncJob')),
+        mine(col('resyncJob')),
+      ]),
       [col('updatedAt')]: their(col('updatedAt')),
     };
     for (let i = 0; i < rows.length; i += 200) {
@@ -141,15 +160,29 @@ export const createOutbox = (strapi: Core.Strapi) => {
       const now = Date.now();
       const until = now + leaseMs;
       const free = (q: any) =>
-        q.where(col('dueAt'), '<=', now).andWhere((w: any) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now));
+        q
+          .where(col('dueAt'), '<=', now)
+          .andWhere((w: any) =>
+            w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now)
+          );
       // The candidates are read first, so the rows returned are only this claim's, even when an
       // earlier claim or renewal of this instance wrote the same lease end in the same millisecond.
-      const ids = (await k(table).select('id').modify(free).orderBy([col('priority'), col('dueAt'), 'id']).limit(limit - claimed.length)).map(
-        (r: any) => r.id,
-      );
+      const ids = (
+        await k(table)
+          .select('id')
+          .modify(free)
+          .orderBy([col('priority'), col('dueAt'), 'id'])
+          .limit(limit - claimed.length)
+      ).map((r: any) => r.id);
       if (!ids.length) break;
-      const taken = await k(table).whereIn('id', ids).modify(free).update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
-      const rows = await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).andWhere(col('leaseUntil'), until);
+      const taken = await k(table)
+        .whereIn('id', ids)
+        .modify(free)
+        .update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
+      const rows = await k(table)
+        .whereIn('id', ids)
+        .andWhere(col('leaseOwner'), owner)
+        .andWhere(col('leaseUntil'), until);
       claimed.push(...rows.map(toRow));
       if (taken === ids.length) break;
     }
@@ -160,35 +193,58 @@ export const createOutbox = (strapi: Core.Strapi) => {
    * Done: the row goes, unless the entry changed while it was pushed; then it runs again once
    * its changes settle, in a new settle window of `windowMs`. True when the row is gone.
    */
-  const complete = (row: OutboxRow, windowMs = 0): Promise<boolean> => completions.load({ row, windowMs });
+  const complete = (row: OutboxRow, windowMs = 0): Promise<boolean> =>
+    completions.load({ row, windowMs });
 
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
-  const completions = createBatcher(async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
-    const { table, col } = info();
-    const k = knex();
-    const ids = items.map((it) => it.row.id);
-    // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
-    // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
-    const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
-    await k(table)
-      .whereIn('id', ids)
-      .andWhere(col('leaseOwner'), owner)
-      .andWhereRaw(`CASE ?? ${cases} END`, ['id', ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation])])
-      .del();
-    // What is left changed while it was pushed: it runs again.
-    const left = new Set((await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map((r: any) => Number(r.id)));
-    const again = items.filter((it) => left.has(it.row.id));
-    for (const windowMs of new Set(again.map((it) => it.windowMs))) {
+  const completions = createBatcher(
+    async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
+      const { table, col } = info();
+      const k = knex();
+      const ids = items.map((it) => it.row.id);
+      // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
+      // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
+      const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
       await k(table)
-        .whereIn('id', again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id))
+        .whereIn('id', ids)
         .andWhere(col('leaseOwner'), owner)
-        .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null, [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs });
-    }
-    return items.map((it) => !left.has(it.row.id));
-  }, { keyOf: (it) => String(it.row.id), windowMs: BUSY_WINDOW_MS });
+        .andWhereRaw(`CASE ?? ${cases} END`, [
+          'id',
+          ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation]),
+        ])
+        .del();
+      // What is left changed while it was pushed: it runs again.
+      const left = new Set(
+        (await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map(
+          (r: any) => Number(r.id)
+        )
+      );
+      const again = items.filter((it) => left.has(it.row.id));
+      for (const windowMs of new Set(again.map((it) => it.windowMs))) {
+        await k(table)
+          .whereIn(
+            'id',
+            again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id)
+          )
+          .andWhere(col('leaseOwner'), owner)
+          .update({
+            [col('leaseOwner')]: null,
+            [col('leaseUntil')]: null,
+            [col('attempts')]: 0,
+            [col('settleBy')]: Date.now() + windowMs,
+          });
+      }
+      return items.map((it) => !left.has(it.row.id));
+    },
+    { keyOf: (it) => String(it.row.id), windowMs: BUSY_WINDOW_MS }
+  );
 
   /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
-  const retryLater = async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
+  const retryLater = async (
+    row: OutboxRow,
+    delayMs: number,
+    opts: { countAttempt?: boolean } = {}
+  ) => {
     const { table, col } = info();
     await knex()(table)
       .where({ id: row.id, [col('leaseOwner')]: owner })
@@ -204,14 +260,20 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const release = async (ids: number[]) => {
     if (!ids.length) return;
     const { table, col } = info();
-    await knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null });
+    await knex()(table)
+      .whereIn('id', ids)
+      .andWhere(col('leaseOwner'), owner)
+      .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null });
   };
 
   /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
   const renew = async (ids: number[], leaseMs: number) => {
     if (!ids.length) return;
     const { table, col } = info();
-    await knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).update({ [col('leaseUntil')]: Date.now() + leaseMs });
+    await knex()(table)
+      .whereIn('id', ids)
+      .andWhere(col('leaseOwner'), owner)
+      .update({ [col('leaseUntil')]: Date.now() + leaseMs });
   };
 
   const depth = async () => {
@@ -236,7 +298,11 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const isQueued = async (key: EntryKey) => {
     const { table, col } = info();
     const row = await knex()(table)
-      .where({ [col('contentType')]: key.contentType, [col('entryDocumentId')]: key.documentId, [col('entryLocale')]: key.locale })
+      .where({
+        [col('contentType')]: key.contentType,
+        [col('entryDocumentId')]: key.documentId,
+        [col('entryLocale')]: key.locale,
+      })
       .first('id');
     return Boolean(row);
   };
@@ -247,7 +313,20 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return Number(n);
   };
 
-  return { owner, ensureIndexes, enqueue, claim, complete, retryLater, release, renew, depth, nextDueAt, isQueued, countForJob };
+  return {
+    owner,
+    ensureIndexes,
+    enqueue,
+    claim,
+    complete,
+    retryLater,
+    release,
+    renew,
+    depth,
+    nextDueAt,
+    isQueued,
+    countForJob,
+  };
 };
 
 export type Outbox = ReturnType<typeof createOutbox>;

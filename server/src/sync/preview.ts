@@ -21,21 +21,44 @@ interface PreviewDeps {
 export function createPreview(deps: PreviewDeps) {
   const modelOf = (uid: string) => deps.strapi.getModel(uid as any) as any;
 
-  const one = async (key: EntryKey, mapping: Mapping, version: 'draft' | 'published'): Promise<PayloadPreview> => {
-    const params: Record<string, unknown> = { documentId: key.documentId, populate: populateFor(mapping, modelOf), status: version };
+  const one = async (
+    key: EntryKey,
+    mapping: Mapping,
+    version: 'draft' | 'published'
+  ): Promise<PayloadPreview> => {
+    const params: Record<string, unknown> = {
+      documentId: key.documentId,
+      populate: populateFor(mapping, modelOf),
+      status: version,
+    };
     if (deps.isLocalized(key.contentType)) params.locale = key.locale;
     const entry = await deps.strapi.documents(key.contentType as any).findOne(params as any);
     const empty = { version, payload: null, waitsFor: [], problems: [] };
-    if (!entry) return { ...empty, skipped: version === 'published' ? 'not published: nothing is online' : 'no draft' };
+    if (!entry)
+      return {
+        ...empty,
+        skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
+      };
     try {
       const outcome = await mapEntry(mapping, entry as any, deps.mappingContext(key));
       if (outcome.action === 'skip') return { ...empty, skipped: outcome.reason };
       const payload: Record<string, unknown> = { ...(outcome.payload as any) };
-      for (const m of outcome.deferredMedia ?? []) payload[m.remoteField] = { name: m.name, mime: m.file.mime ?? null, sizeKb: m.file.size ?? null };
+      for (const m of outcome.deferredMedia ?? [])
+        payload[m.remoteField] = {
+          name: m.name,
+          mime: m.file.mime ?? null,
+          sizeKb: m.file.size ?? null,
+        };
       return {
         version,
         payload,
-        waitsFor: outcome.unresolved.map((u) => ({ contentType: u.contentType, documentId: u.documentId, locale: u.locale ?? '', role: u.role, blocking: u.blocking })),
+        waitsFor: outcome.unresolved.map((u) => ({
+          contentType: u.contentType,
+          documentId: u.documentId,
+          locale: u.locale ?? '',
+          role: u.role,
+          blocking: u.blocking,
+        })),
         problems: [],
         skipped: null,
       };
@@ -48,7 +71,9 @@ export function createPreview(deps: PreviewDeps) {
   return async (key: EntryKey): Promise<PayloadPreview[]> => {
     const mapping = deps.mappingFor(key.contentType);
     if (!mapping) throw new Error(`${key.contentType} is not mapped`);
-    const versions: Array<'draft' | 'published'> = deps.hasDraftAndPublish(key.contentType) ? ['draft', 'published'] : ['published'];
+    const versions: Array<'draft' | 'published'> = deps.hasDraftAndPublish(key.contentType)
+      ? ['draft', 'published']
+      : ['published'];
     return Promise.all(versions.map((v) => one(key, mapping, v)));
   };
 }

@@ -1,7 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { pushedFieldsOf } from './drift/fields';
-import { loadMedia, mapEntry, payloadHash, populateFor, MappingError, type MappingContext, type MapOutcome } from '../mapping';
+import {
+  loadMedia,
+  mapEntry,
+  payloadHash,
+  populateFor,
+  MappingError,
+  type MappingContext,
+  type MapOutcome,
+} from '../mapping';
 import { RemoteError, type RemoteClient } from '../remote';
 import { TOKEN_PATH } from '../remote/token';
 import type { ResourceKind } from '../remote/types';
@@ -35,7 +43,15 @@ export type PushResult =
   | { kind: 'removed' }
   | { kind: 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
-  | { kind: 'failed'; reason: string; retryable: boolean; retryAfterMs?: number; throttled?: boolean; httpStatus?: number; mapping?: boolean };
+  | {
+      kind: 'failed';
+      reason: string;
+      retryable: boolean;
+      retryAfterMs?: number;
+      throttled?: boolean;
+      httpStatus?: number;
+      mapping?: boolean;
+    };
 
 const now = () => new Date();
 
@@ -55,7 +71,9 @@ export const reasonOf = (err: unknown): string => {
  */
 const createDidNotHappen = (err: unknown) =>
   err instanceof RemoteError &&
-  (isRateLimitWait(err) || err.path === TOKEN_PATH || (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
+  (isRateLimitWait(err) ||
+    err.path === TOKEN_PATH ||
+    (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
 
 /** 404 and 410: the remote object is not there (any more). */
 const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
@@ -64,7 +82,10 @@ const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not
 export function idsInErrors(errors: unknown[]): Set<number> | null {
   const ids = new Set<number>();
   for (const e of errors) {
-    const raw = e && typeof e === 'object' ? (e as Record<string, unknown>).id ?? (e as Record<string, unknown>).pk : e;
+    const raw =
+      e && typeof e === 'object'
+        ? ((e as Record<string, unknown>).id ?? (e as Record<string, unknown>).pk)
+        : e;
     const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
     ids.add(id);
@@ -81,8 +102,15 @@ const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
 /** What identifies the content of an uploaded file without reading it. */
 const mediaIdentity = (file: Record<string, any>): string | undefined => {
   // A bare URL (from a transform) says nothing about the bytes behind it: read them.
-  if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined) return undefined;
-  return JSON.stringify([file.url, file.hash ?? null, file.size ?? null, file.updatedAt ?? null, file.mime ?? null]);
+  if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined)
+    return undefined;
+  return JSON.stringify([
+    file.url,
+    file.hash ?? null,
+    file.size ?? null,
+    file.updatedAt ?? null,
+    file.mime ?? null,
+  ]);
 };
 
 export function createPusher(deps: PushDeps) {
@@ -94,7 +122,12 @@ export function createPusher(deps: PushDeps) {
   const hasDraftAndPublish = (uid: string) => Boolean(modelOf(uid)?.options?.draftAndPublish);
 
   const api = (client: RemoteClient, resource: ResourceKind): any =>
-    ({ pinpoint: client.pinpoints, event: client.events, category: client.categories, list: client.lists })[resource];
+    ({
+      pinpoint: client.pinpoints,
+      event: client.events,
+      category: client.categories,
+      list: client.lists,
+    })[resource];
 
   /**
    * Entries asked for at the same moment are read together: one populated query per content
@@ -112,16 +145,19 @@ export function createPusher(deps: PushDeps) {
         };
         if (isLocalized(key.contentType)) params.locale = key.locale;
         if (hasDraftAndPublish(key.contentType)) params.status = 'published';
-        const entries = (await strapi.documents(key.contentType as any).findMany(params as any)) as Array<Record<string, any>>;
+        const entries = (await strapi
+          .documents(key.contentType as any)
+          .findMany(params as any)) as Array<Record<string, any>>;
         for (const e of entries) found.set(keyString({ ...key, documentId: e.documentId }), e);
       }
       return items.map((it) => found.get(keyString(it.key)) ?? null);
     },
-    { maxSize: 100 },
+    { maxSize: 100 }
   );
 
   /** The entry as the remote must show it now: its published version (or the only one without draft & publish). */
-  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Record<string, any> | null> => entryReads.load({ key, mapping });
+  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Record<string, any> | null> =>
+    entryReads.load({ key, mapping });
 
   const context = (key: EntryKey): MappingContext => ({
     getModel: modelOf,
@@ -140,10 +176,14 @@ export function createPusher(deps: PushDeps) {
    * The refs of a state are rewritten (with their rows in the refs table) only when they change:
    * most pushes of an entry use the same related entries as the last one.
    */
-  const refsIfChanged = (state: StateRecord | null, refs: NonNullable<StateRecord['refs']>): { refs?: StateRecord['refs'] } =>
+  const refsIfChanged = (
+    state: StateRecord | null,
+    refs: NonNullable<StateRecord['refs']>
+  ): { refs?: StateRecord['refs'] } =>
     state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs) ? {} : { refs };
 
-  const requeueDependants = (key: EntryKey, reason: string, identity = true) => deps.related.requeue(key, reason, { identity });
+  const requeueDependants = (key: EntryKey, reason: string, identity = true) =>
+    deps.related.requeue(key, reason, { identity });
 
   /**
    * Closes the race with a dependency that got its remote id between our read of it and our
@@ -167,7 +207,7 @@ export function createPusher(deps: PushDeps) {
     resource: ResourceKind,
     remoteId: number,
     before: number[],
-    after: number[],
+    after: number[]
   ): Promise<{ members: number[]; errors: unknown[] }> => {
     if (resource === 'list' && before.length + after.length > 0) {
       // The remote's own member list, not our record of it: a membership call whose answer was
@@ -188,8 +228,10 @@ export function createPusher(deps: PushDeps) {
       if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
     };
     if (resource === 'list') {
-      if (add.length) apply(add, await client.lists.addPinpoints(remoteId, add), (id) => members.add(id));
-      if (drop.length) apply(drop, await client.lists.removePinpoints(remoteId, drop), (id) => members.delete(id));
+      if (add.length)
+        apply(add, await client.lists.addPinpoints(remoteId, add), (id) => members.add(id));
+      if (drop.length)
+        apply(drop, await client.lists.removePinpoints(remoteId, drop), (id) => members.delete(id));
     } else {
       // A pinpoint that names its lists: one membership call per list changed.
       for (const listId of add) {
@@ -220,7 +262,12 @@ export function createPusher(deps: PushDeps) {
    * gone: a pinpoint takes its events with it (the remote deletes them, or we do) and leaves its
    * lists; a list leaves the pinpoints that named it.
    */
-  const forgetLinksTo = async (client: RemoteClient, key: EntryKey, resource: ResourceKind, remoteId: number) => {
+  const forgetLinksTo = async (
+    client: RemoteClient,
+    key: EntryKey,
+    resource: ResourceKind,
+    remoteId: number
+  ) => {
     for (const d of await states.dependantsOf(key)) {
       const dKey = { contentType: d.contentType, documentId: d.documentId, locale: d.locale };
       if (resource === 'pinpoint' && d.resource === 'event' && d.remoteId != null) {
@@ -236,14 +283,27 @@ export function createPusher(deps: PushDeps) {
           lastError: `Its pinpoint was removed from the remote, and the event with it.`,
           lastErrorAt: now(),
         });
-      } else if (d.members?.includes(remoteId) && ((resource === 'pinpoint' && d.resource === 'list') || (resource === 'list' && d.resource === 'pinpoint'))) {
-        await states.upsert(dKey, { resource: d.resource, members: d.members.filter((m) => m !== remoteId), payloadHash: null });
+      } else if (
+        d.members?.includes(remoteId) &&
+        ((resource === 'pinpoint' && d.resource === 'list') ||
+          (resource === 'list' && d.resource === 'pinpoint'))
+      ) {
+        await states.upsert(dKey, {
+          resource: d.resource,
+          members: d.members.filter((m) => m !== remoteId),
+          payloadHash: null,
+        });
       }
     }
   };
 
   /** Takes the remote object away (or marks a category orphaned, since categories cannot be deleted). */
-  const remove = async (key: EntryKey, mapping: Mapping, state: StateRecord | null, why: string): Promise<PushResult> => {
+  const remove = async (
+    key: EntryKey,
+    mapping: Mapping,
+    state: StateRecord | null,
+    why: string
+  ): Promise<PushResult> => {
     // Entries waiting for this one (never synced, so no state) must learn it will not come.
     if (!state) {
       await requeueDependants(key, `${mapping.resource} gone before it was pushed`);
@@ -290,16 +350,19 @@ export function createPusher(deps: PushDeps) {
     key: EntryKey,
     resource: ResourceKind,
     state: StateRecord | null,
-    fingerprint?: Fingerprint,
+    fingerprint?: Fingerprint
   ): Promise<number | null> => {
     const fp = (state?.createFingerprint as Fingerprint | null) ?? fingerprint;
     if (!state?.createStartedAt || !fp) return null;
     // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
     const started = state.createStartedAt.getTime();
-    const seen = state.lastErrorAt && state.lastErrorAt.getTime() >= started ? state.lastErrorAt.getTime() : undefined;
+    const seen =
+      state.lastErrorAt && state.lastErrorAt.getTime() >= started
+        ? state.lastErrorAt.getTime()
+        : undefined;
     const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
     strapi.log.warn(
-      `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`,
+      `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`
     );
     for (const id of await deps.recovery.candidates(client, resource, fp, lostAt)) {
       // Twins (same name and place) of other entries may be claimed at the same moment.
@@ -308,7 +371,13 @@ export function createPusher(deps: PushDeps) {
       claiming.add(tag);
       try {
         if (await states.isRemoteIdClaimed(resource, id)) continue;
-        await states.upsert(key, { resource, remoteId: id, createStartedAt: null, createFingerprint: null, payloadHash: null });
+        await states.upsert(key, {
+          resource,
+          remoteId: id,
+          createStartedAt: null,
+          createFingerprint: null,
+          payloadHash: null,
+        });
         return id;
       } finally {
         claiming.delete(tag);
@@ -322,8 +391,13 @@ export function createPusher(deps: PushDeps) {
     key: EntryKey,
     mapping: Mapping,
     state: StateRecord | null,
-    payload: Record<string, any>,
-  ): Promise<{ id: number; media_url?: string | null; image_url?: string | null; adopted: boolean }> => {
+    payload: Record<string, any>
+  ): Promise<{
+    id: number;
+    media_url?: string | null;
+    image_url?: string | null;
+    adopted: boolean;
+  }> => {
     const resource = mapping.resource;
     const fingerprint = fingerprintOf(resource, payload);
     const adopted = await claimLostCreate(client, key, resource, state, fingerprint);
@@ -335,14 +409,19 @@ export function createPusher(deps: PushDeps) {
       const updated = await api(client, resource).update(adopted, payload);
       return { ...updated, id: adopted, adopted: true };
     }
-    await states.upsert(key, { resource, createStartedAt: now(), createFingerprint: fingerprint as any });
+    await states.upsert(key, {
+      resource,
+      createStartedAt: now(),
+      createFingerprint: fingerprint as any,
+    });
     try {
       const created = await api(client, resource).create(payload);
       return { ...created, adopted: false };
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.
-      if (createDidNotHappen(err)) await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null });
+      if (createDidNotHappen(err))
+        await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null });
       throw err;
     }
   };
@@ -351,15 +430,30 @@ export function createPusher(deps: PushDeps) {
    * Fields the remote holds from an earlier push that the entry no longer has. A PUT that merges
    * would keep an omitted field: they are sent as null, which clears them under both PUT modes.
    */
-  const withClears = (mapping: Mapping, state: StateRecord | null, payload: Record<string, any>) => {
+  const withClears = (
+    mapping: Mapping,
+    state: StateRecord | null,
+    payload: Record<string, any>
+  ) => {
     if (state?.remoteId == null) return payload;
     const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
     const out = { ...payload };
-    if (mapping.resource === 'pinpoint' && fields.category && out.category === undefined && state.refs?.some((r) => r.role === 'category')) {
+    if (
+      mapping.resource === 'pinpoint' &&
+      fields.category &&
+      out.category === undefined &&
+      state.refs?.some((r) => r.role === 'category')
+    ) {
       out.category = null;
     }
-    const media = mapping.resource === 'category' ? ['image', 'image_file'] : mapping.resource === 'list' ? null : ['media', 'media_file'];
-    if (media && fields[media[0]] && out[media[1]] === undefined && state.mediaUrl) out[media[1]] = null;
+    const media =
+      mapping.resource === 'category'
+        ? ['image', 'image_file']
+        : mapping.resource === 'list'
+          ? null
+          : ['media', 'media_file'];
+    if (media && fields[media[0]] && out[media[1]] === undefined && state.mediaUrl)
+      out[media[1]] = null;
     return out;
   };
 
@@ -372,13 +466,23 @@ export function createPusher(deps: PushDeps) {
     if (!mapping) {
       // A type only read through relations by mapped types: its readers are pushed again.
       // Unmapped, it has no remote object: only values read through it can have changed.
-      if (deps.related.isRead(key.contentType)) await requeueDependants(key, `${key.contentType} changed`, false);
+      if (deps.related.isRead(key.contentType))
+        await requeueDependants(key, `${key.contentType} changed`, false);
       return { kind: 'unchanged' };
     }
     const resource = mapping.resource;
     let state = await states.get(key);
 
-    const fail = async (reason: string, retryable: boolean, extra: { retryAfterMs?: number; throttled?: boolean; httpStatus?: number; mapping?: boolean } = {}): Promise<PushResult> => {
+    const fail = async (
+      reason: string,
+      retryable: boolean,
+      extra: {
+        retryAfterMs?: number;
+        throttled?: boolean;
+        httpStatus?: number;
+        mapping?: boolean;
+      } = {}
+    ): Promise<PushResult> => {
       await states.upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
@@ -402,11 +506,21 @@ export function createPusher(deps: PushDeps) {
         if (!(err instanceof MappingError)) throw err;
         // An event whose pinpoint is gone cannot stay online pointing at nothing, even one made by
         // a create whose answer was lost (a remote that does not delete events with their pinpoint).
-        if (resource === 'event' && err.field === 'pinpoint' && (state?.remoteId != null || state?.createStartedAt)) {
+        if (
+          resource === 'event' &&
+          err.field === 'pinpoint' &&
+          (state?.remoteId != null || state?.createStartedAt)
+        ) {
           const client = await deps.client();
           const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
           if (eventId != null) await deleteRemote(client, 'event', eventId);
-          await states.upsert(key, { resource, remoteId: null, payloadHash: null, createStartedAt: null, createFingerprint: null });
+          await states.upsert(key, {
+            resource,
+            remoteId: null,
+            payloadHash: null,
+            createStartedAt: null,
+            createFingerprint: null,
+          });
           state = await states.get(key);
         }
         return await fail(`${err.message}`, false, { mapping: true });
@@ -421,7 +535,10 @@ export function createPusher(deps: PushDeps) {
         await states.upsert(key, {
           resource,
           status: 'pending',
-          ...refsIfChanged(state, refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))),
+          ...refsIfChanged(
+            state,
+            refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))
+          ),
           lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
         });
         await recheck(key, resource, blocking);
@@ -429,25 +546,36 @@ export function createPusher(deps: PushDeps) {
       }
 
       const hash = payloadHash(outcome);
-      if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced') return { kind: 'unchanged' };
+      if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced')
+        return { kind: 'unchanged' };
 
       const client = await deps.client();
       const send = async () => {
         // The bytes of media are read only now that they are sent.
         let payload: Record<string, any>;
         try {
-          payload = await loadMedia(outcome.payload as Record<string, any>, outcome.deferredMedia, ctx);
+          payload = await loadMedia(
+            outcome.payload as Record<string, any>,
+            outcome.deferredMedia,
+            ctx
+          );
         } catch (err) {
           if (err instanceof MappingError) return { refused: err.message };
           throw err;
         }
-        let remote: { id: number; media_url?: string | null; image_url?: string | null } | undefined;
+        let remote:
+          { id: number; media_url?: string | null; image_url?: string | null } | undefined;
         let sent: Record<string, any> = payload;
         if (state?.remoteId != null) {
           try {
             sent = withClears(mapping, state, payload);
             remote = await api(client, resource).update(state.remoteId, sent);
-            return { remote: { ...remote, id: state.remoteId } as NonNullable<typeof remote>, sent, firstId: false, adopted: false };
+            return {
+              remote: { ...remote, id: state.remoteId } as NonNullable<typeof remote>,
+              sent,
+              firstId: false,
+              adopted: false,
+            };
           } catch (err) {
             // Deleted on the remote by someone else: create it again rather than fail forever.
             if (!isGone(err)) throw err;
@@ -459,7 +587,9 @@ export function createPusher(deps: PushDeps) {
         return { remote: created, sent: payload, firstId: true, adopted: created.adopted };
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
-      const answer = outcome.deferredMedia?.length ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>) : await send();
+      const answer = outcome.deferredMedia?.length
+        ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
+        : await send();
       if ('refused' in answer) return await fail(answer.refused!, false, { mapping: true });
       const { remote, sent, firstId, adopted } = answer;
       const remoteId = Number(remote.id);
@@ -467,7 +597,13 @@ export function createPusher(deps: PushDeps) {
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
       if (outcome.members) {
-        const result = await membershipDiff(client, resource, remoteId, firstId ? [] : members, outcome.members);
+        const result = await membershipDiff(
+          client,
+          resource,
+          remoteId,
+          firstId ? [] : members,
+          outcome.members
+        );
         members = result.members;
         membershipErrors = result.errors;
       }
@@ -475,8 +611,12 @@ export function createPusher(deps: PushDeps) {
       // The answer's media URL when it has one (update answers are not documented); none once cleared.
       const urlKey = resource === 'category' ? 'image_url' : 'media_url';
       const cleared = sent[resource === 'category' ? 'image_file' : 'media_file'] === null;
-      const mediaUrl = resource === 'list' || cleared ? null
-        : urlKey in remote ? (remote as any)[urlKey] ?? null : state?.mediaUrl ?? null;
+      const mediaUrl =
+        resource === 'list' || cleared
+          ? null
+          : urlKey in remote
+            ? ((remote as any)[urlKey] ?? null)
+            : (state?.mediaUrl ?? null);
       // An adopted id was announced when it was recorded (in create()).
       const changedId = firstId && !adopted && state?.remoteId !== remoteId;
       const refused = membershipErrors.length
@@ -501,17 +641,34 @@ export function createPusher(deps: PushDeps) {
         createFingerprint: null,
       });
       // Entries that read this one (its remote id, or other fields through a relation) follow it.
-      await requeueDependants(key, changedId ? `${resource} got its remote id` : `${resource} changed`, changedId);
-      if (outcome.unresolved.length) await recheck(key, resource, outcome.unresolved.map((u) => toKey(u)));
+      await requeueDependants(
+        key,
+        changedId ? `${resource} got its remote id` : `${resource} changed`,
+        changedId
+      );
+      if (outcome.unresolved.length)
+        await recheck(
+          key,
+          resource,
+          outcome.unresolved.map((u) => toKey(u))
+        );
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
       return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
     } catch (err) {
       if (err instanceof RemoteError) {
         const neverSent = isRateLimitWait(err);
-        const reason = neverSent ? `Waiting for the remote's rate limit: ${err.message}` : err.message;
-        return await fail(reason, err.retryable, { retryAfterMs: err.retryAfterMs, throttled: err.code === 'rate_limited' || neverSent, httpStatus: err.status });
+        const reason = neverSent
+          ? `Waiting for the remote's rate limit: ${err.message}`
+          : err.message;
+        return await fail(reason, err.retryable, {
+          retryAfterMs: err.retryAfterMs,
+          throttled: err.code === 'rate_limited' || neverSent,
+          httpStatus: err.status,
+        });
       }
-      strapi.log.error(`[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`);
+      strapi.log.error(
+        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`
+      );
       return await fail(reasonOf(err), true);
     }
   };

@@ -8,7 +8,13 @@ import type { InventoryWalk } from './inventory/walk';
  * What identifies the object a lost POST may have created: the fields the remote
  * echoes back, so it can be recognised in a listing.
  */
-export type Fingerprint = { name: string; latitude?: number; longitude?: number; pinpoint?: number; start?: string };
+export type Fingerprint = {
+  name: string;
+  latitude?: number;
+  longitude?: number;
+  pinpoint?: number;
+  start?: string;
+};
 
 export function fingerprintOf(resource: ResourceKind, payload: Record<string, any>): Fingerprint {
   const fp: Fingerprint = { name: String(payload.name ?? '') };
@@ -28,16 +34,30 @@ export function fingerprintOf(resource: ResourceKind, payload: Record<string, an
  * 1 m: closer twins are told apart by who claimed them), names trimmed. A miss costs a duplicate.
  */
 const COORDINATE_TOLERANCE = 1e-5 + 1e-9;
-const close = (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= COORDINATE_TOLERANCE;
-const normalName = (v: unknown) => String(v ?? '').trim().replace(/\s+/g, ' ');
+const close = (a: unknown, b: unknown) =>
+  typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= COORDINATE_TOLERANCE;
+const normalName = (v: unknown) =>
+  String(v ?? '')
+    .trim()
+    .replace(/\s+/g, ' ');
 const sameInstant = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
 
-export function matches(resource: ResourceKind, fp: Fingerprint, remote: Record<string, any>): boolean {
+export function matches(
+  resource: ResourceKind,
+  fp: Fingerprint,
+  remote: Record<string, any>
+): boolean {
   if (normalName(remote.name) !== normalName(fp.name)) return false;
-  if (resource === 'pinpoint') return close(remote.latitude, fp.latitude) && close(remote.longitude, fp.longitude);
+  if (resource === 'pinpoint')
+    return close(remote.latitude, fp.latitude) && close(remote.longitude, fp.longitude);
   if (resource === 'event')
-    return (fp.pinpoint === undefined || remote.pinpoint === undefined || remote.pinpoint === fp.pinpoint) && (fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start));
+    return (
+      (fp.pinpoint === undefined ||
+        remote.pinpoint === undefined ||
+        remote.pinpoint === fp.pinpoint) &&
+      (fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start))
+    );
   return true;
 }
 
@@ -66,22 +86,34 @@ const asRemote = (row: InventoryRow) => ({
  */
 export function createRecovery(deps: RecoveryDeps) {
   /** The events at one pinpoint: a short listing, walked directly. */
-  const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint): Promise<number[]> => {
+  const eventsAt = async (
+    client: RemoteClient,
+    pinpoint: number,
+    fp: Fingerprint
+  ): Promise<number[]> => {
     const ids: number[] = [];
-    for await (const page of client.events.listPages({ pinpoint }) as AsyncIterable<Page<Record<string, any>>>) {
+    for await (const page of client.events.listPages({ pinpoint }) as AsyncIterable<
+      Page<Record<string, any>>
+    >) {
       for (const o of page.results) if (matches('event', fp, o)) ids.push(Number(o.id));
     }
     return ids.sort((a, b) => b - a);
   };
 
   /** Candidates (ids, newest first) whose fields match, from a walk started after `lostAt`. */
-  async function candidates(client: RemoteClient, resource: ResourceKind, fp: Fingerprint, lostAt: number): Promise<number[]> {
+  async function candidates(
+    client: RemoteClient,
+    resource: ResourceKind,
+    fp: Fingerprint,
+    lostAt: number
+  ): Promise<number[]> {
     if (resource === 'event' && fp.pinpoint !== undefined) {
       // A remote may refuse that filter once the pinpoint is gone (400, or 404): then every event is looked at.
       try {
         return await eventsAt(client, fp.pinpoint, fp);
       } catch (err) {
-        if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found'))) throw err;
+        if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found')))
+          throw err;
       }
     }
     let notBefore = lostAt;

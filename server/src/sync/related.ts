@@ -50,7 +50,12 @@ export function createRelated(deps: RelatedDeps) {
 
   const readersByTarget = () => {
     const mappings = deps.mappings();
-    if (cache && cache.mappings.length === mappings.length && cache.mappings.every((m, i) => m === mappings[i])) return cache.readers;
+    if (
+      cache &&
+      cache.mappings.length === mappings.length &&
+      cache.mappings.every((m, i) => m === mappings[i])
+    )
+      return cache.readers;
     const readers = new Map<string, Reader[]>();
     const getModel = (uid: string) => strapi.getModel(uid as any) as any;
     for (const mapping of mappings) {
@@ -58,14 +63,26 @@ export function createRelated(deps: RelatedDeps) {
       const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
       for (const t of relationTargets(mapping, getModel)) {
         const source = fields[t.field];
-        const fieldPath = typeof source === 'string' ? source : (source as { path?: string } | undefined)?.path;
-        const identity = (RELATION_FIELDS[mapping.resource] ?? []).includes(t.field) && fieldPath === t.path;
+        const fieldPath =
+          typeof source === 'string' ? source : (source as { path?: string } | undefined)?.path;
+        const identity =
+          (RELATION_FIELDS[mapping.resource] ?? []).includes(t.field) && fieldPath === t.path;
         const known = byPath.get(`${t.target}|${t.path}`);
         // A path used both ways (identity and a value read through it) counts as a read.
         if (known) known.identityOnly = known.identityOnly && identity;
-        else byPath.set(`${t.target}|${t.path}`, { mapping, path: t.path, target: t.target, identityOnly: identity });
+        else
+          byPath.set(`${t.target}|${t.path}`, {
+            mapping,
+            path: t.path,
+            target: t.target,
+            identityOnly: identity,
+          });
       }
-      for (const r of byPath.values()) readers.set(r.target, [...(readers.get(r.target) ?? []), { mapping: r.mapping, path: r.path, identityOnly: r.identityOnly }]);
+      for (const r of byPath.values())
+        readers.set(r.target, [
+          ...(readers.get(r.target) ?? []),
+          { mapping: r.mapping, path: r.path, identityOnly: r.identityOnly },
+        ]);
     }
     cache = { mappings, readers };
     return readers;
@@ -78,18 +95,30 @@ export function createRelated(deps: RelatedDeps) {
     path
       .split('.')
       .reverse()
-      .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), { documentId: { $in: documentIds } });
+      .reduce<Record<string, unknown>>((inner, name) => ({ [name]: inner }), {
+        documentId: { $in: documentIds },
+      });
 
   /** Entries whose published version relates now to one of `documentIds` (all of `contentType`). */
-  async function* relatedNow(contentType: string, documentIds: string[], opts: RequeueOptions): AsyncGenerator<EnqueueItem[]> {
+  async function* relatedNow(
+    contentType: string,
+    documentIds: string[],
+    opts: RequeueOptions
+  ): AsyncGenerator<EnqueueItem[]> {
     for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
       if (identityOnly && !opts.identity) continue;
       try {
-        for await (const page of onlineKeyPages(strapi, mapping.contentType, whereOn(path, documentIds))) {
+        for await (const page of onlineKeyPages(
+          strapi,
+          mapping.contentType,
+          whereOn(path, documentIds)
+        )) {
           yield page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: '' }));
         }
       } catch (err: any) {
-        strapi.log.warn(`[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`);
+        strapi.log.warn(
+          `[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`
+        );
       }
     }
   }
@@ -101,34 +130,61 @@ export function createRelated(deps: RelatedDeps) {
   }
 
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
-  const requeues = createBatcher(async (requests: Request[]) => {
-    const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
-    for (const group of groups.values()) {
-      const { reason, opts } = group[0];
-      const keys = group.map((r) => r.key);
-      const used = (await Promise.all(keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k })))))).flat();
-      const queued = new Set<string>();
-      const items: EnqueueItem[] = [];
-      for (const { d, k } of used) {
-        if (!opts.identity && !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))) continue;
-        if (queued.has(keyString(d))) continue;
-        queued.add(keyString(d));
-        items.push({ contentType: d.contentType, documentId: d.documentId, locale: d.locale, resource: d.resource, reason });
-      }
-      await deps.outbox.enqueue(items);
-      const documentIds = [...new Set(keys.map((k) => k.documentId))];
-      for (let i = 0; i < documentIds.length; i += PAGE) {
-        for await (const page of relatedNow(group[0].key.contentType, documentIds.slice(i, i + PAGE), opts)) {
-          await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
+  const requeues = createBatcher(
+    async (requests: Request[]) => {
+      const groups = groupBy(
+        requests,
+        (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`
+      );
+      for (const group of groups.values()) {
+        const { reason, opts } = group[0];
+        const keys = group.map((r) => r.key);
+        const used = (
+          await Promise.all(
+            keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k }))))
+          )
+        ).flat();
+        const queued = new Set<string>();
+        const items: EnqueueItem[] = [];
+        for (const { d, k } of used) {
+          if (
+            !opts.identity &&
+            !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))
+          )
+            continue;
+          if (queued.has(keyString(d))) continue;
+          queued.add(keyString(d));
+          items.push({
+            contentType: d.contentType,
+            documentId: d.documentId,
+            locale: d.locale,
+            resource: d.resource,
+            reason,
+          });
+        }
+        await deps.outbox.enqueue(items);
+        const documentIds = [...new Set(keys.map((k) => k.documentId))];
+        for (let i = 0; i < documentIds.length; i += PAGE) {
+          for await (const page of relatedNow(
+            group[0].key.contentType,
+            documentIds.slice(i, i + PAGE),
+            opts
+          )) {
+            await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
+          }
         }
       }
-    }
-    return requests.map(() => undefined);
-  }, { windowMs: BUSY_WINDOW_MS });
+      return requests.map(() => undefined);
+    },
+    { windowMs: BUSY_WINDOW_MS }
+  );
 
   /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
-  const requeue = (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }): Promise<void> =>
-    requeues.load({ key, reason, opts }) as Promise<void>;
+  const requeue = (
+    key: EntryKey,
+    reason: string,
+    opts: RequeueOptions = { identity: true }
+  ): Promise<void> => requeues.load({ key, reason, opts }) as Promise<void>;
 
   return { isRead, requeue };
 }

@@ -39,7 +39,8 @@ export function createResync(deps: ResyncDeps) {
   let flushTimer: NodeJS.Timeout | undefined;
   const window: Array<{ at: number; done: number }> = [];
 
-  const ordered = () => [...deps.mappings()].sort((a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]);
+  const ordered = () =>
+    [...deps.mappings()].sort((a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]);
 
   let saved = '';
   /** Writes the job when it changed since the last write (status polls must not cost a write each). */
@@ -53,13 +54,16 @@ export function createResync(deps: ResyncDeps) {
     saved = text;
   };
 
-  const load = async (): Promise<StoredJob | null> => ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
+  const load = async (): Promise<StoredJob | null> =>
+    ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
 
   /** Keys of every entry that should be online: the published ones (or all, without draft & publish). */
-  const entryPages = (mapping: Mapping, after: number) => onlineKeyPages(strapi, mapping.contentType, {}, after);
+  const entryPages = (mapping: Mapping, after: number) =>
+    onlineKeyPages(strapi, mapping.contentType, {}, after);
 
   /** States whose entry is gone: they must be removed from the remote too. */
-  const orphanPages = (mapping: Mapping, after = 0) => goneStatePages(strapi, deps.states, mapping.contentType, after);
+  const orphanPages = (mapping: Mapping, after = 0) =>
+    goneStatePages(strapi, deps.states, mapping.contentType, after);
 
   const enumerate = async () => {
     if (!job?.cursor) return;
@@ -69,7 +73,14 @@ export function createResync(deps: ResyncDeps) {
       if (job.cursor.phase === 'entries') {
         for await (const page of entryPages(mapping, job.cursor.after)) {
           if (stopping) return;
-          await deps.outbox.enqueue(page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
+          await deps.outbox.enqueue(
+            page.keys.map((k) => ({
+              ...k,
+              resource: mapping.resource,
+              reason: 'resync',
+              resyncJob: job!.id,
+            }))
+          );
           job.total += page.keys.length;
           job.cursor.after = page.after;
           await save();
@@ -78,10 +89,22 @@ export function createResync(deps: ResyncDeps) {
         job.cursor = { mapping: m, phase: 'states', after: 0 };
       }
       // Resumed in this phase: from the last state listed, so no state is counted twice.
-      for await (const gone of orphanPages(mapping, job.cursor.phase === 'states' ? job.cursor.after : 0)) {
+      for await (const gone of orphanPages(
+        mapping,
+        job.cursor.phase === 'states' ? job.cursor.after : 0
+      )) {
         if (stopping) return;
         if (gone.length) {
-          await deps.outbox.enqueue(gone.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: mapping.resource, reason: 'resync', resyncJob: job!.id })));
+          await deps.outbox.enqueue(
+            gone.map((s) => ({
+              contentType: s.contentType,
+              documentId: s.documentId,
+              locale: s.locale,
+              resource: mapping.resource,
+              reason: 'resync',
+              resyncJob: job!.id,
+            }))
+          );
           job.total += gone.length;
           deps.wake();
         }
@@ -106,7 +129,8 @@ export function createResync(deps: ResyncDeps) {
     window.push({ at: t, done: finished });
     while (window.length > 2 && t - window[0].at > 10_000) window.shift();
     const first = window[0];
-    job.rate = t > first.at ? Math.round(((finished - first.done) * 1000) / (t - first.at) * 10) / 10 : 0;
+    job.rate =
+      t > first.at ? Math.round((((finished - first.done) * 1000) / (t - first.at)) * 10) / 10 : 0;
     job.etaMs = job.rate > 0 ? Math.round(((job.total - finished) / job.rate) * 1000) : null;
     if (!job.cursor && remaining === 0) {
       job.state = 'done';
@@ -177,7 +201,7 @@ export function createResync(deps: ResyncDeps) {
       AsyncResource.bind(() => {
         if (job?.state === 'running' || dirty) refresh().catch(() => undefined);
       }),
-      500,
+      500
     );
     flushTimer.unref?.();
   };
@@ -192,7 +216,14 @@ export function createResync(deps: ResyncDeps) {
 
   /** What a resync would do, without doing it. Lists are cut at `limit` items; counts are whole. */
   const dryRun = async (limit = 100): Promise<DryRunPlan> => {
-    const plan: DryRunPlan = { create: [], update: [], delete: [], unchanged: 0, failed: [], truncatedAt: limit };
+    const plan: DryRunPlan = {
+      create: [],
+      update: [],
+      delete: [],
+      unchanged: 0,
+      failed: [],
+      truncatedAt: limit,
+    };
     const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
     for (const mapping of ordered()) {
       for await (const page of entryPages(mapping, 0)) {
@@ -208,15 +239,26 @@ export function createResync(deps: ResyncDeps) {
               continue;
             }
             if (state?.remoteId == null) push(plan.create, key);
-            else if (state.payloadHash !== payloadHash(outcome) || state.status !== 'synced') push(plan.update, key);
+            else if (state.payloadHash !== payloadHash(outcome) || state.status !== 'synced')
+              push(plan.update, key);
             else plan.unchanged += 1;
           } catch (err) {
-            push(plan.failed, { ...key, reason: err instanceof MappingError || err instanceof Error ? err.message : String(err) });
+            push(plan.failed, {
+              ...key,
+              reason:
+                err instanceof MappingError || err instanceof Error ? err.message : String(err),
+            });
           }
         }
       }
       for await (const gone of orphanPages(mapping)) {
-        for (const s of gone) if (s.remoteId != null) push(plan.delete, { contentType: s.contentType, documentId: s.documentId, locale: s.locale });
+        for (const s of gone)
+          if (s.remoteId != null)
+            push(plan.delete, {
+              contentType: s.contentType,
+              documentId: s.documentId,
+              locale: s.locale,
+            });
       }
     }
     return plan;
@@ -229,7 +271,17 @@ export function createResync(deps: ResyncDeps) {
     if (job && dirty) await save().catch(() => undefined);
   };
 
-  return { start, resume, dryRun, progress, onRowDone, startTicker, stop, isRunning: () => job?.state === 'running', running: () => running };
+  return {
+    start,
+    resume,
+    dryRun,
+    progress,
+    onRowDone,
+    startTicker,
+    stop,
+    isRunning: () => job?.state === 'running',
+    running: () => running,
+  };
 }
 
 export type Resync = ReturnType<typeof createResync>;

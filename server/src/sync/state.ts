@@ -68,10 +68,17 @@ export const createStateStore = (strapi: Core.Strapi) => {
     if (await knex()(refs.table).first('id')) return;
     let after = 0;
     for (;;) {
-      const rows = await knex()(table).whereNotNull(col('refs')).andWhere('id', '>', after).orderBy('id').limit(500);
+      const rows = await knex()(table)
+        .whereNotNull(col('refs'))
+        .andWhere('id', '>', after)
+        .orderBy('id')
+        .limit(500);
       if (!rows.length) return;
       after = rows[rows.length - 1].id;
-      await writeRefs(knex(), rows.map(fromRow).filter((r: StateRecord) => r.refs?.length));
+      await writeRefs(
+        knex(),
+        rows.map(fromRow).filter((r: StateRecord) => r.refs?.length)
+      );
     }
   };
 
@@ -105,7 +112,12 @@ export const createStateStore = (strapi: Core.Strapi) => {
     const { col } = info();
     const row: Record<string, any> = {};
     const set = (k: keyof StateRecord, v: unknown) => {
-      if (k in s) row[col(k === 'documentId' ? 'entryDocumentId' : k === 'locale' ? 'entryLocale' : (k as string))] = v;
+      if (k in s)
+        row[
+          col(
+            k === 'documentId' ? 'entryDocumentId' : k === 'locale' ? 'entryLocale' : (k as string)
+          )
+        ] = v;
     };
     set('contentType', s.contentType);
     set('documentId', s.documentId);
@@ -130,7 +142,11 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const whereKey = (key: EntryKey) => {
     const { col } = info();
-    return { [col('contentType')]: key.contentType, [col('entryDocumentId')]: key.documentId, [col('entryLocale')]: key.locale };
+    return {
+      [col('contentType')]: key.contentType,
+      [col('entryDocumentId')]: key.documentId,
+      [col('entryLocale')]: key.locale,
+    };
   };
 
   const get = (key: EntryKey): Promise<StateRecord | null> => reads.load(key);
@@ -143,8 +159,14 @@ export const createStateStore = (strapi: Core.Strapi) => {
       for (let i = 0; i < group.length; i += 500) {
         const slice = group.slice(i, i + 500);
         const rows = await knex()(table)
-          .where({ [col('contentType')]: slice[0].contentType, [col('entryLocale')]: slice[0].locale })
-          .whereIn(col('entryDocumentId'), slice.map((k) => k.documentId));
+          .where({
+            [col('contentType')]: slice[0].contentType,
+            [col('entryLocale')]: slice[0].locale,
+          })
+          .whereIn(
+            col('entryDocumentId'),
+            slice.map((k) => k.documentId)
+          );
         for (const r of rows) {
           const s = fromRow(r);
           out.set(keyString(s), s);
@@ -169,8 +191,14 @@ export const createStateStore = (strapi: Core.Strapi) => {
       for (let i = 0; i < group.length; i += 500) {
         const slice = group.slice(i, i + 500);
         await trx(refs.table)
-          .where({ [refs.col('contentType')]: slice[0].contentType, [refs.col('entryLocale')]: slice[0].locale })
-          .whereIn(refs.col('entryDocumentId'), slice.map((k) => k.documentId))
+          .where({
+            [refs.col('contentType')]: slice[0].contentType,
+            [refs.col('entryLocale')]: slice[0].locale,
+          })
+          .whereIn(
+            refs.col('entryDocumentId'),
+            slice.map((k) => k.documentId)
+          )
           .del();
       }
     }
@@ -181,7 +209,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
         [refs.col('entryLocale')]: r.locale,
         [refs.col('target')]: keyString(ref),
         [refs.col('role')]: ref.role ?? null,
-      })),
+      }))
     );
     for (let i = 0; i < rows.length; i += 100) await trx(refs.table).insert(rows.slice(i, i + 100));
   };
@@ -212,12 +240,17 @@ export const createStateStore = (strapi: Core.Strapi) => {
         // An existing state keeps what the patch does not name (a new one gets the defaults above).
         changed.set(shape, [...Object.keys(row), col('updatedAt')]);
       }
-      const withRefs = items.filter((it) => 'refs' in it.patch).map((it) => ({ ...it.key, refs: it.patch.refs }));
+      const withRefs = items
+        .filter((it) => 'refs' in it.patch)
+        .map((it) => ({ ...it.key, refs: it.patch.refs }));
       const write = async (trx: any) => {
         for (const [shape, rows] of shapes) {
           const update = changed.get(shape)!;
           for (let i = 0; i < rows.length; i += 100) {
-            await trx(table).insert(rows.slice(i, i + 100)).onConflict(entryKeyColumns(col)).merge(update);
+            await trx(table)
+              .insert(rows.slice(i, i + 100))
+              .onConflict(entryKeyColumns(col))
+              .merge(update);
           }
         }
         if (withRefs.length) await writeRefs(trx, withRefs);
@@ -227,12 +260,14 @@ export const createStateStore = (strapi: Core.Strapi) => {
       else await write(knex());
       return items.map(() => undefined);
     },
-    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: BUSY_WINDOW_MS },
+    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: BUSY_WINDOW_MS }
   );
 
   /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
-  const upsert = (key: EntryKey, patch: Partial<StateRecord> & { resource: ResourceKind }): Promise<void> =>
-    writes.load({ key, patch }) as Promise<void>;
+  const upsert = (
+    key: EntryKey,
+    patch: Partial<StateRecord> & { resource: ResourceKind }
+  ): Promise<void> => writes.load({ key, patch }) as Promise<void>;
 
   const remove = async (key: EntryKey) => {
     const { table } = info();
@@ -251,7 +286,10 @@ export const createStateStore = (strapi: Core.Strapi) => {
       const rows = await knex()(table)
         .join(refs.table, (j: any) => {
           j.on(`${refs.table}.${refs.col('contentType')}`, `${table}.${col('contentType')}`)
-            .andOn(`${refs.table}.${refs.col('entryDocumentId')}`, `${table}.${col('entryDocumentId')}`)
+            .andOn(
+              `${refs.table}.${refs.col('entryDocumentId')}`,
+              `${table}.${col('entryDocumentId')}`
+            )
             .andOn(`${refs.table}.${refs.col('entryLocale')}`, `${table}.${col('entryLocale')}`);
         })
         .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
@@ -271,7 +309,9 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const isRemoteIdClaimed = async (resource: ResourceKind, remoteId: number) => {
     const { table, col } = info();
-    const row = await knex()(table).where({ [col('resource')]: resource, [col('remoteId')]: remoteId }).first('id');
+    const row = await knex()(table)
+      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
+      .first('id');
     return Boolean(row);
   };
 
@@ -281,7 +321,12 @@ export const createStateStore = (strapi: Core.Strapi) => {
       .select({ contentType: col('contentType'), resource: col('resource'), status: col('status') })
       .count({ n: '*' })
       .groupBy(col('contentType'), col('resource'), col('status'));
-    return rows.map((r: any) => ({ contentType: r.contentType, resource: r.resource, status: r.status as SyncStatus, n: Number(r.n) }));
+    return rows.map((r: any) => ({
+      contentType: r.contentType,
+      resource: r.resource,
+      status: r.status as SyncStatus,
+      n: Number(r.n),
+    }));
   };
 
   /**
@@ -294,7 +339,11 @@ export const createStateStore = (strapi: Core.Strapi) => {
    * `olderThanMs` (the re-queue follows the write of the id closely), and nothing re-queued it,
    * is it lost.
    */
-  const stranded = async (olderThanMs: number, limit: number, after = 0): Promise<{ lost: StateRecord[]; next: number }> => {
+  const stranded = async (
+    olderThanMs: number,
+    limit: number,
+    after = 0
+  ): Promise<{ lost: StateRecord[]; next: number }> => {
     const { table, col } = info();
     const outbox = tableInfo(strapi, OUTBOX_UID);
     const before = new Date(Date.now() - olderThanMs);
@@ -305,32 +354,61 @@ export const createStateStore = (strapi: Core.Strapi) => {
       .whereNotExists(function (this: any) {
         this.select(knex().raw('1'))
           .from(outbox.table)
-          .whereRaw('??.?? = ??.??', [outbox.table, outbox.col('contentType'), table, col('contentType')])
-          .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryDocumentId'), table, col('entryDocumentId')])
-          .andWhereRaw('??.?? = ??.??', [outbox.table, outbox.col('entryLocale'), table, col('entryLocale')]);
+          .whereRaw('??.?? = ??.??', [
+            outbox.table,
+            outbox.col('contentType'),
+            table,
+            col('contentType'),
+          ])
+          .andWhereRaw('??.?? = ??.??', [
+            outbox.table,
+            outbox.col('entryDocumentId'),
+            table,
+            col('entryDocumentId'),
+          ])
+          .andWhereRaw('??.?? = ??.??', [
+            outbox.table,
+            outbox.col('entryLocale'),
+            table,
+            col('entryLocale'),
+          ]);
       })
       .orderBy('id')
       .limit(limit);
     const candidates = rows.map(fromRow);
     const next = candidates.length < limit ? 0 : (candidates[candidates.length - 1].id as number);
-    const waitsFor = (s: StateRecord) => (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
+    const waitsFor = (s: StateRecord) =>
+      (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
     const dependencies = await getMany(candidates.flatMap(waitsFor));
-    const arrived = (d: StateRecord | undefined) => d?.remoteId != null && d.updatedAt != null && d.updatedAt < before;
-    const stillWaiting = (s: StateRecord) => waitsFor(s).some((k) => !arrived(dependencies.get(keyString(k))));
+    const arrived = (d: StateRecord | undefined) =>
+      d?.remoteId != null && d.updatedAt != null && d.updatedAt < before;
+    const stillWaiting = (s: StateRecord) =>
+      waitsFor(s).some((k) => !arrived(dependencies.get(keyString(k))));
     return { lost: candidates.filter((s) => !stillWaiting(s)), next };
   };
 
   const listByStatus = async (status: SyncStatus, limit: number) => {
     const { table, col } = info();
-    const rows = await knex()(table).where(col('status'), status).orderBy(col('updatedAt'), 'desc').limit(limit);
+    const rows = await knex()(table)
+      .where(col('status'), status)
+      .orderBy(col('updatedAt'), 'desc')
+      .limit(limit);
     return rows.map(fromRow);
   };
 
   /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
-  async function* iterate(contentType: string, size = 500, after = 0): AsyncGenerator<StateRecord[]> {
+  async function* iterate(
+    contentType: string,
+    size = 500,
+    after = 0
+  ): AsyncGenerator<StateRecord[]> {
     const { table, col } = info();
     for (;;) {
-      const rows = await knex()(table).where(col('contentType'), contentType).andWhere('id', '>', after).orderBy('id').limit(size);
+      const rows = await knex()(table)
+        .where(col('contentType'), contentType)
+        .andWhere('id', '>', after)
+        .orderBy('id')
+        .limit(size);
       if (!rows.length) return;
       after = rows[rows.length - 1].id;
       yield rows.map(fromRow);
@@ -340,14 +418,24 @@ export const createStateStore = (strapi: Core.Strapi) => {
   /** Locales of one document that have a state. */
   const localesOf = async (contentType: string, documentId: string): Promise<string[]> => {
     const { table, col } = info();
-    const rows = await knex()(table).where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId }).select({ locale: col('entryLocale') });
+    const rows = await knex()(table)
+      .where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId })
+      .select({ locale: col('entryLocale') });
     return rows.map((r: any) => r.locale ?? '');
   };
 
   /** States with `status`, `size` at a time by id after `after` (a cursor that later status changes cannot upset). */
-  const pageByStatus = async (status: SyncStatus, after: number, size: number): Promise<StateRecord[]> => {
+  const pageByStatus = async (
+    status: SyncStatus,
+    after: number,
+    size: number
+  ): Promise<StateRecord[]> => {
     const { table, col } = info();
-    const rows = await knex()(table).where(col('status'), status).andWhere('id', '>', after).orderBy('id').limit(size);
+    const rows = await knex()(table)
+      .where(col('status'), status)
+      .andWhere('id', '>', after)
+      .orderBy('id')
+      .limit(size);
     return rows.map(fromRow);
   };
 
@@ -357,12 +445,28 @@ export const createStateStore = (strapi: Core.Strapi) => {
     const { table, col } = info();
     const q = knex()(table).whereIn('id', ids);
     if (from) q.andWhere(col('status'), from);
-    return q.update({ [col('status')]: status, [col('attempts')]: 0, [col('updatedAt')]: new Date() });
+    return q.update({
+      [col('status')]: status,
+      [col('attempts')]: 0,
+      [col('updatedAt')]: new Date(),
+    });
   };
 
   return {
-    ensureIndexes, get, getMany, upsert, remove, dependantsOf, isRemoteIdClaimed, countBy, listByStatus, iterate,
-    localesOf, pageByStatus, setStatus, stranded,
+    ensureIndexes,
+    get,
+    getMany,
+    upsert,
+    remove,
+    dependantsOf,
+    isRemoteIdClaimed,
+    countBy,
+    listByStatus,
+    iterate,
+    localesOf,
+    pageByStatus,
+    setStatus,
+    stranded,
   };
 };
 

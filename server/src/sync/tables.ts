@@ -29,9 +29,19 @@ export function tableInfo(strapi: Core.Strapi, uid: string): TableInfo {
 }
 
 /** Indexes Strapi's schema cannot declare; idempotent, run at every boot. */
-export async function ensureIndex(strapi: Core.Strapi, table: string, name: string, columns: string[], opts: { unique?: boolean } = {}) {
+export async function ensureIndex(
+  strapi: Core.Strapi,
+  table: string,
+  name: string,
+  columns: string[],
+  opts: { unique?: boolean } = {}
+) {
   await createIndexIfMissing(strapi, table, `${table}_${name}`, columns, Boolean(opts.unique));
 }
 
 /** The columns of an entry's key, in every plugin table. */
-export const entryKeyColumns = (col: (attr: string) => string) => [col('contentType'), col('entryDocumentId'), col('entryLocale')];
+export const entryKeyColumns = (col: (attr: string) => string) => [
+  col('contentType'),
+  col('entryDocumentId'),
+  col('entryLocale'),
+];

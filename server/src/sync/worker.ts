@@ -28,7 +28,11 @@ export interface WorkerOptions {
   /** a row left the outbox (or was given up): how it ended */
   onRowDone?: (row: OutboxRow, result: PushResult, end: RowEnd) => void;
   /** every push attempt, with how long it took (the entry's push history) */
-  onPushed?: (key: { contentType: string; documentId: string; locale: string }, result: PushResult, durationMs: number) => void;
+  onPushed?: (
+    key: { contentType: string; documentId: string; locale: string },
+    result: PushResult,
+    durationMs: number
+  ) => void;
   /** false when the remote is not configured: rows wait in the outbox */
   canRun: () => Promise<boolean>;
 }
@@ -37,7 +41,11 @@ export interface WorkerOptions {
 export type RowEnd = 'done' | 'skipped' | 'failed';
 
 export const endOf = (result: PushResult): RowEnd =>
-  result.kind === 'failed' ? 'failed' : result.kind === 'unchanged' || result.kind === 'waiting' ? 'skipped' : 'done';
+  result.kind === 'failed'
+    ? 'failed'
+    : result.kind === 'unchanged' || result.kind === 'waiting'
+      ? 'skipped'
+      : 'done';
 
 /**
  * Drains the outbox: claims due rows under a lease, pushes them with bounded concurrency,
@@ -64,7 +72,11 @@ export function createWorker(o: WorkerOptions) {
     try {
       result = await o.pusher.push(key);
     } catch (err) {
-      result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), retryable: true };
+      result = {
+        kind: 'failed',
+        reason: err instanceof Error ? err.message : String(err),
+        retryable: true,
+      };
     }
     o.onPushed?.(key, result, performance.now() - started);
     try {
@@ -72,7 +84,9 @@ export function createWorker(o: WorkerOptions) {
       if (result.kind === 'failed' && result.retryable) {
         if (result.throttled) {
           // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await o.outbox.retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), { countAttempt: false });
+          await o.outbox.retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), {
+            countAttempt: false,
+          });
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
@@ -85,7 +99,9 @@ export function createWorker(o: WorkerOptions) {
               lastErrorAt: new Date(),
             });
           } else {
-            o.strapi.log.error(`[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`);
+            o.strapi.log.error(
+              `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
+            );
           }
           const finished = await o.outbox.complete(row, o.settleWindowMs());
           if (finished) o.onRowDone?.(row, result, 'failed');
@@ -99,7 +115,9 @@ export function createWorker(o: WorkerOptions) {
       }
     } catch (err) {
       lastError = reasonOf(err);
-      o.strapi.log.error(`[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`);
+      o.strapi.log.error(
+        `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`
+      );
     }
   };
 
@@ -120,10 +138,13 @@ export function createWorker(o: WorkerOptions) {
     if (at - Date.now() > o.pollMs || at >= dueTimerAt) return;
     clearTimeout(dueTimer);
     dueTimerAt = at;
-    dueTimer = setTimeout(() => {
-      dueTimerAt = Infinity;
-      wake();
-    }, at - Date.now() + 5);
+    dueTimer = setTimeout(
+      () => {
+        dueTimerAt = Infinity;
+        wake();
+      },
+      at - Date.now() + 5
+    );
     dueTimer.unref?.();
   };
 
@@ -141,12 +162,25 @@ export function createWorker(o: WorkerOptions) {
       const { lost, next } = await o.states.stranded(10_000, 50, sweepAfter);
       sweepAfter = next;
       if (lost.length) {
-        await o.outbox.enqueue(lost.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: 'stranded' })));
+        await o.outbox.enqueue(
+          lost.map((s) => ({
+            contentType: s.contentType,
+            documentId: s.documentId,
+            locale: s.locale,
+            resource: s.resource,
+            reason: 'stranded',
+          }))
+        );
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
         const which = lost
-          .map((s) => `${keyLabel(s)} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`)
+          .map(
+            (s) =>
+              `${keyLabel(s)} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`
+          )
           .join('; ');
-        o.strapi.log.warn(`[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again: ${which}`);
+        o.strapi.log.warn(
+          `[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again: ${which}`
+        );
       }
     } catch {
       // the next poll tries again
@@ -188,7 +222,9 @@ export function createWorker(o: WorkerOptions) {
       } while (again && !stopped);
       await armDueTimer();
       if (failingSince !== undefined) {
-        o.strapi.log.info(`[location-content] worker: the outbox can be read again (after ${Math.round((Date.now() - failingSince) / 1000)} s)`);
+        o.strapi.log.info(
+          `[location-content] worker: the outbox can be read again (after ${Math.round((Date.now() - failingSince) / 1000)} s)`
+        );
         failingSince = undefined;
       }
     } catch (err) {
@@ -196,7 +232,9 @@ export function createWorker(o: WorkerOptions) {
       // One line per episode (a database that is down fails every poll), without the statement.
       if (!stopped && failingSince === undefined) {
         failingSince = Date.now();
-        o.strapi.log.error(`[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`);
+        o.strapi.log.error(
+          `[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`
+        );
       }
     } finally {
       pumping = false;
@@ -237,7 +275,7 @@ export function createWorker(o: WorkerOptions) {
       resource.bind(() => {
         if (inFlight.size) o.outbox.renew([...inFlight.keys()], o.leaseMs).catch(() => undefined);
       }),
-      Math.max(1000, Math.floor(o.leaseMs / 3)),
+      Math.max(1000, Math.floor(o.leaseMs / 3))
     );
     renewTimer.unref?.();
     wake();

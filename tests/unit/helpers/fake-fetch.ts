@@ -20,11 +20,18 @@ export interface FakeReply {
 export type FakeHandler = (call: FakeCall) => FakeReply | Promise<FakeReply>;
 
 export const TOKEN_REPLY: FakeReply = {
-  json: { access_token: 'tok-AAAAAAAAAAAAAAAAAAAAAAAAAAAA', expires_in: 36000, scope: 'write read', token_type: 'Bearer' },
+  json: {
+    access_token: 'tok-AAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    expires_in: 36000,
+    scope: 'write read',
+    token_type: 'Bearer',
+  },
 };
 
 function response(reply: FakeReply): FetchResponseLike {
-  const headers = new Map(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers = new Map(
+    Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])
+  );
   const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
   return {
     status: reply.status ?? 200,
@@ -42,11 +49,18 @@ function response(reply: FakeReply): FetchResponseLike {
 export function fakeFetch(handler: FakeHandler, token?: FakeHandler) {
   const calls: FakeCall[] = [];
   const fetch: FetchLike = async (url: string, init: FetchInitLike) => {
-    const call: FakeCall = { url: new URL(url), method: init.method, headers: { ...init.headers }, body: init.body, signal: init.signal };
+    const call: FakeCall = {
+      url: new URL(url),
+      method: init.method,
+      headers: { ...init.headers },
+      body: init.body,
+      signal: init.signal,
+    };
     calls.push(call);
     // Let concurrent callers pile up, as they would on a real socket.
     await new Promise((resolve) => setImmediate(resolve));
-    if (call.url.pathname.endsWith('/oauth2/token')) return response(await (token ?? (() => TOKEN_REPLY))(call));
+    if (call.url.pathname.endsWith('/oauth2/token'))
+      return response(await (token ?? (() => TOKEN_REPLY))(call));
     return response(await handler(call));
   };
   return {
@@ -60,10 +74,15 @@ export function fakeFetch(handler: FakeHandler, token?: FakeHandler) {
 /** A logger that keeps every line, to prove what never reaches it. */
 export function recordingLogger() {
   const lines: string[] = [];
-  const log = (level: string) => (message: string, ...meta: unknown[]) => {
-    lines.push(`${level} ${message} ${meta.map((m) => JSON.stringify(m)).join(' ')}`);
+  const log =
+    (level: string) =>
+    (message: string, ...meta: unknown[]) => {
+      lines.push(`${level} ${message} ${meta.map((m) => JSON.stringify(m)).join(' ')}`);
+    };
+  return {
+    logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+    lines,
   };
-  return { logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }, lines };
 }
 
 /** Answers nothing until `signal` aborts, like a stalled server; then rejects as fetch does. */

@@ -4,7 +4,14 @@ import type { InventoryWalk } from '../inventory/walk';
 import type { StateRecord, StateStore } from '../state';
 import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
 import { changedFields } from './fields';
-import type { DriftChanged, DriftEntryRef, DriftGroup, DriftMembership, DriftNotOurs, DriftReport } from './report';
+import type {
+  DriftChanged,
+  DriftEntryRef,
+  DriftGroup,
+  DriftMembership,
+  DriftNotOurs,
+  DriftReport,
+} from './report';
 
 export interface CheckDeps {
   strapi: Core.Strapi;
@@ -32,7 +39,10 @@ export function createDriftReads(strapi: Core.Strapi) {
     const { table, col } = tableInfo(strapi, INVENTORY_UID);
     const out = new Map<number, Record<string, unknown>>();
     if (!ids.length) return out;
-    const rows = await knex()(table).where(col('resource'), resource).whereIn(col('remoteId'), ids).select(col('remoteId'), col('fields'));
+    const rows = await knex()(table)
+      .where(col('resource'), resource)
+      .whereIn(col('remoteId'), ids)
+      .select(col('remoteId'), col('fields'));
     for (const r of rows) out.set(Number(r[col('remoteId')]), jsonIn(r[col('fields')]) ?? {});
     return out;
   };
@@ -41,7 +51,10 @@ export function createDriftReads(strapi: Core.Strapi) {
   const ownedIds = async (resource: ResourceKind, ids: number[]) => {
     const { table, col } = tableInfo(strapi, STATE_UID);
     if (!ids.length) return new Set<number>();
-    const rows = await knex()(table).where(col('resource'), resource).whereIn(col('remoteId'), ids).select(col('remoteId'));
+    const rows = await knex()(table)
+      .where(col('resource'), resource)
+      .whereIn(col('remoteId'), ids)
+      .select(col('remoteId'));
     return new Set<number>(rows.map((r: any) => Number(r[col('remoteId')])));
   };
 
@@ -50,20 +63,36 @@ export function createDriftReads(strapi: Core.Strapi) {
     const { table, col } = tableInfo(strapi, INVENTORY_MEMBER_UID);
     if (!ids.length) return [] as Array<[number, number]>;
     const rows = await knex()(table).whereIn(col(by), ids).select(col('listId'), col('pinpointId'));
-    return rows.map((r: any) => [Number(r[col('listId')]), Number(r[col('pinpointId')])] as [number, number]);
+    return rows.map(
+      (r: any) => [Number(r[col('listId')]), Number(r[col('pinpointId')])] as [number, number]
+    );
   };
 
   /** Inventory objects of `resource` by ascending remote id. */
   const objectsAfter = async (resource: ResourceKind, afterId: number, limit: number) => {
     const { table, col } = tableInfo(strapi, INVENTORY_UID);
-    const rows = await knex()(table).where(col('resource'), resource).andWhere(col('remoteId'), '>', afterId).orderBy(col('remoteId'), 'asc').limit(limit).select(col('remoteId'), col('name'));
-    return rows.map((r: any) => ({ remoteId: Number(r[col('remoteId')]), name: (r[col('name')] ?? null) as string | null }));
+    const rows = await knex()(table)
+      .where(col('resource'), resource)
+      .andWhere(col('remoteId'), '>', afterId)
+      .orderBy(col('remoteId'), 'asc')
+      .limit(limit)
+      .select(col('remoteId'), col('name'));
+    return rows.map((r: any) => ({
+      remoteId: Number(r[col('remoteId')]),
+      name: (r[col('name')] ?? null) as string | null,
+    }));
   };
 
   return { objectsByIds, ownedIds, memberships, objectsAfter };
 }
 
-const refOf = (s: StateRecord): DriftEntryRef => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, remoteId: s.remoteId! });
+const refOf = (s: StateRecord): DriftEntryRef => ({
+  contentType: s.contentType,
+  documentId: s.documentId,
+  locale: s.locale,
+  resource: s.resource,
+  remoteId: s.remoteId!,
+});
 
 /**
  * The drift check: the inventory against the sync states, read only (the walk before it only
@@ -78,7 +107,9 @@ export function createDriftCheck(deps: CheckDeps) {
     if (options.fresh !== false) await walk.walkAll();
     const progress = await walk.progress();
     if (!progress.lastCompleteAt) throw new NoInventoryError();
-    const walkStart = new Map<ResourceKind, number>(progress.phases.map((p) => [p.resource, p.startedAt ? Date.parse(p.startedAt) : 0]));
+    const walkStart = new Map<ResourceKind, number>(
+      progress.phases.map((p) => [p.resource, p.startedAt ? Date.parse(p.startedAt) : 0])
+    );
 
     const report: DriftReport = {
       checkedAt: '',
@@ -95,7 +126,18 @@ export function createDriftCheck(deps: CheckDeps) {
     const byType = new Map<string, DriftReport['byContentType'][number]>();
     const countsOf = (s: StateRecord) => {
       let c = byType.get(s.contentType);
-      if (!c) byType.set(s.contentType, (c = { contentType: s.contentType, resource: s.resource, missing: 0, changed: 0, membership: 0, newer: 0 }));
+      if (!c)
+        byType.set(
+          s.contentType,
+          (c = {
+            contentType: s.contentType,
+            resource: s.resource,
+            missing: 0,
+            changed: 0,
+            membership: 0,
+            newer: 0,
+          })
+        );
       return c;
     };
     const keep = <T>(group: DriftGroup, list: T[], item: T) => {
@@ -103,7 +145,7 @@ export function createDriftCheck(deps: CheckDeps) {
       else if (!report.truncated.includes(group)) report.truncated.push(group);
     };
 
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await states.pageByStatus('synced', after, PAGE);
       if (!page.length) break;
       after = page[page.length - 1].id!;
@@ -117,7 +159,13 @@ export function createDriftCheck(deps: CheckDeps) {
       });
       const found = new Map<ResourceKind, Map<number, Record<string, unknown>>>();
       for (const resource of new Set(judged.map((s) => s.resource))) {
-        found.set(resource, await reads.objectsByIds(resource, judged.filter((s) => s.resource === resource).map((s) => s.remoteId!)));
+        found.set(
+          resource,
+          await reads.objectsByIds(
+            resource,
+            judged.filter((s) => s.resource === resource).map((s) => s.remoteId!)
+          )
+        );
       }
       const present: StateRecord[] = [];
       for (const s of judged) {
@@ -137,7 +185,16 @@ export function createDriftCheck(deps: CheckDeps) {
       // Memberships as last pushed (`members`) against the ones the walk saw.
       const lists = present.filter((s) => s.resource === 'list' && s.members);
       const pinpoints = present.filter((s) => s.resource === 'pinpoint' && s.members?.length);
-      const held = [...(await reads.memberships('listId', lists.map((s) => s.remoteId!))), ...(await reads.memberships('pinpointId', pinpoints.map((s) => s.remoteId!)))];
+      const held = [
+        ...(await reads.memberships(
+          'listId',
+          lists.map((s) => s.remoteId!)
+        )),
+        ...(await reads.memberships(
+          'pinpointId',
+          pinpoints.map((s) => s.remoteId!)
+        )),
+      ];
       const pairs = new Set(held.map(([l, p]) => `${l}:${p}`));
       // A pinpoint gone from the remote left its lists with it: that is its own drift (missing).
       const wanted = [...new Set(lists.flatMap((s) => s.members!))];
@@ -156,21 +213,33 @@ export function createDriftCheck(deps: CheckDeps) {
         const absent = s.members!.filter((l) => !pairs.has(`${l}:${s.remoteId}`));
         if (absent.length) {
           countsOf(s).membership += 1;
-          keep<DriftMembership>('membership', report.membership, { ...refOf(s), absent, extra: [] });
+          keep<DriftMembership>('membership', report.membership, {
+            ...refOf(s),
+            absent,
+            extra: [],
+          });
         }
       }
     }
 
     for (const resource of ['pinpoint', 'event', 'category', 'list'] as ResourceKind[]) {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await reads.objectsAfter(resource, after, PAGE);
         if (!page.length) break;
         after = page[page.length - 1].remoteId;
-        const owned = await reads.ownedIds(resource, page.map((o) => o.remoteId));
+        const owned = await reads.ownedIds(
+          resource,
+          page.map((o) => o.remoteId)
+        );
         for (const o of page) {
           if (owned.has(o.remoteId)) continue;
           report.notOursByResource[resource] += 1;
-          keep<DriftNotOurs>('notOurs', report.notOurs, { resource, remoteId: o.remoteId, name: o.name, deletable: resource !== 'category' });
+          keep<DriftNotOurs>('notOurs', report.notOurs, {
+            resource,
+            remoteId: o.remoteId,
+            name: o.name,
+            deletable: resource !== 'category',
+          });
         }
       }
     }

@@ -8,7 +8,16 @@ import type { FieldChange } from './report';
  * never read back.
  */
 export const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
-  pinpoint: ['name', 'description', 'address', 'latitude', 'longitude', 'category', 'tags', 'media_credits'],
+  pinpoint: [
+    'name',
+    'description',
+    'address',
+    'latitude',
+    'longitude',
+    'category',
+    'tags',
+    'media_credits',
+  ],
   event: ['name', 'description', 'dates', 'tags', 'media_credits'],
   category: ['name'],
   list: ['name', 'description'],
@@ -18,7 +27,10 @@ export const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
 const COORDINATE_TOLERANCE = 1e-5;
 
 /** The part of a payload the remote accepted that a later read of the object should give back. */
-export function pushedFieldsOf(resource: ResourceKind, sent: Record<string, unknown>): Record<string, unknown> {
+export function pushedFieldsOf(
+  resource: ResourceKind,
+  sent: Record<string, unknown>
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of COMPARED_FIELDS[resource]) if (key in sent) out[key] = sent[key] ?? null;
   return out;
@@ -31,7 +43,11 @@ export function pushedFieldsOf(resource: ResourceKind, sent: Record<string, unkn
 const normalText = (v: string) =>
   v
     .normalize('NFC')
-    .replace(/<\s*(\/?)\s*([a-zA-Z][a-zA-Z0-9]*)([^>]*?)\s*\/?\s*>/g, (_m, close: string, tag: string, rest: string) => `<${close}${tag.toLowerCase()}${rest.replace(/\s+/g, ' ')}>`)
+    .replace(
+      /<\s*(\/?)\s*([a-zA-Z][a-zA-Z0-9]*)([^>]*?)\s*\/?\s*>/g,
+      (_m, close: string, tag: string, rest: string) =>
+        `<${close}${tag.toLowerCase()}${rest.replace(/\s+/g, ' ')}>`
+    )
     .replace(/\s+/g, ' ')
     .replace(/>\s+</g, '><')
     .trim();
@@ -50,24 +66,32 @@ const msUtc = (v: unknown) => {
 function same(key: string, pushed: unknown, remote: unknown): boolean {
   if (empty(pushed) && empty(remote)) return true;
   if (empty(pushed) !== empty(remote)) return false;
-  if (key === 'latitude' || key === 'longitude') return Math.abs(Number(pushed) - Number(remote)) <= COORDINATE_TOLERANCE;
+  if (key === 'latitude' || key === 'longitude')
+    return Math.abs(Number(pushed) - Number(remote)) <= COORDINATE_TOLERANCE;
   if (key === 'category') return Number(pushed) === Number(remote);
   if (key === 'tags') {
-    const norm = (v: unknown) => JSON.stringify([...new Set((v as unknown[]).map((t) => normalText(String(t))))].sort());
+    const norm = (v: unknown) =>
+      JSON.stringify([...new Set((v as unknown[]).map((t) => normalText(String(t))))].sort());
     return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
   }
   if (key === 'dates') {
-    const norm = (v: unknown) => JSON.stringify((v as any[]).map((d) => ({ start: msUtc(d?.start), end: msUtc(d?.end) })));
+    const norm = (v: unknown) =>
+      JSON.stringify((v as any[]).map((d) => ({ start: msUtc(d?.start), end: msUtc(d?.end) })));
     return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
   }
-  if (typeof pushed === 'string' && typeof remote === 'string') return normalText(pushed) === normalText(remote);
+  if (typeof pushed === 'string' && typeof remote === 'string')
+    return normalText(pushed) === normalText(remote);
   return JSON.stringify(pushed) === JSON.stringify(remote);
 }
 
 export type { FieldChange } from './report';
 
 /** Fields the remote holds otherwise than they were pushed, what it may legitimately rewrite left out. */
-export function changedFields(resource: ResourceKind, pushed: Record<string, unknown>, remote: Record<string, unknown>): FieldChange[] {
+export function changedFields(
+  resource: ResourceKind,
+  pushed: Record<string, unknown>,
+  remote: Record<string, unknown>
+): FieldChange[] {
   const out: FieldChange[] = [];
   for (const field of COMPARED_FIELDS[resource]) {
     if (!(field in pushed)) continue;

@@ -26,7 +26,9 @@ export class NoDriftReportError extends Error {
 }
 
 /** Check the remote against Strapi, keep the report, repair from it. */
-export function createDrift(deps: CheckDeps & Omit<RepairDeps, 'states' | 'strapi'> & { strapi: Core.Strapi }) {
+export function createDrift(
+  deps: CheckDeps & Omit<RepairDeps, 'states' | 'strapi'> & { strapi: Core.Strapi }
+) {
   const store = () => deps.strapi.store({ type: 'plugin', name: PLUGIN_ID });
   const runCheck = createDriftCheck(deps);
   const runRepair = createDriftRepair({ ...deps });
@@ -34,9 +36,14 @@ export function createDrift(deps: CheckDeps & Omit<RepairDeps, 'states' | 'strap
 
   const load = async (): Promise<DriftStored> => {
     const v = (await store().get({ key: STORE_KEY })) as Partial<DriftStored> | null;
-    return { report: v?.report ?? null, lastRepair: v?.lastRepair ?? null, scheduled: v?.scheduled ?? null };
+    return {
+      report: v?.report ?? null,
+      lastRepair: v?.lastRepair ?? null,
+      scheduled: v?.scheduled ?? null,
+    };
   };
-  const save = async (patch: Partial<DriftStored>) => store().set({ key: STORE_KEY, value: { ...(await load()), ...patch } });
+  const save = async (patch: Partial<DriftStored>) =>
+    store().set({ key: STORE_KEY, value: { ...(await load()), ...patch } });
 
   /** One check at a time: a second caller shares the one running. */
   const check = (options: { fresh?: boolean } = {}) =>

@@ -5,7 +5,13 @@ import { keyString } from '../keys';
 import type { StateStore } from '../state';
 import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
 import type { EntryKey } from '../types';
-import { DRIFT_GROUPS, type DriftEntryRef, type DriftGroup, type DriftReport, type RepairOutcome } from './report';
+import {
+  DRIFT_GROUPS,
+  type DriftEntryRef,
+  type DriftGroup,
+  type DriftReport,
+  type RepairOutcome,
+} from './report';
 
 export interface RepairDeps {
   strapi: Core.Strapi;
@@ -45,26 +51,51 @@ export function createDriftRepair(deps: RepairDeps) {
     const live = await current(refs);
     for (const s of live) {
       const members = patchMembers?.get(keyString(s));
-      await states.upsert({ contentType: s.contentType, documentId: s.documentId, locale: s.locale }, { resource: s.resource, payloadHash: null, ...(members ? { members } : {}) });
+      await states.upsert(
+        { contentType: s.contentType, documentId: s.documentId, locale: s.locale },
+        { resource: s.resource, payloadHash: null, ...(members ? { members } : {}) }
+      );
     }
-    await deps.enqueue(live.map((s) => ({ contentType: s.contentType, documentId: s.documentId, locale: s.locale, resource: s.resource, reason: REASON })));
+    await deps.enqueue(
+      live.map((s) => ({
+        contentType: s.contentType,
+        documentId: s.documentId,
+        locale: s.locale,
+        resource: s.resource,
+        reason: REASON,
+      }))
+    );
     return live.length;
   };
 
   /** A create in flight or lost: its object may be on the remote without an owner yet. */
   const createsUnresolved = async (resource: ResourceKind) => {
     const { table, col } = tableInfo(strapi, STATE_UID);
-    return Boolean(await knex()(table).where(col('resource'), resource).whereNull(col('remoteId')).whereNotNull(col('createStartedAt')).first('id'));
+    return Boolean(
+      await knex()(table)
+        .where(col('resource'), resource)
+        .whereNull(col('remoteId'))
+        .whereNotNull(col('createStartedAt'))
+        .first('id')
+    );
   };
 
   const forgetObject = async (resource: ResourceKind, remoteId: number) => {
     const o = tableInfo(strapi, INVENTORY_UID);
-    await knex()(o.table).where({ [o.col('resource')]: resource, [o.col('remoteId')]: remoteId }).del();
+    await knex()(o.table)
+      .where({ [o.col('resource')]: resource, [o.col('remoteId')]: remoteId })
+      .del();
     const m = tableInfo(strapi, INVENTORY_MEMBER_UID);
-    await knex()(m.table).where(m.col(resource === 'list' ? 'listId' : 'pinpointId'), remoteId).del();
+    await knex()(m.table)
+      .where(m.col(resource === 'list' ? 'listId' : 'pinpointId'), remoteId)
+      .del();
   };
 
-  const deleteRemote = async (client: RemoteClient, resource: Exclude<ResourceKind, 'category'>, id: number) => {
+  const deleteRemote = async (
+    client: RemoteClient,
+    resource: Exclude<ResourceKind, 'category'>,
+    id: number
+  ) => {
     const api = { pinpoint: client.pinpoints, event: client.events, list: client.lists }[resource];
     for (let attempt = 1; ; attempt++) {
       try {
@@ -81,7 +112,14 @@ export function createDriftRepair(deps: RepairDeps) {
   return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
     const unknown = groups.filter((g) => !DRIFT_GROUPS.includes(g));
     if (unknown.length) throw new Error(`unknown drift group(s): ${unknown.join(', ')}`);
-    const outcome: RepairOutcome = { at: new Date().toISOString(), groups, queued: {}, deleted: 0, skipped: [], errors: [] };
+    const outcome: RepairOutcome = {
+      at: new Date().toISOString(),
+      groups,
+      queued: {},
+      deleted: 0,
+      skipped: [],
+      errors: [],
+    };
 
     // Deletions first: the creates this repair queues would otherwise be in flight, and an
     // unresolved create blocks the deletion of objects it might have made.
@@ -90,17 +128,29 @@ export function createDriftRepair(deps: RepairDeps) {
       const blocked = new Map<ResourceKind, boolean>();
       for (const o of report.notOurs) {
         if (o.resource === 'category') {
-          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: 'the API has no delete for categories' });
+          outcome.skipped.push({
+            resource: o.resource,
+            remoteId: o.remoteId,
+            reason: 'the API has no delete for categories',
+          });
           continue;
         }
         // Ownership read now, not from the report: an entry may have linked or created it since.
         if (await states.isRemoteIdClaimed(o.resource, o.remoteId)) {
-          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: 'an entry owns it now' });
+          outcome.skipped.push({
+            resource: o.resource,
+            remoteId: o.remoteId,
+            reason: 'an entry owns it now',
+          });
           continue;
         }
         if (!blocked.has(o.resource)) blocked.set(o.resource, await createsUnresolved(o.resource));
         if (blocked.get(o.resource)) {
-          outcome.skipped.push({ resource: o.resource, remoteId: o.remoteId, reason: `a ${o.resource} create is not resolved yet: it may be this object` });
+          outcome.skipped.push({
+            resource: o.resource,
+            remoteId: o.remoteId,
+            reason: `a ${o.resource} create is not resolved yet: it may be this object`,
+          });
           continue;
         }
         try {
@@ -108,11 +158,17 @@ export function createDriftRepair(deps: RepairDeps) {
           await forgetObject(o.resource, o.remoteId);
           outcome.deleted += 1;
         } catch (err) {
-          outcome.errors.push({ resource: o.resource, remoteId: o.remoteId, error: messageOf(err) });
+          outcome.errors.push({
+            resource: o.resource,
+            remoteId: o.remoteId,
+            error: messageOf(err),
+          });
         }
       }
       if (outcome.errors.length) {
-        strapi.log.warn(`[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${outcome.errors[0].resource} ${outcome.errors[0].remoteId}: ${outcome.errors[0].error})`);
+        strapi.log.warn(
+          `[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${outcome.errors[0].resource} ${outcome.errors[0].remoteId}: ${outcome.errors[0].error})`
+        );
       }
     }
     if (groups.includes('missing')) outcome.queued.missing = await requeue(report.missing);
@@ -123,8 +179,13 @@ export function createDriftRepair(deps: RepairDeps) {
       const members = new Map<string, number[]>();
       const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
       for (const s of live) {
-        const absent = new Set(report.membership.find((m) => keyString(m) === keyString(s))!.absent);
-        members.set(keyString(s), (s.members ?? []).filter((l) => !absent.has(l)));
+        const absent = new Set(
+          report.membership.find((m) => keyString(m) === keyString(s))!.absent
+        );
+        members.set(
+          keyString(s),
+          (s.members ?? []).filter((l) => !absent.has(l))
+        );
       }
       outcome.queued.membership = await requeue(report.membership, members);
     }

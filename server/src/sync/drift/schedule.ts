@@ -16,7 +16,6 @@ export const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> =
   all: ['missing', 'changed', 'membership', 'notOurs'],
 };
 
-
 export interface ScheduleDeps {
   strapi: Core.Strapi;
   config: () => ReconcileConfig | null | undefined;
@@ -44,7 +43,13 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
     const now = new Date();
     await knex()(table)
-      .insert({ [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24), [col('name')]: LEASE, [col('slot')]: 0, [col('createdAt')]: now, [col('updatedAt')]: now })
+      .insert({
+        [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+        [col('name')]: LEASE,
+        [col('slot')]: 0,
+        [col('createdAt')]: now,
+        [col('updatedAt')]: now,
+      })
       .onConflict([col('name')])
       .ignore();
   };
@@ -67,21 +72,34 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     const slot = Math.floor(fireDate.getTime() / 1000) * 1000;
     if (!(await claim(slot))) return null;
     const run: ScheduledRun = {
-      slot: new Date(slot).toISOString(), instance, startedAt: new Date().toISOString(), finishedAt: null,
-      outcome: 'running', error: null, found: null, repair: null,
+      slot: new Date(slot).toISOString(),
+      instance,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      outcome: 'running',
+      error: null,
+      found: null,
+      repair: null,
     };
     await deps.record(run);
     const work = (async () => {
       try {
         const report = await deps.check();
-        run.found = { missing: report.byContentType.reduce((n, c) => n + c.missing, 0), changed: report.byContentType.reduce((n, c) => n + c.changed, 0), membership: report.byContentType.reduce((n, c) => n + c.membership, 0), notOurs: Object.values(report.notOursByResource).reduce((a, b) => a + b, 0) };
+        run.found = {
+          missing: report.byContentType.reduce((n, c) => n + c.missing, 0),
+          changed: report.byContentType.reduce((n, c) => n + c.changed, 0),
+          membership: report.byContentType.reduce((n, c) => n + c.membership, 0),
+          notOurs: Object.values(report.notOursByResource).reduce((a, b) => a + b, 0),
+        };
         const groups = GROUPS_BY_REPAIR[cfg.repair];
         if (groups.length) run.repair = await deps.repair(groups);
         run.outcome = 'done';
       } catch (err) {
         run.outcome = 'failed';
         run.error = messageOf(err);
-        strapi.log.warn(`[location-content] the scheduled check of the remote failed: ${run.error}`);
+        strapi.log.warn(
+          `[location-content] the scheduled check of the remote failed: ${run.error}`
+        );
       }
       run.finishedAt = new Date().toISOString();
       await deps.record(run);
@@ -95,7 +113,13 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     const cfg = deps.config();
     if (!cfg) return;
     await ensureLease();
-    strapi.cron.add({ [RECONCILE_JOB]: { task: (_ctx: unknown, fireDate?: Date) => fire(fireDate instanceof Date ? fireDate : new Date()), options: { rule: cfg.cron } } } as any);
+    strapi.cron.add({
+      [RECONCILE_JOB]: {
+        task: (_ctx: unknown, fireDate?: Date) =>
+          fire(fireDate instanceof Date ? fireDate : new Date()),
+        options: { rule: cfg.cron },
+      },
+    } as any);
     registered = true;
   };
 

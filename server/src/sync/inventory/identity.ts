@@ -39,7 +39,8 @@ const msUtc = (value: unknown): string | null => {
   }
 };
 
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const finite = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
 
 /**
  * `remote` is an object as the client's readers return it: documented fields only. Dates are

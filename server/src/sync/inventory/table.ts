@@ -24,10 +24,14 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
   const ensureIndexes = async () => {
     const o = objects();
-    await ensureIndex(strapi, o.table, 'remote_uq', [o.col('resource'), o.col('remoteId')], { unique: true });
+    await ensureIndex(strapi, o.table, 'remote_uq', [o.col('resource'), o.col('remoteId')], {
+      unique: true,
+    });
     await ensureIndex(strapi, o.table, 'name_idx', [o.col('resource'), o.col('nameKey')]);
     const m = members();
-    await ensureIndex(strapi, m.table, 'member_uq', [m.col('listId'), m.col('pinpointId')], { unique: true });
+    await ensureIndex(strapi, m.table, 'member_uq', [m.col('listId'), m.col('pinpointId')], {
+      unique: true,
+    });
   };
 
   const toRow = (r: Record<string, any>): InventoryRow => {
@@ -42,12 +46,19 @@ export function createInventoryTable(strapi: Core.Strapi) {
       pinpoint: num(r[col('pinpoint')]),
       firstStart: r[col('firstStart')] ?? null,
       fieldsHash: r[col('fieldsHash')] ?? '',
-      fields: (typeof r[col('fields')] === 'string' ? JSON.parse(r[col('fields')]) : r[col('fields')]) ?? {},
+      fields:
+        (typeof r[col('fields')] === 'string' ? JSON.parse(r[col('fields')]) : r[col('fields')]) ??
+        {},
       seenAt: Number(r[col('seenAt')]),
     };
   };
 
-  const upsertObjects = async (resource: ResourceKind, items: Array<{ id: number; identity: RemoteIdentity }>, seenAt: number, walkId: string) => {
+  const upsertObjects = async (
+    resource: ResourceKind,
+    items: Array<{ id: number; identity: RemoteIdentity }>,
+    seenAt: number,
+    walkId: string
+  ) => {
     if (!items.length) return;
     const { table, col } = objects();
     const now = new Date();
@@ -70,7 +81,19 @@ export function createInventoryTable(strapi: Core.Strapi) {
       [col('createdAt')]: now,
       [col('updatedAt')]: now,
     }));
-    const merged = ['name', 'nameKey', 'latitude', 'longitude', 'pinpoint', 'firstStart', 'fieldsHash', 'fields', 'seenAt', 'walkId', 'updatedAt'].map(col);
+    const merged = [
+      'name',
+      'nameKey',
+      'latitude',
+      'longitude',
+      'pinpoint',
+      'firstStart',
+      'fieldsHash',
+      'fields',
+      'seenAt',
+      'walkId',
+      'updatedAt',
+    ].map(col);
     await knex()(table)
       .insert(rows)
       .onConflict([col('resource'), col('remoteId')])
@@ -80,10 +103,18 @@ export function createInventoryTable(strapi: Core.Strapi) {
   /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
   const removeUnseen = async (resource: ResourceKind, before: number) => {
     const { table, col } = objects();
-    return knex()(table).where(col('resource'), resource).andWhere(col('seenAt'), '<', before).del();
+    return knex()(table)
+      .where(col('resource'), resource)
+      .andWhere(col('seenAt'), '<', before)
+      .del();
   };
 
-  const upsertMembers = async (listId: number, pinpointIds: number[], seenAt: number, walkId: string) => {
+  const upsertMembers = async (
+    listId: number,
+    pinpointIds: number[],
+    seenAt: number,
+    walkId: string
+  ) => {
     if (!pinpointIds.length) return;
     const { table, col } = members();
     const now = new Date();
@@ -115,7 +146,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
     const m = members();
     const o = objects();
     return knex()(m.table)
-      .whereNotIn(m.col('listId'), knex()(o.table).where(o.col('resource'), 'list').select(o.col('remoteId')))
+      .whereNotIn(
+        m.col('listId'),
+        knex()(o.table).where(o.col('resource'), 'list').select(o.col('remoteId'))
+      )
       .del();
   };
 
@@ -161,9 +195,17 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   /** Objects of `resource` by ascending remote id, a page at a time. */
-  const page = async (resource: ResourceKind, afterId: number, limit: number): Promise<InventoryRow[]> => {
+  const page = async (
+    resource: ResourceKind,
+    afterId: number,
+    limit: number
+  ): Promise<InventoryRow[]> => {
     const { table, col } = objects();
-    const rows = await knex()(table).where(col('resource'), resource).andWhere(col('remoteId'), '>', afterId).orderBy(col('remoteId'), 'asc').limit(limit);
+    const rows = await knex()(table)
+      .where(col('resource'), resource)
+      .andWhere(col('remoteId'), '>', afterId)
+      .orderBy(col('remoteId'), 'asc')
+      .limit(limit);
     return rows.map(toRow);
   };
 
@@ -176,7 +218,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
         knex()(st.table)
           .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
           .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
-          .select(knex().raw('1')),
+          .select(knex().raw('1'))
       )
       .count({ n: '*' });
     return Number((row as any)?.n ?? 0);
@@ -185,7 +227,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
   /** Pinpoint ids of a list as last walked. */
   const membersOf = async (listId: number): Promise<number[]> => {
     const { table, col } = members();
-    const rows = await knex()(table).where(col('listId'), listId).orderBy(col('pinpointId'), 'asc').select(col('pinpointId'));
+    const rows = await knex()(table)
+      .where(col('listId'), listId)
+      .orderBy(col('pinpointId'), 'asc')
+      .select(col('pinpointId'));
     return rows.map((r: any) => Number(r[col('pinpointId')]));
   };
 

@@ -64,11 +64,16 @@ export interface WalkDeps {
   pageRetryDelayMs?: (attempt: number) => number;
 }
 
-const defaultDelay = (attempt: number) => Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+const defaultDelay = (attempt: number) =>
+  Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 
 /** A stored link the remote no longer takes (an expired cursor, a changed format): walk again from the start. */
-const refused = (err: unknown) => err instanceof RemoteError && !err.retryable && (err.status === 400 || err.status === 404 || err.status === 410);
-const transient = (err: unknown) => isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
+const refused = (err: unknown) =>
+  err instanceof RemoteError &&
+  !err.retryable &&
+  (err.status === 400 || err.status === 404 || err.status === 410);
+const transient = (err: unknown) =>
+  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class WalkStoppedError extends Error {
@@ -111,12 +116,19 @@ export function createInventoryWalk(deps: WalkDeps) {
     const snapshot = JSON.parse(JSON.stringify(stored));
     saving = saving
       .then(() => store().set({ key: STORE_KEY, value: snapshot }))
-      .catch((err) => strapi.log.warn(`[location-content] could not save the inventory walk's progress: ${messageOf(err)}`));
+      .catch((err) =>
+        strapi.log.warn(
+          `[location-content] could not save the inventory walk's progress: ${messageOf(err)}`
+        )
+      );
     return saving;
   };
 
   /** One page, asked again on a transient failure; `link` undefined for the first page. */
-  const fetchPage = async (get: () => Promise<Page<Record<string, any>>>, onSent?: (at: number) => void) => {
+  const fetchPage = async (
+    get: () => Promise<Page<Record<string, any>>>,
+    onSent?: (at: number) => void
+  ) => {
     for (let attempt = 1; ; attempt++) {
       if (stopped) throw new WalkStoppedError();
       try {
@@ -128,7 +140,12 @@ export function createInventoryWalk(deps: WalkDeps) {
     }
   };
 
-  const pageOf = async (resource: ResourceKind, link: string | null, filter?: { list?: number }, onSent?: (at: number) => void) => {
+  const pageOf = async (
+    resource: ResourceKind,
+    link: string | null,
+    filter?: { list?: number },
+    onSent?: (at: number) => void
+  ) => {
     const client = await deps.client();
     const from = { link: link ?? undefined, filter };
     const api = {
@@ -170,7 +187,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       } catch (err) {
         if (phase.next && refused(err)) {
           strapi.log.warn(
-            `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`,
+            `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`
           );
           phase = freshPhase();
           s.phases[resource] = phase;
@@ -188,14 +205,18 @@ export function createInventoryWalk(deps: WalkDeps) {
           identity: identityOf(resource, o),
         })),
         seenAt,
-        phase.walkId,
+        phase.walkId
       );
       phase.pages += 1;
       phase.objects += page.results.length;
-      if (page.count !== undefined && !phase.counts.includes(page.count)) phase.counts.push(page.count);
+      if (page.count !== undefined && !phase.counts.includes(page.count))
+        phase.counts.push(page.count);
       if (!page.next) break;
       // A link back to a page already read would loop forever.
-      if (followed.has(page.next)) throw new Error(`the remote's ${resource} pages link back to a page already read; the walk stopped`);
+      if (followed.has(page.next))
+        throw new Error(
+          `the remote's ${resource} pages link back to a page already read; the walk stopped`
+        );
       followed.add(page.next);
       phase.next = page.next;
       await save();
@@ -234,7 +255,9 @@ export function createInventoryWalk(deps: WalkDeps) {
         promise,
       };
       running.set(resource, entry);
-      promise.finally(() => running.get(resource) === entry && running.delete(resource)).catch(() => undefined);
+      promise
+        .finally(() => running.get(resource) === entry && running.delete(resource))
+        .catch(() => undefined);
       return promise;
     }
   };
@@ -243,13 +266,15 @@ export function createInventoryWalk(deps: WalkDeps) {
   const walkMembers = async (notBefore: number) => {
     const s = await load();
     let m = s.members;
-    if (!m || m.startedAt <= notBefore || m.done) m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
+    if (!m || m.startedAt <= notBefore || m.done)
+      m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
     s.members = m;
     for (;;) {
       const ids = await table.listIdsAfter(m.listAfter, 50);
       if (!ids.length) break;
       for (const listId of ids) {
-        let cur = m.current?.listId === listId ? m.current : { listId, startedAt: Date.now(), next: null };
+        let cur =
+          m.current?.listId === listId ? m.current : { listId, startedAt: Date.now(), next: null };
         m.current = cur;
         const followed = new Set<string>();
         for (;;) {
@@ -275,13 +300,16 @@ export function createInventoryWalk(deps: WalkDeps) {
             listId,
             page.results.map((p) => Number(p.id)),
             Date.now(),
-            s.walk?.id ?? '',
+            s.walk?.id ?? ''
           );
           if (!page.next) {
             await table.removeUnseenMembers(listId, cur.startedAt);
             break;
           }
-          if (followed.has(page.next)) throw new Error(`the remote's pages of list ${listId} link back to a page already read; the walk stopped`);
+          if (followed.has(page.next))
+            throw new Error(
+              `the remote's pages of list ${listId} link back to a page already read; the walk stopped`
+            );
           followed.add(page.next);
           cur.next = page.next;
           await save();
@@ -325,7 +353,9 @@ export function createInventoryWalk(deps: WalkDeps) {
         walk.error = messageOf(err);
         await save();
         if (!(err instanceof WalkStoppedError))
-          strapi.log.warn(`[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`);
+          strapi.log.warn(
+            `[location-content] the inventory walk stopped: ${walk.error}. It resumes from the last page reached at the next run.`
+          );
         throw err;
       } finally {
         full = undefined;
@@ -349,7 +379,13 @@ export function createInventoryWalk(deps: WalkDeps) {
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
-      state: full ? ('running' as const) : s.walk?.state === 'failed' ? ('failed' as const) : s.walk?.state === 'done' ? ('done' as const) : ('idle' as const),
+      state: full
+        ? ('running' as const)
+        : s.walk?.state === 'failed'
+          ? ('failed' as const)
+          : s.walk?.state === 'done'
+            ? ('done' as const)
+            : ('idle' as const),
       startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
       phase: current as ResourceKind | 'members' | null,
       phases,
