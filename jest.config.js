@@ -48,6 +48,10 @@ const MATRIX = [
   'fault-kill',
   'fault-replicas',
   'db-decimal',
+  'inventory',
+  'link',
+  'drift',
+  'push-history',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&
