@@ -283,7 +283,7 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
     )
   );
   const panel = page.getByTestId('location-content-panel');
-  await panel.getByText('Failed').waitFor();
+  await panel.getByText('Failed', { exact: true }).waitFor();
   expect(await panel.getByTestId('location-content-error').textContent()).toBe(
     "latitude: no value at 'geo.lat'; longitude: no value at 'geo.lng'"
   );
