@@ -10,18 +10,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
+import { SHOTS } from './screenshots';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve(
-  ROOT,
-  process.env.SCREENSHOTS_DIR ?? path.join('tests', '.artifacts', 'screenshots')
-);
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 /** Waits in the browser: generous, the machine is shared; nothing here asserts a duration. */

@@ -1,6 +1,6 @@
 /**
  * Drift on the sync dashboard in a real browser: the report of a check (with its date and links to
- * the entries) and a repair confirmed from its group. Saves docs/screenshots/drift.png.
+ * the entries) and a repair confirmed from its group. Saves drift.png where ./screenshots says.
  *
  *   npx strapi-plugin build && npx jest --selectProjects e2e -- tests/e2e/drift.test.ts
  */
@@ -8,15 +8,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const WAIT = 60_000;

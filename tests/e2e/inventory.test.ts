@@ -1,7 +1,7 @@
 /**
  * Onboarding in a real browser: the dashboard walks the remote account, proposes links to the
  * objects already there, the editor picks among two copies of a place, and confirms.
- * Saves docs/screenshots/inventory.png and docs/screenshots/link-proposal.png.
+ * Saves inventory.png and link-proposal.png where ./screenshots says.
  *
  *   npx strapi-plugin build && npx jest tests/e2e/inventory.test.ts --selectProjects e2e
  */
@@ -9,15 +9,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const WAIT = 60_000;

@@ -1,7 +1,7 @@
 /**
  * Running it with confidence, in a real browser: the push history and the map link in the side panel,
  * the target account on the dashboard, and the banner of an environment that does not push on every
- * page of the plugin. Screenshots go to tests/.artifacts/screenshots/ops (copied into docs/ by hand).
+ * page of the plugin. Screenshots go where ./screenshots says (docs/screenshots with npm run docs:screenshots).
  *
  *   npx strapi-plugin build && npx jest --selectProjects e2e -- tests/e2e/ops.test.ts
  */
@@ -10,15 +10,15 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'tests', '.artifacts', 'screenshots', 'ops');
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const LIVEMAP = 'https://livemap.getwemap.com/#/pinpoints/{id}';
