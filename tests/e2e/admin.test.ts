@@ -7,18 +7,17 @@
  *   npx strapi-plugin build && npx jest --selectProjects e2e
  */
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
+import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 /** Waits in the browser: generous, the machine is shared; nothing here asserts a duration. */
@@ -69,7 +68,7 @@ const PLACES = [
 let app: TestApp;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: Browser;
 let brokenId: string;
 
 const shot = async (name: string) => {
@@ -137,32 +136,12 @@ beforeAll(async () => {
   await app.strapi.db.query('plugin::location-content.outbox-entry' as any).deleteMany({});
 
   await fs.mkdir(SHOTS, { recursive: true });
-  profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-chromium-'));
-  // A fresh profile each run: nothing cached, no stored session.
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-    timezoneId: 'Europe/Paris',
-  });
-  context.setDefaultTimeout(WAIT);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser(WAIT);
+  ({ context, page } = browser);
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await removeDir(profile);
+  await browser?.close();
   await app
     ?.sync()
     .idle({ timeoutMs: 60_000 })
@@ -172,11 +151,7 @@ afterAll(async () => {
 });
 
 test('log in', async () => {
-  await page.goto(`${app.url}/admin/auth/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(/\/admin\/?$/);
+  await logIn(page, app.url!, EMAIL, PASSWORD);
 });
 
 test('settings: save the credentials, test the connection, see the mappings', async () => {

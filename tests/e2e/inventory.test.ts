@@ -6,26 +6,24 @@
  *   npx strapi-plugin build && npx jest tests/e2e/inventory.test.ts --selectProjects e2e
  */
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const WAIT = 60_000;
 
 let app: TestApp;
-let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: Browser;
 const ids: Record<string, number> = {};
 const docs: Record<string, string> = {};
 
@@ -74,31 +72,12 @@ beforeAll(async () => {
   ).documentId;
 
   await fs.mkdir(SHOTS, { recursive: true });
-  profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-    timezoneId: 'Europe/Paris',
-  });
-  context.setDefaultTimeout(WAIT);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser(WAIT);
+  ({ page } = browser);
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await removeDir(profile);
+  await browser?.close();
   await app?.stop();
   if (app) await removeDir(app.appDir);
 });
@@ -114,11 +93,7 @@ const shot = async (name: string) => {
 };
 
 test('walk the remote account, then link the existing objects', async () => {
-  await page.goto(`${app.url}/admin/auth/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(/\/admin(\/)?$/);
+  await logIn(page, app.url!, EMAIL, PASSWORD);
 
   await page.goto(`${app.url}/admin/plugins/location-content`);
   const section = page.getByTestId('inventory');

@@ -7,26 +7,24 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const LIVEMAP = 'https://livemap.getwemap.com/#/pinpoints/{id}';
 
 let app: TestApp;
-let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: Browser;
 let placeId: string;
 let receiver: http.Server;
 const alerts: any[] = [];
@@ -99,32 +97,13 @@ beforeAll(async () => {
   await app.sync().idle();
 
   await fs.mkdir(SHOTS, { recursive: true });
-  profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-    timezoneId: 'Europe/Paris',
-  });
-  context.setDefaultTimeout(60_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser(60_000);
+  ({ page } = browser);
   // The admin build alone can take several minutes on a shared machine.
 }, 900_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await removeDir(profile);
+  await browser?.close();
   await app
     ?.sync()
     .idle({ timeoutMs: 60_000 })
@@ -135,11 +114,7 @@ afterAll(async () => {
 });
 
 test('log in', async () => {
-  await page.goto(`${app.url}/admin/auth/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(/\/admin\/?$/);
+  await logIn(page, app.url!, EMAIL, PASSWORD);
 });
 
 test('side panel: the push history, newest first, and the link to the object on the map', async () => {
