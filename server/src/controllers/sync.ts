@@ -42,6 +42,16 @@ const contentTypeParam = (strapi: Core.Strapi, value: unknown, where: string): s
   return value;
 };
 
+/** The entry named by `:contentType/:documentId?locale=`, or null when the user cannot read it (answered 403). */
+const entryParams = (strapi: Core.Strapi, ctx: any) => {
+  const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
+  if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
+    throw invalid('documentId is not a document id.');
+  const locale = optionalLocale(ctx.query.locale, 'locale');
+  if (!assertCanRead(ctx, contentType)) return null;
+  return { contentType, documentId: ctx.params.documentId as string, locale };
+};
+
 /** One resync at a time per process: two clicks arriving together get the same job. */
 let starting: Promise<ResyncProgress> | null = null;
 
@@ -55,17 +65,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async entry(ctx: any) {
-    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
-      throw invalid('documentId is not a document id.');
-    const locale = optionalLocale(ctx.query.locale, 'locale');
-    if (!assertCanRead(ctx, contentType)) return;
+    const key = entryParams(strapi, ctx);
+    if (!key) return;
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    const state = await service(strapi).stateOf({
-      contentType,
-      documentId: ctx.params.documentId,
-      locale,
-    });
+    const state = await service(strapi).stateOf(key);
     ctx.body = {
       state: state && { ...state, viewUrl: viewUrlOf(config, state.resource, state.remoteId) },
       environment: pushEnvironment(config),
@@ -73,32 +76,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   preview: async (ctx: any) => {
-    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
-      throw invalid('documentId is not a document id.');
-    const locale = optionalLocale(ctx.query.locale, 'locale');
-    if (!assertCanRead(ctx, contentType)) return;
+    const key = entryParams(strapi, ctx);
+    if (!key) return;
     ctx.body = {
-      previews: await service(strapi).previewOf({
-        contentType,
-        documentId: ctx.params.documentId,
-        locale,
-      }),
+      previews: await service(strapi).previewOf(key),
     };
   },
 
   history: async (ctx: any) => {
-    const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-    if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
-      throw invalid('documentId is not a document id.');
-    const locale = optionalLocale(ctx.query.locale, 'locale');
-    if (!assertCanRead(ctx, contentType)) return;
+    const key = entryParams(strapi, ctx);
+    if (!key) return;
     ctx.body = {
-      attempts: await service(strapi).historyOf({
-        contentType,
-        documentId: ctx.params.documentId,
-        locale,
-      }),
+      attempts: await service(strapi).historyOf(key),
     };
   },
 
