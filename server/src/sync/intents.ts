@@ -168,7 +168,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         const first = !failing;
         failing = {
           reason,
-          since: failing?.since ?? now(),
+          since: failing?.since ?? at,
           failures: (failing?.failures ?? 0) + 1,
         };
         for (const [key, b] of batch) merge(key, b, true);
