@@ -660,23 +660,28 @@ async function main() {
       const missing = referencedFiles(PKG).filter((f) => !files.has(f.replace(/^\.\//, '')));
       assert(missing.length === 0, `missing: ${missing.join(', ')}`);
     });
-    await check('every relative require/import inside the tarball resolves inside it', () => {
-      const broken: string[] = [];
-      for (const file of packed.files.filter((f) => /\.(c|m)?js$/.test(f))) {
-        const code = readFileSync(path.join(ROOT, file), 'utf8');
-        for (const spec of relativeImports(code)) {
-          const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-          const candidates = [target, `${target}.js`, `${target}.mjs`, `${target}/index.js`];
-          if (!candidates.some((c) => files.has(c))) broken.push(`${file} -> ${spec}`);
+    // Type declarations too: a .d.ts pointing outside dist (shared/contracts) leaves TypeScript users with `any`.
+    await check(
+      'every relative require/import inside the tarball (code and .d.ts) resolves inside it',
+      () => {
+        const broken: string[] = [];
+        for (const file of packed.files.filter((f) => /\.(c|m)?js$|\.d\.ts$/.test(f))) {
+          const code = readFileSync(path.join(ROOT, file), 'utf8');
+          for (const spec of relativeImports(code)) {
+            const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+            const candidates = [target, `${target}.js`, `${target}.mjs`, `${target}/index.js`];
+            if (file.endsWith('.d.ts')) candidates.push(`${target}.d.ts`, `${target}/index.d.ts`);
+            if (!candidates.some((c) => files.has(c))) broken.push(`${file} -> ${spec}`);
+          }
         }
+        assert(broken.length === 0, `unresolved: ${broken.join(', ')}`);
       }
-      assert(broken.length === 0, `unresolved: ${broken.join(', ')}`);
-    });
+    );
     await check(
       'tarball holds nothing but the build, the entry files and the docs (no sources, tests, emulator, playground, maps)',
       () => {
         const allowed =
-          /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
+          /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|dist\/shared\/contracts\/.+\.d\.ts|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
         const extra = packed.files.filter(
           (f) =>
             !allowed.test(f) ||
