@@ -1,0 +1,115 @@
+import type { Mapping } from '../../config/types';
+import { RemoteError, type RemoteClient } from '../../remote';
+import { TOKEN_PATH } from '../../remote/token';
+import type { ResourceKind } from '../../remote/types';
+import { keyLabel } from '../keys';
+import { isRateLimitWait } from '../limiter';
+import { fingerprintOf, type Fingerprint } from '../recovery';
+import type { StateRecord } from '../state';
+import type { EntryKey } from '../types';
+import { api, now, requeueDependants, type PushDeps, type RemoteAnswer } from './context';
+
+/**
+ * A POST that failed this way created nothing, so the next attempt need not look for it:
+ * refused for good (4xx), never sent (its turn under the rate limit never came), or no token
+ * to send it with (a 401 changes nothing). Anything else (a 5xx, a lost answer, a 2xx we
+ * could not read) may have created the object.
+ */
+const createDidNotHappen = (err: unknown) =>
+  err instanceof RemoteError &&
+  (isRateLimitWait(err) ||
+    err.path === TOKEN_PATH ||
+    (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
+
+export type Created = RemoteAnswer & { adopted: boolean };
+
+export function createCreator(deps: PushDeps) {
+  const { strapi, states } = deps;
+
+  /** Remote ids being claimed by a push of this process: the claim's write may still be in its batch. */
+  const claiming = new Set<string>();
+
+  /**
+   * A create that started earlier and never recorded its id may have reached the remote: the
+   * object it made, if any, is found and recorded as this entry's (its id, or null).
+   */
+  const claimLostCreate = async (
+    client: RemoteClient,
+    key: EntryKey,
+    resource: ResourceKind,
+    state: StateRecord | null,
+    fingerprint?: Fingerprint
+  ): Promise<number | null> => {
+    const fp = (state?.createFingerprint as Fingerprint | null) ?? fingerprint;
+    if (!state?.createStartedAt || !fp) return null;
+    // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
+    const started = state.createStartedAt.getTime();
+    const seen =
+      state.lastErrorAt && state.lastErrorAt.getTime() >= started
+        ? state.lastErrorAt.getTime()
+        : undefined;
+    const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
+    strapi.log.warn(
+      `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`
+    );
+    for (const id of await deps.recovery.candidates(client, resource, fp, lostAt)) {
+      // Twins (same name and place) of other entries may be claimed at the same moment.
+      const tag = `${resource}:${id}`;
+      if (claiming.has(tag)) continue;
+      claiming.add(tag);
+      try {
+        if (await states.isRemoteIdClaimed(resource, id)) continue;
+        await states.upsert(key, {
+          resource,
+          remoteId: id,
+          createStartedAt: null,
+          createFingerprint: null,
+          payloadHash: null,
+        });
+        return id;
+      } finally {
+        claiming.delete(tag);
+      }
+    }
+    return null;
+  };
+
+  const create = async (
+    client: RemoteClient,
+    key: EntryKey,
+    mapping: Mapping,
+    state: StateRecord | null,
+    payload: Record<string, any>
+  ): Promise<Created> => {
+    const resource = mapping.resource;
+    const fingerprint = fingerprintOf(resource, payload);
+    const adopted = await claimLostCreate(client, key, resource, state, fingerprint);
+    if (adopted != null) {
+      // From the claim on, entries that read this one see its id. Those that went waiting for
+      // it are told now: if the update below fails, the push that ends synced is a later one
+      // that only updates, and it does not tell them (its id is not new to it).
+      await requeueDependants(deps, key, `${resource} got its remote id`);
+      const updated = await api(client, resource).update(adopted, payload);
+      return { ...updated, id: adopted, adopted: true };
+    }
+    await states.upsert(key, {
+      resource,
+      createStartedAt: now(),
+      createFingerprint: fingerprint as any,
+    });
+    try {
+      const created = await api(client, resource).create(payload);
+      return { ...created, adopted: false };
+    } catch (err) {
+      // Only this call's own error can prove it: a failure of another call of the push (the
+      // walk of an earlier lost create, say) says nothing of what that create did.
+      if (createDidNotHappen(err))
+        await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null });
+      throw err;
+    }
+  };
+
+  return { claimLostCreate, create };
+}
+
+export type Creator = ReturnType<typeof createCreator>;

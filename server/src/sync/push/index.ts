@@ -1,0 +1,3 @@
+export { createPusher, reasonOf, type Pusher } from './pusher';
+export type { PushDeps, PushResult } from './context';
+export { idsInErrors } from './membership';

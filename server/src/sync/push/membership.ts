@@ -1,0 +1,67 @@
+import type { RemoteClient } from '../../remote';
+import type { ResourceKind } from '../../remote/types';
+
+/** The ids a membership answer's `errors` name. Null when one of them names none: its call is then uncertain. */
+export function idsInErrors(errors: unknown[]): Set<number> | null {
+  const ids = new Set<number>();
+  for (const e of errors) {
+    const raw =
+      e && typeof e === 'object'
+        ? ((e as Record<string, unknown>).id ?? (e as Record<string, unknown>).pk)
+        : e;
+    const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
+    ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * Adds and removes only the difference. What `errors` names (or, when an error names no id,
+ * every id of that call) is not recorded as done, so the next push tries it again.
+ */
+export const membershipDiff = async (
+  client: RemoteClient,
+  resource: ResourceKind,
+  remoteId: number,
+  before: number[],
+  after: number[]
+): Promise<{ members: number[]; errors: unknown[] }> => {
+  if (resource === 'list' && before.length + after.length > 0) {
+    // The remote's own member list, not our record of it: a membership call whose answer was
+    // lost (or that a cascade undid) would otherwise leave the difference wrong for ever.
+    const actual: number[] = [];
+    for await (const p of client.pinpoints.list({ list: remoteId })) actual.push(Number(p.id));
+    before = actual;
+  }
+  const add = after.filter((id) => !before.includes(id));
+  const drop = before.filter((id) => !after.includes(id));
+  const errors: unknown[] = [];
+  const members = new Set(before);
+  const apply = (ids: number[], result: { errors?: unknown[] }, done: (id: number) => void) => {
+    const errs = result.errors ?? [];
+    errors.push(...errs);
+    if (!errs.length) return ids.forEach(done);
+    const refused = idsInErrors(errs);
+    if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
+  };
+  if (resource === 'list') {
+    if (add.length)
+      apply(add, await client.lists.addPinpoints(remoteId, add), (id) => members.add(id));
+    if (drop.length)
+      apply(drop, await client.lists.removePinpoints(remoteId, drop), (id) => members.delete(id));
+  } else {
+    // A pinpoint that names its lists: one membership call per list changed.
+    for (const listId of add) {
+      const r = await client.lists.addPinpoints(listId, [remoteId]);
+      errors.push(...(r.errors ?? []));
+      if (!r.errors?.length) members.add(listId);
+    }
+    for (const listId of drop) {
+      const r = await client.lists.removePinpoints(listId, [remoteId]);
+      errors.push(...(r.errors ?? []));
+      if (!r.errors?.length) members.delete(listId);
+    }
+  }
+  return { members: [...members], errors };
+};

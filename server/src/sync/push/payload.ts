@@ -1,0 +1,81 @@
+import type { Core } from '@strapi/strapi';
+import type { Mapping } from '../../config/types';
+import { populateFor, type MappingContext } from '../../mapping';
+import { createBatcher, groupBy } from '../batcher';
+import { keyString, toKey } from '../keys';
+import type { EntryKey } from '../types';
+import type { PushDeps } from './context';
+
+/** An absolute public URL of this Strapi (server.url), for links to /uploads inside descriptions. */
+const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
+  const url = strapi.config.get('server.url') as unknown;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url.replace(/\/+$/, '') : undefined;
+};
+
+/** What identifies the content of an uploaded file without reading it. */
+const mediaIdentity = (file: Record<string, any>): string | undefined => {
+  // A bare URL (from a transform) says nothing about the bytes behind it: read them.
+  if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined)
+    return undefined;
+  return JSON.stringify([
+    file.url,
+    file.hash ?? null,
+    file.size ?? null,
+    file.updatedAt ?? null,
+    file.mime ?? null,
+  ]);
+};
+
+/** What a payload is made from: the entry as it is now, and what mapping it needs to know. */
+export function createPayloadSource(deps: PushDeps) {
+  const { strapi, states } = deps;
+
+  const modelOf = (uid: string) => strapi.getModel(uid as any) as any;
+  const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
+  const hasDraftAndPublish = (uid: string) => Boolean(modelOf(uid)?.options?.draftAndPublish);
+
+  /**
+   * Entries asked for at the same moment are read together: one populated query per content
+   * type and locale instead of one per entry (a resync reads a page of entries at once).
+   */
+  const entryReads = createBatcher(
+    async (items: Array<{ key: EntryKey; mapping: Mapping }>) => {
+      const groups = groupBy(items, (it) => `${it.key.contentType}|${it.key.locale}`);
+      const found = new Map<string, Record<string, any>>();
+      for (const group of groups.values()) {
+        const { key, mapping } = group[0];
+        const params: Record<string, unknown> = {
+          filters: { documentId: { $in: [...new Set(group.map((it) => it.key.documentId))] } },
+          populate: populateFor(mapping, modelOf),
+        };
+        if (isLocalized(key.contentType)) params.locale = key.locale;
+        if (hasDraftAndPublish(key.contentType)) params.status = 'published';
+        const entries = (await strapi
+          .documents(key.contentType as any)
+          .findMany(params as any)) as Array<Record<string, any>>;
+        for (const e of entries) found.set(keyString({ ...key, documentId: e.documentId }), e);
+      }
+      return items.map((it) => found.get(keyString(it.key)) ?? null);
+    },
+    { maxSize: 100 }
+  );
+
+  /** The entry as the remote must show it now: its published version (or the only one without draft & publish). */
+  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Record<string, any> | null> =>
+    entryReads.load({ key, mapping });
+
+  const mappingContext = (key: EntryKey): MappingContext => ({
+    getModel: modelOf,
+    locale: key.locale || null,
+    maxMediaBytes: deps.maxMediaBytes(),
+    readMedia: deps.readMedia,
+    mediaIdentity,
+    publicUrl: publicUrlOf(strapi),
+    remoteIdOf: async (ref) => {
+      const state = await states.get(toKey(ref));
+      return state?.remoteId ?? undefined;
+    },
+  });
+
+  return { readEntry, mappingContext, isLocalized, hasDraftAndPublish };
+}

@@ -1,0 +1,257 @@
+import { mapEntry, payloadHash, MappingError, loadMedia, type MapOutcome } from '../../mapping';
+import { RemoteError } from '../../remote';
+import type { ResourceKind } from '../../remote/types';
+import PQueue from 'p-queue';
+import { pushedFieldsOf } from '../drift/fields';
+import { keyLabel, keyString, toKey } from '../keys';
+import { isRateLimitWait } from '../limiter';
+import type { StateRecord } from '../state';
+import type { EntryKey } from '../types';
+import { now, requeueDependants, type PushDeps, type PushResult } from './context';
+import { createCreator } from './create';
+import { membershipDiff } from './membership';
+import { createPayloadSource } from './payload';
+import { createRemover, deleteRemote } from './remove';
+import { createUpdater, type Sent } from './update';
+
+/** Text an editor can act on; the remote's own words are kept. */
+export const reasonOf = (err: unknown): string => {
+  if (err instanceof MappingError) return err.message;
+  if (err instanceof RemoteError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+};
+
+export function createPusher(deps: PushDeps) {
+  const { strapi, states } = deps;
+  const mediaSlots = new PQueue({ concurrency: Math.max(1, deps.mediaConcurrency) });
+  const { readEntry, mappingContext, isLocalized, hasDraftAndPublish } = createPayloadSource(deps);
+  const creator = createCreator(deps);
+  const { claimLostCreate } = creator;
+  const { remove } = createRemover(deps, creator);
+  const { updateOrCreate } = createUpdater(deps, creator);
+
+  /**
+   * The refs of a state are rewritten (with their rows in the refs table) only when they change:
+   * most pushes of an entry use the same related entries as the last one.
+   */
+  const refsIfChanged = (
+    state: StateRecord | null,
+    refs: NonNullable<StateRecord['refs']>
+  ): { refs?: StateRecord['refs'] } =>
+    state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs) ? {} : { refs };
+
+  /**
+   * Closes the race with a dependency that got its remote id between our read of it and our
+   * state write: from that write on, the dependency finds us by our refs; before it, we look.
+   */
+  const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
+    for (const ref of unresolved) {
+      if ((await states.get(ref))?.remoteId != null) {
+        await deps.outbox.enqueue([{ ...key, resource, reason: 'dependency ready' }]);
+        return;
+      }
+    }
+  };
+
+  /**
+   * Brings the remote object of one entry to the entry's current published content.
+   * Never throws for an entry's own problem: the outcome says what happened.
+   */
+  const push = async (key: EntryKey): Promise<PushResult> => {
+    const mapping = deps.mappingFor(key.contentType);
+    if (!mapping) {
+      // A type only read through relations by mapped types: its readers are pushed again.
+      // Unmapped, it has no remote object: only values read through it can have changed.
+      if (deps.related.isRead(key.contentType))
+        await requeueDependants(deps, key, `${key.contentType} changed`, false);
+      return { kind: 'unchanged' };
+    }
+    const resource = mapping.resource;
+    let state = await states.get(key);
+    const reread = async () => (state = await states.get(key));
+
+    const fail = async (
+      reason: string,
+      retryable: boolean,
+      extra: {
+        retryAfterMs?: number;
+        throttled?: boolean;
+        httpStatus?: number;
+        mapping?: boolean;
+      } = {}
+    ): Promise<PushResult> => {
+      await states.upsert(key, {
+        resource,
+        // Retryable problems are retried by the worker: the entry is still on its way.
+        status: retryable ? 'pending' : 'failed',
+        lastError: reason,
+        lastErrorAt: now(),
+        attempts: (state?.attempts ?? 0) + 1,
+      });
+      return { kind: 'failed', reason, retryable, ...extra };
+    };
+
+    try {
+      const entry = await readEntry(key, mapping);
+      if (!entry) return await remove(key, mapping, state, 'unpublished or deleted');
+
+      const ctx = mappingContext(key);
+      let outcome: MapOutcome;
+      try {
+        outcome = await mapEntry(mapping, entry, ctx);
+      } catch (err) {
+        if (!(err instanceof MappingError)) throw err;
+        // An event whose pinpoint is gone cannot stay online pointing at nothing, even one made by
+        // a create whose answer was lost (a remote that does not delete events with their pinpoint).
+        if (
+          resource === 'event' &&
+          err.field === 'pinpoint' &&
+          (state?.remoteId != null || state?.createStartedAt)
+        ) {
+          const client = await deps.client();
+          const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
+          if (eventId != null) await deleteRemote(client, 'event', eventId);
+          await states.upsert(key, {
+            resource,
+            remoteId: null,
+            payloadHash: null,
+            createStartedAt: null,
+            createFingerprint: null,
+          });
+          await reread();
+        }
+        return await fail(`${err.message}`, false, { mapping: true });
+      }
+      if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
+
+      const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
+      const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
+      if (blocking.length) {
+        // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
+        const waitsFor = new Set(blocking.map(keyString));
+        await states.upsert(key, {
+          resource,
+          status: 'pending',
+          ...refsIfChanged(
+            state,
+            refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))
+          ),
+          lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
+        });
+        await recheck(key, resource, blocking);
+        return { kind: 'waiting', on: blocking };
+      }
+
+      const hash = payloadHash(outcome);
+      if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced')
+        return { kind: 'unchanged' };
+
+      const client = await deps.client();
+      const send = async (): Promise<Sent | { refused: string }> => {
+        // The bytes of media are read only now that they are sent.
+        let payload: Record<string, any>;
+        try {
+          payload = await loadMedia(
+            outcome.payload as Record<string, any>,
+            outcome.deferredMedia,
+            ctx
+          );
+        } catch (err) {
+          if (err instanceof MappingError) return { refused: err.message };
+          throw err;
+        }
+        return await updateOrCreate(client, key, mapping, state, payload, reread);
+      };
+      // Media bytes are held until their call is answered: only a few payloads carry them at once.
+      const answer = outcome.deferredMedia?.length
+        ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
+        : await send();
+      if ('refused' in answer) return await fail(answer.refused, false, { mapping: true });
+      const { remote, sent, firstId, adopted } = answer;
+      const remoteId = Number(remote.id);
+
+      let members = state?.members ?? [];
+      let membershipErrors: unknown[] = [];
+      if (outcome.members) {
+        const result = await membershipDiff(
+          client,
+          resource,
+          remoteId,
+          firstId ? [] : members,
+          outcome.members
+        );
+        members = result.members;
+        membershipErrors = result.errors;
+      }
+
+      // The answer's media URL when it has one (update answers are not documented); none once cleared.
+      const urlKey = resource === 'category' ? 'image_url' : 'media_url';
+      const cleared = sent[resource === 'category' ? 'image_file' : 'media_file'] === null;
+      const mediaUrl =
+        resource === 'list' || cleared
+          ? null
+          : urlKey in remote
+            ? (remote[urlKey] ?? null)
+            : (state?.mediaUrl ?? null);
+      // An adopted id was announced when it was recorded (in create()).
+      const changedId = firstId && !adopted && state?.remoteId !== remoteId;
+      const refused = membershipErrors.length
+        ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
+        : null;
+      await states.upsert(key, {
+        resource,
+        remoteId,
+        // No hash after refused members: the next push must try them again.
+        payloadHash: refused ? null : hash,
+        status: refused ? 'failed' : 'synced',
+        attempts: 0,
+        lastError: refused,
+        lastErrorAt: refused ? now() : null,
+        lastSyncedAt: now(),
+        mediaUrl,
+        members: outcome.members ? members : null,
+        membershipErrors: refused ? membershipErrors : null,
+        pushedFields: pushedFieldsOf(resource, sent),
+        ...refsIfChanged(state, refs),
+        createStartedAt: null,
+        createFingerprint: null,
+      });
+      // Entries that read this one (its remote id, or other fields through a relation) follow it.
+      await requeueDependants(
+        deps,
+        key,
+        changedId ? `${resource} got its remote id` : `${resource} changed`,
+        changedId
+      );
+      if (outcome.unresolved.length)
+        await recheck(
+          key,
+          resource,
+          outcome.unresolved.map((u) => toKey(u))
+        );
+      if (refused) return { kind: 'failed', reason: refused, retryable: false };
+      return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
+    } catch (err) {
+      if (err instanceof RemoteError) {
+        const neverSent = isRateLimitWait(err);
+        const reason = neverSent
+          ? `Waiting for the remote's rate limit: ${err.message}`
+          : err.message;
+        return await fail(reason, err.retryable, {
+          retryAfterMs: err.retryAfterMs,
+          throttled: err.code === 'rate_limited' || neverSent,
+          httpStatus: err.status,
+        });
+      }
+      strapi.log.error(
+        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`
+      );
+      return await fail(reasonOf(err), true);
+    }
+  };
+
+  return { push, readEntry, mappingContext, isLocalized, hasDraftAndPublish };
+}
+
+export type Pusher = ReturnType<typeof createPusher>;

@@ -1,0 +1,93 @@
+import { createBatcher, groupBy } from '../batcher';
+import { keyString } from '../keys';
+import type { EntryKey } from '../types';
+import type { StateRecord, StateRows } from './record';
+
+/** The refs table: which entries' last payloads used which others, so that they can follow them. */
+export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
+  /** States written before the refs table existed keep their refs in JSON only: index them once. */
+  const backfillRefs = async () => {
+    const { table, col } = info();
+    const refs = refInfo();
+    if (await knex()(refs.table).first('id')) return;
+    let after = 0;
+    for (;;) {
+      const rows = await knex()(table)
+        .whereNotNull(col('refs'))
+        .andWhere('id', '>', after)
+        .orderBy('id')
+        .limit(500);
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id;
+      await writeRefs(
+        knex(),
+        rows.map(fromRow).filter((r: StateRecord) => r.refs?.length)
+      );
+    }
+  };
+
+  /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
+  const writeRefs = async (trx: any, records: Array<EntryKey & { refs?: StateRecord['refs'] }>) => {
+    const refs = refInfo();
+    const groups = groupBy<EntryKey>(records, (r) => `${r.contentType}|${r.locale}`);
+    for (const group of groups.values()) {
+      for (let i = 0; i < group.length; i += 500) {
+        const slice = group.slice(i, i + 500);
+        await trx(refs.table)
+          .where({
+            [refs.col('contentType')]: slice[0].contentType,
+            [refs.col('entryLocale')]: slice[0].locale,
+          })
+          .whereIn(
+            refs.col('entryDocumentId'),
+            slice.map((k) => k.documentId)
+          )
+          .del();
+      }
+    }
+    const rows = records.flatMap((r) =>
+      (r.refs ?? []).map((ref) => ({
+        [refs.col('contentType')]: r.contentType,
+        [refs.col('entryDocumentId')]: r.documentId,
+        [refs.col('entryLocale')]: r.locale,
+        [refs.col('target')]: keyString(ref),
+        [refs.col('role')]: ref.role ?? null,
+      }))
+    );
+    for (let i = 0; i < rows.length; i += 100) await trx(refs.table).insert(rows.slice(i, i + 100));
+  };
+
+  const dependants = createBatcher(async (keys: EntryKey[]) => {
+    const { table, col } = info();
+    const refs = refInfo();
+    const targets = [...new Set(keys.map(keyString))];
+    const byTarget = new Map<string, StateRecord[]>();
+    for (let i = 0; i < targets.length; i += 500) {
+      const rows = await knex()(table)
+        .join(refs.table, (j: any) => {
+          j.on(`${refs.table}.${refs.col('contentType')}`, `${table}.${col('contentType')}`)
+            .andOn(
+              `${refs.table}.${refs.col('entryDocumentId')}`,
+              `${table}.${col('entryDocumentId')}`
+            )
+            .andOn(`${refs.table}.${refs.col('entryLocale')}`, `${table}.${col('entryLocale')}`);
+        })
+        .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
+        .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
+      for (const r of rows) {
+        const list = byTarget.get(r.__target) ?? [];
+        // One state per dependant, even when it used the target in two roles.
+        if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
+        byTarget.set(r.__target, list);
+      }
+    }
+    return keys.map((k) => byTarget.get(keyString(k)) ?? []);
+  });
+
+  /** Entries whose last payload used `key` (its remote id, or its membership). */
+  const dependantsOf = (key: EntryKey): Promise<StateRecord[]> => dependants.load(key);
+
+  return { backfillRefs, writeRefs, dependantsOf };
+}
+
+export type StateRefs = ReturnType<typeof createStateRefs>;

@@ -1,0 +1,90 @@
+import { BUSY_WINDOW_MS, createBatcher } from '../batcher';
+import { entryKeyColumns } from '../tables';
+import { keyString } from '../keys';
+import type { EntryKey, SyncStatus } from '../types';
+import type { ResourceKind } from '../../remote/types';
+import type { StateRecord, StateRows } from './record';
+import type { StateRefs } from './refs';
+
+export function createStateWrites(
+  { info, knex, toRow, whereKey }: StateRows,
+  { writeRefs }: Pick<StateRefs, 'writeRefs'>
+) {
+  type Upsert = { key: EntryKey; patch: Partial<StateRecord> & { resource: ResourceKind } };
+
+  const writes = createBatcher(
+    async (items: Upsert[]) => {
+      const { table, col } = info();
+      const now = new Date();
+      // One statement per set of columns: the rows of one INSERT all have the same ones.
+      const shapes = new Map<string, Array<Record<string, any>>>();
+      const changed = new Map<string, string[]>();
+      for (const { key, patch } of items) {
+        const row = toRow({ ...patch, ...key });
+        const insert = {
+          [col('documentId')]: Math.random().toString(36).slice(2, 14) + Date.now().toString(36),
+          [col('status')]: 'pending',
+          [col('attempts')]: 0,
+          [col('createdAt')]: now,
+          ...row,
+          [col('updatedAt')]: now,
+        };
+        const shape = Object.keys(insert).sort().join(',');
+        const same = shapes.get(shape);
+        if (same) same.push(insert);
+        else shapes.set(shape, [insert]);
+        // An existing state keeps what the patch does not name (a new one gets the defaults above).
+        changed.set(shape, [...Object.keys(row), col('updatedAt')]);
+      }
+      const withRefs = items
+        .filter((it) => 'refs' in it.patch)
+        .map((it) => ({ ...it.key, refs: it.patch.refs }));
+      const write = async (trx: any) => {
+        for (const [shape, rows] of shapes) {
+          const update = changed.get(shape)!;
+          for (let i = 0; i < rows.length; i += 100) {
+            await trx(table)
+              .insert(rows.slice(i, i + 100))
+              .onConflict(entryKeyColumns(col))
+              .merge(update);
+          }
+        }
+        if (withRefs.length) await writeRefs(trx, withRefs);
+      };
+      // A state and the refs that find it change together, or not at all.
+      if (withRefs.length) await knex().transaction(write);
+      else await write(knex());
+      return items.map(() => undefined);
+    },
+    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: BUSY_WINDOW_MS }
+  );
+
+  /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
+  const upsert = (
+    key: EntryKey,
+    patch: Partial<StateRecord> & { resource: ResourceKind }
+  ): Promise<void> => writes.load({ key, patch }) as Promise<void>;
+
+  const remove = async (key: EntryKey) => {
+    const { table } = info();
+    await knex().transaction(async (trx: any) => {
+      await trx(table).where(whereKey(key)).del();
+      await writeRefs(trx, [{ ...key, refs: [] }]);
+    });
+  };
+
+  /** Sets status (and resets attempts) of the given state rows in one statement. */
+  const setStatus = async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
+    if (!ids.length) return 0;
+    const { table, col } = info();
+    const q = knex()(table).whereIn('id', ids);
+    if (from) q.andWhere(col('status'), from);
+    return q.update({
+      [col('status')]: status,
+      [col('attempts')]: 0,
+      [col('updatedAt')]: new Date(),
+    });
+  };
+
+  return { upsert, remove, setStatus };
+}
