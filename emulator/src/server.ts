@@ -22,12 +22,14 @@ import {
   type Reply,
 } from './http';
 import { MediaStore } from './media';
-import { asStored } from './habits';
-import { HAND_BUILT_PARAMS, Paginator, type Filters } from './pagination';
+import { HAND_BUILT_PARAMS, Paginator } from './pagination';
 import { RateLimiter } from './ratelimit';
 import { RequestLog, redactBody, redactHeaders } from './requestlog';
 import { Store } from './store';
-import { validateBody, validateMembership, type Mode, type ValidationContext } from './validation';
+import { FILTERS, listCollection } from './resources/collections';
+import { changeMembership } from './resources/membership';
+import { createObject, deleteObject, readObject, updateObject } from './resources/objects';
+import { validateMembership } from './validation';
 import type {
   EmulatorClient,
   EmulatorConfig,
@@ -57,14 +59,6 @@ const ITEM_METHODS: Record<ResourceKind, string[]> = {
   categories: ['GET', 'PUT'], // no delete for categories in the contract: 405
   lists: ['GET', 'PUT', 'DELETE'],
 };
-/** Query parameters the contract lists per collection (strict mode rejects others). */
-const FILTERS: Record<ResourceKind, string | null> = {
-  pinpoints: 'list',
-  events: 'pinpoint',
-  categories: null,
-  lists: null,
-};
-
 const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
   new EmulatorApiError(
     405,
@@ -405,15 +399,15 @@ export class Emulator {
 
     if (members) {
       const ids = validateMembership(this.parseJson(ctx), this.cfg.strict);
-      return this.membership(id!, ids, verb === 'POST');
+      return changeMembership(this, id!, ids, verb === 'POST');
     }
     if (id === null) {
-      if (verb === 'GET') return this.listCollection(kind, params);
-      return json(201, this.createObject(kind, this.parseJson(ctx)));
+      if (verb === 'GET') return listCollection(this, kind, params);
+      return json(201, createObject(this, kind, this.parseJson(ctx)));
     }
-    if (verb === 'GET') return json(200, this.render(kind, this.find(kind, id)));
-    if (verb === 'PUT') return json(200, this.updateObject(kind, id, this.parseJson(ctx)));
-    this.deleteObject(kind, id);
+    if (verb === 'GET') return json(200, readObject(this, kind, id));
+    if (verb === 'PUT') return json(200, updateObject(this, kind, id, this.parseJson(ctx)));
+    deleteObject(this, kind, id);
     return { status: 204 };
   }
 
@@ -477,178 +471,6 @@ export class Emulator {
     return { status: 200, body: m.bytes, raw: true, headers };
   }
 
-  // ---------------------------------------------------------------- resources
-
-  private vctx(mode: Mode): ValidationContext {
-    return {
-      mode,
-      strict: this.cfg.strict,
-      maxMediaBytes: this.cfg.maxMediaBytes,
-      pinpointExists: (id) => this.store.pinpoints.has(id),
-      categoryExists: (id) => this.store.categories.has(id),
-    };
-  }
-
-  private find(kind: ResourceKind, id: number): object {
-    const rec = this.store[kind].get(id);
-    if (!rec) throw notFound();
-    return rec;
-  }
-
-  private render(kind: ResourceKind, rec: object): Record<string, unknown> {
-    switch (kind) {
-      case 'pinpoints':
-        return this.store.renderPinpoint(rec as never, this.cfg.extraFields);
-      case 'events':
-        return this.store.renderEvent(rec as never, this.cfg.dateStyle);
-      case 'categories':
-        return this.store.renderCategory(rec as never);
-      case 'lists':
-        return this.store.renderList(rec as never);
-    }
-  }
-
-  createObject(kind: ResourceKind, body: unknown): Record<string, unknown> {
-    const f = asStored(kind, validateBody(kind, body, this.vctx('create')), this.cfg);
-    const s = this.store;
-    const rec =
-      kind === 'pinpoints'
-        ? s.createPinpoint(f)
-        : kind === 'events'
-          ? s.createEvent(f)
-          : kind === 'categories'
-            ? s.createCategory(f)
-            : s.createList(f);
-    return this.render(kind, rec);
-  }
-
-  private updateObject(kind: ResourceKind, id: number, body: unknown): Record<string, unknown> {
-    const rec = this.find(kind, id);
-    const mode = this.cfg.putMode;
-    const f = asStored(kind, validateBody(kind, body, this.vctx(mode)), this.cfg);
-    const s = this.store;
-    if (kind === 'pinpoints') s.updatePinpoint(rec as never, f, mode);
-    else if (kind === 'events') s.updateEvent(rec as never, f, mode);
-    else if (kind === 'categories') s.updateCategory(rec as never, f, mode);
-    else s.updateList(rec as never, f, mode);
-    return this.render(kind, rec);
-  }
-
-  private deleteObject(kind: ResourceKind, id: number): void {
-    const s = this.store;
-    const ok =
-      kind === 'pinpoints'
-        ? s.deletePinpoint(id, this.cfg.pinpointDeleteTakesEvents)
-        : kind === 'events'
-          ? s.deleteEvent(id)
-          : kind === 'lists'
-            ? s.deleteList(id)
-            : false;
-    if (!ok) throw notFound();
-  }
-
-  private membership(listId: number, ids: number[], add: boolean): Reply {
-    const list = this.store.lists.get(listId);
-    if (!list) throw notFound();
-    const errors: unknown[] = [];
-    for (const id of ids) {
-      if (!this.store.pinpoints.has(id)) {
-        errors.push({ id, detail: 'Not found.' });
-        continue;
-      }
-      if (add) list.members.add(id);
-      else list.members.delete(id);
-    }
-    list.updated = this.clock.now();
-    // total: pinpoints in the list after the operation.
-    return json(200, { errors, total: list.members.size });
-  }
-
-  private listCollection(kind: ResourceKind, params: URLSearchParams): Reply {
-    const offsets = this.cfg.pagination === 'offset';
-    for (const p of HAND_BUILT_PARAMS) {
-      if (offsets && (p === 'limit' || p === 'offset')) continue;
-      if (params.has(p)) {
-        throw new EmulatorApiError(400, {
-          detail: `Unsupported pagination parameter "${p}": page addresses are opaque; follow the "next" and "previous" URLs as returned.`,
-        });
-      }
-    }
-    const cursorText = offsets ? null : params.get('cursor');
-    const resource = `/v3.0/${kind}`;
-    const cursor = cursorText !== null ? this.paginator.decode(cursorText, resource) : null;
-    let filters: Filters = {};
-    if (cursor) filters = cursor.f;
-    else {
-      const f = FILTERS[kind];
-      const v = f ? params.get(f) : null;
-      if (f && v !== null) {
-        const n = /^\d{1,15}$/.test(v) ? Number(v) : NaN;
-        const exists = f === 'list' ? this.store.lists.has(n) : this.store.pinpoints.has(n);
-        if (!exists)
-          throw new EmulatorApiError(400, {
-            [f]: ['Select a valid choice. That choice is not one of the available choices.'],
-          });
-        filters = { [f]: n };
-      }
-    }
-    let items: object[];
-    const s = this.store;
-    if (kind === 'pinpoints' && filters.list !== undefined) items = s.pinpointsOfList(filters.list);
-    else if (kind === 'events' && filters.pinpoint !== undefined) {
-      const pp = filters.pinpoint;
-      items = [...s.events.values()].filter((e) => e.pinpoint === pp);
-    } else items = [...s[kind].values()];
-    if (offsets)
-      return json(200, this.offsetPage(kind, items as Array<{ id: number }>, params, filters));
-    const page = this.paginator.page(items as { id: number }[], {
-      resource,
-      baseUrl: this.baseUrl,
-      cursor,
-      pageSize: this.cfg.pageSize,
-      filters,
-    });
-    return json(200, {
-      count: page.count,
-      next: page.next,
-      previous: page.previous,
-      results: page.results.map((r) => this.render(kind, r)),
-    });
-  }
-
-  /** A page as the real service pages: `limit` and `offset` in the links (previous drops offset 0). */
-  private offsetPage(
-    kind: ResourceKind,
-    items: Array<{ id: number }>,
-    params: URLSearchParams,
-    filters: Filters
-  ) {
-    const int = (name: string, fallback: number, min: number) => {
-      const v = params.get(name);
-      if (v === null) return fallback;
-      if (!/^\d{1,9}$/.test(v) || Number(v) < min)
-        throw new EmulatorApiError(400, { detail: `Invalid ${name}.` });
-      return Number(v);
-    };
-    const limit = Math.min(int('limit', this.cfg.pageSize, 1), 10_000);
-    const offset = int('offset', 0, 0);
-    const link = (at: number) => {
-      const q = new URLSearchParams(
-        Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)])
-      );
-      q.set('limit', String(limit));
-      if (at > 0) q.set('offset', String(at));
-      return `${this.baseUrl}/v3.0/${kind}?${q}`;
-    };
-    const results = items.slice(offset, offset + limit);
-    return {
-      count: items.length,
-      next: offset + limit < items.length ? link(offset + limit) : null,
-      previous: offset > 0 ? link(Math.max(0, offset - limit)) : null,
-      results: results.map((r) => this.render(kind, r as object)),
-    };
-  }
-
   // ---------------------------------------------------------------- handle operations
 
   reset(opts: { tokens?: boolean } = {}): void {
@@ -668,6 +490,10 @@ export class Emulator {
     this.cfg = { ...this.cfg, ...v };
     if ('rateLimit' in v) this.limiter.clear();
     return { ...this.cfg };
+  }
+
+  createObject(kind: ResourceKind, body: unknown): Record<string, unknown> {
+    return createObject(this, kind, body);
   }
 
   issueToken(clientId?: string): TokenResponse {
