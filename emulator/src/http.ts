@@ -18,6 +18,14 @@ export class EmulatorApiError extends Error {
 
 export const notFound = (): EmulatorApiError => new EmulatorApiError(404, { detail: 'Not found.' });
 
+/** DRF's 405, with the Allow header listing `allowed` and the methods every view answers. */
+export const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
+  new EmulatorApiError(
+    405,
+    { detail: `Method "${method}" not allowed.` },
+    { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
+  );
+
 /** A response ready to be written (or withheld, for a reset-after fault). */
 export interface Reply {
   status: number;

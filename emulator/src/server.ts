@@ -11,11 +11,13 @@ import { performance } from 'node:perf_hooks';
 import { Auth, type AuthedClient } from './auth';
 import { Clock } from './clock';
 import { DEFAULT_CONFIG, validateConfigPatch } from './config';
+import { handleControl } from './control';
 import { FaultEngine, type FaultDecision } from './faults';
 import {
   EmulatorApiError,
   json,
   mediaTypeOf,
+  methodNotAllowed,
   notFound,
   readBody,
   writeReply,
@@ -36,7 +38,6 @@ import type {
   EmulatorOptions,
   FaultSpec,
   FaultsConfig,
-  RequestFilter,
   RequestLogEntry,
   ResourceKind,
   TokenResponse,
@@ -59,13 +60,6 @@ const ITEM_METHODS: Record<ResourceKind, string[]> = {
   categories: ['GET', 'PUT'], // no delete for categories in the contract: 405
   lists: ['GET', 'PUT', 'DELETE'],
 };
-const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
-  new EmulatorApiError(
-    405,
-    { detail: `Method "${method}" not allowed.` },
-    { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
-  );
-
 /** Body of a proxy/server error page for injected status faults (real error bodies are often not JSON). */
 function faultReply(f: FaultSpec): Reply {
   const status = f.status ?? 503;
@@ -265,7 +259,7 @@ export class Emulator {
     const method = (req.method ?? 'GET').toUpperCase();
 
     if (path === '/__emulator' || path.startsWith('/__emulator/'))
-      return this.control(req, res, method, path, query);
+      return handleControl(this, req, res, method, path, query);
 
     const entry: RequestLogEntry = {
       seq: this.log.nextSeq(),
@@ -499,198 +493,4 @@ export class Emulator {
   issueToken(clientId?: string): TokenResponse {
     return this.auth.issue(clientId ?? this.startClients[0]!.clientId, this.cfg.tokenTtl);
   }
-
-  // ---------------------------------------------------------------- control API
-
-  private async control(
-    req: IncomingMessage,
-    res: ServerResponse,
-    method: string,
-    path: string,
-    query: string
-  ): Promise<void> {
-    const got = await readBody(req, 64 * 1024 * 1024, 64 * 1024 * 1024);
-    let reply: Reply;
-    try {
-      const body = (): unknown => {
-        if (!got.ok) throw new EmulatorApiError(413, { detail: 'Control request body too large.' });
-        if (got.body.length === 0) return undefined;
-        try {
-          return JSON.parse(got.body.toString('utf8'));
-        } catch (err) {
-          throw new EmulatorApiError(400, {
-            detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
-          });
-        }
-      };
-      reply = this.controlRoute(method, path.replace(/\/+$/, ''), new URLSearchParams(query), body);
-    } catch (err) {
-      if (err instanceof EmulatorApiError)
-        reply = { status: err.status, body: err.body, headers: err.headers };
-      else if (err instanceof TypeError || err instanceof RangeError)
-        reply = json(400, { detail: err.message });
-      else throw err;
-    }
-    if (!res.destroyed) writeReply(res, reply, method === 'HEAD');
-  }
-
-  private controlRoute(
-    method: string,
-    path: string,
-    q: URLSearchParams,
-    body: () => unknown
-  ): Reply {
-    const routes: Record<string, Record<string, () => Reply>> = {
-      '/__emulator': {
-        GET: () =>
-          json(200, {
-            baseUrl: this.baseUrl,
-            clients: this.auth.listClients().map((c) => ({ clientId: c.clientId, scope: c.scope })),
-            config: this.cfg,
-            routes: [
-              'GET /__emulator/state',
-              'GET /__emulator/requests',
-              'DELETE /__emulator/requests',
-              'GET /__emulator/stats',
-              'POST /__emulator/reset',
-              'GET|PUT /__emulator/config',
-              'GET|PUT|DELETE /__emulator/faults',
-              'POST /__emulator/faults/script',
-              'POST /__emulator/tokens',
-              'POST /__emulator/tokens/revoke',
-              'POST /__emulator/clock',
-              'POST /__emulator/clients',
-              'POST /__emulator/create/:kind',
-              'POST /__emulator/seed/:kind',
-            ],
-          }),
-      },
-      '/__emulator/state': { GET: () => json(200, this.store.snapshot(this.auth.activeCount())) },
-      '/__emulator/requests': {
-        GET: () => {
-          const f: RequestFilter = {};
-          const method2 = q.get('method');
-          const prefix = q.get('pathPrefix');
-          const since = q.get('since');
-          const limit = q.get('limit');
-          if (method2) f.method = method2;
-          if (prefix) f.pathPrefix = prefix;
-          if (since !== null) f.since = intParam('since', since);
-          if (limit !== null) f.limit = intParam('limit', limit);
-          return json(200, this.log.list(f));
-        },
-        DELETE: () => {
-          this.log.clear();
-          return { status: 204 };
-        },
-      },
-      '/__emulator/stats': { GET: () => json(200, this.log.stats()) },
-      '/__emulator/reset': {
-        POST: () => {
-          const b = body();
-          const tokens = b && typeof b === 'object' && (b as { tokens?: unknown }).tokens === true;
-          this.reset({ tokens: tokens === true });
-          return { status: 204 };
-        },
-      },
-      '/__emulator/config': {
-        GET: () => json(200, this.cfg),
-        PUT: () => json(200, this.configure(body())),
-      },
-      '/__emulator/faults': {
-        GET: () => json(200, this.faults.get()),
-        PUT: () => {
-          this.faults.set((body() ?? null) as FaultsConfig | null);
-          return json(200, this.faults.get());
-        },
-        DELETE: () => {
-          this.faults.set(null);
-          return { status: 204 };
-        },
-      },
-      '/__emulator/faults/script': {
-        POST: () => {
-          const b = body();
-          this.faults.append(
-            Array.isArray(b) ? b : (b as { script?: unknown } | undefined)?.script
-          );
-          return json(200, this.faults.get());
-        },
-      },
-      '/__emulator/tokens': {
-        POST: () => {
-          const b = body() as { clientId?: unknown } | undefined;
-          const id = b?.clientId;
-          if (
-            id !== undefined &&
-            (typeof id !== 'string' || !this.auth.listClients().some((c) => c.clientId === id))
-          ) {
-            throw new EmulatorApiError(400, { detail: 'unknown clientId' });
-          }
-          return json(200, this.issueToken(id as string | undefined));
-        },
-      },
-      '/__emulator/tokens/revoke': {
-        POST: () => {
-          const b = (body() ?? {}) as { token?: unknown; clientId?: unknown };
-          if (
-            typeof b !== 'object' ||
-            (b.token !== undefined && typeof b.token !== 'string') ||
-            (b.clientId !== undefined && typeof b.clientId !== 'string')
-          ) {
-            throw new EmulatorApiError(400, {
-              detail: 'body must be {} (all tokens), {"token": "..."} or {"clientId": "..."}',
-            });
-          }
-          return json(200, {
-            revoked: this.auth.revoke(b as { token?: string; clientId?: string }),
-          });
-        },
-      },
-      '/__emulator/clock': {
-        POST: () => {
-          const b = body() as { advanceMs?: unknown } | undefined;
-          if (!b || typeof b.advanceMs !== 'number')
-            throw new EmulatorApiError(400, { detail: 'body must be {"advanceMs": number}' });
-          return json(200, { offsetMs: this.clock.advance(b.advanceMs) });
-        },
-      },
-      '/__emulator/clients': {
-        POST: () => {
-          const b = body() as EmulatorClient;
-          this.auth.addClient(b);
-          return json(201, { clientId: b.clientId, scope: b.scope ?? 'write read' });
-        },
-      },
-    };
-    const seedMatch = /^\/__emulator\/seed\/(pinpoints|events|categories|lists)$/.exec(path);
-    if (seedMatch) {
-      if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
-      const bodies = body();
-      if (!Array.isArray(bodies))
-        throw new EmulatorApiError(400, { detail: 'expected a JSON array of create bodies' });
-      return json(201, {
-        ids: bodies.map((b) => Number(this.createObject(seedMatch[1] as ResourceKind, b).id)),
-      });
-    }
-    const createMatch = /^\/__emulator\/create\/(pinpoints|events|categories|lists)$/.exec(path);
-    if (createMatch) {
-      if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
-      return json(201, this.createObject(createMatch[1] as ResourceKind, body()));
-    }
-    const r = routes[path];
-    if (!r)
-      throw new EmulatorApiError(404, {
-        detail: `Unknown control route ${path}. GET /__emulator lists them.`,
-      });
-    const h = r[method === 'HEAD' ? 'GET' : method];
-    if (!h) throw methodNotAllowed(method, Object.keys(r));
-    return h();
-  }
-}
-
-function intParam(name: string, v: string): number {
-  if (!/^\d{1,15}$/.test(v))
-    throw new EmulatorApiError(400, { detail: `${name} must be a non-negative integer` });
-  return Number(v);
 }
