@@ -11,6 +11,7 @@ import {
   mediaTypeOf,
   methodNotAllowed,
   notFound,
+  parseJsonBody,
   type Reply,
 } from './http';
 import { HAND_BUILT_PARAMS } from './pagination';
@@ -134,14 +135,7 @@ function parseJson(host: ApiHost, ctx: RequestCtx): unknown {
       detail: `Unsupported media type "${ctx.headers['content-type'] ?? ''}" in request.`,
     });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(ctx.body.toString('utf8'));
-  } catch (err) {
-    throw new EmulatorApiError(400, {
-      detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
-    });
-  }
+  const value = parseJsonBody(ctx.body);
   ctx.entry.body = redactBody(value);
   return value;
 }

@@ -4,7 +4,15 @@
  * is measured.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EmulatorApiError, json, methodNotAllowed, readBody, writeReply, type Reply } from './http';
+import {
+  EmulatorApiError,
+  json,
+  methodNotAllowed,
+  parseJsonBody,
+  readBody,
+  writeReply,
+  type Reply,
+} from './http';
 import type { Emulator } from './server';
 import type { EmulatorClient, FaultsConfig, RequestFilter, ResourceKind } from './types';
 
@@ -38,18 +46,11 @@ export async function handleControl(
     const body = (): unknown => {
       if (!got.ok) throw new EmulatorApiError(413, { detail: 'Control request body too large.' });
       if (got.body.length === 0) return undefined;
-      try {
-        return JSON.parse(got.body.toString('utf8'));
-      } catch (err) {
-        throw new EmulatorApiError(400, {
-          detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
-        });
-      }
+      return parseJsonBody(got.body);
     };
     reply = controlRoute(host, method, path.replace(/\/+$/, ''), new URLSearchParams(query), body);
   } catch (err) {
-    if (err instanceof EmulatorApiError)
-      reply = { status: err.status, body: err.body, headers: err.headers };
+    if (err instanceof EmulatorApiError) reply = err.toReply();
     else if (err instanceof TypeError || err instanceof RangeError)
       reply = json(400, { detail: err.message });
     else throw err;

@@ -26,6 +26,10 @@ export interface PipelineOptions {
 
 const NO_FAULT: FaultDecision = { delayMs: 0, action: null, recorded: null };
 
+/** A bug of the emulator, told apart from an injected fault so that no test mistakes one for the other. */
+const internalError = (): Reply =>
+  json(500, { detail: 'Emulator internal error (a bug in the emulator, not an injected fault).' });
+
 /** Body of a proxy/server error page for injected status faults (real error bodies are often not JSON). */
 function faultReply(f: FaultSpec): Reply {
   const status = f.status ?? 503;
@@ -119,12 +123,7 @@ export class RequestPipeline {
       `[emulator] internal error: ${err instanceof Error ? err.stack : String(err)}\n`
     );
     if (!res.headersSent && !res.destroyed) {
-      writeReply(
-        res,
-        json(500, {
-          detail: 'Emulator internal error (a bug in the emulator, not an injected fault).',
-        })
-      );
+      writeReply(res, internalError());
     } else if (!res.destroyed) res.destroy();
   }
 
@@ -195,15 +194,12 @@ export class RequestPipeline {
       try {
         reply = routeApi(this.host, ctx);
       } catch (err) {
-        if (err instanceof EmulatorApiError)
-          reply = { status: err.status, body: err.body, headers: err.headers };
+        if (err instanceof EmulatorApiError) reply = err.toReply();
         else {
           process.stderr.write(
             `[emulator] internal error on ${method} ${rawUrl}: ${err instanceof Error ? err.stack : String(err)}\n`
           );
-          reply = json(500, {
-            detail: 'Emulator internal error (a bug in the emulator, not an injected fault).',
-          });
+          reply = internalError();
         }
       }
     }
