@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Auth, type AuthedClient } from './auth';
 import {
+  allowHeader,
   EmulatorApiError,
   json,
   mediaTypeOf,
@@ -54,21 +55,32 @@ const ITEM_METHODS: Record<ResourceKind, string[]> = {
   lists: ['GET', 'PUT', 'DELETE'],
 };
 
-export function routeApi(host: ApiHost, ctx: RequestCtx): Reply {
-  const { method, path } = ctx;
-  if (TOKEN_PATHS.has(path)) return tokenEndpoint(host, ctx);
-  if (path.startsWith('/images/')) return serveMedia(host, ctx);
+/** What a /v3.0 path addresses. */
+type Target =
+  | { at: 'collection'; kind: ResourceKind }
+  | { at: 'item'; kind: ResourceKind; id: number }
+  | { at: 'members'; kind: 'lists'; id: number };
+
+/** The target of an API path; 404 for any other path, as the real service answers. */
+function targetOf(path: string): Target {
   const m = API_PATH.exec(path);
   if (!m) throw notFound();
   const kind = m[1] as ResourceKind;
   const idText = m[2];
-  const members = m[3] !== undefined;
-  if (members && kind !== 'lists') throw notFound();
-  let id: number | null = null;
-  if (idText !== undefined) {
-    if (!/^\d{1,15}$/.test(idText)) throw notFound();
-    id = Number(idText);
-  }
+  if (idText === undefined) return { at: 'collection', kind };
+  if (!/^\d{1,15}$/.test(idText)) throw notFound();
+  const id = Number(idText);
+  if (m[3] === undefined) return { at: 'item', kind, id };
+  if (kind !== 'lists') throw notFound();
+  return { at: 'members', kind, id };
+}
+
+export function routeApi(host: ApiHost, ctx: RequestCtx): Reply {
+  const { method, path } = ctx;
+  if (TOKEN_PATHS.has(path)) return tokenEndpoint(host, ctx);
+  if (path.startsWith('/images/')) return serveMedia(host, ctx);
+  const target = targetOf(path);
+  const { kind } = target;
 
   // DRF order: authentication, permission, throttling, then the method handler.
   const client = authenticate(host, ctx);
@@ -79,24 +91,25 @@ export function routeApi(host: ApiHost, ctx: RequestCtx): Reply {
   }
   if (host.cfg.rateLimit) host.limiter.take(client.clientId, host.cfg.rateLimit);
 
-  const allowed = members
-    ? ['POST', 'DELETE']
-    : id === null
-      ? COLLECTION_METHODS[kind]
-      : ITEM_METHODS[kind];
+  const allowed =
+    target.at === 'members'
+      ? ['POST', 'DELETE']
+      : target.at === 'collection'
+        ? COLLECTION_METHODS[kind]
+        : ITEM_METHODS[kind];
   const verb = method === 'HEAD' ? 'GET' : method;
   if (method === 'OPTIONS')
     return json(
       200,
       { name: kind, renders: ['application/json'], parses: ['application/json'] },
-      { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
+      { allow: allowHeader(allowed) }
     );
   if (!allowed.includes(verb)) throw methodNotAllowed(method, allowed);
 
   const params = new URLSearchParams(ctx.query);
   if (host.cfg.strict) {
     const ok = new Set<string>();
-    if (id === null && !members && verb === 'GET') {
+    if (target.at === 'collection' && verb === 'GET') {
       ok.add('cursor');
       const f = FILTERS[kind];
       if (f) ok.add(f);
@@ -107,18 +120,20 @@ export function routeApi(host: ApiHost, ctx: RequestCtx): Reply {
     if (Object.keys(unknown).length) throw new EmulatorApiError(400, unknown);
   }
 
-  if (members) {
-    const ids = validateMembership(parseJson(host, ctx), host.cfg.strict);
-    return changeMembership(host, id!, ids, verb === 'POST');
+  switch (target.at) {
+    case 'members': {
+      const ids = validateMembership(parseJson(ctx), host.cfg.strict);
+      return changeMembership(host, target.id, ids, verb === 'POST');
+    }
+    case 'collection':
+      if (verb === 'GET') return listCollection(host, kind, params);
+      return json(201, createObject(host, kind, parseJson(ctx)));
+    case 'item':
+      if (verb === 'GET') return json(200, readObject(host, kind, target.id));
+      if (verb === 'PUT') return json(200, updateObject(host, kind, target.id, parseJson(ctx)));
+      deleteObject(host, kind, target.id);
+      return { status: 204 };
   }
-  if (id === null) {
-    if (verb === 'GET') return listCollection(host, kind, params);
-    return json(201, createObject(host, kind, parseJson(host, ctx)));
-  }
-  if (verb === 'GET') return json(200, readObject(host, kind, id));
-  if (verb === 'PUT') return json(200, updateObject(host, kind, id, parseJson(host, ctx)));
-  deleteObject(host, kind, id);
-  return { status: 204 };
 }
 
 function authenticate(host: ApiHost, ctx: RequestCtx): AuthedClient {
@@ -127,7 +142,7 @@ function authenticate(host: ApiHost, ctx: RequestCtx): AuthedClient {
   return client;
 }
 
-function parseJson(host: ApiHost, ctx: RequestCtx): unknown {
+function parseJson(ctx: RequestCtx): unknown {
   if (ctx.body.length === 0) return {};
   const type = mediaTypeOf(ctx.headers['content-type']);
   if (type !== 'application/json') {

@@ -51,6 +51,7 @@ export async function handleControl(
     reply = controlRoute(host, method, path.replace(/\/+$/, ''), new URLSearchParams(query), body);
   } catch (err) {
     if (err instanceof EmulatorApiError) reply = err.toReply();
+    // The validators of config, faults and clients throw these for a body they refuse.
     else if (err instanceof TypeError || err instanceof RangeError)
       reply = json(400, { detail: err.message });
     else throw err;

@@ -23,12 +23,16 @@ export class EmulatorApiError extends Error {
 
 export const notFound = (): EmulatorApiError => new EmulatorApiError(404, { detail: 'Not found.' });
 
-/** DRF's 405, with the Allow header listing `allowed` and the methods every view answers. */
+/** DRF's Allow header: `allowed` and the methods every view answers. */
+export const allowHeader = (allowed: string[]): string =>
+  [...allowed, 'HEAD', 'OPTIONS'].join(', ');
+
+/** DRF's 405, with the Allow header. */
 export const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
   new EmulatorApiError(
     405,
     { detail: `Method "${method}" not allowed.` },
-    { allow: [...allowed, 'HEAD', 'OPTIONS'].join(', ') }
+    { allow: allowHeader(allowed) }
   );
 
 /** A response ready to be written (or withheld, for a reset-after fault). */
