@@ -2,6 +2,7 @@
  * The four resource kinds seen through one shape, so that handlers are written once and stay
  * typed: each kind's records with the store's calls for them (create, update, render, delete).
  */
+import { renderCategory, renderEvent, renderList, renderPinpoint } from '../render';
 import type { Emulator } from '../server';
 import type { CategoryRec, EventRec, ListRec, PinpointRec } from '../store';
 import type { PutMode, ResourceKind } from '../types';
@@ -41,7 +42,7 @@ export function withTable<T>(
         list: (f) => (f.list !== undefined ? s.pinpointsOfList(f.list) : [...s.pinpoints.values()]),
         create: (f) => s.createPinpoint(f),
         update: (rec, f, mode) => s.updatePinpoint(rec, f, mode),
-        render: (rec) => s.renderPinpoint(rec, host.cfg.extraFields),
+        render: (rec) => renderPinpoint(rec, host.cfg.extraFields),
         remove: (id) => s.deletePinpoint(id, host.cfg.pinpointDeleteTakesEvents),
       });
     case 'events':
@@ -53,7 +54,7 @@ export function withTable<T>(
         },
         create: (f) => s.createEvent(f),
         update: (rec, f, mode) => s.updateEvent(rec, f, mode),
-        render: (rec) => s.renderEvent(rec, host.cfg.dateStyle),
+        render: (rec) => renderEvent(rec, host.cfg.dateStyle),
         remove: (id) => s.deleteEvent(id),
       });
     case 'categories':
@@ -62,7 +63,7 @@ export function withTable<T>(
         list: () => [...s.categories.values()],
         create: (f) => s.createCategory(f),
         update: (rec, f, mode) => s.updateCategory(rec, f, mode),
-        render: (rec) => s.renderCategory(rec),
+        render: (rec) => renderCategory(rec),
         remove: null,
       });
     case 'lists':
@@ -71,7 +72,7 @@ export function withTable<T>(
         list: () => [...s.lists.values()],
         create: (f) => s.createList(f),
         update: (rec, f, mode) => s.updateList(rec, f, mode),
-        render: (rec) => s.renderList(rec),
+        render: (rec) => renderList(rec),
         remove: (id) => s.deleteList(id),
       });
   }
