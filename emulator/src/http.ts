@@ -14,9 +14,26 @@ export class EmulatorApiError extends Error {
     );
     this.name = 'EmulatorApiError';
   }
+
+  /** The answer this error stands for. */
+  toReply(): Reply {
+    return { status: this.status, body: this.body, headers: this.headers };
+  }
 }
 
 export const notFound = (): EmulatorApiError => new EmulatorApiError(404, { detail: 'Not found.' });
+
+/** DRF's Allow header: `allowed` and the methods every view answers. */
+export const allowHeader = (allowed: string[]): string =>
+  [...allowed, 'HEAD', 'OPTIONS'].join(', ');
+
+/** DRF's 405, with the Allow header. */
+export const methodNotAllowed = (method: string, allowed: string[]): EmulatorApiError =>
+  new EmulatorApiError(
+    405,
+    { detail: `Method "${method}" not allowed.` },
+    { allow: allowHeader(allowed) }
+  );
 
 /** A response ready to be written (or withheld, for a reset-after fault). */
 export interface Reply {
@@ -92,6 +109,17 @@ export function readBody(
         resolve({ ok: false, tooLarge: false, error: new Error('request aborted') });
     });
   });
+}
+
+/** The JSON value of a request body; DRF's 400 when it does not parse. */
+export function parseJsonBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new EmulatorApiError(400, {
+      detail: `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
+    });
+  }
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters; '' when absent. */
