@@ -9,7 +9,6 @@ import type {
 } from '../../../shared/contracts/settings';
 import { getService } from '../utils';
 import { testConnection } from '../settings/connection';
-import type { CredentialsStore } from '../settings/credentials';
 import {
   credentialsToTest,
   parseSettingsInput,
@@ -18,8 +17,8 @@ import {
 } from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
-const sync = (strapi: Core.Strapi) => getService('sync', { strapi });
-const store = (strapi: Core.Strapi): CredentialsStore => sync(strapi).credentials;
+const settings = (strapi: Core.Strapi) => getService('settings', { strapi });
+const store = (strapi: Core.Strapi) => settings(strapi).credentials;
 
 /** Connection tests stop waiting after this long even if the sync's own timeout is longer. */
 const MAX_TEST_TIMEOUT_MS = 15_000;
@@ -44,7 +43,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
     requireSecretForNewHost(input, current);
     await store(strapi).save(input);
-    sync(strapi).credentialsChanged();
+    settings(strapi).changed();
     strapi.log.info(
       `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
     );
@@ -58,7 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       return ctx.badRequest(
         'No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.'
       );
-    ctx.body = { result: await sync(strapi).alerts.sendTest() };
+    ctx.body = { result: await getService('sync', { strapi }).alerts.sendTest() };
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
@@ -70,7 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     const timeoutMs = Math.min(config.requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
     ctx.body = {
-      result: await testConnection(credentials, (c) => sync(strapi).testClient(c), { timeoutMs }),
+      result: await testConnection(credentials, settings(strapi).testClient, { timeoutMs }),
     } satisfies TestConnection.Response;
   },
 });
