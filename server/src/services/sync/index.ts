@@ -3,10 +3,10 @@ import type { Credentials } from '../../settings/credentials';
 import { keyString } from '../../sync/keys';
 import { createDocumentMiddleware } from '../../sync/middleware';
 import type { DriftGroup } from '../../sync/drift';
-import type { LinkOptions } from '../../sync/link';
 import type {
   DryRunPlan,
   KeyInput,
+  LinkOptions,
   ResyncProgress,
   SyncStatusReport,
 } from '../../../../shared/contracts/sync';
