@@ -8,7 +8,7 @@ import type {
 import { PLUGIN_ID } from '../permissions';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabels } from './labels';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { yup } from '@strapi/utils';
 import type { DriftGroup } from '../sync/drift';
 import { bodySchema, invalid, validate } from './validate';
@@ -46,7 +46,7 @@ const repairSchema = bodySchema(
 let checking: Promise<unknown> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async get(ctx: any) {
+  async get(ctx: Context) {
     const kept = await service(strapi).drift();
     const reconcile = strapi.config.get(`plugin::${PLUGIN_ID}.reconcile`) as {
       cron: string;
@@ -62,19 +62,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = body;
   },
 
-  async check(ctx: any) {
+  async check(ctx: Context) {
     // The walk and the check run in the background; a failure is logged once and the last report stays.
     checking ??= service(strapi)
       .check()
-      .catch((err: any) =>
-        strapi.log.warn(`[location-content] the check of the remote failed: ${err?.message ?? err}`)
+      .catch((err: unknown) =>
+        strapi.log.warn(
+          `[location-content] the check of the remote failed: ${err instanceof Error ? err.message : err}`
+        )
       )
       .finally(() => (checking = null));
     const body: CheckDrift.Response = { checking: true };
     ctx.body = body;
   },
 
-  async repair(ctx: any) {
+  async repair(ctx: Context) {
     const { groups } = await validate(repairSchema, ctx.request.body);
     const kept = await service(strapi).drift();
     if (!kept.report) throw invalid('There is no drift report yet: check the remote first.');

@@ -6,7 +6,7 @@ import type {
   LinkProposal,
   RunInventory,
 } from '../../../shared/contracts/inventory';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { withLabels } from './labels';
 import { yup } from '@strapi/utils';
 import { bodySchema, validate } from './validate';
@@ -44,14 +44,14 @@ const confirmSchema = bodySchema(
 );
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: any) {
+  async status(ctx: Context) {
     const body: GetInventory.Response = {
       inventory: (await service(strapi).status()).inventory,
     };
     ctx.body = body;
   },
 
-  async run(ctx: any) {
+  async run(ctx: Context) {
     // The walk runs in the background; its failure is logged once and shown in the status.
     service(strapi)
       .inventory()
@@ -62,14 +62,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = body;
   },
 
-  async proposal(ctx: any) {
+  async proposal(ctx: Context) {
     const body: GetLinkProposal.Response = {
       proposal: await labelled(strapi, await service(strapi).link({ dryRun: true })),
     };
     ctx.body = body;
   },
 
-  async confirm(ctx: any) {
+  async confirm(ctx: Context) {
     const { choices } = await validate(confirmSchema, ctx.request.body);
     const body: ConfirmLinks.Response = {
       proposal: await labelled(strapi, await service(strapi).link({ dryRun: false, choices })),

@@ -7,7 +7,7 @@ import type {
   TestConnection,
   UpdateSettings,
 } from '../../../shared/contracts/settings';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { testConnection } from '../settings/connection';
 import {
   credentialsToTest,
@@ -25,7 +25,7 @@ const MAX_TEST_TIMEOUT_MS = 15_000;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
-  async get(ctx: any) {
+  async get(ctx: Context) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     ctx.body = {
       settings: await store(strapi).publicView(),
@@ -37,7 +37,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetSettings.Response;
   },
 
-  async update(ctx: any) {
+  async update(ctx: Context) {
     // Bad input throws a SettingsInputError (a ValidationError): Strapi answers it as a 400.
     const current = await store(strapi).publicView();
     const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
@@ -51,7 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Sends a test alert to every configured channel, whatever the interval. */
-  async testAlert(ctx: any) {
+  async testAlert(ctx: Context) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     if (!config.alerts?.email?.length && !config.alerts?.webhook)
       return ctx.badRequest(
@@ -61,7 +61,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
-  async test(ctx: any) {
+  async test(ctx: Context) {
     const current = await store(strapi).publicView();
     const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
     requireSecretForNewHost(input, current);

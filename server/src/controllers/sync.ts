@@ -1,4 +1,4 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import type {
   GetEntry,
   GetStatus,
@@ -7,7 +7,7 @@ import type {
   ResyncProgress,
   RetryFailed,
 } from '../../../shared/contracts/sync';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { pushEnvironment } from '../config/environment';
 import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
@@ -31,7 +31,7 @@ const mapped = (strapi: Core.Strapi, uid: string) =>
 export const MAX_PUSH = 1000;
 
 /** Sync state is about content: who cannot read a content type in the Content Manager does not see its entries here either. */
-const assertCanRead = (ctx: any, uid: string) => {
+const assertCanRead = (ctx: Context, uid: string) => {
   const ability = ctx.state.userAbility;
   if (ability && !ability.can('plugin::content-manager.explorer.read', uid)) {
     ctx.forbidden(`You cannot read ${uid} in the Content Manager.`);
@@ -54,7 +54,7 @@ const entrySchema = (strapi: Core.Strapi) =>
   });
 
 /** The entry named by `:contentType/:documentId?locale=`, or null when the user cannot read it (answered 403). */
-const entryParams = async (strapi: Core.Strapi, ctx: any) => {
+const entryParams = async (strapi: Core.Strapi, ctx: Context) => {
   const { contentType, documentId, locale } = await validate(entrySchema(strapi), {
     contentType: ctx.params.contentType,
     documentId: ctx.params.documentId,
@@ -107,7 +107,7 @@ const resyncSchema = bodySchema(
 let starting: Promise<ResyncProgress> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: any) {
+  async status(ctx: Context) {
     const report = await service(strapi).status();
     ctx.body = {
       ...report,
@@ -115,7 +115,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetStatus.Response;
   },
 
-  async entry(ctx: any) {
+  async entry(ctx: Context) {
     const key = await entryParams(strapi, ctx);
     if (!key) return;
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -126,7 +126,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetEntry.Response;
   },
 
-  preview: async (ctx: any) => {
+  preview: async (ctx: Context) => {
     const key = await entryParams(strapi, ctx);
     if (!key) return;
     ctx.body = {
@@ -134,7 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   },
 
-  history: async (ctx: any) => {
+  history: async (ctx: Context) => {
     const key = await entryParams(strapi, ctx);
     if (!key) return;
     ctx.body = {
@@ -142,7 +142,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   },
 
-  async push(ctx: any) {
+  async push(ctx: Context) {
     const body = await validate(pushSchema(strapi), ctx.request.body);
     const { contentType } = body;
     const locale = body.locale || null;
@@ -150,9 +150,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     // each checked by pushSchema's test
     const documentIds = [...new Set(body.documentIds as string[])];
     const found = await strapi.db
-      .query(contentType as any)
+      .query(contentType as UID.Schema)
       .findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
-    const present = new Set(found.map((r: any) => r.documentId));
+    const present = new Set(found.map((r: { documentId: string }) => r.documentId));
     const missing = documentIds.filter((id) => !present.has(id));
     if (missing.length)
       throw invalid(
@@ -164,7 +164,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { queued } satisfies PushEntries.Response;
   },
 
-  async resync(ctx: any) {
+  async resync(ctx: Context) {
     const body = await validate(resyncSchema, ctx.request.body);
     if (body.dryRun) {
       const plan = await service(strapi).resync({ dryRun: true });
@@ -184,7 +184,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { job: await starting } satisfies Resync.Response;
   },
 
-  async retryFailed(ctx: any) {
+  async retryFailed(ctx: Context) {
     ctx.body = { queued: await service(strapi).retryFailed() } satisfies RetryFailed.Response;
   },
 });
