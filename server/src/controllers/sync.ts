@@ -42,14 +42,16 @@ const assertCanRead = (ctx: Context, uid: string) => {
 
 const isMapped = (strapi: Core.Strapi) => (uid: string) => Boolean(mapped(strapi, uid));
 
+const NOT_DOCUMENT_ID = 'documentId is not a document id.';
+
 const entrySchema = (strapi: Core.Strapi) =>
   yup.object({
     contentType: contentTypeField('contentType', isMapped(strapi)),
     documentId: yup
       .string()
-      .typeError('documentId is not a document id.')
-      .required('documentId is not a document id.')
-      .matches(DOCUMENT_ID, 'documentId is not a document id.'),
+      .typeError(NOT_DOCUMENT_ID)
+      .required(NOT_DOCUMENT_ID)
+      .matches(DOCUMENT_ID, NOT_DOCUMENT_ID),
     locale: localeField('locale'),
   });
 
