@@ -92,12 +92,17 @@ export interface ScheduledRun {
   repair: RepairOutcome | null;
 }
 
+/** What the plugin keeps of the drift: the last report, repair and scheduled run (`sync.drift()`). */
+export interface KeptDrift {
+  report: DriftReport | null;
+  lastRepair: RepairOutcome | null;
+  /** the last scheduled run, by whichever instance ran it */
+  scheduled: ScheduledRun | null;
+}
+
 /** GET /drift: the last report, repair and scheduled run, as kept. */
 export declare namespace GetDrift {
-  export interface Response {
-    report: DriftReport | null;
-    lastRepair: RepairOutcome | null;
-    scheduled: ScheduledRun | null;
+  export interface Response extends KeptDrift {
     /** a check runs now (its report replaces this one when done) */
     checking: boolean;
     reconcile: { cron: string | null; repair: string | null };

@@ -2,7 +2,9 @@
  * The sync routes of the admin API and the public sync service
  * (`strapi.plugin('location-content').service('sync')`): the shapes both sides read.
  */
-import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './drift';
+import type { DriftGroup, DriftReport, KeptDrift, RepairOutcome, ScheduledRun } from './drift';
+import type { PushAttempt } from './history';
+import type { PayloadPreview } from './preview';
 import type { InventoryProgress, LinkProposal } from './inventory';
 import type { PushEnvironment, PushTarget } from './environment';
 import type { ResourceKind } from './remote';
@@ -125,11 +127,24 @@ export interface KeyInput {
   locale?: string | null;
 }
 
-/** The public API of `strapi.plugin('location-content').service('sync')`. */
+/** What `link` takes: without `dryRun: false` it only proposes, whatever `choices` says. */
+export interface LinkOptions {
+  /** true unless false: propose only, record nothing */
+  dryRun?: boolean;
+  /** picks for ambiguous entries: the entry's key (`contentType|documentId|locale`) -> a candidate's remote id, or null to skip it */
+  choices?: Record<string, number | null>;
+  /** most entries listed per group of the proposal (100) */
+  limit?: number;
+}
+
+/**
+ * The public API of `strapi.plugin('location-content').service('sync')`. Keys without a locale
+ * name the default locale of a localized type.
+ */
 export interface SyncService {
-  /** Queues one entry now; the push itself happens in the background. */
+  /** Queues one entry now; the push itself happens in the background. Throws if its type is not mapped. */
   push(key: KeyInput): Promise<void>;
-  /** Queues entries; returns how many. */
+  /** Queues entries; returns how many. Throws (queuing none) if one's type is not mapped. */
   pushMany(keys: KeyInput[]): Promise<number>;
   /** Starts (or joins) the background resync job and returns its progress. */
   resync(options?: { dryRun?: false }): Promise<ResyncProgress>;
@@ -137,23 +152,29 @@ export interface SyncService {
   resync(options: { dryRun: true }): Promise<DryRunPlan>;
   /** Every failed entry goes back to the queue, due at once; returns how many. */
   retryFailed(): Promise<number>;
+  /** Walks the remote account into the inventory; resolves when complete, rejects when the walk stopped (it resumes at the next call). */
   inventory(): Promise<InventoryProgress>;
-  /** Matches entries without a remote object with the objects no entry owns (after a complete walk); links them unless dryRun. */
-  link(options?: {
-    dryRun?: boolean;
-    choices?: Record<string, number | null>;
-    limit?: number;
-  }): Promise<LinkProposal>;
-  /** Read-only: walks the account (unless `fresh: false`) and compares it with what was pushed. */
+  /** Matches entries without a remote object with the objects no entry owns (after a complete walk); links them only with `dryRun: false`. */
+  link(options?: LinkOptions): Promise<LinkProposal>;
+  /** Read-only: walks the account (unless `fresh: false`) and compares it with what was pushed; the report is kept. */
   check(options?: { fresh?: boolean }): Promise<DriftReport>;
   /** Queues the repairs of the chosen groups of the last report. */
   repair(options: { groups: DriftGroup[] }): Promise<RepairOutcome>;
+  /** The last drift report, repair and scheduled run, as kept. */
+  drift(): Promise<KeptDrift>;
+  /** One firing of the scheduled check, as its cron runs it; null when another instance has it or none is configured. */
+  reconcileNow(fireDate?: Date): Promise<ScheduledRun | null>;
   /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
   status(options?: { failedLimit?: number }): Promise<SyncStatusReport>;
+  /** One entry's sync state; null when it was never pushed nor queued. */
   stateOf(key: KeyInput): Promise<EntryState | null>;
+  /** What the entry's draft and published versions would send now; nothing is sent. */
+  previewOf(key: KeyInput): Promise<PayloadPreview[]>;
+  /** The last attempts to push one entry, newest first. */
+  historyOf(key: KeyInput): Promise<PushAttempt[]>;
   /**
    * Resolves when nothing is queued or in flight (a resync still listing entries included);
-   * rejects after `timeoutMs` (default 60 000 ms) if work remains.
+   * rejects with an Error after `timeoutMs` (default 60 000 ms) if work remains.
    */
   idle(options?: { timeoutMs?: number }): Promise<void>;
 }

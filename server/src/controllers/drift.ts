@@ -8,8 +8,10 @@ import type {
 import { PLUGIN_ID } from '../permissions';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabels } from './labels';
-import { getService } from '../utils';
-import { invalid, objectBody } from './validate';
+import { getService, type Context } from '../utils';
+import { yup } from '@strapi/utils';
+import type { DriftGroup } from '../sync/drift';
+import { bodySchema, invalid, validate } from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
 
@@ -21,11 +23,30 @@ const labelled = async (strapi: Core.Strapi, r: DriftReport): Promise<DriftRepor
   membership: await withLabels(strapi, r.membership),
 });
 
+const NOT_GROUPS = `groups must be a non-empty array of ${DRIFT_GROUPS.map((g) => `"${g}"`).join(', ')}.`;
+
+const repairSchema = bodySchema(
+  {
+    groups: yup
+      .array()
+      .of(
+        yup
+          .mixed<DriftGroup>()
+          .oneOf([...DRIFT_GROUPS], NOT_GROUPS)
+          .defined(NOT_GROUPS)
+      )
+      .typeError(NOT_GROUPS)
+      .required(NOT_GROUPS)
+      .min(1, NOT_GROUPS),
+  },
+  '{ groups: ["missing" | "changed" | "notOurs" | "membership"] }'
+);
+
 /** A check running in this process: a second click gets the same one. */
 let checking: Promise<unknown> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async get(ctx: any) {
+  async get(ctx: Context) {
     const kept = await service(strapi).drift();
     const reconcile = strapi.config.get(`plugin::${PLUGIN_ID}.reconcile`) as {
       cron: string;
@@ -41,39 +62,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = body;
   },
 
-  async check(ctx: any) {
+  async check(ctx: Context) {
     // The walk and the check run in the background; a failure is logged once and the last report stays.
     checking ??= service(strapi)
       .check()
-      .catch((err: any) =>
-        strapi.log.warn(`[location-content] the check of the remote failed: ${err?.message ?? err}`)
+      .catch((err: unknown) =>
+        strapi.log.warn(
+          `[location-content] the check of the remote failed: ${err instanceof Error ? err.message : err}`
+        )
       )
       .finally(() => (checking = null));
     const body: CheckDrift.Response = { checking: true };
     ctx.body = body;
   },
 
-  async repair(ctx: any) {
-    const input = objectBody(
-      ctx.request.body,
-      ['groups'],
-      '{ groups: ["missing" | "changed" | "notOurs" | "membership"] }'
-    );
-    const groups = input.groups;
-    if (
-      !Array.isArray(groups) ||
-      !groups.length ||
-      groups.some((g) => !DRIFT_GROUPS.includes(g as any))
-    ) {
-      throw invalid(
-        `groups must be a non-empty array of ${DRIFT_GROUPS.map((g) => `"${g}"`).join(', ')}.`
-      );
-    }
+  async repair(ctx: Context) {
+    const { groups } = await validate(repairSchema, ctx.request.body);
     const kept = await service(strapi).drift();
     if (!kept.report) throw invalid('There is no drift report yet: check the remote first.');
     const body: RepairDrift.Response = {
       outcome: await service(strapi).repair({
-        groups: [...new Set(groups)] as RepairDrift.Request['groups'],
+        groups: [...new Set(groups)],
       }),
     };
     ctx.body = body;

@@ -6,9 +6,10 @@ import type {
   LinkProposal,
   RunInventory,
 } from '../../../shared/contracts/inventory';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { withLabels } from './labels';
-import { invalid, isPlainObject, objectBody } from './validate';
+import { yup } from '@strapi/utils';
+import { bodySchema, validate } from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
 
@@ -20,26 +21,37 @@ const labelled = async (strapi: Core.Strapi, p: LinkProposal): Promise<LinkPropo
   unmatched: await withLabels(strapi, p.unmatched),
 });
 
-const choicesOf = (value: unknown): ConfirmLinks.Request['choices'] => {
-  if (value === undefined) return undefined;
-  if (!isPlainObject(value))
-    throw invalid('choices must be an object: entry key -> remote id, or null to skip.');
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0))
-      throw invalid(`choices["${k}"] must be a remote id or null.`);
-  }
-  return value as Record<string, number | null>;
-};
+const isRemoteId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** Picks for ambiguous entries: entry key -> remote id, or null to skip it. */
+const confirmSchema = bodySchema(
+  {
+    choices: yup
+      .mixed<NonNullable<ConfirmLinks.Request['choices']>>()
+      .test('choices', (value: unknown, { createError }) => {
+        if (value === undefined) return true;
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+          return createError({
+            message: 'choices must be an object: entry key -> remote id, or null to skip.',
+          });
+        const bad = Object.entries(value).find(([, v]) => v !== null && !isRemoteId(v));
+        return (
+          !bad || createError({ message: `choices["${bad[0]}"] must be a remote id or null.` })
+        );
+      }),
+  },
+  '{ choices? }'
+);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: any) {
+  async status(ctx: Context) {
     const body: GetInventory.Response = {
       inventory: (await service(strapi).status()).inventory,
     };
     ctx.body = body;
   },
 
-  async run(ctx: any) {
+  async run(ctx: Context) {
     // The walk runs in the background; its failure is logged once and shown in the status.
     service(strapi)
       .inventory()
@@ -50,16 +62,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = body;
   },
 
-  async proposal(ctx: any) {
+  async proposal(ctx: Context) {
     const body: GetLinkProposal.Response = {
       proposal: await labelled(strapi, await service(strapi).link({ dryRun: true })),
     };
     ctx.body = body;
   },
 
-  async confirm(ctx: any) {
-    const input = objectBody(ctx.request.body, ['choices'], '{ choices? }');
-    const choices = choicesOf(input.choices);
+  async confirm(ctx: Context) {
+    const { choices } = await validate(confirmSchema, ctx.request.body);
     const body: ConfirmLinks.Response = {
       proposal: await labelled(strapi, await service(strapi).link({ dryRun: false, choices })),
     };

@@ -1,10 +1,11 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, Schema, UID } from '@strapi/strapi';
 import { keyString } from '../sync/keys';
 import type { EntryKey } from '../sync/types';
+import { isLocalized } from '../utils';
 
 /** The field the Content Manager shows as an entry's title (its "main field"), when it is a plain attribute. */
 async function mainField(strapi: Core.Strapi, uid: string): Promise<string | null> {
-  const model = strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any;
+  const model: Schema.ContentType | undefined = strapi.contentTypes[uid as UID.ContentType];
   if (!model) return null;
   let field: string | undefined;
   try {
@@ -52,15 +53,13 @@ export async function withLabels<T extends EntryKey>(
   for (const [uid, ids] of byType) {
     const field = await mainField(strapi, uid);
     if (!field) continue;
-    const localized = Boolean(
-      (strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as any)?.pluginOptions?.i18n
-        ?.localized
-    );
-    const rows = await strapi.db.query(uid as any).findMany({
-      select: ['documentId', field, ...(localized ? ['locale'] : [])],
-      where: { documentId: { $in: [...ids] } },
-    });
-    for (const row of rows as any[]) {
+    const localized = Boolean(isLocalized(strapi.contentTypes[uid as UID.ContentType]));
+    const rows: Array<{ documentId: string; locale?: string | null; [field: string]: unknown }> =
+      await strapi.db.query(uid as UID.Schema).findMany({
+        select: ['documentId', field, ...(localized ? ['locale'] : [])],
+        where: { documentId: { $in: [...ids] } },
+      });
+    for (const row of rows) {
       const value = row[field];
       if (value === null || value === undefined || value === '') continue;
       const text = String(value).slice(0, 200);

@@ -7,9 +7,8 @@ import type {
   TestConnection,
   UpdateSettings,
 } from '../../../shared/contracts/settings';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { testConnection } from '../settings/connection';
-import type { CredentialsStore } from '../settings/credentials';
 import {
   credentialsToTest,
   parseSettingsInput,
@@ -18,15 +17,15 @@ import {
 } from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
-const sync = (strapi: Core.Strapi) => getService('sync', { strapi });
-const store = (strapi: Core.Strapi): CredentialsStore => sync(strapi).credentials;
+const settings = (strapi: Core.Strapi) => getService('settings', { strapi });
+const store = (strapi: Core.Strapi) => settings(strapi).credentials;
 
 /** Connection tests stop waiting after this long even if the sync's own timeout is longer. */
 const MAX_TEST_TIMEOUT_MS = 15_000;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Never the secret: only whether one is set and its last 4 characters. */
-  async get(ctx: any) {
+  async get(ctx: Context) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     ctx.body = {
       settings: await store(strapi).publicView(),
@@ -38,13 +37,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetSettings.Response;
   },
 
-  async update(ctx: any) {
+  async update(ctx: Context) {
     // Bad input throws a SettingsInputError (a ValidationError): Strapi answers it as a 400.
     const current = await store(strapi).publicView();
     const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
     requireSecretForNewHost(input, current);
     await store(strapi).save(input);
-    sync(strapi).credentialsChanged();
+    settings(strapi).changed();
     strapi.log.info(
       `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
     );
@@ -52,17 +51,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Sends a test alert to every configured channel, whatever the interval. */
-  async testAlert(ctx: any) {
+  async testAlert(ctx: Context) {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     if (!config.alerts?.email?.length && !config.alerts?.webhook)
       return ctx.badRequest(
         'No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.'
       );
-    ctx.body = { result: await sync(strapi).alerts.sendTest() };
+    ctx.body = { result: await getService('sync', { strapi }).alerts.sendTest() };
   },
 
   /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
-  async test(ctx: any) {
+  async test(ctx: Context) {
     const current = await store(strapi).publicView();
     const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
     requireSecretForNewHost(input, current);
@@ -70,7 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     const timeoutMs = Math.min(config.requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
     ctx.body = {
-      result: await testConnection(credentials, (c) => sync(strapi).testClient(c), { timeoutMs }),
+      result: await testConnection(credentials, settings(strapi).testClient, { timeoutMs }),
     } satisfies TestConnection.Response;
   },
 });

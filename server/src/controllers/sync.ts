@@ -1,4 +1,4 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import type {
   GetEntry,
   GetStatus,
@@ -7,13 +7,21 @@ import type {
   ResyncProgress,
   RetryFailed,
 } from '../../../shared/contracts/sync';
-import { getService } from '../utils';
+import { getService, type Context } from '../utils';
 import { pushEnvironment } from '../config/environment';
 import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { withLabels } from './labels';
-import { DOCUMENT_ID, invalid, objectBody, optionalLocale, UID } from './validate';
+import { yup } from '@strapi/utils';
+import {
+  bodySchema,
+  contentTypeField,
+  DOCUMENT_ID,
+  invalid,
+  localeField,
+  validate,
+} from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
 const mapped = (strapi: Core.Strapi, uid: string) =>
@@ -23,7 +31,7 @@ const mapped = (strapi: Core.Strapi, uid: string) =>
 export const MAX_PUSH = 1000;
 
 /** Sync state is about content: who cannot read a content type in the Content Manager does not see its entries here either. */
-const assertCanRead = (ctx: any, uid: string) => {
+const assertCanRead = (ctx: Context, uid: string) => {
   const ability = ctx.state.userAbility;
   if (ability && !ability.can('plugin::content-manager.explorer.read', uid)) {
     ctx.forbidden(`You cannot read ${uid} in the Content Manager.`);
@@ -32,31 +40,76 @@ const assertCanRead = (ctx: any, uid: string) => {
   return true;
 };
 
-const contentTypeParam = (strapi: Core.Strapi, value: unknown, where: string): string => {
-  if (typeof value !== 'string' || !UID.test(value))
-    throw invalid(`${where} must be a content type uid such as "api::place.place".`);
-  if (!mapped(strapi, value))
-    throw invalid(
-      `${value} is not mapped to the Location Content API (see Settings > Location Content).`
-    );
-  return value;
-};
+const isMapped = (strapi: Core.Strapi) => (uid: string) => Boolean(mapped(strapi, uid));
+
+const NOT_DOCUMENT_ID = 'documentId is not a document id.';
+
+const entrySchema = (strapi: Core.Strapi) =>
+  yup.object({
+    contentType: contentTypeField('contentType', isMapped(strapi)),
+    documentId: yup
+      .string()
+      .typeError(NOT_DOCUMENT_ID)
+      .required(NOT_DOCUMENT_ID)
+      .matches(DOCUMENT_ID, NOT_DOCUMENT_ID),
+    locale: localeField('locale'),
+  });
 
 /** The entry named by `:contentType/:documentId?locale=`, or null when the user cannot read it (answered 403). */
-const entryParams = (strapi: Core.Strapi, ctx: any) => {
-  const contentType = contentTypeParam(strapi, ctx.params.contentType, 'contentType');
-  if (!DOCUMENT_ID.test(ctx.params.documentId ?? ''))
-    throw invalid('documentId is not a document id.');
-  const locale = optionalLocale(ctx.query.locale, 'locale');
+const entryParams = async (strapi: Core.Strapi, ctx: Context) => {
+  const { contentType, documentId, locale } = await validate(entrySchema(strapi), {
+    contentType: ctx.params.contentType,
+    documentId: ctx.params.documentId,
+    locale: ctx.query.locale,
+  });
   if (!assertCanRead(ctx, contentType)) return null;
-  return { contentType, documentId: ctx.params.documentId as string, locale };
+  return { contentType, documentId, locale: locale || null };
 };
+
+const NOT_IDS = 'documentIds must be a non-empty array of document ids.';
+
+const pushSchema = (strapi: Core.Strapi) =>
+  bodySchema(
+    {
+      contentType: contentTypeField('contentType', isMapped(strapi)),
+      documentIds: yup
+        // No schema per item: the test below names the bad ids in one sentence.
+        .array()
+        .typeError(NOT_IDS)
+        .required(NOT_IDS)
+        .min(1, NOT_IDS)
+        .max(
+          MAX_PUSH,
+          ({ value }: { value: unknown[] }) =>
+            `documentIds holds ${value.length} ids: push at most ${MAX_PUSH} at once, or run a resync.`
+        )
+        .test('document-ids', (ids: unknown[] | undefined, { createError }) => {
+          const bad = (ids ?? []).filter((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
+          return (
+            !bad.length ||
+            createError({
+              message: `documentIds must be strings; not a document id: ${bad
+                .slice(0, 3)
+                .map((b) => JSON.stringify(b))
+                .join(', ')}.`,
+            })
+          );
+        }),
+      locale: localeField('locale'),
+    },
+    '{ contentType, documentIds, locale? }'
+  );
+
+const resyncSchema = bodySchema(
+  { dryRun: yup.boolean().typeError('dryRun must be true or false.') },
+  '{ dryRun?: boolean }'
+);
 
 /** One resync at a time per process: two clicks arriving together get the same job. */
 let starting: Promise<ResyncProgress> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: any) {
+  async status(ctx: Context) {
     const report = await service(strapi).status();
     ctx.body = {
       ...report,
@@ -64,8 +117,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetStatus.Response;
   },
 
-  async entry(ctx: any) {
-    const key = entryParams(strapi, ctx);
+  async entry(ctx: Context) {
+    const key = await entryParams(strapi, ctx);
     if (!key) return;
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
     const state = await service(strapi).stateOf(key);
@@ -75,51 +128,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } satisfies GetEntry.Response;
   },
 
-  preview: async (ctx: any) => {
-    const key = entryParams(strapi, ctx);
+  preview: async (ctx: Context) => {
+    const key = await entryParams(strapi, ctx);
     if (!key) return;
     ctx.body = {
       previews: await service(strapi).previewOf(key),
     };
   },
 
-  history: async (ctx: any) => {
-    const key = entryParams(strapi, ctx);
+  history: async (ctx: Context) => {
+    const key = await entryParams(strapi, ctx);
     if (!key) return;
     ctx.body = {
       attempts: await service(strapi).historyOf(key),
     };
   },
 
-  async push(ctx: any) {
-    const body = objectBody(
-      ctx.request.body,
-      ['contentType', 'documentIds', 'locale'],
-      '{ contentType, documentIds, locale? }'
-    );
-    const contentType = contentTypeParam(strapi, body.contentType, 'contentType');
-    const ids = body.documentIds;
-    if (!Array.isArray(ids) || ids.length === 0)
-      throw invalid('documentIds must be a non-empty array of document ids.');
-    if (ids.length > MAX_PUSH)
-      throw invalid(
-        `documentIds holds ${ids.length} ids: push at most ${MAX_PUSH} at once, or run a resync.`
-      );
-    const bad = ids.filter((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
-    if (bad.length)
-      throw invalid(
-        `documentIds must be strings; not a document id: ${bad
-          .slice(0, 3)
-          .map((b) => JSON.stringify(b))
-          .join(', ')}.`
-      );
-    const locale = optionalLocale(body.locale, 'locale');
+  async push(ctx: Context) {
+    const body = await validate(pushSchema(strapi), ctx.request.body);
+    const { contentType } = body;
+    const locale = body.locale || null;
     if (!assertCanRead(ctx, contentType)) return;
-    const documentIds = [...new Set(ids as string[])];
+    // each checked by pushSchema's test
+    const documentIds = [...new Set(body.documentIds as string[])];
     const found = await strapi.db
-      .query(contentType as any)
+      .query(contentType as UID.Schema)
       .findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
-    const present = new Set(found.map((r: any) => r.documentId));
+    const present = new Set(found.map((r: { documentId: string }) => r.documentId));
     const missing = documentIds.filter((id) => !present.has(id));
     if (missing.length)
       throw invalid(
@@ -131,10 +166,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { queued } satisfies PushEntries.Response;
   },
 
-  async resync(ctx: any) {
-    const body = objectBody(ctx.request.body, ['dryRun'], '{ dryRun?: boolean }');
-    if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean')
-      throw invalid('dryRun must be true or false.');
+  async resync(ctx: Context) {
+    const body = await validate(resyncSchema, ctx.request.body);
     if (body.dryRun) {
       const plan = await service(strapi).resync({ dryRun: true });
       const [create, update, remove] = await Promise.all(
@@ -153,7 +186,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { job: await starting } satisfies Resync.Response;
   },
 
-  async retryFailed(ctx: any) {
+  async retryFailed(ctx: Context) {
     ctx.body = { queued: await service(strapi).retryFailed() } satisfies RetryFailed.Response;
   },
 });

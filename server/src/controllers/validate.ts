@@ -1,34 +1,61 @@
-import { errors } from '@strapi/utils';
+import { errors, validateYupSchema, yup } from '@strapi/utils';
 
-/** Small body/query checks for the admin API: each failure is one sentence, which Strapi's error middleware answers as a 400. */
+/** A check no schema states (an entry that does not exist, no report yet): one sentence, a 400. */
 export const invalid = (message: string) => new errors.ValidationError(message);
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-export function objectBody(
-  body: unknown,
-  allowed: string[],
-  shape: string
-): Record<string, unknown> {
-  if (body === undefined || body === null || body === '') return {};
-  if (!isPlainObject(body)) throw invalid(`Expected a JSON object ${shape}.`);
-  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length)
-    throw invalid(
-      `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${shape}.`
-    );
-  return body;
-}
 
 /** documentId of Strapi 5: 24 lowercase alphanumerics by default; accept any reasonable token, refuse junk. */
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const LOCALE = /^[A-Za-z0-9_-]{1,32}$/;
 export const UID = /^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/;
 
-export function optionalLocale(value: unknown, where: string): string | null {
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string' || !LOCALE.test(value))
-    throw invalid(`${where} must be a locale code such as "en" or "fr-FR".`);
-  return value;
-}
+/**
+ * A request body: a JSON object of these fields and no other. `shape` spells them in the
+ * messages, e.g. `{ dryRun?: boolean }`.
+ */
+export const bodySchema = <S extends Record<string, yup.AnySchema>>(fields: S, shape: string) =>
+  yup
+    .object(fields)
+    .typeError(`Expected a JSON object ${shape}.`)
+    .noUnknown(
+      true,
+      // yup passes the unknown keys joined by ', '
+      ({ unknown }: { path: string; unknown?: string }) =>
+        `Unknown field${String(unknown).includes(',') ? 's' : ''} ${unknown}: expected ${shape}.`
+    );
+
+/**
+ * Validates with Strapi's helper, which throws its ValidationError (a 400 with `details.errors`).
+ * The first problem only, so that the message stays the one sentence an admin reads; an empty
+ * body is an empty object.
+ */
+export const validate = <T extends yup.AnySchema>(schema: T, value: unknown) =>
+  validateYupSchema(schema, { strict: true, abortEarly: true })(
+    value === undefined || value === null || value === '' ? {} : value
+  );
+
+/** A locale code, or null/absent/'' for the default locale. */
+export const localeField = (where: string) =>
+  yup
+    .string()
+    .nullable()
+    .typeError(`${where} must be a locale code such as "en" or "fr-FR".`)
+    .matches(LOCALE, {
+      message: `${where} must be a locale code such as "en" or "fr-FR".`,
+      excludeEmptyString: true,
+    });
+
+/** A content type uid; `mapped` says whether the plugin syncs it. */
+export const contentTypeField = (where: string, mapped: (uid: string) => boolean) => {
+  const message = `${where} must be a content type uid such as "api::place.place".`;
+  return yup
+    .string()
+    .typeError(message)
+    .required(message)
+    .matches(UID, message)
+    .test(
+      'mapped',
+      ({ value }: { value: string }) =>
+        `${value} is not mapped to the Location Content API (see Settings > Location Content).`,
+      (value) => !value || !UID.test(value) || mapped(value)
+    );
+};

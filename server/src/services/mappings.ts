@@ -1,6 +1,6 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import type { Mapping, PluginConfig } from '../config/types';
-import { validateMappingFields } from '../mapping';
+import { validateMappingFields, type StrapiSchemaLookup } from '../mapping';
 import { decimalSourcesOf, NEEDED_SCALE, precisionWarning } from '../mapping/precision';
 import { decimalScale } from '../sync/dialect';
 import { PLUGIN_ID } from '../permissions';
@@ -15,12 +15,12 @@ export type MappingView = Omit<
 /** The mappings of config/plugins checked against the content models; a broken mapping is left out, not guessed. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   let views: MappingView[] | null = null;
+  const getModel: StrapiSchemaLookup = (uid) => strapi.getModel(uid as UID.Schema);
   /** by mapping index, once checkPrecision() ran */
   const warnings = new Map<number, string[]>();
 
   const check = (): MappingView[] => {
     const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    const getModel = (uid: string) => strapi.getModel(uid as any) as any;
     return (config.mappings ?? []).map((mapping, index) => {
       const problems: string[] = [];
       if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
@@ -64,13 +64,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async checkPrecision() {
       const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-      const getModel = (uid: string) => strapi.getModel(uid as any) as any;
       for (const v of views ?? check()) {
         if (!v.active) continue;
         const found: string[] = [];
         for (const source of decimalSourcesOf(config.mappings[v.index], getModel)) {
-          const meta = strapi.db.metadata.get(source.owner as any) as any;
-          const column = meta?.attributes?.[source.attribute]?.columnName ?? source.attribute;
+          const meta = strapi.db.metadata.get(source.owner);
+          const attribute = meta?.attributes?.[source.attribute];
+          const column =
+            (attribute && 'columnName' in attribute ? attribute.columnName : undefined) ??
+            source.attribute;
           const scale = meta
             ? await decimalScale(strapi, meta.tableName, column).catch(() => null)
             : null;

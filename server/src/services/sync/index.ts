@@ -1,0 +1,205 @@
+import type { Core } from '@strapi/strapi';
+import type { Credentials } from '../../settings/credentials';
+import { keyString } from '../../sync/keys';
+import { createDocumentMiddleware } from '../../sync/middleware';
+import type { DriftGroup } from '../../sync/drift';
+import type {
+  DryRunPlan,
+  KeyInput,
+  LinkOptions,
+  ResyncProgress,
+  SyncStatusReport,
+} from '../../../../shared/contracts/sync';
+import { getService } from '../../utils';
+import { createEngine } from './engine';
+import { createEntries } from './entries';
+
+/**
+ * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
+ * `SyncService` in shared/contracts/sync.ts) and the plugin's lifecycle. The account and its
+ * client are the `settings` service's, the status report the `status` service's: the calls kept
+ * here for them delegate, so that scripts and tests that call them on `sync` go on working.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const settings = getService('settings', { strapi });
+  const engine = createEngine(strapi, settings);
+  const entries = createEntries(strapi, engine);
+  const { outbox, states, worker, intents, resync, inventory, drift, reconcile } = engine;
+
+  /** last change of each entry seen by this instance's middleware */
+  const lastChange = new Map<string, number>();
+
+  return {
+    /** The sync's parts, for the plugin's other services (the status report); not a public API. */
+    engine,
+
+    /** document service middleware; registered in register() */
+    middleware: () =>
+      createDocumentMiddleware({
+        strapi,
+        resourceOf: engine.resourceOf,
+        isRead: (uid) => engine.related.isRead(uid),
+        settle: engine.coalesce,
+        localesOf: engine.localesOf,
+        record: (items) => {
+          // A lone change goes out at once (freshness); one that follows another change of the
+          // same entry closely waits for the burst to settle, so 100 quick saves make one or two pushes.
+          const { settleMs } = engine.coalesce();
+          const now = Date.now();
+          const paced = items.map((it) => {
+            const key = keyString(it);
+            const previous = lastChange.get(key);
+            lastChange.delete(key);
+            lastChange.set(key, now);
+            if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
+            return previous !== undefined && now - previous < settleMs
+              ? it
+              : { ...it, leading: true };
+          });
+          intents.add(paced);
+        },
+      }),
+
+    async start() {
+      await outbox.ensureIndexes();
+      await states.ensureIndexes();
+      await engine.inventoryTable.ensureIndexes();
+      await engine.history.ensureIndexes();
+      worker.start();
+      resync.startTicker();
+      await resync.resume();
+      await engine.catchUp.start();
+      // An inventory walk that a stop or a failure interrupted goes on from where it was.
+      if (await inventory.start()) inventory.walkAll().catch(() => undefined);
+      await reconcile.start();
+      engine.alerts.start();
+    },
+
+    async stop() {
+      // Every intent reaches the outbox before the worker stops; the run is then marked clean.
+      await intents.flush();
+      await reconcile.stop();
+      await worker.stop();
+      await inventory.stop();
+      await resync.stop();
+      await engine.history.flush();
+      engine.alerts.stop();
+      // A save that finished while the worker stopped: its intent is in the outbox too, and only
+      // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
+      const clean = await intents.flush();
+      intents.stop();
+      await engine.catchUp
+        .stop(clean)
+        .catch((err: unknown) =>
+          strapi.log.warn(
+            `[location-content] could not mark this run as stopped cleanly: ${err instanceof Error ? err.message : err}`
+          )
+        );
+      settings.close();
+    },
+
+    /** Queues one entry now (the "Push now" action); the push itself happens in the background. */
+    async push(key: KeyInput) {
+      await entries.enqueue([key], 'manual');
+    },
+
+    pushMany: (keys: KeyInput[]) => entries.enqueue(keys, 'manual'),
+
+    resync(options: { dryRun?: boolean } = {}): Promise<ResyncProgress | DryRunPlan> {
+      return options.dryRun ? resync.dryRun() : resync.start();
+    },
+
+    /**
+     * Walks the remote account into the inventory table (behind the pushes); resolves when the
+     * walk is complete, rejects when it stopped (it resumes from the last page at the next call).
+     */
+    async inventory() {
+      await inventory.walkAll();
+      return inventory.progress();
+    },
+
+    /**
+     * Compares the remote account with the sync states (after a fresh inventory walk unless
+     * `fresh: false`) and keeps the report; reads only.
+     */
+    check: (options: { fresh?: boolean } = {}) => drift.check(options),
+
+    /** Queues the repairs of the given groups of the last drift report. */
+    repair: (options: { groups: DriftGroup[] }) => drift.repair(options.groups),
+
+    /** One firing of the scheduled check, as the cron runs it (`fireDate`: the time it fired for). */
+    reconcileNow: (fireDate?: Date) => reconcile.fire(fireDate),
+
+    /** The last drift report and repair, as kept. */
+    drift: () => drift.stored(),
+
+    /**
+     * Onboarding: entries without a remote object matched with the objects no entry owns, from the
+     * last complete inventory walk. A dry run (unless `dryRun: false`) only proposes; otherwise
+     * the links are recorded and the linked entries pushed (updates in place).
+     */
+    link: (options: LinkOptions = {}) => engine.linker.link(options),
+
+    /** Every failed entry goes back to the queue, due at once; returns how many. */
+    async retryFailed() {
+      let n = 0;
+      let after = 0;
+      for (;;) {
+        const page = await states.pageByStatus('failed', after, 500);
+        if (!page.length) break;
+        after = page[page.length - 1].id!;
+        // Pending first, then queued: a push that finishes in between must not be overwritten.
+        await states.setStatus(
+          page.map((f) => f.id!),
+          'pending',
+          'failed'
+        );
+        await outbox.enqueue(
+          page.map((f) => ({
+            contentType: f.contentType,
+            documentId: f.documentId,
+            locale: f.locale,
+            resource: f.resource,
+            reason: 'retry',
+          }))
+        );
+        n += page.length;
+      }
+      worker.wake();
+      return n;
+    },
+
+    status: (options: { failedLimit?: number } = {}): Promise<SyncStatusReport> =>
+      getService('status', { strapi }).report(options),
+
+    /** What the entry's draft and published version would send now; nothing is sent. */
+    previewOf: entries.previewOf,
+
+    /** The last attempts to push one entry, newest first. */
+    historyOf: entries.historyOf,
+
+    stateOf: entries.stateOf,
+
+    /** Resolves when nothing is queued or in flight, a resync still listing entries included. */
+    async idle(options: { timeoutMs?: number } = {}) {
+      const end = Date.now() + (options.timeoutMs ?? 60_000);
+      for (;;) {
+        // Intents still in memory are work to do too.
+        if (!(await intents.flush())) await new Promise((r) => setTimeout(r, 100));
+        const listing = resync.running();
+        if (listing) await listing;
+        await worker.idle(Math.max(1, end - Date.now()));
+        if (!resync.running() && !intents.size()) return;
+        if (Date.now() > end)
+          throw new Error('location-content: the sync queue was not idle in time');
+      }
+    },
+
+    alerts: engine.alerts,
+    /** The `settings` service's, kept here for callers of `sync.credentials`. */
+    credentials: settings.credentials,
+    testClient: (c: Credentials) => settings.testClient(c),
+    /** Drops the cached client so changed credentials take effect at the next push (`settings.changed`). */
+    credentialsChanged: () => settings.changed(),
+  };
+};
