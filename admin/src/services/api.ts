@@ -66,107 +66,115 @@ const api = adminApi
   })
   .injectEndpoints({
     endpoints: (build) => ({
-      getSettings: build.query<GetSettings.Response, void>({
+      locationContentGetSettings: build.query<GetSettings.Response, void>({
         query: () => `/${PLUGIN_ID}/settings`,
         providesTags: ['LocationContentSettings'],
       }),
-      updateSettings: build.mutation<UpdateSettings.Response, UpdateSettings.Request['body']>({
+      locationContentUpdateSettings: build.mutation<
+        UpdateSettings.Response,
+        UpdateSettings.Request['body']
+      >({
         query: (data) => ({ url: `/${PLUGIN_ID}/settings`, method: 'PUT', data }),
         // The form resets to what was saved as soon as the answer lands, not one request later.
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
           const { data } = await queryFulfilled.catch(() => ({ data: null }));
           if (!data) return;
           dispatch(
-            api.util.updateQueryData('getSettings', undefined, (draft) => {
+            api.util.updateQueryData('locationContentGetSettings', undefined, (draft) => {
               draft.settings = data.settings;
             })
           );
         },
         invalidatesTags: ['LocationContentStatus'],
       }),
-      testConnection: build.mutation<TestConnection.Response, TestConnection.Request['body']>({
+      locationContentTestConnection: build.mutation<
+        TestConnection.Response,
+        TestConnection.Request['body']
+      >({
         query: (data) => ({ url: `/${PLUGIN_ID}/settings/test`, method: 'POST', data }),
       }),
-      sendTestAlert: build.mutation<SendTestAlert.Response, void>({
+      locationContentSendTestAlert: build.mutation<SendTestAlert.Response, void>({
         query: () => ({ url: `/${PLUGIN_ID}/alerts/test`, method: 'POST', data: {} }),
       }),
 
       // Mappings come from config/plugins and only change with a restart: read once per page load.
-      getMappings: build.query<ListMappings.Response['mappings'], void>({
+      locationContentGetMappings: build.query<ListMappings.Response['mappings'], void>({
         query: () => `/${PLUGIN_ID}/mappings`,
         transformResponse: (res: ListMappings.Response) => res.mappings,
         providesTags: ['LocationContentMappings'],
         keepUnusedDataFor: 24 * 60 * 60,
       }),
 
-      getStatus: build.query<GetStatus.Response, void>({
+      locationContentGetStatus: build.query<GetStatus.Response, void>({
         query: () => `/${PLUGIN_ID}/status`,
         providesTags: ['LocationContentStatus'],
       }),
-      getEntry: build.query<GetEntry.Response, EntryArgs>({
+      locationContentGetEntry: build.query<GetEntry.Response, EntryArgs>({
         query: (args) => ({ url: entryUrl(args), config: localeParams(args) }),
         providesTags: (_res, _err, { contentType, documentId }) => [
           entryTag(contentType, documentId),
         ],
       }),
-      getHistory: build.query<GetEntryHistory.Response, EntryArgs>({
+      locationContentGetHistory: build.query<GetEntryHistory.Response, EntryArgs>({
         query: (args) => ({ url: entryUrl(args, '/history'), config: localeParams(args) }),
         providesTags: (_res, _err, { contentType, documentId }) => [
           entryTag(contentType, documentId),
         ],
       }),
-      getPreview: build.query<GetPayloadPreview.Response, EntryArgs>({
+      locationContentGetPreview: build.query<GetPayloadPreview.Response, EntryArgs>({
         query: (args) => ({ url: entryUrl(args, '/preview'), config: localeParams(args) }),
         // A preview is of the entry as it is now: never answered from the cache.
         keepUnusedDataFor: 0,
       }),
-      pushEntries: build.mutation<PushEntries.Response, PushEntries.Request['body']>({
-        query: (data) => ({ url: `/${PLUGIN_ID}/push`, method: 'POST', data }),
-        invalidatesTags: (_res, _err, { contentType, documentIds }) => [
-          ...documentIds.map((id) => entryTag(contentType, id)),
-          'LocationContentStatus',
-        ],
-      }),
-      startResync: build.mutation<{ job: ResyncProgress }, void>({
+      locationContentPushEntries: build.mutation<PushEntries.Response, PushEntries.Request['body']>(
+        {
+          query: (data) => ({ url: `/${PLUGIN_ID}/push`, method: 'POST', data }),
+          invalidatesTags: (_res, _err, { contentType, documentIds }) => [
+            ...documentIds.map((id) => entryTag(contentType, id)),
+            'LocationContentStatus',
+          ],
+        }
+      ),
+      locationContentStartResync: build.mutation<{ job: ResyncProgress }, void>({
         query: () => ({ url: `/${PLUGIN_ID}/resync`, method: 'POST', data: { dryRun: false } }),
         invalidatesTags: [...ALL_SYNC],
       }),
-      dryRun: build.mutation<{ plan: DryRunPlan }, void>({
+      locationContentDryRun: build.mutation<{ plan: DryRunPlan }, void>({
         query: () => ({ url: `/${PLUGIN_ID}/resync`, method: 'POST', data: { dryRun: true } }),
       }),
-      retryFailed: build.mutation<RetryFailed.Response, void>({
+      locationContentRetryFailed: build.mutation<RetryFailed.Response, void>({
         query: () => ({ url: `/${PLUGIN_ID}/retry-failed`, method: 'POST', data: {} }),
         invalidatesTags: [...ALL_SYNC],
       }),
 
-      getInventory: build.query<GetInventory.Response['inventory'], void>({
+      locationContentGetInventory: build.query<GetInventory.Response['inventory'], void>({
         query: () => `/${PLUGIN_ID}/inventory`,
         transformResponse: (res: GetInventory.Response) => res.inventory,
         providesTags: ['LocationContentInventory'],
       }),
-      runInventory: build.mutation<RunInventory.Response, void>({
+      locationContentRunInventory: build.mutation<RunInventory.Response, void>({
         query: () => ({ url: `/${PLUGIN_ID}/inventory`, method: 'POST', data: {} }),
         invalidatesTags: ['LocationContentInventory', 'LocationContentStatus'],
       }),
-      getLinkProposal: build.query<GetLinkProposal.Response['proposal'], void>({
+      locationContentGetLinkProposal: build.query<GetLinkProposal.Response['proposal'], void>({
         query: () => `/${PLUGIN_ID}/link`,
         transformResponse: (res: GetLinkProposal.Response) => res.proposal,
         keepUnusedDataFor: 0,
       }),
-      confirmLinks: build.mutation<ConfirmLinks.Response, ConfirmLinks.Request>({
+      locationContentConfirmLinks: build.mutation<ConfirmLinks.Response, ConfirmLinks.Request>({
         query: (data) => ({ url: `/${PLUGIN_ID}/link`, method: 'POST', data }),
         invalidatesTags: [...ALL_SYNC, 'LocationContentInventory'],
       }),
 
-      getDrift: build.query<GetDrift.Response, void>({
+      locationContentGetDrift: build.query<GetDrift.Response, void>({
         query: () => `/${PLUGIN_ID}/drift`,
         providesTags: ['LocationContentDrift'],
       }),
-      checkDrift: build.mutation<CheckDrift.Response, void>({
+      locationContentCheckDrift: build.mutation<CheckDrift.Response, void>({
         query: () => ({ url: `/${PLUGIN_ID}/drift/check`, method: 'POST', data: {} }),
         invalidatesTags: ['LocationContentDrift', 'LocationContentInventory'],
       }),
-      repairDrift: build.mutation<RepairDrift.Response, RepairDrift.Request>({
+      locationContentRepairDrift: build.mutation<RepairDrift.Response, RepairDrift.Request>({
         query: (data) => ({ url: `/${PLUGIN_ID}/drift/repair`, method: 'POST', data }),
         invalidatesTags: [...ALL_SYNC, 'LocationContentInventory'],
       }),
@@ -188,11 +196,11 @@ const FRESH = { refetchOnMountOrArgChange: true } as const;
 
 /** The dashboard's report, asked for again faster while a resync runs or the queue holds work. */
 export function useSyncStatus() {
-  const { data } = api.endpoints.getStatus.useQueryState();
+  const { data } = api.endpoints.locationContentGetStatus.useQueryState();
   const moving = Boolean(
     data && (data.resync?.state === 'running' || data.queue.depth > 0 || data.queue.inFlight > 0)
   );
-  return api.endpoints.getStatus.useQuery(undefined, {
+  return api.endpoints.locationContentGetStatus.useQuery(undefined, {
     ...FRESH,
     pollingInterval: moving ? FAST_MS : SLOW_MS,
   });
@@ -200,25 +208,27 @@ export function useSyncStatus() {
 
 /** The side panel's state of one entry, polled only while its push is on the way. */
 export function useEntryState(args: EntryArgs) {
-  const { data } = api.endpoints.getEntry.useQueryState(args);
+  const { data } = api.endpoints.locationContentGetEntry.useQueryState(args);
   const state = data?.state;
   const every = state?.queued
     ? ENTRY_QUEUED_MS
     : state?.status === 'pending'
       ? ENTRY_WAITING_MS
       : 0;
-  return api.endpoints.getEntry.useQuery(args, { ...FRESH, pollingInterval: every });
+  return api.endpoints.locationContentGetEntry.useQuery(args, { ...FRESH, pollingInterval: every });
 }
 
 /** The last pushes of one entry; `args.version` carries the entry's state, so it follows it. */
-export const useEntryHistory = (args: EntryArgs) => api.useGetHistoryQuery(args, FRESH);
+export const useEntryHistory = (args: EntryArgs) =>
+  api.endpoints.locationContentGetHistory.useQuery(args, FRESH);
 
-export const useSettings = () => api.useGetSettingsQuery(undefined, FRESH);
+export const useSettings = () =>
+  api.endpoints.locationContentGetSettings.useQuery(undefined, FRESH);
 
 /** The remote inventory, asked for again every second while a walk runs. */
 export function useInventory() {
-  const { data } = api.endpoints.getInventory.useQueryState();
-  return api.endpoints.getInventory.useQuery(undefined, {
+  const { data } = api.endpoints.locationContentGetInventory.useQueryState();
+  return api.endpoints.locationContentGetInventory.useQuery(undefined, {
     ...FRESH,
     pollingInterval: data?.state === 'running' ? FAST_MS : SLOW_MS,
   });
@@ -226,8 +236,8 @@ export function useInventory() {
 
 /** The drift report, asked for again every second while a check runs, until it lands. */
 export function useDrift() {
-  const { data } = api.endpoints.getDrift.useQueryState();
-  return api.endpoints.getDrift.useQuery(undefined, {
+  const { data } = api.endpoints.locationContentGetDrift.useQueryState();
+  return api.endpoints.locationContentGetDrift.useQuery(undefined, {
     ...FRESH,
     pollingInterval: data?.checking ? FAST_MS : 0,
   });
@@ -235,7 +245,12 @@ export function useDrift() {
 
 /** The mapped content types. `enabled: false` skips the request (no permission). */
 export function useMappings(enabled = true) {
-  const { data: mappings, isLoading } = api.useGetMappingsQuery(undefined, { skip: !enabled });
+  const { data: mappings, isLoading } = api.endpoints.locationContentGetMappings.useQuery(
+    undefined,
+    {
+      skip: !enabled,
+    }
+  );
   return {
     mappings,
     isLoading,
@@ -245,18 +260,19 @@ export function useMappings(enabled = true) {
   };
 }
 
-export const {
-  useUpdateSettingsMutation,
-  useTestConnectionMutation,
-  useSendTestAlertMutation,
-  useLazyGetPreviewQuery,
-  usePushEntriesMutation,
-  useStartResyncMutation,
-  useDryRunMutation,
-  useRetryFailedMutation,
-  useRunInventoryMutation,
-  useLazyGetLinkProposalQuery,
-  useConfirmLinksMutation,
-  useCheckDriftMutation,
-  useRepairDriftMutation,
-} = api;
+// Each endpoint is exported under a short name; their own names carry the plugin's, since every
+// plugin injects into the same adminApi and an endpoint of the same name would be kept instead.
+export const useUpdateSettingsMutation = api.endpoints.locationContentUpdateSettings.useMutation;
+export const useTestConnectionMutation = api.endpoints.locationContentTestConnection.useMutation;
+export const useSendTestAlertMutation = api.endpoints.locationContentSendTestAlert.useMutation;
+export const useLazyGetPreviewQuery = api.endpoints.locationContentGetPreview.useLazyQuery;
+export const usePushEntriesMutation = api.endpoints.locationContentPushEntries.useMutation;
+export const useStartResyncMutation = api.endpoints.locationContentStartResync.useMutation;
+export const useDryRunMutation = api.endpoints.locationContentDryRun.useMutation;
+export const useRetryFailedMutation = api.endpoints.locationContentRetryFailed.useMutation;
+export const useRunInventoryMutation = api.endpoints.locationContentRunInventory.useMutation;
+export const useLazyGetLinkProposalQuery =
+  api.endpoints.locationContentGetLinkProposal.useLazyQuery;
+export const useConfirmLinksMutation = api.endpoints.locationContentConfirmLinks.useMutation;
+export const useCheckDriftMutation = api.endpoints.locationContentCheckDrift.useMutation;
+export const useRepairDriftMutation = api.endpoints.locationContentRepairDrift.useMutation;
