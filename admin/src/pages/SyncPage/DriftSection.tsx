@@ -4,7 +4,6 @@ import {
   Button,
   Dialog,
   Flex,
-  Link,
   Table,
   Tbody,
   Td,
@@ -16,28 +15,20 @@ import {
 import { ArrowClockwise } from '@strapi/icons';
 import { ConfirmDialog, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { Link as RouterLink } from 'react-router-dom';
 import type { DriftEntryRef, DriftGroup } from '../../../../shared/contracts/drift';
 import { useT } from '../../hooks/useT';
 import { useCheckDriftMutation, useDrift, useRepairDriftMutation } from '../../services/api';
 import { useRequestError } from '../../services/errors';
-import { entryPath } from '../../utils/entryPath';
 import { Card } from './Card';
+import { EntryCell } from './EntryCell';
 
 const GROUPS: DriftGroup[] = ['missing', 'changed', 'membership', 'notOurs'];
 
 const show = (v: unknown) =>
   v == null || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 
-interface Props {
-  canTrigger: boolean;
-  /** display name of a content type */
-  names: (uid: string) => string;
-  kindOf: (uid: string) => 'collectionType' | 'singleType';
-}
-
 /** Drift: the last check of the remote against Strapi, and a repair per group, each confirmed. */
-export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
+export const DriftSection = ({ canTrigger }: { canTrigger: boolean }) => {
   const { formatDate, formatNumber } = useIntl();
   const t = useT();
   const { toggleNotification } = useNotification();
@@ -110,15 +101,7 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
   };
 
   const entry = (r: DriftEntryRef) => (
-    <Flex direction="column" alignItems="flex-start">
-      <Link tag={RouterLink} to={entryPath(r, kindOf(r.contentType))}>
-        {r.label ?? r.documentId}
-      </Link>
-      <Typography variant="pi" textColor="neutral600">
-        {names(r.contentType)}
-        {r.locale ? ` · ${r.locale}` : ''} · {r.resource} {r.remoteId}
-      </Typography>
-    </Flex>
+    <EntryCell entry={r} detail={`${r.resource} ${r.remoteId}`} />
   );
 
   const rows = (g: DriftGroup): Array<{ key: string; cells: React.ReactNode[] }> => {

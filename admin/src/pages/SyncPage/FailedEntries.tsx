@@ -1,18 +1,15 @@
 import { Flex, Link, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import { Link as RouterLink } from 'react-router-dom';
 import type { SyncStatusReport } from '../../../../shared/contracts/sync';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useContentTypes } from '../../hooks/useContentTypes';
 import { useT } from '../../hooks/useT';
-import { entryPath } from '../../utils/entryPath';
 import { Card } from './Card';
+import { EntryCell } from './EntryCell';
 
 /** The entries whose last push failed, with the reason, and a link to each in the Content Manager. */
 export const FailedEntries = ({ report }: { report: SyncStatusReport }) => {
   const t = useT();
   const { formatDate } = useIntl();
-  const { names, kindOf } = useContentTypes();
   return (
     <Card data-testid="failed-card">
       <Flex direction="column" alignItems="stretch" gap={4}>
@@ -56,20 +53,13 @@ export const FailedEntries = ({ report }: { report: SyncStatusReport }) => {
               {report.failed.map((f) => (
                 <Tr key={`${f.contentType}|${f.documentId}|${f.locale}`}>
                   <Td>
-                    <Flex direction="column" alignItems="flex-start">
-                      <Link tag={RouterLink} to={entryPath(f, kindOf(f.contentType))}>
-                        {f.label ?? f.documentId}
-                      </Link>
-                      <Typography variant="pi" textColor="neutral600">
-                        {names(f.contentType)}
-                        {f.locale ? ` · ${f.locale}` : ''} · {f.documentId}
-                      </Typography>
+                    <EntryCell entry={f} detail={f.documentId}>
                       {f.viewUrl ? (
                         <Link href={f.viewUrl} isExternal>
                           {t('panel.viewUrl', 'Open on the map')}
                         </Link>
                       ) : null}
-                    </Flex>
+                    </EntryCell>
                   </Td>
                   <Td>
                     <StatusBadge status="failed" />

@@ -5,7 +5,6 @@ import { Link as RouterLink } from 'react-router-dom';
 import { EnvironmentBanner } from '../../components/EnvironmentBanner';
 import { PushTargetLine } from '../../components/PushTargetLine';
 import { RecordingAlert } from '../../components/RecordingAlert';
-import { useContentTypes } from '../../hooks/useContentTypes';
 import { useT } from '../../hooks/useT';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../../permissions';
 import { useSyncStatus } from '../../services/api';
@@ -23,7 +22,6 @@ import { WorkerCard } from './WorkerCard';
 const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
   const t = useT();
   const { message } = useRequestError();
-  const { names, kindOf } = useContentTypes();
   // Polled from services/api: faster while a resync runs or the queue holds work.
   const { data: report, error } = useSyncStatus();
   const [openLink, setOpenLink] = React.useState(0);
@@ -80,7 +78,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
           <WorkerCard report={report} />
           <ByContentType report={report} />
 
-          <DriftSection canTrigger={canTrigger} names={names} kindOf={kindOf} />
+          <DriftSection canTrigger={canTrigger} />
         </Flex>
       </Layouts.Content>
     </>
