@@ -1,4 +1,10 @@
+import type {
+  BulkActionComponent,
+  DocumentActionComponent,
+  PanelComponent,
+} from '@strapi/content-manager/strapi-admin';
 import { PinMap } from '@strapi/icons';
+import type { StrapiApp } from '@strapi/strapi/admin';
 import { EntrySyncPanel } from './components/EntrySyncPanel';
 import { PushNowAction } from './components/PushNowAction';
 import { PushSelectedAction } from './components/PushSelectedAction';
@@ -6,8 +12,17 @@ import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID } from './pluginId';
 import { getTranslation } from './utils/getTranslation';
 
+/** The Content Manager's extension points (its plugin's `apis`), as far as this plugin uses them. */
+interface ContentManagerApis {
+  addEditViewSidePanel(panels: PanelComponent[]): void;
+  addDocumentAction(
+    reducer: (actions: DocumentActionComponent[]) => DocumentActionComponent[]
+  ): void;
+  addBulkAction(reducer: (actions: BulkActionComponent[]) => BulkActionComponent[]): void;
+}
+
 export default {
-  register(app: any) {
+  register(app: StrapiApp) {
     app.addMenuLink({
       to: `plugins/${PLUGIN_ID}`,
       icon: PinMap,
@@ -29,12 +44,12 @@ export default {
     app.registerPlugin({ id: PLUGIN_ID, name: 'Location Content' });
   },
 
-  bootstrap(app: any) {
-    const cm = app.getPlugin('content-manager')?.apis;
+  bootstrap(app: StrapiApp) {
+    const cm = app.getPlugin('content-manager')?.apis as Partial<ContentManagerApis> | undefined;
     if (!cm) return;
     cm.addEditViewSidePanel?.([EntrySyncPanel]);
-    cm.addDocumentAction?.((actions: any[]) => [...actions, PushNowAction]);
-    cm.addBulkAction?.((actions: any[]) => {
+    cm.addDocumentAction?.((actions) => [...actions, PushNowAction]);
+    cm.addBulkAction?.((actions) => {
       // before "Delete", like the other additions to the list view
       const at = actions.findIndex((a) => a.type === 'delete');
       const next = [...actions];

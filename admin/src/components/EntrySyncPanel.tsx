@@ -1,24 +1,17 @@
 import * as React from 'react';
 import { Box, Flex, Link, Loader, Typography } from '@strapi/design-system';
 import type { PanelComponent } from '@strapi/content-manager/strapi-admin';
-import { useFetchClient, useRBAC } from '@strapi/strapi/admin';
+import { useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { useMappings } from '../hooks/useMappings';
 import { useCurrentLocale } from '../hooks/useLocale';
-import { onPush } from '../hooks/pushEvents';
+import { useT } from '../hooks/useT';
 import { PERMISSIONS } from '../permissions';
-import type { PushEnvironment } from '../../../shared/contracts/environment';
-import type { EntryState } from '../../../shared/contracts/sync';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import { useEntryState, useMappings } from '../services/api';
+import { useRequestError } from '../services/errors';
 import { EnvironmentBanner } from './EnvironmentBanner';
 import { PayloadPreviewButton } from './PayloadPreview';
 import { PushHistory } from './PushHistory';
 import { StatusBadge } from './StatusBadge';
-
-/** While a push is queued or running, the panel asks again this often; slower while it waits on another entry. */
-const POLL_MS = 1500;
-const WAITING_POLL_MS = 5000;
 
 const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
   <Flex direction="column" alignItems="flex-start" gap={1}>
@@ -43,49 +36,13 @@ export const EntrySyncPanelContent = ({
   locale,
   version,
 }: ContentProps) => {
-  const { formatMessage, formatDate } = useIntl();
-  const { get } = useFetchClient();
-  const [entry, setEntry] = React.useState<EntryState | null | undefined>(undefined);
-  const [environment, setEnvironment] = React.useState<PushEnvironment | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-
-  const refresh = React.useCallback(async () => {
-    try {
-      const { data } = await get<{ state: EntryState | null; environment: PushEnvironment }>(
-        API.entry(contentType, documentId),
-        { params: locale ? { locale } : undefined }
-      );
-      setEntry(data.state);
-      setEnvironment(data.environment);
-      setError(null);
-    } catch (err) {
-      if ((err as any)?.name === 'AbortError') return;
-      setError(errorMessage(err));
-    }
-  }, [get, contentType, documentId, locale]);
-
-  React.useEffect(() => {
-    refresh();
-  }, [refresh, version]);
-
-  React.useEffect(
-    () =>
-      onPush(
-        (pushed) =>
-          pushed.contentType === contentType && pushed.documentIds.includes(documentId) && refresh()
-      ),
-    [refresh, contentType, documentId]
-  );
-
-  const every = entry?.queued ? POLL_MS : entry?.status === 'pending' ? WAITING_POLL_MS : null;
-  React.useEffect(() => {
-    if (!every) return;
-    const timer = setInterval(refresh, every);
-    return () => clearInterval(timer);
-  }, [every, refresh]);
-
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const { formatDate } = useIntl();
+  const t = useT();
+  const { message } = useRequestError();
+  // The panel's own polling (while the push is on the way) is declared in services/api.
+  const { data, error } = useEntryState({ contentType, documentId, locale, version });
+  const entry = data?.state;
+  const environment = data?.environment ?? null;
   const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'medium' });
 
   if (entry === undefined && !error)
@@ -101,7 +58,7 @@ export const EntrySyncPanelContent = ({
     >
       <EnvironmentBanner environment={environment} />
       {error ? (
-        <Typography textColor="danger600">{error}</Typography>
+        <Typography textColor="danger600">{message(error)}</Typography>
       ) : (
         <>
           <Flex gap={2} wrap="wrap">
@@ -186,7 +143,7 @@ export const EntrySyncPanelContent = ({
 
 /** Side panel of the edit view: shown on mapped content types only, to who may read the sync. */
 export const EntrySyncPanel: PanelComponent = ({ model, documentId, document, collectionType }) => {
-  const { formatMessage } = useIntl();
+  const t = useT();
   const { allowedActions, isLoading } = useRBAC(PERMISSIONS.readSync);
   const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
   const locale = useCurrentLocale();
@@ -216,7 +173,7 @@ export const EntrySyncPanel: PanelComponent = ({ model, documentId, document, co
   if (!allowedActions.canRead || !mapping || !id || id === 'create') return null;
 
   return {
-    title: formatMessage({ id: getTranslation('panel.title'), defaultMessage: 'Location Content' }),
+    title: t('panel.title', 'Location Content'),
     content,
   };
 };

@@ -1,22 +1,16 @@
 import * as React from 'react';
 import { Box, Button, Flex, Grid, Modal, Typography } from '@strapi/design-system';
 import { Eye } from '@strapi/icons';
-import { useFetchClient } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
-import type {
-  GetPayloadPreview,
-  PayloadPreview as Preview,
-} from '../../../shared/contracts/preview';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import type { PayloadPreview as Preview } from '../../../shared/contracts/preview';
+import { useT } from '../hooks/useT';
+import { useLazyGetPreviewQuery } from '../services/api';
+import { useRequestError } from '../services/errors';
 
 const show = (value: unknown) =>
   typeof value === 'string' ? value : JSON.stringify(value, null, 1);
 
 const Version = ({ preview, title }: { preview: Preview; title: string }) => {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = useT();
   return (
     <Flex
       direction="column"
@@ -76,27 +70,17 @@ export const PayloadPreviewButton = ({
   documentId: string;
   locale?: string;
 }) => {
-  const { formatMessage } = useIntl();
-  const { get } = useFetchClient();
+  const t = useT();
+  const { message } = useRequestError();
+  const [getPreview, { isFetching: loading }] = useLazyGetPreviewQuery();
   const [previews, setPreviews] = React.useState<Preview[] | null>(null);
   const [error, setError] = React.useState<string | null>(null);
-  const [loading, setLoading] = React.useState(false);
-  const t = (id: string, defaultMessage: string) =>
-    formatMessage({ id: getTranslation(id), defaultMessage });
 
   const open = async () => {
-    setLoading(true);
-    try {
-      const { data } = await get<GetPayloadPreview.Response>(API.preview(contentType, documentId), {
-        params: locale ? { locale } : undefined,
-      });
-      setPreviews(data.previews);
-      setError(null);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setLoading(false);
-    }
+    const res = await getPreview({ contentType, documentId, locale });
+    if (res.error) return setError(message(res.error));
+    setPreviews(res.data?.previews ?? null);
+    setError(null);
   };
 
   return (

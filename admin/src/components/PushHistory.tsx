@@ -1,10 +1,9 @@
-import * as React from 'react';
 import { Box, Flex, Typography } from '@strapi/design-system';
-import { useFetchClient } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import type { GetEntryHistory, PushAttempt } from '../../../shared/contracts/history';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import type { PushAttempt } from '../../../shared/contracts/history';
+import { useT } from '../hooks/useT';
+import { useEntryHistory } from '../services/api';
+import { useRequestError } from '../services/errors';
 
 const TONE: Record<PushAttempt['outcome'], string> = {
   synced: 'success600',
@@ -24,26 +23,13 @@ interface Props {
 
 /** The last pushes of the entry, newest first: when, what, the answer and how long it took. */
 export const PushHistory = ({ contentType, documentId, locale, version }: Props) => {
-  const { formatMessage, formatDate } = useIntl();
-  const { get } = useFetchClient();
-  const [attempts, setAttempts] = React.useState<PushAttempt[] | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const { formatDate } = useIntl();
+  const t = useT();
+  const { message } = useRequestError();
+  const { data, error } = useEntryHistory({ contentType, documentId, locale, version });
+  const attempts = data?.attempts;
 
-  React.useEffect(() => {
-    get<GetEntryHistory.Response>(API.history(contentType, documentId), {
-      params: locale ? { locale } : undefined,
-    }).then(
-      ({ data }) => {
-        setAttempts(data.attempts);
-        setError(null);
-      },
-      (err) => err?.name !== 'AbortError' && setError(errorMessage(err))
-    );
-  }, [get, contentType, documentId, locale, version]);
-
-  if (error) return <Typography textColor="danger600">{error}</Typography>;
+  if (error) return <Typography textColor="danger600">{message(error)}</Typography>;
   if (!attempts?.length) return null;
 
   const operation = (a: PushAttempt) =>

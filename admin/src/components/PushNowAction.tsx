@@ -1,13 +1,11 @@
 import type { DocumentActionComponent } from '@strapi/content-manager/strapi-admin';
 import { PaperPlane } from '@strapi/icons';
-import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
-import { announcePush } from '../hooks/pushEvents';
-import { useMappings } from '../hooks/useMappings';
+import { useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useCurrentLocale } from '../hooks/useLocale';
+import { useT } from '../hooks/useT';
 import { SYNC_PERMISSIONS } from '../permissions';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import { useMappings, usePushEntriesMutation } from '../services/api';
+import { useRequestError } from '../services/errors';
 
 /** Made once: descriptions are deep-compared on every render (see PushSelectedAction). */
 const ICON = <PaperPlane />;
@@ -19,9 +17,10 @@ export const PushNowAction: DocumentActionComponent = ({
   document,
   collectionType,
 }) => {
-  const { formatMessage } = useIntl();
-  const { post } = useFetchClient();
+  const t = useT();
   const { toggleNotification } = useNotification();
+  const { notify } = useRequestError();
+  const [push] = usePushEntriesMutation();
   const { allowedActions, isLoading } = useRBAC(SYNC_PERMISSIONS);
   const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
   const locale = useCurrentLocale();
@@ -32,27 +31,25 @@ export const PushNowAction: DocumentActionComponent = ({
   if (!allowedActions.canTrigger || !mapping || !id || id === 'create') return null;
 
   return {
-    label: formatMessage({ id: getTranslation('action.pushNow'), defaultMessage: 'Push now' }),
+    label: t('action.pushNow', 'Push now'),
     icon: ICON,
     position: ['panel', 'table-row'],
     onClick: async () => {
-      try {
-        await post(API.push, {
-          contentType: model,
-          documentIds: [id],
-          locale: mapping.localized ? (locale ?? document?.locale) : undefined,
-        });
-        announcePush({ contentType: model, documentIds: [id] });
-        toggleNotification({
-          type: 'success',
-          message: formatMessage({
-            id: getTranslation('action.pushNow.queued'),
-            defaultMessage: 'Queued: the published version is pushed in the background.',
-          }),
-        });
-      } catch (err) {
-        toggleNotification({ type: 'danger', message: errorMessage(err) });
-      }
+      const res = await push({
+        contentType: model,
+        documentIds: [id],
+        locale: mapping.localized
+          ? (locale ?? (document?.locale as string | undefined))
+          : undefined,
+      });
+      if ('error' in res) return notify(res.error);
+      toggleNotification({
+        type: 'success',
+        message: t(
+          'action.pushNow.queued',
+          'Queued: the published version is pushed in the background.'
+        ),
+      });
     },
   };
 };

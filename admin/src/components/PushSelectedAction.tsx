@@ -1,13 +1,11 @@
 import type { BulkActionComponent } from '@strapi/content-manager/strapi-admin';
 import { PaperPlane } from '@strapi/icons';
-import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
-import { announcePush } from '../hooks/pushEvents';
-import { useMappings } from '../hooks/useMappings';
+import { useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useCurrentLocale } from '../hooks/useLocale';
+import { useT } from '../hooks/useT';
 import { SYNC_PERMISSIONS } from '../permissions';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import { useMappings, usePushEntriesMutation } from '../services/api';
+import { useRequestError } from '../services/errors';
 
 /**
  * Made once: the Content Manager deep-compares action descriptions on every render, and a React element
@@ -17,9 +15,10 @@ const ICON = <PaperPlane />;
 
 /** "Push selected" in the list view of a mapped content type. */
 export const PushSelectedAction: BulkActionComponent = ({ documents, model }) => {
-  const { formatMessage } = useIntl();
-  const { post } = useFetchClient();
+  const t = useT();
   const { toggleNotification } = useNotification();
+  const { notify } = useRequestError();
+  const [push] = usePushEntriesMutation();
   const { allowedActions, isLoading } = useRBAC(SYNC_PERMISSIONS);
   const { activeFor } = useMappings(!isLoading && allowedActions.canRead);
   const locale = useCurrentLocale();
@@ -28,8 +27,6 @@ export const PushSelectedAction: BulkActionComponent = ({ documents, model }) =>
   if (!allowedActions.canTrigger || !mapping) return null;
 
   const documentIds = [...new Set(documents.map((d) => d.documentId as string))];
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
 
   return {
     label: t('action.pushSelected', 'Push selected'),
@@ -46,24 +43,20 @@ export const PushSelectedAction: BulkActionComponent = ({ documents, model }) =>
       ),
       confirmLabel: t('action.pushSelected.confirm', 'Push'),
       onConfirm: async () => {
-        try {
-          const { data } = await post<{ queued: number }>(API.push, {
-            contentType: model,
-            documentIds,
-            locale: mapping.localized ? locale : undefined,
-          });
-          announcePush({ contentType: model, documentIds });
-          toggleNotification({
-            type: 'success',
-            message: t(
-              'action.pushSelected.queued',
-              '{count, plural, one {# entry} other {# entries}} queued for push.',
-              { count: data.queued }
-            ),
-          });
-        } catch (err) {
-          toggleNotification({ type: 'danger', message: errorMessage(err) });
-        }
+        const res = await push({
+          contentType: model,
+          documentIds,
+          locale: mapping.localized ? locale : undefined,
+        });
+        if ('error' in res) return notify(res.error);
+        toggleNotification({
+          type: 'success',
+          message: t(
+            'action.pushSelected.queued',
+            '{count, plural, one {# entry} other {# entries}} queued for push.',
+            { count: res.data.queued }
+          ),
+        });
       },
     },
   };

@@ -1,45 +1,37 @@
-import * as React from 'react';
 import { Button } from '@strapi/design-system';
 import { Bell } from '@strapi/icons';
-import { useFetchClient, useNotification } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
-import type { AlertsView, SendTestAlert } from '../../../shared/contracts/alerts';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+import { useNotification } from '@strapi/strapi/admin';
+import type { AlertsView } from '../../../shared/contracts/alerts';
+import { useT } from '../hooks/useT';
+import { useSendTestAlertMutation } from '../services/api';
+import { useRequestError } from '../services/errors';
 
 /** Settings page: sends a test alert to the configured channels and says what each answered. */
 export const TestAlertButton = ({ alerts }: { alerts: AlertsView }) => {
-  const { formatMessage } = useIntl();
-  const { post } = useFetchClient();
+  const t = useT();
   const { toggleNotification } = useNotification();
-  const [busy, setBusy] = React.useState(false);
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const { notify } = useRequestError();
+  const [sendTestAlert, { isLoading: busy }] = useSendTestAlertMutation();
   if (!alerts || (!alerts.email && !alerts.webhook)) return null;
 
   const send = async () => {
-    setBusy(true);
-    try {
-      const { data } = await post<SendTestAlert.Response>(API.testAlert, {});
-      const errors = [
-        data.result.email?.error && `e-mail: ${data.result.email.error}`,
-        data.result.webhook?.error && `webhook: ${data.result.webhook.error}`,
-      ].filter(Boolean);
-      toggleNotification(
-        errors.length
-          ? {
-              type: 'danger',
-              message: t('alerts.test.failed', 'The test alert was not delivered: {errors}', {
-                errors: errors.join('; '),
-              }),
-            }
-          : { type: 'success', message: t('alerts.test.sent', 'Test alert sent.') }
-      );
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+    const res = await sendTestAlert();
+    if ('error' in res) return notify(res.error);
+    const { result } = res.data;
+    const errors = [
+      result.email?.error && `e-mail: ${result.email.error}`,
+      result.webhook?.error && `webhook: ${result.webhook.error}`,
+    ].filter(Boolean);
+    toggleNotification(
+      errors.length
+        ? {
+            type: 'danger',
+            message: t('alerts.test.failed', 'The test alert was not delivered: {errors}', {
+              errors: errors.join('; '),
+            }),
+          }
+        : { type: 'success', message: t('alerts.test.sent', 'Test alert sent.') }
+    );
   };
 
   return (

@@ -10,20 +10,23 @@ import {
   SingleSelectOption,
   Typography,
 } from '@strapi/design-system';
-import { useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import type {
   ConfirmLinks,
-  GetInventory,
-  GetLinkProposal,
   InventoryProgress,
   LinkProposal,
-} from '../../../shared/contracts/inventory';
-import { API, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
+} from '../../../../shared/contracts/inventory';
+import { useT } from '../../hooks/useT';
+import {
+  useConfirmLinksMutation,
+  useInventory,
+  useLazyGetLinkProposalQuery,
+  useRunInventoryMutation,
+} from '../../services/api';
+import { useRequestError } from '../../services/errors';
+import { Card } from './Card';
 
-const INVENTORY = `${API.status.replace(/\/status$/, '')}/inventory`;
-const LINK = `${API.status.replace(/\/status$/, '')}/link`;
 const SKIP = 'skip';
 
 const keyOf = (e: { contentType: string; documentId: string; locale: string }) =>
@@ -40,80 +43,45 @@ export const InventorySection = ({
   canTrigger: boolean;
   /** bumped to open the link proposal from elsewhere */ openLink?: number;
 }) => {
-  const { formatMessage, formatDate, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
-  const { get, post } = useFetchClient();
+  const { formatDate, formatNumber } = useIntl();
+  const t = useT();
   const { toggleNotification } = useNotification();
-  const [inventory, setInventory] = React.useState<InventoryProgress | null>(null);
+  const { notify } = useRequestError();
+  // A failed read shows nothing here: the dashboard's own status shows a lost connection.
+  const { data: inventory } = useInventory();
+  const [runInventory, walking] = useRunInventoryMutation();
+  const [getProposal, proposing] = useLazyGetLinkProposalQuery();
+  const [confirmLinks, confirming] = useConfirmLinksMutation();
   const [proposal, setProposal] = React.useState<LinkProposal | null>(null);
   const [choices, setChoices] = React.useState<Record<string, string>>({});
-  const [busy, setBusy] = React.useState<'walk' | 'propose' | 'confirm' | null>(null);
-
-  const load = React.useCallback(async () => {
-    try {
-      const { data } = await get<GetInventory.Response>(INVENTORY);
-      setInventory(data.inventory);
-    } catch {
-      // the dashboard's own status shows a lost connection
-    }
-  }, [get]);
-
-  React.useEffect(() => {
-    load();
-    const timer = setInterval(load, inventory?.state === 'running' ? 1000 : 5000);
-    return () => clearInterval(timer);
-  }, [load, inventory?.state]);
+  const busy = walking.isLoading || proposing.isFetching || confirming.isLoading;
 
   const walk = async () => {
-    setBusy('walk');
-    try {
-      const { data } = await post<GetInventory.Response>(INVENTORY, {});
-      setInventory(data.inventory);
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
+    const res = await runInventory();
+    if ('error' in res) notify(res.error);
   };
 
   const propose = async () => {
-    setBusy('propose');
-    try {
-      const { data } = await get<GetLinkProposal.Response>(LINK);
-      setChoices({});
-      setProposal(data.proposal);
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
+    const res = await getProposal();
+    if (res.error) return notify(res.error);
+    setChoices({});
+    setProposal(res.data ?? null);
   };
 
   const confirm = async () => {
-    setBusy('confirm');
-    try {
-      const picked: ConfirmLinks.Request['choices'] = {};
-      for (const [k, v] of Object.entries(choices)) picked[k] = v === SKIP ? null : Number(v);
-      const { data } = await post<ConfirmLinks.Response>(LINK, {
-        choices: picked,
-      });
-      setProposal(null);
-      toggleNotification({
-        type: 'success',
-        message: t(
-          'link.done',
-          '{count, plural, one {# entry linked} other {# entries linked}}: their next push updates the object in place.',
-          {
-            count: data.proposal.applied,
-          }
-        ),
-      });
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
+    const picked: ConfirmLinks.Request['choices'] = {};
+    for (const [k, v] of Object.entries(choices)) picked[k] = v === SKIP ? null : Number(v);
+    const res = await confirmLinks({ choices: picked });
+    if ('error' in res) return notify(res.error);
+    setProposal(null);
+    toggleNotification({
+      type: 'success',
+      message: t(
+        'link.done',
+        '{count, plural, one {# entry linked} other {# entries linked}}: their next push updates the object in place.',
+        { count: res.data.proposal.applied }
+      ),
+    });
   };
 
   React.useEffect(() => {
@@ -127,7 +95,7 @@ export const InventorySection = ({
   const held = inventory.held;
 
   return (
-    <Box background="neutral0" hasRadius shadow="filterShadow" padding={6} data-testid="inventory">
+    <Card data-testid="inventory">
       <Flex direction="column" alignItems="stretch" gap={3}>
         <Flex justifyContent="space-between" wrap="wrap" gap={2}>
           <Flex gap={2}>
@@ -152,8 +120,8 @@ export const InventorySection = ({
               <Button
                 variant="secondary"
                 onClick={walk}
-                loading={busy === 'walk'}
-                disabled={running || busy !== null}
+                loading={walking.isLoading}
+                disabled={running || busy}
                 data-testid="inventory-walk"
               >
                 {inventory.state === 'failed'
@@ -162,8 +130,8 @@ export const InventorySection = ({
               </Button>
               <Button
                 onClick={propose}
-                loading={busy === 'propose'}
-                disabled={running || busy !== null || !inventory.lastCompleteAt}
+                loading={proposing.isFetching}
+                disabled={running || busy || !inventory.lastCompleteAt}
                 data-testid="link-open"
               >
                 {t('link.open', 'Link existing objects')}
@@ -284,14 +252,14 @@ export const InventorySection = ({
               <Modal.Close>
                 <Button variant="tertiary">{t('link.cancel', 'Cancel')}</Button>
               </Modal.Close>
-              <Button onClick={confirm} loading={busy === 'confirm'} data-testid="link-confirm">
+              <Button onClick={confirm} loading={confirming.isLoading} data-testid="link-confirm">
                 {t('link.confirm', 'Link them')}
               </Button>
             </Modal.Footer>
           </Modal.Content>
         </Modal.Root>
       ) : null}
-    </Box>
+    </Card>
   );
 };
 
@@ -303,7 +271,7 @@ export const UnownedWarning = ({
   inventory?: InventoryProgress;
   onLink: () => void;
 }) => {
-  const { formatMessage } = useIntl();
+  const t = useT();
   if (!inventory?.lastCompleteAt || !inventory.unowned) return null;
   return (
     <Flex
@@ -314,20 +282,14 @@ export const UnownedWarning = ({
       data-testid="resync-unowned"
     >
       <Typography textColor="warning600">
-        {formatMessage(
-          {
-            id: getTranslation('sync.resync.unowned'),
-            defaultMessage:
-              'The remote account holds {count, plural, one {# object} other {# objects}} that no entry owns. A resync creates a new object for every entry not linked yet: link the existing objects first.',
-          },
+        {t(
+          'sync.resync.unowned',
+          'The remote account holds {count, plural, one {# object} other {# objects}} that no entry owns. A resync creates a new object for every entry not linked yet: link the existing objects first.',
           { count: inventory.unowned }
         )}
       </Typography>
       <Button variant="secondary" onClick={onLink} data-testid="resync-link-first">
-        {formatMessage({
-          id: getTranslation('sync.resync.linkFirst'),
-          defaultMessage: 'Link existing objects first',
-        })}
+        {t('sync.resync.linkFirst', 'Link existing objects first')}
       </Button>
     </Flex>
   );

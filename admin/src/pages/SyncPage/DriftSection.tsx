@@ -1,11 +1,9 @@
 import * as React from 'react';
 import {
   Badge,
-  Box,
   Button,
   Dialog,
   Flex,
-  Link,
   Table,
   Tbody,
   Td,
@@ -15,110 +13,59 @@ import {
   Typography,
 } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
-import { ConfirmDialog, useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { ConfirmDialog, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { Link as RouterLink } from 'react-router-dom';
-import type {
-  CheckDrift,
-  DriftEntryRef,
-  DriftGroup,
-  GetDrift,
-  RepairDrift,
-} from '../../../shared/contracts/drift';
-import { PLUGIN_ID } from '../pluginId';
-import { entryPath, errorMessage } from '../utils/api';
-import { getTranslation } from '../utils/getTranslation';
-
-const DRIFT_API = {
-  get: `/${PLUGIN_ID}/drift`,
-  check: `/${PLUGIN_ID}/drift/check`,
-  repair: `/${PLUGIN_ID}/drift/repair`,
-};
+import type { DriftEntryRef, DriftGroup } from '../../../../shared/contracts/drift';
+import { useT } from '../../hooks/useT';
+import { useCheckDriftMutation, useDrift, useRepairDriftMutation } from '../../services/api';
+import { useRequestError } from '../../services/errors';
+import { Card } from './Card';
+import { EntryCell } from './EntryCell';
 
 const GROUPS: DriftGroup[] = ['missing', 'changed', 'membership', 'notOurs'];
 
 const show = (v: unknown) =>
   v == null || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 
-interface Props {
-  canTrigger: boolean;
-  /** display name of a content type */
-  names: (uid: string) => string;
-  kindOf: (uid: string) => 'collectionType' | 'singleType';
-}
-
 /** Drift: the last check of the remote against Strapi, and a repair per group, each confirmed. */
-export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
-  const { formatMessage, formatDate, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, any>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values);
-  const { get, post } = useFetchClient();
+export const DriftSection = ({ canTrigger }: { canTrigger: boolean }) => {
+  const { formatDate, formatNumber } = useIntl();
+  const t = useT();
   const { toggleNotification } = useNotification();
-  const [data, setData] = React.useState<GetDrift.Response | null>(null);
+  const { notify } = useRequestError();
+  const { data, error } = useDrift();
+  const [checkDrift, checking] = useCheckDriftMutation();
+  const [repairDrift, repairing] = useRepairDriftMutation();
   const [confirm, setConfirm] = React.useState<DriftGroup | null>(null);
-  const [busy, setBusy] = React.useState<DriftGroup | 'check' | null>(null);
-
-  const refresh = React.useCallback(async () => {
-    try {
-      const { data } = await get<GetDrift.Response>(DRIFT_API.get);
-      setData(data);
-    } catch (err) {
-      if ((err as any)?.name !== 'AbortError')
-        toggleNotification({ type: 'danger', message: errorMessage(err) });
-    }
-  }, [get, toggleNotification]);
+  const busy = checking.isLoading || repairing.isLoading;
 
   React.useEffect(() => {
-    refresh();
-  }, [refresh]);
-
-  // While a check runs, the report is asked for again until it lands.
-  React.useEffect(() => {
-    if (!data?.checking) return;
-    const timer = setTimeout(refresh, 1000);
-    return () => clearTimeout(timer);
-  }, [data, refresh]);
+    if (error) notify(error);
+  }, [error, notify]);
 
   const check = async () => {
-    setBusy('check');
-    try {
-      await post<CheckDrift.Response>(DRIFT_API.check, {});
-      setData((d) => (d ? { ...d, checking: true } : d));
-      refresh();
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
+    const res = await checkDrift();
+    if ('error' in res) notify(res.error);
   };
 
   const repair = async (group: DriftGroup) => {
-    setBusy(group);
-    try {
-      const { data: res } = await post<RepairDrift.Response>(DRIFT_API.repair, {
-        groups: [group],
-      } satisfies RepairDrift.Request);
-      const o = res.outcome;
-      toggleNotification({
-        type: o.errors.length ? 'warning' : 'success',
-        message: t(
-          'drift.repair.done',
-          '{queued} queued · {deleted} deleted · {skipped} left alone · {errors} failed',
-          {
-            queued: Object.values(o.queued).reduce((a, b) => a + (b ?? 0), 0),
-            deleted: o.deleted,
-            skipped: o.skipped.length,
-            errors: o.errors.length,
-          }
-        ),
-      });
-      setConfirm(null);
-      refresh();
-    } catch (err) {
-      toggleNotification({ type: 'danger', message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
+    const res = await repairDrift({ groups: [group] });
+    if ('error' in res) return notify(res.error);
+    const o = res.data.outcome;
+    toggleNotification({
+      type: o.errors.length ? 'warning' : 'success',
+      message: t(
+        'drift.repair.done',
+        '{queued} queued · {deleted} deleted · {skipped} left alone · {errors} failed',
+        {
+          queued: Object.values(o.queued).reduce((a, b) => a + (b ?? 0), 0),
+          deleted: o.deleted,
+          skipped: o.skipped.length,
+          errors: o.errors.length,
+        }
+      ),
+    });
+    setConfirm(null);
   };
 
   const report = data?.report ?? null;
@@ -154,15 +101,7 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
   };
 
   const entry = (r: DriftEntryRef) => (
-    <Flex direction="column" alignItems="flex-start">
-      <Link tag={RouterLink} to={entryPath(r, kindOf(r.contentType))}>
-        {r.label ?? r.documentId}
-      </Link>
-      <Typography variant="pi" textColor="neutral600">
-        {names(r.contentType)}
-        {r.locale ? ` · ${r.locale}` : ''} · {r.resource} {r.remoteId}
-      </Typography>
-    </Flex>
+    <EntryCell entry={r} detail={`${r.resource} ${r.remoteId}`} />
   );
 
   const rows = (g: DriftGroup): Array<{ key: string; cells: React.ReactNode[] }> => {
@@ -213,13 +152,7 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
   };
 
   return (
-    <Box
-      background="neutral0"
-      hasRadius
-      shadow="filterShadow"
-      padding={6}
-      data-testid="drift-section"
-    >
+    <Card data-testid="drift-section">
       <Flex direction="column" alignItems="stretch" gap={4}>
         <Flex justifyContent="space-between" alignItems="flex-start" gap={4}>
           <Flex direction="column" alignItems="flex-start" gap={1}>
@@ -253,8 +186,8 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
               variant="secondary"
               startIcon={<ArrowClockwise />}
               onClick={check}
-              loading={busy === 'check' || Boolean(data?.checking)}
-              disabled={busy !== null || Boolean(data?.checking)}
+              loading={checking.isLoading || Boolean(data?.checking)}
+              disabled={busy || Boolean(data?.checking)}
               data-testid="drift-check"
             >
               {data?.checking ? t('drift.checking', 'Checking…') : t('drift.check', 'Check remote')}
@@ -287,7 +220,7 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
                           <Button
                             size="S"
                             variant={g === 'notOurs' ? 'danger-light' : 'secondary'}
-                            disabled={busy !== null}
+                            disabled={busy}
                             data-testid={`drift-repair-${g}`}
                           >
                             {g === 'notOurs'
@@ -303,7 +236,9 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
                               fullWidth
                               variant={g === 'notOurs' ? 'danger' : 'default'}
                               onClick={() => repair(g)}
-                              loading={busy === g}
+                              loading={
+                                repairing.isLoading && repairing.originalArgs?.groups[0] === g
+                              }
                               data-testid={`drift-repair-confirm-${g}`}
                             >
                               {t('drift.confirm.action', 'Repair')}
@@ -356,6 +291,6 @@ export const DriftSection = ({ canTrigger, names, kindOf }: Props) => {
             })
           : null}
       </Flex>
-    </Box>
+    </Card>
   );
 };

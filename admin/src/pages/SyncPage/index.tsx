@@ -1,0 +1,112 @@
+import * as React from 'react';
+import { Alert, Flex, Link } from '@strapi/design-system';
+import { Layouts, Page, useRBAC } from '@strapi/strapi/admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { EnvironmentBanner } from '../../components/EnvironmentBanner';
+import { PushTargetLine } from '../../components/PushTargetLine';
+import { RecordingAlert } from '../../components/RecordingAlert';
+import { useT } from '../../hooks/useT';
+import { PERMISSIONS, SYNC_PERMISSIONS } from '../../permissions';
+import { useSyncStatus } from '../../services/api';
+import { useRequestError } from '../../services/errors';
+import { ByContentType } from './ByContentType';
+import { DriftSection } from './DriftSection';
+import { FailedEntries } from './FailedEntries';
+import { InventorySection } from './InventorySection';
+import { ResyncCard } from './ResyncCard';
+import { StatusCounts } from './StatusCounts';
+import { SyncActions } from './SyncActions';
+import { WorkerCard } from './WorkerCard';
+
+/** The sync dashboard: what reached the API, what waits, what failed, and the remote's state. */
+const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
+  const t = useT();
+  const { message } = useRequestError();
+  // Polled from services/api: faster while a resync runs or the queue holds work.
+  const { data: report, error } = useSyncStatus();
+  const [openLink, setOpenLink] = React.useState(0);
+
+  if (error && !report) return <Page.Error content={message(error)} />;
+  if (!report) return <Page.Loading />;
+
+  return (
+    <>
+      <Layouts.Header
+        title={t('sync.title', 'Location Content sync')}
+        subtitle={t(
+          'sync.subtitle',
+          'What has reached the Location Content API, what is waiting, and what failed'
+        )}
+        primaryAction={
+          canTrigger ? (
+            <SyncActions report={report} onLink={() => setOpenLink((n) => n + 1)} />
+          ) : null
+        }
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          <EnvironmentBanner environment={report.environment} />
+          <PushTargetLine target={report.target} environment={report.environment} />
+          {!report.configured ? (
+            <Alert
+              variant="warning"
+              closeLabel=""
+              title={t('sync.notConfigured.title', 'Not connected')}
+              action={
+                <Link tag={RouterLink} to="/settings/location-content">
+                  {t('sync.notConfigured.link', 'Open the settings')}
+                </Link>
+              }
+            >
+              {t(
+                'sync.notConfigured.body',
+                'Changes are queued, but nothing is pushed until the API credentials are set.'
+              )}
+            </Alert>
+          ) : null}
+          {report.recording ? <RecordingAlert failure={report.recording} /> : null}
+          {error ? (
+            <Alert variant="danger" closeLabel="" title={t('sync.stale', 'Cannot refresh')}>
+              {message(error)}
+            </Alert>
+          ) : null}
+          {report.resync ? <ResyncCard job={report.resync} /> : null}
+          <InventorySection canTrigger={canTrigger} openLink={openLink} />
+
+          <StatusCounts report={report} />
+          <FailedEntries report={report} />
+          <WorkerCard report={report} />
+          <ByContentType report={report} />
+
+          <DriftSection canTrigger={canTrigger} />
+        </Flex>
+      </Layouts.Content>
+    </>
+  );
+};
+
+export const SyncPage = () => {
+  const t = useT();
+  const { allowedActions, isLoading } = useRBAC(SYNC_PERMISSIONS);
+  if (isLoading) return <Page.Loading />;
+  return (
+    <Layouts.Root>
+      <Page.Main>
+        <Page.Title>{t('sync.pageTitle', 'Location Content sync')}</Page.Title>
+        {allowedActions.canRead ? (
+          <Dashboard canTrigger={Boolean(allowedActions.canTrigger)} />
+        ) : (
+          <Page.NoPermissions />
+        )}
+      </Page.Main>
+    </Layouts.Root>
+  );
+};
+
+export const ProtectedSyncPage = () => (
+  <Page.Protect permissions={PERMISSIONS.readSync}>
+    <SyncPage />
+  </Page.Protect>
+);
+
+export default ProtectedSyncPage;
