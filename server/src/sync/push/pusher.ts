@@ -39,7 +39,11 @@ export function createPusher(deps: PushDeps) {
     state: StateRecord | null,
     refs: NonNullable<StateRecord['refs']>
   ): { refs?: StateRecord['refs'] } =>
-    state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs) ? {} : { refs };
+    // No refs before and none now: no rows to replace (refs rows are only written with their state).
+    (!state?.refs?.length && !refs.length) ||
+    (state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs))
+      ? {}
+      : { refs };
 
   /**
    * Closes the race with a dependency that got its remote id between our read of it and our
