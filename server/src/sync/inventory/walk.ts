@@ -201,17 +201,23 @@ export function createInventoryWalk(deps: WalkDeps) {
     const s = await load();
     s.phases[resource] = phase;
     const followed = new Set<string>();
+    /** the next page, asked for while this one is stored */
+    let ahead: Promise<Page<Record<string, any>>> | null = null;
     for (;;) {
       let page: Page<Record<string, any>>;
       try {
-        const current = phase;
-        const asked = Date.now();
-        page = await pageOf(resource, phase.next, undefined, (at) => {
-          if (current.startedAt === NOT_SENT) current.startedAt = at;
-        });
-        // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-        if (current.startedAt === NOT_SENT) current.startedAt = asked;
+        if (ahead) page = await ahead;
+        else {
+          const current = phase;
+          const asked = Date.now();
+          page = await pageOf(resource, phase.next, undefined, (at) => {
+            if (current.startedAt === NOT_SENT) current.startedAt = at;
+          });
+          // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
+          if (current.startedAt === NOT_SENT) current.startedAt = asked;
+        }
       } catch (err) {
+        ahead = null;
         if (phase.next && refused(err)) {
           strapi.log.warn(
             `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`
@@ -223,6 +229,17 @@ export function createInventoryWalk(deps: WalkDeps) {
         }
         await save();
         throw err;
+      }
+      // A link back to a page already read would loop forever.
+      const next = page.next;
+      const loops = next !== null && followed.has(next);
+      ahead = null;
+      if (next && !loops) {
+        followed.add(next);
+        // Asked for now (one page ahead, so the walk is not slowed by storing each page);
+        // its progress is saved only once this page's objects are stored.
+        ahead = pageOf(resource, next);
+        ahead.catch(() => undefined);
       }
       const seenAt = Date.now();
       await table.upsertObjects(
@@ -243,15 +260,14 @@ export function createInventoryWalk(deps: WalkDeps) {
       }
       if (page.count !== undefined && !phase.counts.includes(page.count))
         phase.counts.push(page.count);
-      if (!page.next) break;
-      // A link back to a page already read would loop forever.
-      if (followed.has(page.next))
+      if (!next) break;
+      if (loops)
         throw new Error(
           `the remote's ${resource} pages link back to a page already read; the walk stopped`
         );
-      followed.add(page.next);
-      phase.next = page.next;
-      await save();
+      phase.next = next;
+      // Saved in order behind the ones before; not waited for.
+      void save();
     }
     await table.removeUnseen(resource, phase.startedAt);
     // A walk stored before `ascending` was kept (undefined) does not know its order.
