@@ -11,7 +11,7 @@ type Obj = { id: number; name: string; latitude: number; longitude: number };
 type Order = 'ascending' | 'newest first' | 'by name';
 
 /** A remote with offset pages of `size`; links carry the offset in a format of its own. */
-function fakeRemote(order: Order, size = 10) {
+function fakeRemote(order: Order, size = 10, delayMs = 0) {
   const objects: Obj[] = [];
   let nextId = 1000;
   const gets: Array<string | null> = [];
@@ -25,6 +25,7 @@ function fakeRemote(order: Order, size = 10) {
   const link = (at: number) => `https://remote.test/v3.0/pinpoints?from=${at}`;
   const page = async ({ link: at }: { link?: string }) => {
     gets.push(at ?? null);
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const offset = at ? Number(new URL(at).searchParams.get('from')) : 0;
     const all = listing();
     return {
@@ -67,8 +68,8 @@ function fakeTable(owned: Set<number>) {
   };
 }
 
-function setup(order: Order) {
-  const remote = fakeRemote(order);
+function setup(order: Order, delayMs = 0) {
+  const remote = fakeRemote(order, 10, delayMs);
   const owned = new Set<number>();
   const table = fakeTable(owned);
   let stored: unknown = null;
@@ -172,4 +173,20 @@ test('the tail moves on: a second lost create reads from where the first read en
   remote.gets.length = 0;
   expect(await lookFor('Later', Date.now() - 1)).toHaveLength(1);
   expect(remote.gets.length).toBeLessThan(firstRead);
+});
+
+test('a create lost while a walk is under way: that walk, then the tail, not a second full walk', async () => {
+  const { remote, walk, lookFor } = setup('ascending', 5);
+  for (let i = 0; i < 95; i++) remote.add(`Existing ${i}`);
+  const walking = walk.walkResource('pinpoint');
+  await new Promise((r) => setTimeout(r, 15));
+  expect(remote.gets.length).toBeGreaterThan(0);
+  expect(remote.gets.length).toBeLessThan(10);
+  const lostAt = Date.now();
+  const landed = remote.add('Lost during the walk');
+  expect(await lookFor('Lost during the walk', lostAt)).toEqual([landed]);
+  await walking;
+  // The walk's 10 pages, then the tail (the last page again, the new one, the one before again).
+  expect(remote.gets.filter((g) => g === null)).toHaveLength(1);
+  expect(remote.gets.length).toBeLessThanOrEqual(10 + 3);
 });

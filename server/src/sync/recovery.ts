@@ -123,8 +123,10 @@ export function createRecovery(deps: RecoveryDeps) {
       const rows = (await deps.table.byNameKey(resource, nameKeyOf(fp.name))).filter((row) =>
         matches(resource, fp, asRemote(row))
       );
-      // A match this read did not see (an older twin) may be gone: only a full walk tells.
-      if (rows.every((row) => row.seenAt >= tail.startedAt))
+      // The last walk and this read together hold every object. A match seen only before the loss
+      // (an older twin) may be gone since: only a full walk tells. One seen after it (by a walk
+      // that was under way when the create was lost) is as fresh as a new walk would make it.
+      if (rows.every((row) => row.seenAt >= lostAt))
         return rows.map((row) => row.remoteId).sort((a, b) => b - a);
     }
     let notBefore = lostAt;

@@ -270,8 +270,12 @@ export function createInventoryWalk(deps: WalkDeps) {
       void save();
     }
     await table.removeUnseen(resource, phase.startedAt);
-    // A walk stored before `ascending` was kept (undefined) does not know its order.
-    phase.tail = phase.ascending === true ? { link: phase.next, maxId: phase.maxId ?? 0 } : null;
+    // A walk stored before `ascending` was kept (undefined) does not know its order; one whose
+    // pages gave different counts may have let objects slip past (see recovery.ts).
+    phase.tail =
+      phase.ascending === true && phase.counts.length <= 1
+        ? { link: phase.next, maxId: phase.maxId ?? 0 }
+        : null;
     phase.done = true;
     phase.next = null;
     phase.finishedAt = Date.now();
