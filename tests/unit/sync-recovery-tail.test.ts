@@ -190,3 +190,20 @@ test('a create lost while a walk is under way: that walk, then the tail, not a s
   expect(remote.gets.filter((g) => g === null)).toHaveLength(1);
   expect(remote.gets.length).toBeLessThanOrEqual(10 + 3);
 });
+
+test('callers woken together by the end of a walk share the next one', async () => {
+  const { remote, walk } = setup('ascending', 2);
+  for (let i = 0; i < 45; i++) remote.add(`Existing ${i}`);
+  const first = walk.walkResource('pinpoint');
+  await new Promise((r) => setTimeout(r, 10));
+  const after = Date.now();
+  const [a, b] = await Promise.all([
+    walk.walkResource('pinpoint', after),
+    walk.walkResource('pinpoint', after),
+    first,
+  ]);
+  expect(a).toBe(b);
+  // Two walks in all (from the first page each), never three.
+  expect(remote.gets.filter((g) => g === null)).toHaveLength(2);
+  expect(remote.gets).toHaveLength(10);
+});

@@ -289,6 +289,9 @@ export function createInventoryWalk(deps: WalkDeps) {
    */
   const walkResource = async (resource: ResourceKind, notBefore = 0): Promise<PhaseState> => {
     for (;;) {
+      // Loaded first: from the look at `running` to the walk set in it, nothing awaits, so two
+      // callers woken together by the end of a walk cannot both start one.
+      const s = await load();
       if (stopped) throw new WalkStoppedError();
       const current = running.get(resource);
       if (current) {
@@ -296,7 +299,6 @@ export function createInventoryWalk(deps: WalkDeps) {
         await current.promise.catch(() => undefined);
         continue;
       }
-      const s = await load();
       const known = s.phases[resource];
       if (known?.done && known.startedAt > notBefore) return known;
       const phase = known && !known.done && known.startedAt > notBefore ? known : freshPhase();
@@ -412,6 +414,7 @@ export function createInventoryWalk(deps: WalkDeps) {
    */
   const readTail = async (resource: ResourceKind, notBefore: number): Promise<TailRead | null> => {
     for (;;) {
+      const s = await load();
       if (stopped) throw new WalkStoppedError();
       const current = tails.get(resource);
       if (current) {
@@ -425,7 +428,6 @@ export function createInventoryWalk(deps: WalkDeps) {
         await full.promise.catch(() => undefined);
         continue;
       }
-      const s = await load();
       const phase = s.phases[resource];
       if (!phase?.done || !phase.tail) return null;
       const entry = { startedAt: NOT_SENT, promise: Promise.resolve<TailRead | null>(null) };
