@@ -65,7 +65,7 @@ export function matches(
 const MAX_REWALKS = 2;
 
 export interface RecoveryDeps {
-  walk: Pick<InventoryWalk, 'walkResource'>;
+  walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
   table: Pick<InventoryTable, 'byNameKey'>;
 }
 
@@ -115,6 +115,19 @@ export function createRecovery(deps: RecoveryDeps) {
         if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found')))
           throw err;
       }
+    }
+    // The common case: the last complete walk saw the collection in ascending id order, and a read
+    // from its last page to the end (a page or two) shows every object created since.
+    const tail = await deps.walk.readTail(resource, lostAt);
+    if (tail) {
+      const rows = (await deps.table.byNameKey(resource, nameKeyOf(fp.name))).filter((row) =>
+        matches(resource, fp, asRemote(row))
+      );
+      // The last walk and this read together hold every object. A match seen only before the loss
+      // (an older twin) may be gone since: only a full walk tells. One seen after it (by a walk
+      // that was under way when the create was lost) is as fresh as a new walk would make it.
+      if (rows.every((row) => row.seenAt >= lostAt))
+        return rows.map((row) => row.remoteId).sort((a, b) => b - a);
     }
     let notBefore = lostAt;
     for (let round = 0; ; round++) {

@@ -224,6 +224,27 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return Number((row as any)?.n ?? 0);
   };
 
+  /**
+   * Objects of `resource` that an entry owns, with an id up to `upToId`, that the inventory does
+   * not hold: made by a create the walks never saw, or gone from the remote. How many.
+   */
+  const ownedNotHeld = async (resource: ResourceKind, upToId: number): Promise<number> => {
+    const o = objects();
+    const st = tableInfo(strapi, STATE_UID);
+    const [row] = await knex()(st.table)
+      .where(st.col('resource'), resource)
+      .whereNotNull(st.col('remoteId'))
+      .andWhere(st.col('remoteId'), '<=', upToId)
+      .whereNotExists(
+        knex()(o.table)
+          .whereRaw('??.?? = ??.??', [o.table, o.col('resource'), st.table, st.col('resource')])
+          .andWhereRaw('??.?? = ??.??', [o.table, o.col('remoteId'), st.table, st.col('remoteId')])
+          .select(knex().raw('1'))
+      )
+      .count({ n: '*' });
+    return Number((row as any)?.n ?? 0);
+  };
+
   /** Pinpoint ids of a list as last walked. */
   const membersOf = async (listId: number): Promise<number[]> => {
     const { table, col } = members();
@@ -247,6 +268,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     page,
     membersOf,
     unownedCount,
+    ownedNotHeld,
   };
 }
 

@@ -24,6 +24,28 @@ export interface PhaseState {
   counts: number[];
   done: boolean;
   finishedAt: number | null;
+  /** every id so far greater than the one before it (absent in walks stored before it was kept) */
+  ascending?: boolean;
+  /** the greatest id seen so far */
+  maxId?: number;
+  /**
+   * Set when a complete walk saw its ids in ascending order: where its last page was (the link
+   * it was read from, as the remote gave it; null for the first page) and the greatest id seen.
+   * A later read from there finds what was appended since (see `readTail`).
+   */
+  tail?: TailMark | null;
+}
+
+export interface TailMark {
+  link: string | null;
+  maxId: number;
+}
+
+/** What a read of the tail saw: every object appended since the last complete walk, or null. */
+export interface TailRead {
+  /** when its first page request left: objects created before then are in it */
+  startedAt: number;
+  pages: number;
 }
 
 interface MembersState {
@@ -53,6 +75,10 @@ const NOT_SENT = Number.MAX_SAFE_INTEGER;
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;
+/** Pages a tail read steps back (through `previous`) to find its place after deletions. */
+const TAIL_BACK_STEPS = 3;
+/** Past this many pages a tail read gives way to a full walk (its pages are kept all the same). */
+const TAIL_MAX_PAGES = 25;
 
 export interface WalkDeps {
   strapi: Core.Strapi;
@@ -168,23 +194,30 @@ export function createInventoryWalk(deps: WalkDeps) {
     counts: [],
     done: false,
     finishedAt: null,
+    ascending: true,
   });
 
   const runPhase = async (resource: ResourceKind, phase: PhaseState): Promise<PhaseState> => {
     const s = await load();
     s.phases[resource] = phase;
     const followed = new Set<string>();
+    /** the next page, asked for while this one is stored */
+    let ahead: Promise<Page<Record<string, any>>> | null = null;
     for (;;) {
       let page: Page<Record<string, any>>;
       try {
-        const current = phase;
-        const asked = Date.now();
-        page = await pageOf(resource, phase.next, undefined, (at) => {
-          if (current.startedAt === NOT_SENT) current.startedAt = at;
-        });
-        // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-        if (current.startedAt === NOT_SENT) current.startedAt = asked;
+        if (ahead) page = await ahead;
+        else {
+          const current = phase;
+          const asked = Date.now();
+          page = await pageOf(resource, phase.next, undefined, (at) => {
+            if (current.startedAt === NOT_SENT) current.startedAt = at;
+          });
+          // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
+          if (current.startedAt === NOT_SENT) current.startedAt = asked;
+        }
       } catch (err) {
+        ahead = null;
         if (phase.next && refused(err)) {
           strapi.log.warn(
             `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`
@@ -196,6 +229,17 @@ export function createInventoryWalk(deps: WalkDeps) {
         }
         await save();
         throw err;
+      }
+      // A link back to a page already read would loop forever.
+      const next = page.next;
+      const loops = next !== null && followed.has(next);
+      ahead = null;
+      if (next && !loops) {
+        followed.add(next);
+        // Asked for now (one page ahead, so the walk is not slowed by storing each page);
+        // its progress is saved only once this page's objects are stored.
+        ahead = pageOf(resource, next);
+        ahead.catch(() => undefined);
       }
       const seenAt = Date.now();
       await table.upsertObjects(
@@ -209,19 +253,29 @@ export function createInventoryWalk(deps: WalkDeps) {
       );
       phase.pages += 1;
       phase.objects += page.results.length;
+      for (const o of page.results) {
+        const id = Number(o.id);
+        if (phase.ascending) phase.ascending = id > (phase.maxId ?? -Infinity);
+        phase.maxId = Math.max(phase.maxId ?? id, id);
+      }
       if (page.count !== undefined && !phase.counts.includes(page.count))
         phase.counts.push(page.count);
-      if (!page.next) break;
-      // A link back to a page already read would loop forever.
-      if (followed.has(page.next))
+      if (!next) break;
+      if (loops)
         throw new Error(
           `the remote's ${resource} pages link back to a page already read; the walk stopped`
         );
-      followed.add(page.next);
-      phase.next = page.next;
-      await save();
+      phase.next = next;
+      // Saved in order behind the ones before; not waited for.
+      void save();
     }
     await table.removeUnseen(resource, phase.startedAt);
+    // A walk stored before `ascending` was kept (undefined) does not know its order; one whose
+    // pages gave different counts may have let objects slip past (see recovery.ts).
+    phase.tail =
+      phase.ascending === true && phase.counts.length <= 1
+        ? { link: phase.next, maxId: phase.maxId ?? 0 }
+        : null;
     phase.done = true;
     phase.next = null;
     phase.finishedAt = Date.now();
@@ -235,6 +289,9 @@ export function createInventoryWalk(deps: WalkDeps) {
    */
   const walkResource = async (resource: ResourceKind, notBefore = 0): Promise<PhaseState> => {
     for (;;) {
+      // Loaded first: from the look at `running` to the walk set in it, nothing awaits, so two
+      // callers woken together by the end of a walk cannot both start one.
+      const s = await load();
       if (stopped) throw new WalkStoppedError();
       const current = running.get(resource);
       if (current) {
@@ -242,7 +299,6 @@ export function createInventoryWalk(deps: WalkDeps) {
         await current.promise.catch(() => undefined);
         continue;
       }
-      const s = await load();
       const known = s.phases[resource];
       if (known?.done && known.startedAt > notBefore) return known;
       const phase = known && !known.done && known.startedAt > notBefore ? known : freshPhase();
@@ -259,6 +315,130 @@ export function createInventoryWalk(deps: WalkDeps) {
         .finally(() => running.get(resource) === entry && running.delete(resource))
         .catch(() => undefined);
       return promise;
+    }
+  };
+
+  const tails = new Map<ResourceKind, { startedAt: number; promise: Promise<TailRead | null> }>();
+
+  /**
+   * Reads from the last page of the last complete walk to the end. Null when what it sees does
+   * not show that it holds every object created since that walk: then only a full walk can tell.
+   */
+  const runTail = async (
+    resource: ResourceKind,
+    phase: PhaseState,
+    mark: TailMark,
+    onSent: (at: number) => void
+  ): Promise<TailRead | null> => {
+    let startedAt = NOT_SENT;
+    let pages = 0;
+    const read = async (link: string | null) => {
+      const asked = Date.now();
+      const page = await pageOf(resource, link, undefined, (at) => {
+        if (startedAt === NOT_SENT) startedAt = at;
+        onSent(at);
+      });
+      if (startedAt === NOT_SENT) startedAt = asked;
+      onSent(asked);
+      pages += 1;
+      return page;
+    };
+    const readOrNull = async (link: string | null) => {
+      try {
+        return await read(link);
+      } catch (err) {
+        // An expired cursor, a changed format: the tail is not where it was.
+        if (refused(err)) return null;
+        throw err;
+      }
+    };
+    let link = mark.link;
+    let page = await readOrNull(link);
+    // Deletions before it move a page's objects back (offset pages): step back through
+    // `previous` until the page holds an object the last walk saw, or is the first.
+    const placed = (p: Page<Record<string, any>>) =>
+      !p.previous || (p.results.length > 0 && Number(p.results[0].id) <= mark.maxId);
+    for (let back = 0; page && !placed(page); back++) {
+      if (back >= TAIL_BACK_STEPS) return null;
+      link = page.previous;
+      page = await readOrNull(link);
+    }
+    if (!page) return null;
+    // Ids still in ascending order from there to the end: the remote lists objects by id, and
+    // whatever was created since the walk, with an id above its greatest, is in these pages.
+    let last = -Infinity;
+    const followed = new Set<string>();
+    const idsOf = (p: Page<Record<string, any>>) => p.results.map((o) => Number(o.id)).join(',');
+    for (;;) {
+      for (const o of page.results) {
+        const id = Number(o.id);
+        if (!(id > last)) return null;
+        last = id;
+      }
+      await table.upsertObjects(
+        resource,
+        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
+        Date.now(),
+        phase.walkId
+      );
+      if (!page.next) break;
+      if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return null;
+      followed.add(page.next);
+      const before = idsOf(page);
+      link = page.next;
+      page = await readOrNull(link);
+      if (!page?.previous) return null;
+      // With offset pages, a deletion while the next page was on its way moves an object from
+      // it onto the page just read, unseen: the page before (through `previous`, as given) must
+      // read the same as it did.
+      const again = await readOrNull(page.previous);
+      if (!again || idsOf(again) !== before) return null;
+    }
+    // Our own creates since the walk (the sync states know their ids) got ids above the walk's
+    // greatest, and were seen: an owned id at or below it that the inventory does not hold is an
+    // object made with a lower id (or one gone): the order cannot be relied upon.
+    if (await table.ownedNotHeld(resource, mark.maxId)) return null;
+    // The next read starts where this one ended.
+    if (phase.tail === mark) {
+      phase.tail = { link, maxId: Math.max(mark.maxId, last) };
+      await save();
+    }
+    return { startedAt, pages };
+  };
+
+  /**
+   * Objects created since the last complete walk of `resource`, read from where that walk ended,
+   * by a read that started after `notBefore` (shared by every caller it serves). Null when no
+   * walk left a mark, a full walk that covers `notBefore` is running, or the tail cannot be
+   * trusted: the caller then needs `walkResource`.
+   */
+  const readTail = async (resource: ResourceKind, notBefore: number): Promise<TailRead | null> => {
+    for (;;) {
+      const s = await load();
+      if (stopped) throw new WalkStoppedError();
+      const current = tails.get(resource);
+      if (current) {
+        if (current.startedAt > notBefore) return current.promise;
+        await current.promise.catch(() => undefined);
+        continue;
+      }
+      const full = running.get(resource);
+      if (full) {
+        if (full.startedAt > notBefore) return null;
+        await full.promise.catch(() => undefined);
+        continue;
+      }
+      const phase = s.phases[resource];
+      if (!phase?.done || !phase.tail) return null;
+      const entry = { startedAt: NOT_SENT, promise: Promise.resolve<TailRead | null>(null) };
+      entry.promise = runTail(resource, phase, phase.tail, (at) => {
+        if (entry.startedAt === NOT_SENT) entry.startedAt = at;
+      });
+      tails.set(resource, entry);
+      entry.promise
+        .finally(() => tails.get(resource) === entry && tails.delete(resource))
+        .catch(() => undefined);
+      return entry.promise;
     }
   };
 
@@ -406,13 +586,17 @@ export function createInventoryWalk(deps: WalkDeps) {
 
   const stop = async () => {
     stopped = true;
-    await Promise.allSettled([full, ...[...running.values()].map((r) => r.promise)]);
+    await Promise.allSettled([
+      full,
+      ...[...running.values(), ...tails.values()].map((r) => r.promise),
+    ]);
     await saving;
   };
 
   return {
     walkAll,
     walkResource,
+    readTail,
     progress,
     start,
     stop,
