@@ -1,0 +1,152 @@
+import type { ResourceKind } from '../../remote/types';
+import { identityOf } from './identity';
+import {
+  NOT_SENT,
+  WalkStoppedError,
+  refused,
+  type PhaseState,
+  type RemotePage,
+  type TailMark,
+  type TailRead,
+  type WalkContext,
+} from './walk-context';
+
+/** Pages a tail read steps back (through `previous`) to find its place after deletions. */
+const TAIL_BACK_STEPS = 3;
+/** Past this many pages a tail read gives way to a full walk (its pages are kept all the same). */
+const TAIL_MAX_PAGES = 25;
+
+/** A full walk under way, as the tail reader must know it: one that covers a loss makes a tail read needless. */
+export interface RunningWalk {
+  startedAt: number;
+  promise: Promise<unknown>;
+}
+
+export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, RunningWalk>) {
+  const { table, pageOf, save, load } = ctx;
+  const tails = new Map<ResourceKind, { startedAt: number; promise: Promise<TailRead | null> }>();
+
+  /**
+   * Reads from the last page of the last complete walk to the end. Null when what it sees does
+   * not show that it holds every object created since that walk: then only a full walk can tell.
+   */
+  const runTail = async (
+    resource: ResourceKind,
+    phase: PhaseState,
+    mark: TailMark,
+    onSent: (at: number) => void
+  ): Promise<TailRead | null> => {
+    let startedAt = NOT_SENT;
+    let pages = 0;
+    const read = async (link: string | null) => {
+      const asked = Date.now();
+      const page = await pageOf(resource, link, undefined, (at) => {
+        if (startedAt === NOT_SENT) startedAt = at;
+        onSent(at);
+      });
+      if (startedAt === NOT_SENT) startedAt = asked;
+      onSent(asked);
+      pages += 1;
+      return page;
+    };
+    const readOrNull = async (link: string | null) => {
+      try {
+        return await read(link);
+      } catch (err) {
+        // An expired cursor, a changed format: the tail is not where it was.
+        if (refused(err)) return null;
+        throw err;
+      }
+    };
+    let link = mark.link;
+    let page = await readOrNull(link);
+    // Deletions before it move a page's objects back (offset pages): step back through
+    // `previous` until the page holds an object the last walk saw, or is the first.
+    const placed = (p: RemotePage) =>
+      !p.previous || (p.results.length > 0 && Number(p.results[0].id) <= mark.maxId);
+    for (let back = 0; page && !placed(page); back++) {
+      if (back >= TAIL_BACK_STEPS) return null;
+      link = page.previous;
+      page = await readOrNull(link);
+    }
+    if (!page) return null;
+    // Ids still in ascending order from there to the end: the remote lists objects by id, and
+    // whatever was created since the walk, with an id above its greatest, is in these pages.
+    let last = -Infinity;
+    const followed = new Set<string>();
+    const idsOf = (p: RemotePage) => p.results.map((o) => Number(o.id)).join(',');
+    for (;;) {
+      for (const o of page.results) {
+        const id = Number(o.id);
+        if (!(id > last)) return null;
+        last = id;
+      }
+      await table.upsertObjects(
+        resource,
+        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
+        Date.now(),
+        phase.walkId
+      );
+      if (!page.next) break;
+      if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return null;
+      followed.add(page.next);
+      const before = idsOf(page);
+      link = page.next;
+      page = await readOrNull(link);
+      if (!page?.previous) return null;
+      // With offset pages, a deletion while the next page was on its way moves an object from
+      // it onto the page just read, unseen: the page before (through `previous`, as given) must
+      // read the same as it did.
+      const again = await readOrNull(page.previous);
+      if (!again || idsOf(again) !== before) return null;
+    }
+    // Our own creates since the walk (the sync states know their ids) got ids above the walk's
+    // greatest, and were seen: an owned id at or below it that the inventory does not hold is an
+    // object made with a lower id (or one gone): the order cannot be relied upon.
+    if (await table.ownedNotHeld(resource, mark.maxId)) return null;
+    // The next read starts where this one ended.
+    if (phase.tail === mark) {
+      phase.tail = { link, maxId: Math.max(mark.maxId, last) };
+      await save();
+    }
+    return { startedAt, pages };
+  };
+
+  /**
+   * Objects created since the last complete walk of `resource`, read from where that walk ended,
+   * by a read that started after `notBefore` (shared by every caller it serves). Null when no
+   * walk left a mark, a full walk that covers `notBefore` is running, or the tail cannot be
+   * trusted: the caller then needs `walkResource`.
+   */
+  const readTail = async (resource: ResourceKind, notBefore: number): Promise<TailRead | null> => {
+    for (;;) {
+      const s = await load();
+      if (ctx.stopped) throw new WalkStoppedError();
+      const current = tails.get(resource);
+      if (current) {
+        if (current.startedAt > notBefore) return current.promise;
+        await current.promise.catch(() => undefined);
+        continue;
+      }
+      const full = running.get(resource);
+      if (full) {
+        if (full.startedAt > notBefore) return null;
+        await full.promise.catch(() => undefined);
+        continue;
+      }
+      const phase = s.phases[resource];
+      if (!phase?.done || !phase.tail) return null;
+      const entry = { startedAt: NOT_SENT, promise: Promise.resolve<TailRead | null>(null) };
+      entry.promise = runTail(resource, phase, phase.tail, (at) => {
+        if (entry.startedAt === NOT_SENT) entry.startedAt = at;
+      });
+      tails.set(resource, entry);
+      entry.promise
+        .finally(() => tails.get(resource) === entry && tails.delete(resource))
+        .catch(() => undefined);
+      return entry.promise;
+    }
+  };
+
+  return { readTail, pending: () => [...tails.values()].map((t) => t.promise) };
+}

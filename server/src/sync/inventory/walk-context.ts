@@ -1,0 +1,185 @@
+import type { Core } from '@strapi/strapi';
+import { RemoteError, type RemoteClient } from '../../remote';
+import type { Page, ResourceKind } from '../../remote/types';
+import { PLUGIN_ID } from '../../permissions';
+import { isRateLimitWait } from '../limiter';
+import type { InventoryTable } from './table';
+
+/** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
+export interface PhaseState {
+  walkId: string;
+  /**
+   * When its first page request left (after its wait behind the pushes): every object created
+   * before then is in the walk. NOT_SENT until then.
+   */
+  startedAt: number;
+  /** the `next` link of the last page stored, as the remote gave it; null before the first page */
+  next: string | null;
+  pages: number;
+  objects: number;
+  /** distinct `count` values the pages gave: more than one, and objects may have slipped past */
+  counts: number[];
+  done: boolean;
+  finishedAt: number | null;
+  /** every id so far greater than the one before it (absent in walks stored before it was kept) */
+  ascending?: boolean;
+  /** the greatest id seen so far */
+  maxId?: number;
+  /**
+   * Set when a complete walk saw its ids in ascending order: where its last page was (the link
+   * it was read from, as the remote gave it; null for the first page) and the greatest id seen.
+   * A later read from there finds what was appended since (see `readTail`).
+   */
+  tail?: TailMark | null;
+}
+
+export interface TailMark {
+  link: string | null;
+  maxId: number;
+}
+
+/** What a read of the tail saw: every object appended since the last complete walk, or null. */
+export interface TailRead {
+  /** when its first page request left: objects created before then are in it */
+  startedAt: number;
+  pages: number;
+}
+
+export interface MembersState {
+  startedAt: number;
+  /** lists with an id up to this one are done */
+  listAfter: number;
+  current: { listId: number; startedAt: number; next: string | null } | null;
+  done: boolean;
+}
+
+export interface FullWalk {
+  id: string;
+  startedAt: number;
+  state: 'running' | 'done' | 'failed';
+  error: string | null;
+  finishedAt: number | null;
+}
+
+export interface Stored {
+  walk: FullWalk | null;
+  phases: Partial<Record<ResourceKind, PhaseState>>;
+  members: MembersState | null;
+  lastCompleteAt: number | null;
+}
+
+export const NOT_SENT = Number.MAX_SAFE_INTEGER;
+export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
+const STORE_KEY = 'inventory';
+const PAGE_ATTEMPTS = 8;
+
+export interface WalkDeps {
+  strapi: Core.Strapi;
+  table: InventoryTable;
+  client: () => Promise<RemoteClient>;
+  /** runs remote calls behind the pushes in the rate-limited queue */
+  background: <T>(fn: () => Promise<T>, onSent?: (at: number) => void) => Promise<T>;
+  /** pause before attempt `n` (1-based) of a page; tests and benchmarks shorten it */
+  pageRetryDelayMs?: (attempt: number) => number;
+}
+
+const defaultDelay = (attempt: number) =>
+  Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+
+/** A stored link the remote no longer takes (an expired cursor, a changed format): walk again from the start. */
+export const refused = (err: unknown) =>
+  err instanceof RemoteError &&
+  !err.retryable &&
+  (err.status === 400 || err.status === 404 || err.status === 410);
+const transient = (err: unknown) =>
+  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class WalkStoppedError extends Error {
+  constructor() {
+    super('the inventory walk stopped with Strapi; it resumes where it was at the next start');
+    this.name = 'WalkStoppedError';
+  }
+}
+
+export type RemotePage = Page<Record<string, any>>;
+
+/** What the walk's parts share: its stored progress, its page reads, and whether Strapi stopped it. */
+export interface WalkContext {
+  strapi: Core.Strapi;
+  table: InventoryTable;
+  stopped: boolean;
+  /** the stored progress, read once */
+  load(): Promise<Stored>;
+  /** Writes in order: each page's progress lands after the one before it. */
+  save(): Promise<unknown>;
+  /** settles once every save asked for so far has */
+  saved(): Promise<unknown>;
+  /** One page of `resource` (`link` null for the first), asked again on a transient failure. */
+  pageOf(
+    resource: ResourceKind,
+    link: string | null,
+    filter?: { list?: number },
+    onSent?: (at: number) => void
+  ): Promise<RemotePage>;
+}
+
+export function createWalkContext(deps: WalkDeps): WalkContext {
+  const { strapi } = deps;
+  const delay = deps.pageRetryDelayMs ?? defaultDelay;
+  const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
+  let stored: Stored | undefined;
+  let saving: Promise<unknown> = Promise.resolve();
+
+  const ctx: WalkContext = {
+    strapi,
+    table: deps.table,
+    stopped: false,
+    load: async () => {
+      if (!stored) {
+        const value = (await store().get({ key: STORE_KEY })) as Stored | null;
+        stored ??= {
+          walk: value?.walk ?? null,
+          phases: value?.phases ?? {},
+          members: value?.members ?? null,
+          lastCompleteAt: value?.lastCompleteAt ?? null,
+        };
+      }
+      return stored;
+    },
+    save: () => {
+      const snapshot = JSON.parse(JSON.stringify(stored));
+      saving = saving
+        .then(() => store().set({ key: STORE_KEY, value: snapshot }))
+        .catch((err) =>
+          strapi.log.warn(
+            `[location-content] could not save the inventory walk's progress: ${messageOf(err)}`
+          )
+        );
+      return saving;
+    },
+    saved: () => saving,
+    pageOf: async (resource, link, filter, onSent) => {
+      const client = await deps.client();
+      const from = { link: link ?? undefined, filter };
+      const api = {
+        pinpoint: client.pinpoints,
+        event: client.events,
+        category: client.categories,
+        list: client.lists,
+      }[resource] as {
+        page(from: { link?: string; filter?: unknown }): Promise<RemotePage>;
+      };
+      for (let attempt = 1; ; attempt++) {
+        if (ctx.stopped) throw new WalkStoppedError();
+        try {
+          return await deps.background(() => api.page(from), onSent);
+        } catch (err) {
+          if (!transient(err) || attempt >= PAGE_ATTEMPTS) throw err;
+          await new Promise((r) => setTimeout(r, delay(attempt)));
+        }
+      }
+    },
+  };
+  return ctx;
+}
