@@ -52,6 +52,7 @@ const MATRIX = [
   'link',
   'drift',
   'push-history',
+  'recovery-tail',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&
