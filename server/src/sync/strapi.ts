@@ -1,4 +1,4 @@
-import type { Core, UID } from '@strapi/strapi';
+import type { Core, Modules, UID } from '@strapi/strapi';
 import type { SchemaModel } from '../mapping/types';
 
 /**
@@ -17,3 +17,22 @@ export const modelOf = (strapi: Core.Strapi, uid: string): SchemaModel | undefin
 
 /** A database row or a document as read: its values are checked or converted where they are used. */
 export type Row = Record<string, unknown>;
+
+/**
+ * Document Service params the plugin builds at run time (populate from its mappings, filters on
+ * documentId): Strapi checks them when it runs the query; its static types, made for an app's
+ * own generated uids, cannot, so they are asserted once here.
+ */
+export type FindParams = Modules.Documents.ServiceParams['findMany'];
+export type FindOneParams = Modules.Documents.ServiceParams['findOne'];
+
+/** The Document Service of a run-time uid; what it returns is read as plain rows. */
+export const documentsOf = (strapi: Core.Strapi, uid: string) => {
+  const service = strapi.documents(contentTypeUid(uid));
+  return {
+    findMany: (params: Record<string, unknown>) =>
+      service.findMany(params as FindParams) as Promise<Row[]>,
+    findOne: (params: Record<string, unknown>) =>
+      service.findOne(params as FindOneParams) as Promise<Row | null>,
+  };
+};
