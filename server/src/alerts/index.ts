@@ -52,8 +52,11 @@ export function createAlerts(
         try {
           await email.send({ to: c.email.join(','), subject: m.title, text: m.text });
           result.email = { to: c.email.length, error: null };
-        } catch (err: any) {
-          result.email = { to: 0, error: String(err?.message ?? err).slice(0, 300) };
+        } catch (err) {
+          result.email = {
+            to: 0,
+            error: String((err as Error | null)?.message ?? err).slice(0, 300),
+          };
         }
       }
     }
@@ -66,8 +69,11 @@ export function createAlerts(
           signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
         });
         result.webhook = { status: res.status, error: res.ok ? null : `answered ${res.status}` };
-      } catch (err: any) {
-        result.webhook = { status: null, error: String(err?.message ?? err).slice(0, 300) };
+      } catch (err) {
+        result.webhook = {
+          status: null,
+          error: String((err as Error | null)?.message ?? err).slice(0, 300),
+        };
       }
     }
     for (const [channel, r] of Object.entries(result)) {
@@ -85,9 +91,9 @@ export function createAlerts(
     try {
       if (!(await claimAlert(strapi, kind, (c.intervalMinutes ?? 60) * 60_000))) return;
       await deliver(message(kind, title, text));
-    } catch (err: any) {
+    } catch (err) {
       strapi.log.warn(
-        `[location-content] could not send the ${kind} alert: ${err?.message ?? err}`
+        `[location-content] could not send the ${kind} alert: ${(err as Error | null)?.message ?? err}`
       );
     }
   };

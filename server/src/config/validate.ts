@@ -126,7 +126,7 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     return problems;
   }
   const seen = new Map<string, number>();
-  config.mappings.forEach((m: any, i) => {
+  config.mappings.forEach((m: unknown, i) => {
     const at = key(`mappings[${i}]`);
     if (!isPlainObject(m))
       return problems.push(`${at} must be an object { contentType, resource, fields }`);

@@ -13,7 +13,7 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
-type Node = Record<string, any>;
+type Node = Record<string, unknown>;
 
 export interface BlocksOptions {
   /** turns a media URL as stored (maybe relative) into the one to publish */
@@ -109,7 +109,7 @@ function renderBlock(node: Node, opts: BlocksOptions): string {
       return `<pre><code${lang}>${escapeHtml(text)}</code></pre>`;
     }
     case 'image': {
-      const image = node.image ?? {};
+      const image: Node = node.image && typeof node.image === 'object' ? (node.image as Node) : {};
       if (typeof image.url !== 'string' || image.url === '') return '';
       const src = opts.mediaUrl ? opts.mediaUrl(image.url) : image.url;
       const alt = typeof image.alternativeText === 'string' ? image.alternativeText : '';

@@ -144,15 +144,16 @@ export async function mediaFileOf(
  * The payload with the bytes of its deferred media read in: called right before a payload is
  * sent. Throws a MappingError when a file turns out too big or empty.
  */
-export async function loadMedia<P extends Record<string, any>>(
+export async function loadMedia<P extends object>(
   payload: P,
   deferred: DeferredMedia[] | undefined,
   ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
 ): Promise<P> {
   if (!deferred?.length) return payload;
-  const out: Record<string, any> = { ...payload };
+  // P is a request interface (no index signature): the remote fields are looked up by name here.
+  const out = { ...payload } as Record<string, unknown>;
   for (const d of deferred) {
-    const current = out[d.remoteField];
+    const current = out[d.remoteField] as { content?: unknown } | null | undefined;
     if (!current || current.content !== d.placeholder) continue;
     const bytes = await readBytes(d.file, d.name, d.field, ctx);
     out[d.remoteField] = { ...current, content: bytes.toString('base64') };

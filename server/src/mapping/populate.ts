@@ -96,7 +96,10 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
  * plus documentId/locale — never whole related entries, which can be large and themselves
  * relation-heavy. Paths that do not fit the schema are left out (the validator reports them).
  */
-export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Record<string, any> {
+export function populateFor(
+  mapping: Mapping,
+  getModel: StrapiSchemaLookup
+): Record<string, unknown> {
   const root = new Map<string, PopNode>();
   for (const fp of fieldPaths(mapping, getModel)) {
     let resolved: ResolvedPath;
@@ -132,10 +135,7 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup): Rec
   if (mapping.transform) {
     // A transform may read any field, not only mapped ones: give it every relation, component and
     // media of the entry, one level deep (the mapped paths keep their deeper populate).
-    const attributes = (getModel(mapping.contentType)?.attributes ?? {}) as Record<
-      string,
-      { type?: string }
-    >;
+    const attributes = getModel(mapping.contentType)?.attributes ?? {};
     for (const [name, attr] of Object.entries(attributes)) {
       if (name in out || name === 'localizations' || name === 'createdBy' || name === 'updatedBy')
         continue;

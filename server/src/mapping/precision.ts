@@ -24,10 +24,10 @@ const IN_COORDINATES = new Set([
 /** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
 export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {
   if (mapping.resource !== 'pinpoint') return [];
-  const fields = (mapping.fields ?? {}) as Record<string, any>;
+  const fields = mapping.fields ?? {};
   const found: DecimalSource[] = [];
-  const resolve = (source: unknown) => {
-    const { path } = normalizeSource(source as any);
+  const resolve = (source: Parameters<typeof normalizeSource>[0]) => {
+    const { path } = normalizeSource(source);
     if (!path) return undefined;
     try {
       return resolvePath(mapping.contentType, path, getModel);
@@ -42,9 +42,7 @@ export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup)
   }
   const last = fields.coordinates === undefined ? undefined : resolve(fields.coordinates)?.last;
   if (last?.kind === 'component' && last.target) {
-    for (const [name, attr] of Object.entries(
-      (getModel(last.target)?.attributes ?? {}) as Record<string, any>
-    )) {
+    for (const [name, attr] of Object.entries(getModel(last.target)?.attributes ?? {})) {
       if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase()))
         found.push({ field: 'coordinates', owner: last.target, attribute: name });
     }

@@ -25,7 +25,8 @@ export interface SchemaAttribute {
   relation?: string;
   target?: string;
   multiple?: boolean;
-  allowedTypes?: string[] | null;
+  /** Strapi: one kind or a list of kinds */
+  allowedTypes?: string | Array<string | undefined> | null;
   customField?: string;
   [key: string]: unknown;
 }
@@ -34,9 +35,10 @@ export interface SchemaModel {
   uid?: string;
   kind?: string;
   modelType?: string;
-  attributes: Record<string, SchemaAttribute | any>;
-  pluginOptions?: any;
-  options?: any;
+  attributes: Record<string, SchemaAttribute>;
+  /** only the keys the plugin reads; Strapi's own `SchemaPluginOptions` is `object`-typed */
+  pluginOptions?: { i18n?: { localized?: boolean }; [plugin: string]: unknown };
+  options?: { draftAndPublish?: boolean };
 }
 
 /** `strapi.getModel(uid)`: content types and components (component uids look like 'shared.geo'). */

@@ -1,5 +1,5 @@
 import type { RemoteClient } from '../remote';
-import type { RemoteErrorCode } from '../remote/errors';
+import type { RemoteError, RemoteErrorCode } from '../remote/errors';
 import type { ConnectionFailure, ConnectionTestResult } from '../../../shared/contracts/settings';
 import type { Credentials } from './credentials';
 
@@ -16,13 +16,18 @@ const hostOf = (baseUrl?: string) => {
 };
 
 /** The system error code under a network failure (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED, ...). */
-const systemCode = (err: any): string | undefined => {
-  for (let e = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+type ErrorLike = { code?: unknown; errno?: unknown; cause?: unknown; message?: unknown };
+const systemCode = (err: unknown): string | undefined => {
+  for (
+    let e = err as ErrorLike | null | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as ErrorLike | null | undefined, depth++
+  ) {
     if (typeof e.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(e.code)) return e.code;
     if (typeof e.errno === 'string') return e.errno;
   }
   const m = /\b(E[A-Z]{3,}|[A-Z_]*CERT[A-Z_]*|SELF_SIGNED[A-Z_]*|UNABLE_TO_[A-Z_]+)\b/.exec(
-    String(err?.message ?? '')
+    String((err as ErrorLike | null | undefined)?.message ?? '')
   );
   return m?.[1];
 };
@@ -45,21 +50,24 @@ const networkReason = (code: string | undefined) => {
 
 /** Turns any failure of the test into one sentence, keeping the remote's own words as detail. */
 export function describeFailure(
-  err: any,
+  thrown: unknown,
   host: string | null,
   timeoutMs: number
 ): Omit<ConnectionTestResult, 'durationMs' | 'host'> {
   const at = host ?? 'the server';
-  if (err?.name !== 'RemoteError') {
-    if (err instanceof TypeError && /base URL|required/i.test(err.message))
-      return { ok: false, code: 'invalid', message: err.message };
+  const named = thrown as { name?: unknown; message?: unknown } | null | undefined;
+  if (named?.name !== 'RemoteError') {
+    if (thrown instanceof TypeError && /base URL|required/i.test(thrown.message))
+      return { ok: false, code: 'invalid', message: thrown.message };
     return {
       ok: false,
       code: 'unexpected',
       message: `${at} answered, but not like a Location Content API v3.0 (is the base URL the API root?).`,
-      detail: String(err?.message ?? err),
+      detail: String(named?.message ?? thrown),
     };
   }
+  // Recognised by its name, as before (not instanceof): a RemoteError.
+  const err = thrown as RemoteError;
   const code = err.code as RemoteErrorCode;
   const status: number | undefined = err.status;
   const detail: string = err.message;

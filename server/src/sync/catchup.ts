@@ -5,6 +5,7 @@ import { toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import { goneStatePages, onlineKeyPages } from './entries';
 import type { StateStore } from './state';
+import { modelOf } from './strapi';
 import type { ResourceKind } from '../remote/types';
 
 const STORE_UID = 'strapi::core-store';
@@ -47,14 +48,16 @@ export function createCatchUp(deps: CatchUpDeps) {
   const slackMs = deps.slackMs ?? 60_000;
   const staleMs = intervalMs * 3;
   const ownKey = `${MARKER_PREFIX}${deps.owner}`;
-  const store = () => strapi.db.query(STORE_UID as any);
+  const store = () => strapi.db.query(STORE_UID);
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> | undefined;
 
   const host = hostname();
+  type StoreRow = { key: string; value: string };
   type Marker = { key: string; beat: number | null; pid?: number; host?: string };
 
-  const markerOf = (row: any): Marker => {
+  /** A row of Strapi's core store: `value` is the JSON this file wrote. */
+  const markerOf = (row: StoreRow): Marker => {
     try {
       const v = JSON.parse(row.value);
       const beat = Number(v?.beat);
@@ -74,8 +77,8 @@ export function createCatchUp(deps: CatchUpDeps) {
     try {
       process.kill(pid, 0);
       return false;
-    } catch (err: any) {
-      return err?.code === 'ESRCH';
+    } catch (err) {
+      return (err as NodeJS.ErrnoException | null)?.code === 'ESRCH';
     }
   };
 
@@ -86,8 +89,10 @@ export function createCatchUp(deps: CatchUpDeps) {
     (m.host === host && typeof m.pid === 'number' && processGone(m.pid));
 
   const foreignMarkers = async (): Promise<Marker[]> => {
-    const rows = await store().findMany({ where: { key: { $startsWith: MARKER_PREFIX } } });
-    return rows.filter((r: any) => r.key !== ownKey).map(markerOf);
+    const rows: StoreRow[] = await store().findMany({
+      where: { key: { $startsWith: MARKER_PREFIX } },
+    });
+    return rows.filter((r) => r.key !== ownKey).map(markerOf);
   };
 
   const writeBeat = async (create: boolean) => {
@@ -110,7 +115,7 @@ export function createCatchUp(deps: CatchUpDeps) {
 
   /** Published (or, without draft & publish, saved) versions changed since `since`. */
   const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
-    const model = strapi.getModel(uid as any) as any;
+    const model = modelOf(strapi, uid);
     if (!model) return 0;
     const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
     // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
@@ -124,7 +129,7 @@ export function createCatchUp(deps: CatchUpDeps) {
 
   /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
   const goneOnline = async (uid: string, resource: ResourceKind) => {
-    if (!strapi.getModel(uid as any)) return 0;
+    if (!modelOf(strapi, uid)) return 0;
     let n = 0;
     for await (const gone of goneStatePages(strapi, deps.states, uid)) {
       const online = gone.filter(

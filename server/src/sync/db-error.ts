@@ -2,7 +2,10 @@
  * Why a statement failed, without the statement or its values: knex puts both in the message
  * ("insert into ... values (...) - <the database's message>"), and values are editors' content.
  */
-export const reasonOf = (err: any): string => {
+export const reasonOf = (thrown: unknown): string => {
+  // What knex and the database drivers put on their errors (mysql2 adds `sqlMessage`).
+  const err = thrown as
+    { code?: unknown; sqlMessage?: unknown; message?: unknown } | null | undefined;
   const code = typeof err?.code === 'string' ? err.code : undefined;
   let text = String(err?.sqlMessage ?? err?.message ?? err ?? 'unknown error');
   if (!err?.sqlMessage) {

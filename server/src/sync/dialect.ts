@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 
 /**
  * The statements whose SQL differs between the databases Strapi 5 runs on. Each one lives here,
@@ -9,7 +10,7 @@ export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 export const dialectOf = (strapi: Core.Strapi): DialectName => {
   const client = String(
-    (strapi.db as any).dialect?.client ?? strapi.db.config?.connection?.client ?? 'sqlite'
+    strapi.db.dialect?.client ?? strapi.db.config?.connection?.client ?? 'sqlite'
   );
   if (/^(pg|postgres)/.test(client)) return 'postgres';
   if (/^(mysql|mariadb)/.test(client)) return 'mysql';
@@ -52,7 +53,7 @@ export async function createIndexIfMissing(
   const knex = strapi.db.connection;
   if (dialectOf(strapi) === 'mysql') {
     if (await hasIndex(strapi, table, name)) return;
-    await knex.schema.alterTable(table, (t: any) =>
+    await knex.schema.alterTable(table, (t: Knex.AlterTableBuilder) =>
       unique ? t.unique(columns, { indexName: name }) : t.index(columns, name)
     );
     return;
@@ -77,9 +78,12 @@ export async function decimalScale(
   if (dialect === 'sqlite') return null;
   const knex = strapi.db.connection;
   const schema = dialect === 'mysql' ? knex.raw('DATABASE()') : knex.raw('current_schema()');
-  const row = await knex('information_schema.columns')
+  // MySQL answers with the column's own upper-case name, whatever the alias.
+  const row: { scale?: unknown; NUMERIC_SCALE?: unknown } | undefined = await knex(
+    'information_schema.columns'
+  )
     .where({ table_schema: schema, table_name: table, column_name: column })
     .first({ scale: 'numeric_scale' });
-  const scale = row == null ? null : Number(row.scale ?? (row as any).NUMERIC_SCALE);
+  const scale = row == null ? null : Number(row.scale ?? row.NUMERIC_SCALE);
   return scale == null || !Number.isFinite(scale) ? null : scale;
 }

@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
+import type { SchemaModel } from '../mapping/types';
 import type { StateRecord, StateStore } from './state';
+import { modelOf } from './strapi';
 import type { EntryKey } from './types';
 
 const PAGE = 500;
 
-const modelOf = (strapi: Core.Strapi, uid: string) => strapi.getModel(uid as any) as any;
-
 /** What "online" means for a model: published, or simply saved without draft & publish. */
-const onlineWhere = (model: any): Record<string, unknown> =>
+const onlineWhere = (model: SchemaModel | undefined): Record<string, unknown> =>
   model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {};
 
 /**
@@ -24,17 +24,19 @@ export async function* onlineKeyPages(
   const localized = Boolean(model?.pluginOptions?.i18n?.localized);
   const online = onlineWhere(model);
   for (;;) {
-    const rows = await strapi.db.query(uid as any).findMany({
-      select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
-      where: { ...where, ...online, id: { $gt: after } },
-      orderBy: { id: 'asc' },
-      limit: PAGE,
-    });
+    const rows: Array<{ id: number; documentId: string; locale?: string | null }> = await strapi.db
+      .query(uid)
+      .findMany({
+        select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
+        where: { ...where, ...online, id: { $gt: after } },
+        orderBy: { id: 'asc' },
+        limit: PAGE,
+      });
     if (!rows.length) return;
     after = rows[rows.length - 1].id;
     yield {
       after,
-      keys: rows.map((r: any) => ({
+      keys: rows.map((r) => ({
         contentType: uid,
         documentId: r.documentId,
         locale: localized ? (r.locale ?? '') : '',
@@ -60,10 +62,10 @@ export async function* goneStatePages(
       documentId: { $in: [...new Set(page.map((s) => s.documentId))] },
       ...onlineWhere(model),
     };
-    const present = await strapi.db
-      .query(uid as any)
+    const present: Array<{ documentId: string; locale?: string | null }> = await strapi.db
+      .query(uid)
       .findMany({ select: ['documentId', 'locale'], where });
-    const alive = new Set(present.map((p: any) => `${p.documentId}|${p.locale ?? ''}`));
+    const alive = new Set(present.map((p) => `${p.documentId}|${p.locale ?? ''}`));
     const gone = page.filter(
       (s) =>
         !alive.has(`${s.documentId}|${s.locale}`) &&

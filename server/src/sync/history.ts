@@ -5,6 +5,14 @@ import type { PushResult } from './push';
 import { ATTEMPT_UID, ensureIndex, tableInfo } from './tables';
 import type { EntryKey } from './types';
 
+/** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
+type AttemptRow = Omit<PushAttempt, 'at' | 'httpStatus' | 'message' | 'durationMs'> & {
+  at: string | number | Date;
+  httpStatus?: number | null;
+  message?: string | null;
+  durationMs?: number | null;
+};
+
 /** Attempts kept per entry. */
 export const HISTORY_SIZE = 20;
 
@@ -63,7 +71,7 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     const { table, col } = info();
     const db = strapi.db.connection;
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await strapi.db.query(ATTEMPT_UID as any).createMany({
+      await strapi.db.query(ATTEMPT_UID).createMany({
         data: rows.slice(i, i + CHUNK).map((r) => ({ entryKey: r.key, ...r.attempt })),
       });
     }
@@ -121,12 +129,12 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     /** Newest first. */
     async list(key: EntryKey): Promise<PushAttempt[]> {
       await flush();
-      const rows = await strapi.db.query(ATTEMPT_UID as any).findMany({
+      const rows: AttemptRow[] = await strapi.db.query(ATTEMPT_UID).findMany({
         where: { entryKey: keyString(key) },
         orderBy: { id: 'desc' },
         limit: HISTORY_SIZE,
       });
-      return rows.map((r: any) => ({
+      return rows.map((r) => ({
         at: new Date(r.at).toISOString(),
         operation: r.operation,
         outcome: r.outcome,

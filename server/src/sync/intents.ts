@@ -162,7 +162,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     flushing = (async () => {
       try {
         await o.write(items);
-      } catch (err: any) {
+      } catch (err) {
         // Back into the buffer (merged with anything newer, never dropped) and tried again later and later.
         const reason = reasonOf(err);
         const first = !failing;

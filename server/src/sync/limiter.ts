@@ -1,7 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
 
-type FetchLike = (url: any, init?: any) => Promise<any>;
+/** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
+interface LimitedResponse {
+  status: number;
+  headers: { get(name: string): string | null | undefined };
+  arrayBuffer?: () => Promise<unknown>;
+}
+
+/** The arguments of any fetch (remote/transport.ts's FetchLike, test fakes); passed through as given. */
+type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
 
 export interface LimiterOptions {
   requestsPerSecond: number;
@@ -35,7 +43,7 @@ export class RateLimitWaitError extends Error {
 
 /** True for an error (or any error in its `cause` chain) raised by waiting under the rate limit. */
 export const isRateLimitWait = (err: unknown): boolean => {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++)
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
     if (e instanceof RateLimitWaitError) return true;
   return false;
 };
@@ -88,29 +96,30 @@ export function createLimiter(options: LimiterOptions) {
   const background = <T>(fn: () => Promise<T>, onSent?: (at: number) => void): Promise<T> =>
     lane.run({ onSent }, fn);
 
-  const wrap = (fetchImpl: FetchLike): FetchLike =>
-    async function limitedFetch(url, init) {
-      const signal: AbortSignal | undefined = init?.signal;
+  const wrap = <A extends FetchArgs, R extends LimitedResponse>(
+    fetchImpl: (...args: A) => Promise<R>
+  ) =>
+    async function limitedFetch(...args: A): Promise<R> {
+      const signal: AbortSignal | undefined = args[1]?.signal;
       const background = lane.getStore();
       for (let attempt = 0; ; attempt++) {
         let sent = false;
-        let res: any;
+        let res: R;
         try {
           // A call whose caller gave up while it waited leaves the queue; one that did not is
           // never handed to fetch with an aborted signal (node-fetch then throws from a stream).
-          res = await queue.add(
-            () => {
-              if (signal?.aborted) throw new RateLimitWaitError();
-              sent = true;
-              background?.onSent?.(Date.now());
-              return fetchImpl(url, init);
-            },
-            {
-              throwOnTimeout: true,
-              priority: background ? -1 : 0,
-              ...(signal ? { signal } : {}),
-            } as any
-          );
+          // (throwOnTimeout is no longer in p-queue's option types; passed as before, unchecked.)
+          const addOptions = {
+            throwOnTimeout: true,
+            priority: background ? -1 : 0,
+            ...(signal ? { signal } : {}),
+          };
+          res = await queue.add(() => {
+            if (signal?.aborted) throw new RateLimitWaitError();
+            sent = true;
+            background?.onSent?.(Date.now());
+            return fetchImpl(...args);
+          }, addOptions);
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
           throw sent || err instanceof RateLimitWaitError || !signal?.aborted

@@ -116,13 +116,14 @@ export function createLinker(deps: {
         const known = await states.getMany(page.keys);
         for (const key of page.keys) {
           if (known.get(keyString(key))?.remoteId != null) continue;
-          let payload: Record<string, any>;
+          let payload: Record<string, unknown>;
           try {
             const entry = await deps.pusher.readEntry(key, mapping);
             if (!entry) continue;
             const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
             if (outcome.action === 'skip') continue;
-            payload = outcome.payload as Record<string, any>;
+            // (A request interface, read here by field name: identity and name.)
+            payload = outcome.payload as Record<string, unknown>;
           } catch (err) {
             // An entry that cannot be mapped cannot be pushed either: its own error shows it.
             if (err instanceof MappingError) continue;

@@ -12,7 +12,7 @@ export const createMediaReader =
   async (file: { url: string; name?: string }): Promise<Buffer> => {
     if (!file?.url) throw new Error(`media ${file?.name ?? ''} has no url`);
     if (/^https?:\/\//i.test(file.url)) {
-      const res = await fetch(file.url, { signal: AbortSignal.timeout(options.timeoutMs) as any });
+      const res = await fetch(file.url, { signal: AbortSignal.timeout(options.timeoutMs) });
       if (!res.ok)
         throw new Error(
           `media ${file.name ?? file.url} could not be downloaded: HTTP ${res.status}`

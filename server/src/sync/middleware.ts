@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { EnqueueItem } from './outbox';
 import type { ResourceKind } from '../remote/types';
+import type { SchemaModel } from '../mapping/types';
+import { modelOf } from './strapi';
 
 const WRITE_ACTIONS = new Set([
   'create',
@@ -11,6 +13,29 @@ const WRITE_ACTIONS = new Set([
   'discardDraft',
   'clone',
 ]);
+
+/** The params of a document-service write, as far as the middleware reads them. */
+export interface WriteParams {
+  documentId?: string;
+  /** one locale, '*' (every locale), or a list of locales */
+  locale?: string | string[];
+  status?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * What the middleware reads of Strapi's `Modules.Documents.Middleware.Context`. Strapi types it
+ * as a union over every registered uid and action, whose params differ; register.ts hands the
+ * middleware to `strapi.documents.use` with one cast at that boundary.
+ */
+export interface WriteContext {
+  uid: string;
+  action: string;
+  params?: WriteParams | null;
+}
+
+/** What a write resolves to, as far as the middleware reads it (publish & co. give `entries`). */
+type WriteResult = { documentId?: string; entries?: Array<{ documentId?: string }> } | null;
 
 export interface MiddlewareDeps {
   strapi: Core.Strapi;
@@ -35,11 +60,7 @@ export interface MiddlewareDeps {
 export function createDocumentMiddleware(deps: MiddlewareDeps) {
   const { strapi } = deps;
 
-  const touchesPublished = (
-    action: string,
-    params: Record<string, any>,
-    draftAndPublish: boolean
-  ) => {
+  const touchesPublished = (action: string, params: WriteParams, draftAndPublish: boolean) => {
     if (!draftAndPublish) return action !== 'discardDraft';
     // A draft save changes nothing online: only these actions change the published version.
     if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
@@ -47,7 +68,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   };
 
   const intentsFor = (
-    ctx: any,
+    ctx: WriteContext,
     resource: ResourceKind | undefined,
     documentId: string,
     locales: string[]
@@ -65,23 +86,26 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   };
 
   /** A localized change whose locales must be looked up (default locale, every locale). */
-  const needsLookup = (model: any, params: Record<string, any>) =>
+  const needsLookup = (model: SchemaModel | undefined, params: WriteParams) =>
     Boolean(model?.pluginOptions?.i18n?.localized) &&
     !(typeof params.locale === 'string' && params.locale !== '*');
 
   /** The intents of a change: at once when nothing has to be looked up (the usual case), else a promise. */
   const intentsOf = (
-    ctx: any,
-    model: any,
+    ctx: WriteContext,
+    model: SchemaModel | undefined,
     resource: ResourceKind | undefined,
-    result: any
+    result: unknown
   ): EnqueueItem[] | Promise<EnqueueItem[]> => {
     const params = ctx.params ?? {};
+    const written = result as WriteResult | undefined;
     const documentId: string | undefined =
-      params.documentId ?? result?.documentId ?? result?.entries?.[0]?.documentId;
+      params.documentId ?? written?.documentId ?? written?.entries?.[0]?.documentId;
     if (!documentId) return [];
     if (!model?.pluginOptions?.i18n?.localized) return intentsFor(ctx, resource, documentId, ['']);
-    if (!needsLookup(model, params)) return intentsFor(ctx, resource, documentId, [params.locale]);
+    // needsLookup is false here: the locale is one string other than '*'.
+    if (!needsLookup(model, params))
+      return intentsFor(ctx, resource, documentId, [params.locale as string]);
     return (async () => {
       let locales: string[];
       if (params.locale === '*' || Array.isArray(params.locale)) {
@@ -92,19 +116,20 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     })();
   };
 
-  const failed = (ctx: any, err: any) => {
+  const failed = (ctx: WriteContext, err: unknown) => {
     strapi.log.error(
-      `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${err?.message ?? err}`
+      `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${(err as Error | null)?.message ?? err}`
     );
   };
 
   /** Hands the intents over once the change is committed: never when it rolls back. */
-  const record = (ctx: any, items: EnqueueItem[]): void | Promise<unknown> => {
+  const record = (ctx: WriteContext, items: EnqueueItem[]): void | Promise<unknown> => {
     if (!items.length) return;
     if (strapi.db.inTransaction()) {
       // The caller's transaction is still open: record once it commits, never if it rolls back.
       // (Nested, db.transaction() runs this callback at once: registered before the caller goes on.)
-      return strapi.db.transaction(async ({ onCommit }: any) => {
+      // Strapi calls this back with its transaction context (`@strapi/database`'s Callback is any-typed).
+      return strapi.db.transaction(async ({ onCommit }: { onCommit: (cb: () => void) => void }) => {
         onCommit(() => {
           Promise.resolve()
             .then(() => deps.record(items))
@@ -121,8 +146,8 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
 
   /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
   const afterWrite = (
-    ctx: any,
-    model: any,
+    ctx: WriteContext,
+    model: SchemaModel | undefined,
     resource: ResourceKind | undefined,
     result: unknown
   ): unknown => {
@@ -146,11 +171,11 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     return result;
   };
 
-  return (ctx: any, next: () => Promise<unknown>) => {
+  return (ctx: WriteContext, next: () => Promise<unknown>) => {
     if (!WRITE_ACTIONS.has(ctx.action)) return next();
     const resource = deps.resourceOf(ctx.uid);
     if (!resource && !deps.isRead(ctx.uid)) return next();
-    const model = strapi.getModel(ctx.uid) as any;
+    const model = modelOf(strapi, ctx.uid);
     const params = ctx.params ?? {};
     if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish)))
       return next();

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { BUSY_WINDOW_MS, createBatcher } from './batcher';
 import { proposed } from './dialect';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
+import type { Row } from './strapi';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
 
@@ -112,7 +114,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
           mine(dueCol),
         ]);
     // A resync tag is kept until that row is done.
-    const merge: Record<string, any> = {
+    const merge: Record<string, Knex.Raw> = {
       [col('operation')]: their(col('operation')),
       [col('reason')]: their(col('reason')),
       [dueCol]: due,
@@ -131,19 +133,20 @@ export const createOutbox = (strapi: Core.Strapi) => {
     }
   };
 
-  const toRow = (r: Record<string, any>): OutboxRow => {
+  /** A row as the database gives it: the columns are the plugin's own, written by this file. */
+  const toRow = (r: Row): OutboxRow => {
     const { col } = info();
     return {
-      id: r.id,
-      contentType: r[col('contentType')],
-      documentId: r[col('entryDocumentId')],
-      locale: r[col('entryLocale')] ?? '',
-      operation: r[col('operation')],
-      reason: r[col('reason')],
+      id: r.id as number,
+      contentType: r[col('contentType')] as string,
+      documentId: r[col('entryDocumentId')] as string,
+      locale: (r[col('entryLocale')] as string | null) ?? '',
+      operation: r[col('operation')] as OutboxRow['operation'],
+      reason: r[col('reason')] as string | null,
       generation: Number(r[col('generation')] ?? 0),
       attempts: Number(r[col('attempts')] ?? 0),
       dueAt: Number(r[col('dueAt')]),
-      resyncJob: r[col('resyncJob')] ?? null,
+      resyncJob: (r[col('resyncJob')] as string | null) ?? null,
     };
   };
 
@@ -159,12 +162,10 @@ export const createOutbox = (strapi: Core.Strapi) => {
     for (let round = 0; round < 3 && claimed.length < limit; round++) {
       const now = Date.now();
       const until = now + leaseMs;
-      const free = (q: any) =>
+      const free = (q: Knex.QueryBuilder) =>
         q
           .where(col('dueAt'), '<=', now)
-          .andWhere((w: any) =>
-            w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now)
-          );
+          .andWhere((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now));
       // The candidates are read first, so the rows returned are only this claim's, even when an
       // earlier claim or renewal of this instance wrote the same lease end in the same millisecond.
       const ids = (
@@ -173,7 +174,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
           .modify(free)
           .orderBy([col('priority'), col('dueAt'), 'id'])
           .limit(limit - claimed.length)
-      ).map((r: any) => r.id);
+      ).map((r: { id: number }) => r.id);
       if (!ids.length) break;
       const taken = await k(table)
         .whereIn('id', ids)
@@ -216,7 +217,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
       // What is left changed while it was pushed: it runs again.
       const left = new Set(
         (await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map(
-          (r: any) => Number(r.id)
+          (r: { id: number | string }) => Number(r.id)
         )
       );
       const again = items.filter((it) => left.has(it.row.id));
@@ -289,7 +290,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const { table, col } = info();
     const now = Date.now();
     const row = await knex()(table)
-      .where((w: any) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
+      .where((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
       .min({ next: col('dueAt') })
       .first();
     return row?.next == null ? null : Number(row.next);

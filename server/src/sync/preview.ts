@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { PayloadPreview } from '../../../shared/contracts/preview';
 import type { Mapping } from '../config/types';
 import { mapEntry, MappingError, populateFor, type MappingContext } from '../mapping';
+import { documentsOf, modelOf as modelIn } from './strapi';
 import type { EntryKey } from './types';
 
 interface PreviewDeps {
@@ -19,7 +20,7 @@ interface PreviewDeps {
  * media bytes and without any remote call.
  */
 export function createPreview(deps: PreviewDeps) {
-  const modelOf = (uid: string) => deps.strapi.getModel(uid as any) as any;
+  const modelOf = (uid: string) => modelIn(deps.strapi, uid);
 
   const one = async (
     key: EntryKey,
@@ -32,7 +33,7 @@ export function createPreview(deps: PreviewDeps) {
       status: version,
     };
     if (deps.isLocalized(key.contentType)) params.locale = key.locale;
-    const entry = await deps.strapi.documents(key.contentType as any).findOne(params as any);
+    const entry = await documentsOf(deps.strapi, key.contentType).findOne(params);
     const empty = { version, payload: null, waitsFor: [], problems: [] };
     if (!entry)
       return {
@@ -40,9 +41,9 @@ export function createPreview(deps: PreviewDeps) {
         skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
       };
     try {
-      const outcome = await mapEntry(mapping, entry as any, deps.mappingContext(key));
+      const outcome = await mapEntry(mapping, entry, deps.mappingContext(key));
       if (outcome.action === 'skip') return { ...empty, skipped: outcome.reason };
-      const payload: Record<string, unknown> = { ...(outcome.payload as any) };
+      const payload: Record<string, unknown> = { ...outcome.payload };
       for (const m of outcome.deferredMedia ?? [])
         payload[m.remoteField] = {
           name: m.name,

@@ -7,6 +7,7 @@ import { onlineKeyPages } from './entries';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
+import { modelOf } from './strapi';
 import type { EntryKey } from './types';
 
 const PAGE = 500;
@@ -57,7 +58,7 @@ export function createRelated(deps: RelatedDeps) {
     )
       return cache.readers;
     const readers = new Map<string, Reader[]>();
-    const getModel = (uid: string) => strapi.getModel(uid as any) as any;
+    const getModel = (uid: string) => modelOf(strapi, uid);
     for (const mapping of mappings) {
       const byPath = new Map<string, Reader & { target: string }>();
       const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
@@ -115,9 +116,9 @@ export function createRelated(deps: RelatedDeps) {
         )) {
           yield page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: '' }));
         }
-      } catch (err: any) {
+      } catch (err) {
         strapi.log.warn(
-          `[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${err?.message ?? err}`
+          `[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${(err as Error | null)?.message ?? err}`
         );
       }
     }

@@ -145,10 +145,10 @@ export function createResync(deps: ResyncDeps) {
     const go = async () => {
       try {
         await enumerate();
-      } catch (err: any) {
+      } catch (err) {
         if (job) {
           job.state = 'failed';
-          job.error = `Resync stopped while listing entries: ${err?.message ?? err}`;
+          job.error = `Resync stopped while listing entries: ${(err as Error | null)?.message ?? err}`;
           await save();
         }
       }

@@ -15,14 +15,15 @@ const infos = new WeakMap<object, TableInfo>();
 
 /** Table and column names as Strapi created them, so raw knex stays right whatever the naming rules. */
 export function tableInfo(strapi: Core.Strapi, uid: string): TableInfo {
-  const meta = strapi.db.metadata.get(uid as any);
+  const meta = strapi.db.metadata.get(uid);
   let info = infos.get(meta);
   if (!info) {
     const columns: Record<string, string> = {};
-    for (const [name, attribute] of Object.entries(meta.attributes as Record<string, any>)) {
-      if (attribute.columnName) columns[name] = attribute.columnName;
+    for (const [name, attribute] of Object.entries(meta.attributes)) {
+      // Only scalar attributes have a column of their own (relations have none).
+      if ('columnName' in attribute && attribute.columnName) columns[name] = attribute.columnName;
     }
-    info = { table: meta.tableName as string, col: (attr: string) => columns[attr] ?? attr };
+    info = { table: meta.tableName, col: (attr: string) => columns[attr] ?? attr };
     infos.set(meta, info);
   }
   return info;

@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import type { Outbox, OutboxRow } from './outbox';
 import type { Pusher, PushResult } from './push';
 import type { StateStore } from './state';
+import type { ResourceKind } from '../remote/types';
 import { backoffMs } from './backoff';
 import { reasonOf } from './db-error';
 import { keyLabel } from './keys';
@@ -13,7 +14,7 @@ export interface WorkerOptions {
   outbox: Outbox;
   states: StateStore;
   pusher: Pusher;
-  resourceOf: (contentType: string) => string | undefined;
+  resourceOf: (contentType: string) => ResourceKind | undefined;
   /**
    * rows pushed side by side (HTTP calls are limited separately): they are claimed and started
    * together, so that their reads and writes share statements
@@ -93,7 +94,7 @@ export function createWorker(o: WorkerOptions) {
           const resource = o.resourceOf(row.contentType);
           if (resource) {
             await o.states.upsert(key, {
-              resource: resource as any,
+              resource,
               status: 'failed',
               lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
               lastErrorAt: new Date(),

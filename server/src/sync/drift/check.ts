@@ -55,7 +55,7 @@ export function createDriftReads(strapi: Core.Strapi) {
       .where(col('resource'), resource)
       .whereIn(col('remoteId'), ids)
       .select(col('remoteId'));
-    return new Set<number>(rows.map((r: any) => Number(r[col('remoteId')])));
+    return new Set<number>(rows.map((r: Record<string, unknown>) => Number(r[col('remoteId')])));
   };
 
   /** Inventory memberships touching the given lists or pinpoints, as `list:pinpoint` strings. */
@@ -63,9 +63,10 @@ export function createDriftReads(strapi: Core.Strapi) {
     const { table, col } = tableInfo(strapi, INVENTORY_MEMBER_UID);
     if (!ids.length) return [] as Array<[number, number]>;
     const rows = await knex()(table).whereIn(col(by), ids).select(col('listId'), col('pinpointId'));
-    return rows.map(
-      (r: any) => [Number(r[col('listId')]), Number(r[col('pinpointId')])] as [number, number]
-    );
+    return rows.map((r: Record<string, unknown>): [number, number] => [
+      Number(r[col('listId')]),
+      Number(r[col('pinpointId')]),
+    ]);
   };
 
   /** Inventory objects of `resource` by ascending remote id. */
@@ -77,7 +78,7 @@ export function createDriftReads(strapi: Core.Strapi) {
       .orderBy(col('remoteId'), 'asc')
       .limit(limit)
       .select(col('remoteId'), col('name'));
-    return rows.map((r: any) => ({
+    return rows.map((r: Record<string, unknown>) => ({
       remoteId: Number(r[col('remoteId')]),
       name: (r[col('name')] ?? null) as string | null,
     }));

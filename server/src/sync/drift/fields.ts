@@ -76,7 +76,12 @@ function same(key: string, pushed: unknown, remote: unknown): boolean {
   }
   if (key === 'dates') {
     const norm = (v: unknown) =>
-      JSON.stringify((v as any[]).map((d) => ({ start: msUtc(d?.start), end: msUtc(d?.end) })));
+      JSON.stringify(
+        (v as Array<{ start?: unknown; end?: unknown } | null>).map((d) => ({
+          start: msUtc(d?.start),
+          end: msUtc(d?.end),
+        }))
+      );
     return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
   }
   if (typeof pushed === 'string' && typeof remote === 'string')

@@ -59,7 +59,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     const { table, col } = tableInfo(strapi, LEASE_UID);
     const n = await knex()(table)
       .where(col('name'), LEASE)
-      .andWhere((q: any) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot))
+      .andWhere((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot))
       .update({ [col('slot')]: slot, [col('owner')]: instance, [col('updatedAt')]: new Date() });
     return Number(n) === 1;
   };
@@ -115,11 +115,11 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     await ensureLease();
     strapi.cron.add({
       [RECONCILE_JOB]: {
-        task: (_ctx: unknown, fireDate?: Date) =>
+        task: (_ctx: unknown, fireDate?: unknown) =>
           fire(fireDate instanceof Date ? fireDate : new Date()),
         options: { rule: cfg.cron },
       },
-    } as any);
+    });
     registered = true;
   };
 

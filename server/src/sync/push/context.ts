@@ -47,13 +47,25 @@ export const now = () => new Date();
 /** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
-export const api = (client: RemoteClient, resource: ResourceKind): any =>
+/**
+ * What a push calls on the client's API of one resource. Each API takes its own request type;
+ * the mapping of that resource made the payload, so the push hands it over as fields by name.
+ */
+export interface ResourceApi {
+  create(payload: Record<string, unknown>): Promise<RemoteAnswer>;
+  update(id: number, payload: Record<string, unknown>): Promise<RemoteAnswer>;
+  delete(id: number): Promise<unknown>;
+}
+
+export const api = (client: RemoteClient, resource: ResourceKind): ResourceApi =>
+  // The union of the four APIs has no callable create/update (their parameters differ): the
+  // resource picks the API whose request type the mapping's payload is.
   ({
     pinpoint: client.pinpoints,
     event: client.events,
     category: client.categories,
     list: client.lists,
-  })[resource];
+  })[resource] as ResourceApi;
 
 export const requeueDependants = (
   deps: Pick<PushDeps, 'related'>,

@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
 import { populateFor, type MappingContext } from '../../mapping';
+import type { MediaFileObject } from '../../mapping/types';
 import { createBatcher, groupBy } from '../batcher';
 import { keyString, toKey } from '../keys';
+import { documentsOf, modelOf as modelIn, type Row } from '../strapi';
 import type { EntryKey } from '../types';
 import type { PushDeps } from './context';
 
@@ -13,7 +15,7 @@ const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
 };
 
 /** What identifies the content of an uploaded file without reading it. */
-const mediaIdentity = (file: Record<string, any>): string | undefined => {
+const mediaIdentity = (file: MediaFileObject): string | undefined => {
   // A bare URL (from a transform) says nothing about the bytes behind it: read them.
   if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined)
     return undefined;
@@ -30,7 +32,7 @@ const mediaIdentity = (file: Record<string, any>): string | undefined => {
 export function createPayloadSource(deps: PushDeps) {
   const { strapi, states } = deps;
 
-  const modelOf = (uid: string) => strapi.getModel(uid as any) as any;
+  const modelOf = (uid: string) => modelIn(strapi, uid);
   const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
   const hasDraftAndPublish = (uid: string) => Boolean(modelOf(uid)?.options?.draftAndPublish);
 
@@ -41,7 +43,7 @@ export function createPayloadSource(deps: PushDeps) {
   const entryReads = createBatcher(
     async (items: Array<{ key: EntryKey; mapping: Mapping }>) => {
       const groups = groupBy(items, (it) => `${it.key.contentType}|${it.key.locale}`);
-      const found = new Map<string, Record<string, any>>();
+      const found = new Map<string, Row>();
       for (const group of groups.values()) {
         const { key, mapping } = group[0];
         const params: Record<string, unknown> = {
@@ -50,10 +52,9 @@ export function createPayloadSource(deps: PushDeps) {
         };
         if (isLocalized(key.contentType)) params.locale = key.locale;
         if (hasDraftAndPublish(key.contentType)) params.status = 'published';
-        const entries = (await strapi
-          .documents(key.contentType as any)
-          .findMany(params as any)) as Array<Record<string, any>>;
-        for (const e of entries) found.set(keyString({ ...key, documentId: e.documentId }), e);
+        const entries = await documentsOf(strapi, key.contentType).findMany(params);
+        for (const e of entries)
+          found.set(keyString({ ...key, documentId: e.documentId as string }), e);
       }
       return items.map((it) => found.get(keyString(it.key)) ?? null);
     },
@@ -61,7 +62,7 @@ export function createPayloadSource(deps: PushDeps) {
   );
 
   /** The entry as the remote must show it now: its published version (or the only one without draft & publish). */
-  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Record<string, any> | null> =>
+  const readEntry = (key: EntryKey, mapping: Mapping): Promise<Row | null> =>
     entryReads.load({ key, mapping });
 
   const mappingContext = (key: EntryKey): MappingContext => ({

@@ -154,10 +154,12 @@ export function createPusher(deps: PushDeps) {
       const client = await deps.client();
       const send = async (): Promise<Sent | { refused: string }> => {
         // The bytes of media are read only now that they are sent.
-        let payload: Record<string, any>;
+        let payload: Record<string, unknown>;
         try {
           payload = await loadMedia(
-            outcome.payload as Record<string, any>,
+            // The request interfaces have no index signature; from here on the payload's
+            // fields are read and cleared by name (update.ts, pushedFieldsOf).
+            outcome.payload as Record<string, unknown>,
             outcome.deferredMedia,
             ctx
           );

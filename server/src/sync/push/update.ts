@@ -8,7 +8,7 @@ import type { Creator } from './create';
 /** What a push sent and what the remote answered. */
 export type Sent = {
   remote: RemoteAnswer;
-  sent: Record<string, any>;
+  sent: Record<string, unknown>;
   /** the object got its id from this push (a create, or a lost create adopted) */
   firstId: boolean;
   adopted: boolean;
@@ -18,7 +18,11 @@ export type Sent = {
  * Fields the remote holds from an earlier push that the entry no longer has. A PUT that merges
  * would keep an omitted field: they are sent as null, which clears them under both PUT modes.
  */
-const withClears = (mapping: Mapping, state: StateRecord | null, payload: Record<string, any>) => {
+const withClears = (
+  mapping: Mapping,
+  state: StateRecord | null,
+  payload: Record<string, unknown>
+) => {
   if (state?.remoteId == null) return payload;
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
   const out = { ...payload };
@@ -54,7 +58,7 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
     key: EntryKey,
     mapping: Mapping,
     state: StateRecord | null,
-    payload: Record<string, any>,
+    payload: Record<string, unknown>,
     reread: () => Promise<StateRecord | null>
   ): Promise<Sent> => {
     const resource = mapping.resource;

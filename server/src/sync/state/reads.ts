@@ -49,14 +49,20 @@ export function createStateReads({ info, knex, fromRow }: StateRows) {
 
   const countBy = async () => {
     const { table, col } = info();
-    const rows = await knex()(table)
+    // (knex's count() types its rows as { n } alone, dropping the columns selected before it.)
+    const rows = (await knex()(table)
       .select({ contentType: col('contentType'), resource: col('resource'), status: col('status') })
       .count({ n: '*' })
-      .groupBy(col('contentType'), col('resource'), col('status'));
-    return rows.map((r: any) => ({
+      .groupBy(col('contentType'), col('resource'), col('status'))) as unknown as Array<{
+      contentType: string;
+      resource: ResourceKind;
+      status: SyncStatus;
+      n: string | number;
+    }>;
+    return rows.map((r) => ({
       contentType: r.contentType,
       resource: r.resource,
-      status: r.status as SyncStatus,
+      status: r.status,
       n: Number(r.n),
     }));
   };
@@ -95,7 +101,7 @@ export function createStateReads({ info, knex, fromRow }: StateRows) {
     const rows = await knex()(table)
       .where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId })
       .select({ locale: col('entryLocale') });
-    return rows.map((r: any) => r.locale ?? '');
+    return rows.map((r: { locale: string | null }) => r.locale ?? '');
   };
 
   /** States with `status`, `size` at a time by id after `after` (a cursor that later status changes cannot upset). */

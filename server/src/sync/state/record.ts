@@ -30,18 +30,20 @@ export interface StateRecord extends EntryKey {
 }
 
 const jsonOut = (v: unknown) => (v == null ? null : JSON.stringify(v));
-const jsonIn = (v: unknown) => {
+/** A JSON column this file wrote (jsonOut): read back as the type it was written as. */
+const jsonIn = <T>(v: unknown): T | null => {
   if (v == null) return null;
   if (typeof v === 'string') {
     try {
-      return JSON.parse(v);
+      return JSON.parse(v) as T;
     } catch {
       return null;
     }
   }
-  return v;
+  // Some drivers (PostgreSQL's jsonb) give the value already parsed.
+  return v as T;
 };
-const dateIn = (v: unknown) => (v == null ? null : new Date(v as any));
+const dateIn = (v: unknown) => (v == null ? null : new Date(v as string | number | Date));
 
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
 export function createStateRows(strapi: Core.Strapi) {
@@ -49,22 +51,24 @@ export function createStateRows(strapi: Core.Strapi) {
   const refInfo = () => tableInfo(strapi, REF_UID);
   const knex = (): Core.Strapi['db']['connection'] => strapi.db.connection;
 
-  const fromRow = (r: Record<string, any>): StateRecord => {
+  /** A row as the database gives it: the columns are the plugin's own, written by toRow. */
+  const fromRow = (r: Record<string, unknown>): StateRecord => {
     const { col } = info();
+    const text = (attr: string) => (r[col(attr)] as string | null | undefined) ?? null;
     return {
-      id: r.id,
-      contentType: r[col('contentType')],
-      documentId: r[col('entryDocumentId')],
-      locale: r[col('entryLocale')] ?? '',
-      resource: r[col('resource')],
+      id: r.id as number,
+      contentType: r[col('contentType')] as string,
+      documentId: r[col('entryDocumentId')] as string,
+      locale: text('entryLocale') ?? '',
+      resource: r[col('resource')] as ResourceKind,
       remoteId: r[col('remoteId')] == null ? null : Number(r[col('remoteId')]),
-      payloadHash: r[col('payloadHash')] ?? null,
-      status: r[col('status')],
+      payloadHash: text('payloadHash'),
+      status: r[col('status')] as SyncStatus,
       attempts: Number(r[col('attempts')] ?? 0),
-      lastError: r[col('lastError')] ?? null,
+      lastError: text('lastError'),
       lastErrorAt: dateIn(r[col('lastErrorAt')]),
       lastSyncedAt: dateIn(r[col('lastSyncedAt')]),
-      mediaUrl: r[col('mediaUrl')] ?? null,
+      mediaUrl: text('mediaUrl'),
       members: jsonIn(r[col('members')]),
       refs: jsonIn(r[col('refs')]),
       membershipErrors: jsonIn(r[col('membershipErrors')]),
@@ -77,7 +81,7 @@ export function createStateRows(strapi: Core.Strapi) {
 
   const toRow = (s: Partial<StateRecord>) => {
     const { col } = info();
-    const row: Record<string, any> = {};
+    const row: Record<string, unknown> = {};
     const set = (k: keyof StateRecord, v: unknown) => {
       if (k in s)
         row[

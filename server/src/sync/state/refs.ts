@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { createBatcher, groupBy } from '../batcher';
 import { keyString } from '../keys';
 import type { EntryKey } from '../types';
@@ -27,7 +28,10 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
   };
 
   /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
-  const writeRefs = async (trx: any, records: Array<EntryKey & { refs?: StateRecord['refs'] }>) => {
+  const writeRefs = async (
+    trx: Knex,
+    records: Array<EntryKey & { refs?: StateRecord['refs'] }>
+  ) => {
     const refs = refInfo();
     const groups = groupBy<EntryKey>(records, (r) => `${r.contentType}|${r.locale}`);
     for (const group of groups.values()) {
@@ -64,7 +68,7 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
     const byTarget = new Map<string, StateRecord[]>();
     for (let i = 0; i < targets.length; i += 500) {
       const rows = await knex()(table)
-        .join(refs.table, (j: any) => {
+        .join(refs.table, (j: Knex.JoinClause) => {
           j.on(`${refs.table}.${refs.col('contentType')}`, `${table}.${col('contentType')}`)
             .andOn(
               `${refs.table}.${refs.col('entryDocumentId')}`,

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { keyString, toKey } from '../keys';
 import { OUTBOX_UID, tableInfo } from '../tables';
 import type { StateRecord, StateRows } from './record';
@@ -29,7 +30,7 @@ export function createStranded(
       .where(col('status'), 'pending')
       .andWhere(col('updatedAt'), '<', before)
       .andWhere('id', '>', after)
-      .whereNotExists(function (this: any) {
+      .whereNotExists(function (this: Knex.QueryBuilder) {
         this.select(knex().raw('1'))
           .from(outbox.table)
           .whereRaw('??.?? = ??.??', [

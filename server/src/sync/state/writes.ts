@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { BUSY_WINDOW_MS, createBatcher } from '../batcher';
 import { entryKeyColumns } from '../tables';
 import { keyString } from '../keys';
@@ -17,7 +18,7 @@ export function createStateWrites(
       const { table, col } = info();
       const now = new Date();
       // One statement per set of columns: the rows of one INSERT all have the same ones.
-      const shapes = new Map<string, Array<Record<string, any>>>();
+      const shapes = new Map<string, Array<Record<string, unknown>>>();
       const changed = new Map<string, string[]>();
       for (const { key, patch } of items) {
         const row = toRow({ ...patch, ...key });
@@ -39,7 +40,7 @@ export function createStateWrites(
       const withRefs = items
         .filter((it) => 'refs' in it.patch)
         .map((it) => ({ ...it.key, refs: it.patch.refs }));
-      const write = async (trx: any) => {
+      const write = async (trx: Knex) => {
         for (const [shape, rows] of shapes) {
           const update = changed.get(shape)!;
           for (let i = 0; i < rows.length; i += 100) {
@@ -67,7 +68,7 @@ export function createStateWrites(
 
   const remove = async (key: EntryKey) => {
     const { table } = info();
-    await knex().transaction(async (trx: any) => {
+    await knex().transaction(async (trx) => {
       await trx(table).where(whereKey(key)).del();
       await writeRefs(trx, [{ ...key, refs: [] }]);
     });
