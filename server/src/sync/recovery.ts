@@ -16,15 +16,23 @@ export type Fingerprint = {
   start?: string;
 };
 
-export function fingerprintOf(resource: ResourceKind, payload: Record<string, any>): Fingerprint {
+/** the first date range of an event payload or answer, read defensively */
+const firstStartOf = (o: Record<string, unknown>): unknown =>
+  Array.isArray(o.dates) ? (o.dates[0] as { start?: unknown } | undefined)?.start : undefined;
+
+export function fingerprintOf(
+  resource: ResourceKind,
+  payload: Record<string, unknown>
+): Fingerprint {
   const fp: Fingerprint = { name: String(payload.name ?? '') };
+  // The payload is the mapper's output: these fields hold the types the remote is sent.
   if (resource === 'pinpoint') {
-    fp.latitude = payload.latitude;
-    fp.longitude = payload.longitude;
+    fp.latitude = payload.latitude as number | undefined;
+    fp.longitude = payload.longitude as number | undefined;
   }
   if (resource === 'event') {
-    fp.pinpoint = payload.pinpoint;
-    fp.start = payload.dates?.[0]?.start;
+    fp.pinpoint = payload.pinpoint as number | undefined;
+    fp.start = firstStartOf(payload) as string | undefined;
   }
   return fp;
 }
@@ -46,7 +54,7 @@ const sameInstant = (a: unknown, b: unknown) =>
 export function matches(
   resource: ResourceKind,
   fp: Fingerprint,
-  remote: Record<string, any>
+  remote: Record<string, unknown>
 ): boolean {
   if (normalName(remote.name) !== normalName(fp.name)) return false;
   if (resource === 'pinpoint')
@@ -56,7 +64,7 @@ export function matches(
       (fp.pinpoint === undefined ||
         remote.pinpoint === undefined ||
         remote.pinpoint === fp.pinpoint) &&
-      (fp.start === undefined || sameInstant(remote.dates?.[0]?.start, fp.start))
+      (fp.start === undefined || sameInstant(firstStartOf(remote), fp.start))
     );
   return true;
 }
@@ -93,7 +101,7 @@ export function createRecovery(deps: RecoveryDeps) {
   ): Promise<number[]> => {
     const ids: number[] = [];
     for await (const page of client.events.listPages({ pinpoint }) as AsyncIterable<
-      Page<Record<string, any>>
+      Page<Record<string, unknown>>
     >) {
       for (const o of page.results) if (matches('event', fp, o)) ids.push(Number(o.id));
     }

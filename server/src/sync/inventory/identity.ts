@@ -30,6 +30,9 @@ export const nameKeyOf = (name: unknown): string =>
     .toLowerCase()
     .slice(0, NAME_KEY_LENGTH);
 
+/** a remote event's date range, as answered: read defensively */
+type DateRange = { start?: unknown; end?: unknown };
+
 const msUtc = (value: unknown): string | null => {
   if (typeof value !== 'string' || !value) return null;
   try {
@@ -46,10 +49,14 @@ const finite = (v: unknown): number | null =>
  * `remote` is an object as the client's readers return it: documented fields only. Dates are
  * hashed in one form, so a remote that answers them in another ISO 8601 form changes nothing.
  */
-export function identityOf(resource: ResourceKind, remote: Record<string, any>): RemoteIdentity {
+export function identityOf(
+  resource: ResourceKind,
+  remote: Record<string, unknown>
+): RemoteIdentity {
   const { id: _id, ...fields } = remote;
-  if (Array.isArray(fields.dates))
-    fields.dates = fields.dates.map((d: any) => ({
+  const dates = Array.isArray(fields.dates) ? (fields.dates as Array<DateRange | null>) : null;
+  if (dates)
+    fields.dates = dates.map((d) => ({
       start: msUtc(d?.start) ?? d?.start,
       end: msUtc(d?.end) ?? d?.end,
     }));
@@ -60,7 +67,7 @@ export function identityOf(resource: ResourceKind, remote: Record<string, any>):
     longitude: resource === 'pinpoint' ? finite(remote.longitude) : null,
     // Event answers do not carry their pinpoint (the contract lists it as a request field only).
     pinpoint: resource === 'event' ? finite(remote.pinpoint) : null,
-    firstStart: resource === 'event' ? msUtc(remote.dates?.[0]?.start) : null,
+    firstStart: resource === 'event' ? msUtc(dates?.[0]?.start) : null,
     fieldsHash: createHash('sha256').update(canonicalJson({ resource, fields })).digest('hex'),
     fields,
   };

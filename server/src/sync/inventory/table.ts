@@ -11,6 +11,10 @@ export interface InventoryRow extends RemoteIdentity {
 }
 
 const newDocumentId = () => randomUUID().replace(/-/g, '').slice(0, 24);
+/** a row as knex answers it: columns by their database names */
+type Row = Record<string, unknown>;
+
+const str = (v: unknown) => (v == null ? null : String(v));
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 /**
@@ -34,21 +38,23 @@ export function createInventoryTable(strapi: Core.Strapi) {
     });
   };
 
-  const toRow = (r: Record<string, any>): InventoryRow => {
+  const toRow = (r: Row): InventoryRow => {
     const { col } = objects();
+    const fields = r[col('fields')];
     return {
-      resource: r[col('resource')],
+      resource: r[col('resource')] as ResourceKind,
       remoteId: Number(r[col('remoteId')]),
-      name: r[col('name')] ?? null,
-      nameKey: r[col('nameKey')] ?? '',
+      name: str(r[col('name')]),
+      nameKey: str(r[col('nameKey')]) ?? '',
       latitude: num(r[col('latitude')]),
       longitude: num(r[col('longitude')]),
       pinpoint: num(r[col('pinpoint')]),
-      firstStart: r[col('firstStart')] ?? null,
-      fieldsHash: r[col('fieldsHash')] ?? '',
-      fields:
-        (typeof r[col('fields')] === 'string' ? JSON.parse(r[col('fields')]) : r[col('fields')]) ??
-        {},
+      firstStart: str(r[col('firstStart')]),
+      fieldsHash: str(r[col('fieldsHash')]) ?? '',
+      fields: ((typeof fields === 'string' ? JSON.parse(fields) : fields) ?? {}) as Record<
+        string,
+        unknown
+      >,
       seenAt: Number(r[col('seenAt')]),
     };
   };
@@ -162,7 +168,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       .orderBy(col('remoteId'), 'asc')
       .limit(limit)
       .select(col('remoteId'));
-    return rows.map((r: any) => Number(r[col('remoteId')]));
+    return (rows as Row[]).map((r) => Number(r[col('remoteId')]));
   };
 
   /** Objects of `resource` whose name compares equal to `nameKey`. */
@@ -188,9 +194,9 @@ export function createInventoryTable(strapi: Core.Strapi) {
       list: 0,
       members: 0,
     } as Record<ResourceKind, number> & { members: number };
-    for (const r of rows as any[]) out[r.resource as ResourceKind] = Number(r.n);
+    for (const r of rows as Row[]) out[r.resource as ResourceKind] = Number(r.n);
     const [m] = await knex()(members().table).count({ n: '*' });
-    out.members = Number((m as any)?.n ?? 0);
+    out.members = Number((m as Row | undefined)?.n ?? 0);
     return out;
   };
 
@@ -221,7 +227,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
           .select(knex().raw('1'))
       )
       .count({ n: '*' });
-    return Number((row as any)?.n ?? 0);
+    return Number((row as Row | undefined)?.n ?? 0);
   };
 
   /**
@@ -242,7 +248,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
           .select(knex().raw('1'))
       )
       .count({ n: '*' });
-    return Number((row as any)?.n ?? 0);
+    return Number((row as Row | undefined)?.n ?? 0);
   };
 
   /** Pinpoint ids of a list as last walked. */
@@ -252,7 +258,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       .where(col('listId'), listId)
       .orderBy(col('pinpointId'), 'asc')
       .select(col('pinpointId'));
-    return rows.map((r: any) => Number(r[col('pinpointId')]));
+    return (rows as Row[]).map((r) => Number(r[col('pinpointId')]));
   };
 
   return {

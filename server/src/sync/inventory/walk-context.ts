@@ -102,7 +102,7 @@ export class WalkStoppedError extends Error {
   }
 }
 
-export type RemotePage = Page<Record<string, any>>;
+export type RemotePage = Page<Record<string, unknown>>;
 
 /** What the walk's parts share: its stored progress, its page reads, and whether Strapi stopped it. */
 export interface WalkContext {
@@ -167,7 +167,8 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
         event: client.events,
         category: client.categories,
         list: client.lists,
-      }[resource] as {
+        // Each API answers its own object type; the walk reads them all as records of fields.
+      }[resource] as unknown as {
         page(from: { link?: string; filter?: unknown }): Promise<RemotePage>;
       };
       for (let attempt = 1; ; attempt++) {

@@ -79,7 +79,7 @@ export function createCreator(deps: PushDeps) {
     key: EntryKey,
     mapping: Mapping,
     state: StateRecord | null,
-    payload: Record<string, any>
+    payload: Record<string, unknown>
   ): Promise<Created> => {
     const resource = mapping.resource;
     const fingerprint = fingerprintOf(resource, payload);
@@ -95,7 +95,7 @@ export function createCreator(deps: PushDeps) {
     await states.upsert(key, {
       resource,
       createStartedAt: now(),
-      createFingerprint: fingerprint as any,
+      createFingerprint: { ...fingerprint },
     });
     try {
       const created = await api(client, resource).create(payload);
