@@ -25,263 +25,47 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { adminBrowserChecks, type AdminBrowserTarget } from './admin-browser';
+import {
+  ADMIN_EMAIL,
+  APP_DEPENDENCIES,
+  KEEP,
+  MUST_BE_PEERS,
+  MUST_BE_STRAPIS_COPY,
+  PASSWORD,
+  PKG,
+  PLUGIN_ID,
+  ROOT,
+  STATIC_ONLY,
+  STRAPI_VERSION,
+  type PackageManifest,
+} from './config';
+import {
+  children,
+  collectOutput,
+  freePort,
+  groupAlive,
+  killGroup,
+  run,
+  sleep,
+  tail,
+  userEnv,
+  waitFor,
+} from './processes';
+import {
+  assert,
+  check,
+  errorText,
+  log,
+  recordUnexpected,
+  step,
+  StopEarly,
+  summarize,
+} from './report';
 import { keepCompiledSqlite } from './sqlite-prebuild-cache';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const PLUGIN_ID = 'location-content';
-const PKG = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-
-const DEFAULT_STRAPI = '5.54.0';
-
-/**
- * `--strapi <version>`, `--strapi=<version>` or LC_PACKAGE_STRAPI: one exact release, never a range;
- * `min` is the lowest release our peer range for @strapi/strapi admits, so CI cannot drift from it.
- */
-function strapiVersionWanted(argv: string[], env: NodeJS.ProcessEnv): string {
-  let wanted = env.LC_PACKAGE_STRAPI || DEFAULT_STRAPI;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--strapi') wanted = argv[++i] ?? '';
-    else if (argv[i]!.startsWith('--strapi=')) wanted = argv[i]!.slice('--strapi='.length);
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (wanted === 'min')
-    wanted = require('semver').minVersion(PKG.peerDependencies['@strapi/strapi']).version;
-  if (!/^5\.\d+\.\d+$/.test(wanted)) {
-    process.stderr.write(
-      `--strapi / LC_PACKAGE_STRAPI must be one Strapi 5 release such as 5.54.0 (or min), not "${wanted}"\n`
-    );
-    process.exit(2);
-  }
-  return wanted;
-}
-
-const STRAPI_VERSION = strapiVersionWanted(process.argv.slice(2), process.env);
-
-/** What a user puts next to the plugin: the versions this package is tested with. */
-const APP_DEPENDENCIES: Record<string, string> = {
-  '@strapi/strapi': STRAPI_VERSION,
-  'better-sqlite3': '12.4.1',
-  react: '18.3.1',
-  'react-dom': '18.3.1',
-  'react-router-dom': '6.30.3',
-  'styled-components': '6.1.19',
-};
-
-/** Packages the admin shares with Strapi: a second copy inside the plugin breaks React contexts. */
-const MUST_BE_PEERS = [
-  '@strapi/strapi',
-  '@strapi/design-system',
-  '@strapi/icons',
-  'react',
-  'react-dom',
-  'react-router-dom',
-  'styled-components',
-  'react-intl',
-];
-
-/** Strapi packages the plugin uses at run time: a second copy breaks `instanceof` (Strapi's error classes) or React contexts. */
-const MUST_BE_STRAPIS_COPY = [...MUST_BE_PEERS, '@strapi/utils'];
-
-const KEEP = process.env.LC_PACKAGE_KEEP === '1';
-const VERBOSE = process.env.LC_PACKAGE_VERBOSE === '1';
-const STATIC_ONLY = process.env.LC_PACKAGE_STATIC_ONLY === '1';
-const ADMIN_EMAIL = 'package-test@example.com';
-const PASSWORD = 'Str0ngPassw0rd!';
-
-// ---------------------------------------------------------------------------------------------
-// reporting
-
-const started = Date.now();
-const clock = () => {
-  const s = Math.floor((Date.now() - started) / 1000);
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-};
-const log = (line: string) => process.stdout.write(`[${clock()}] ${line}\n`);
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-const timings: Array<{ step: string; ms: number; ok: boolean }> = [];
-const results: Array<{ name: string; ok: boolean; error?: string }> = [];
-
-class SetupError extends Error {}
-class StopEarly extends Error {}
-
-/** A step everything after it depends on: a failure ends the run. */
-async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  log(`> ${name}`);
-  const t0 = Date.now();
-  try {
-    const value = await fn();
-    timings.push({ step: name, ms: Date.now() - t0, ok: true });
-    log(`  done in ${secs(Date.now() - t0)}`);
-    return value;
-  } catch (err) {
-    timings.push({ step: name, ms: Date.now() - t0, ok: false });
-    results.push({ name: `step: ${name}`, ok: false, error: errorText(err) });
-    log(`  FAILED after ${secs(Date.now() - t0)}: ${errorText(err)}`);
-    throw new SetupError(name);
-  }
-}
-
-/** An independent check: recorded, the run goes on. */
-async function check(name: string, fn: () => Promise<void> | void): Promise<boolean> {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    log(`  ok    ${name}`);
-    return true;
-  } catch (err) {
-    results.push({ name, ok: false, error: errorText(err) });
-    log(`  FAIL  ${name}\n        ${errorText(err).split('\n').join('\n        ')}`);
-    return false;
-  }
-}
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
-
-// ---------------------------------------------------------------------------------------------
-// child processes
-
-/** The environment of a user's shell: nothing of `npm run` in this repository, no repo bin on PATH. */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_PATH' || /^TSX/i.test(key))
-      continue;
-    if (/^(LOCATION_CONTENT_|DATABASE_|STRAPI_|EMULATOR_)/.test(key)) continue;
-    if (key === 'NODE_OPTIONS' && /tsx|ts-node|swc/.test(value ?? '')) continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .filter(
-      (dir) => dir && !path.resolve(dir).startsWith(ROOT + path.sep) && path.resolve(dir) !== ROOT
-    )
-    .join(path.delimiter);
-  return { ...env, ...extra };
-}
-
-const children = new Set<ChildProcess>();
-
-interface RunOptions {
-  cwd: string;
-  env?: NodeJS.ProcessEnv;
-  timeoutMs?: number;
-}
-
-/** Runs a command to its end; its output is kept and shown (tail) when it fails. */
-function run(cmd: string, args: string[], opts: RunOptions): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd: opts.cwd,
-      env: opts.env ?? userEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    children.add(child);
-    let out = '';
-    const take = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (VERBOSE) process.stdout.write(chunk);
-    };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
-    const t0 = Date.now();
-    const heartbeat = setInterval(
-      () => log(`  ... still running (${secs(Date.now() - t0)}): ${cmd} ${args.join(' ')}`),
-      30_000
-    );
-    const timer = opts.timeoutMs
-      ? setTimeout(() => {
-          out += `\n[killed after ${secs(opts.timeoutMs!)}]`;
-          killGroup(child);
-        }, opts.timeoutMs)
-      : undefined;
-    child.on('error', (err) => {
-      clearInterval(heartbeat);
-      if (timer) clearTimeout(timer);
-      children.delete(child);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearInterval(heartbeat);
-      if (timer) clearTimeout(timer);
-      children.delete(child);
-      if (code === 0) resolve(out);
-      else
-        reject(
-          new Error(
-            `${cmd} ${args.join(' ')} exited with ${code ?? signal} in ${opts.cwd}\n${tail(out, 40)}`
-          )
-        );
-    });
-  });
-}
-
-const tail = (text: string, lines: number) => text.trimEnd().split('\n').slice(-lines).join('\n');
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
-function groupAlive(child: ChildProcess): boolean {
-  if (child.pid === undefined) return false;
-  try {
-    process.kill(-child.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs: number,
-  everyMs = 250
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const value = await fn();
-      if (value !== undefined && value !== null && (value as unknown) !== false) return value;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(everyMs);
-  }
-  throw new Error(
-    `timed out after ${secs(timeoutMs)} waiting for ${what}${last ? `: ${errorText(last)}` : ''}`
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // the tarball
@@ -305,7 +89,7 @@ async function pack(dest: string): Promise<PackResult> {
 }
 
 /** Every file the package.json points at (exports, main, types), without the dev-only "source". */
-function referencedFiles(pkg: any): string[] {
+function referencedFiles(pkg: PackageManifest): string[] {
   const found = new Set<string>();
   const walk = (value: unknown, key?: string) => {
     if (key === 'source') return;
@@ -314,8 +98,10 @@ function referencedFiles(pkg: any): string[] {
       for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(pkg.exports);
-  for (const key of ['main', 'module', 'types'])
-    if (typeof pkg[key] === 'string') found.add(path.posix.normalize(pkg[key]));
+  for (const key of ['main', 'module', 'types'] as const) {
+    const file = pkg[key];
+    if (typeof file === 'string') found.add(path.posix.normalize(file));
+  }
   return [...found];
 }
 
@@ -936,12 +722,7 @@ async function main() {
         detached: true,
       });
       strapiProc = proc;
-      const take = (chunk: Buffer) => {
-        strapiOut += chunk.toString();
-        if (VERBOSE) process.stdout.write(chunk);
-      };
-      proc.stdout!.on('data', take);
-      proc.stderr!.on('data', take);
+      collectOutput(proc, (text) => (strapiOut += text));
       let exited: string | undefined;
       proc.on('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
       const ready = await waitFor(
@@ -1167,25 +948,13 @@ async function main() {
       assert(errors.length === 0, errors.slice(0, 10).join('\n'));
     });
   } catch (err) {
-    if (!(err instanceof SetupError) && !(err instanceof StopEarly))
-      results.push({ name: 'unexpected error', ok: false, error: errorText(err) });
+    recordUnexpected(err);
     if (strapiOut) log(`Strapi output (tail):\n${tail(strapiOut, 60)}`);
   } finally {
     await cleanup();
   }
 
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
-  log('');
-  log('timings:');
-  for (const t of timings) log(`  ${secs(t.ms).padStart(8)}  ${t.ok ? '' : '(failed) '}${t.step}`);
-  log(`  ${secs(Date.now() - started).padStart(8)}  total`);
-  if (failed) {
-    log('failures:');
-    for (const r of results.filter((x) => !x.ok)) log(`  - ${r.name}: ${r.error?.split('\n')[0]}`);
-  }
-  log(`${passed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
+  process.exitCode = summarize() ? 1 : 0;
 }
 
 void main();
