@@ -23,7 +23,7 @@
  * Ends with "N passed, M failed"; exit code 1 on any failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { promises as fs, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
@@ -32,7 +32,6 @@ import {
   ADMIN_EMAIL,
   APP_DEPENDENCIES,
   KEEP,
-  MUST_BE_STRAPIS_COPY,
   PASSWORD,
   PKG,
   PLUGIN_ID,
@@ -62,208 +61,10 @@ import {
   StopEarly,
   summarize,
 } from './report';
+import { ancestorsLeak, writeApp } from './app-writer';
+import { adminBuildChecks, installChecks } from './installed-app';
 import { keepCompiledSqlite } from './sqlite-prebuild-cache';
 import { pack, tarballChecks } from './tarball';
-
-// ---------------------------------------------------------------------------------------------
-// the Strapi app (written here, not copied from the playground)
-
-const venueSchema = {
-  kind: 'collectionType',
-  collectionName: 'venues',
-  info: { singularName: 'venue', pluralName: 'venues', displayName: 'Venue' },
-  options: { draftAndPublish: false },
-  attributes: {
-    name: { type: 'string', required: true },
-    location: { type: 'json' },
-  },
-};
-
-const landmarkSchema = {
-  kind: 'collectionType',
-  collectionName: 'landmarks',
-  info: { singularName: 'landmark', pluralName: 'landmarks', displayName: 'Landmark' },
-  options: { draftAndPublish: true },
-  attributes: {
-    title: { type: 'string', required: true },
-    summary: { type: 'richtext' },
-    lat: { type: 'float' },
-    lng: { type: 'float' },
-  },
-};
-
-/** 1x1 transparent PNG. */
-const TINY_PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-
-async function writeApp(appDir: string) {
-  const write = async (rel: string, text: string) => {
-    await fs.mkdir(path.dirname(path.join(appDir, rel)), { recursive: true });
-    await fs.writeFile(path.join(appDir, rel), text);
-  };
-  await write(
-    'package.json',
-    JSON.stringify(
-      {
-        name: 'location-content-package-test-app',
-        private: true,
-        version: '0.0.0',
-        scripts: {
-          develop: 'strapi develop',
-          start: 'strapi start',
-          build: 'strapi build',
-          strapi: 'strapi',
-        },
-        dependencies: {},
-        strapi: { uuid: 'location-content-package-test' },
-        engines: { node: '>=20.19.0' },
-      },
-      null,
-      2
-    ) + '\n'
-  );
-  await write(
-    'config/server.js',
-    `module.exports = ({ env }) => ({
-  host: env('HOST', '127.0.0.1'),
-  port: env.int('PORT', 1337),
-  app: { keys: env.array('APP_KEYS', ['packageTestKeyA', 'packageTestKeyB']) },
-});
-`
-  );
-  await write(
-    'config/admin.js',
-    `module.exports = ({ env }) => ({
-  auth: { secret: env('ADMIN_JWT_SECRET', 'package-test-admin-jwt-secret') },
-  apiToken: { salt: env('API_TOKEN_SALT', 'package-test-api-token-salt') },
-  transfer: { token: { salt: env('TRANSFER_TOKEN_SALT', 'package-test-transfer-token-salt') } },
-  secrets: { encryptionKey: env('ENCRYPTION_KEY', 'package-test-encryption-key') },
-  flags: { nps: false, promoteEE: false },
-});
-`
-  );
-  await write(
-    'config/database.js',
-    `const path = require('path');
-
-module.exports = ({ env }) => ({
-  connection: {
-    client: 'sqlite',
-    connection: { filename: path.join(__dirname, '..', env('DATABASE_FILENAME', '.tmp/data.db')) },
-    useNullAsDefault: true,
-  },
-});
-`
-  );
-  await write(
-    'config/middlewares.js',
-    `module.exports = [
-  'strapi::logger',
-  'strapi::errors',
-  'strapi::security',
-  'strapi::cors',
-  'strapi::poweredBy',
-  'strapi::query',
-  'strapi::body',
-  'strapi::session',
-  'strapi::favicon',
-  'strapi::public',
-];
-`
-  );
-  // As the README's Install section says: enabled, credentials from the environment, mappings as code.
-  await write(
-    'config/plugins.js',
-    `module.exports = ({ env }) => ({
-  '${PLUGIN_ID}': {
-    enabled: true,
-    config: {
-      baseUrl: env('LOCATION_CONTENT_BASE_URL', 'https://api.getwemap.com'),
-      clientId: env('LOCATION_CONTENT_CLIENT_ID'),
-      clientSecret: env('LOCATION_CONTENT_CLIENT_SECRET'),
-      rateLimit: { requestsPerSecond: 10, concurrency: 4 },
-      mappings: [
-        { contentType: 'api::venue.venue', resource: 'pinpoint', fields: { name: 'name', coordinates: 'location' } },
-        { contentType: 'api::landmark.landmark', resource: 'pinpoint',
-          fields: { name: 'title', description: 'summary', latitude: 'lat', longitude: 'lng' } },
-      ],
-    },
-  },
-});
-`
-  );
-  await write('src/index.js', `module.exports = {\n  register() {},\n  bootstrap() {},\n};\n`);
-  for (const [name, schema] of [
-    ['venue', venueSchema],
-    ['landmark', landmarkSchema],
-  ] as const) {
-    const uid = `api::${name}.${name}`;
-    await write(
-      `src/api/${name}/content-types/${name}/schema.json`,
-      JSON.stringify(schema, null, 2) + '\n'
-    );
-    await write(
-      `src/api/${name}/controllers/${name}.js`,
-      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreController('${uid}');\n`
-    );
-    await write(
-      `src/api/${name}/routes/${name}.js`,
-      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreRouter('${uid}');\n`
-    );
-    await write(
-      `src/api/${name}/services/${name}.js`,
-      `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCoreService('${uid}');\n`
-    );
-  }
-  await write('public/uploads/.gitkeep', '');
-  // As create-strapi-app gives every app: without it, strapi::favicon logs an ENOENT error for each browser visit.
-  await fs.writeFile(path.join(appDir, 'favicon.png'), Buffer.from(TINY_PNG, 'base64'));
-  await write('.gitignore', 'node_modules/\n.tmp/\nbuild/\ndist/\n.strapi/\n');
-}
-
-interface InstalledPackage {
-  name: string;
-  version: string;
-  dir: string;
-  repository: string;
-}
-
-/** Every `@strapi/*` package installed anywhere in the app (hoisted or nested), read from disk. */
-function installedStrapiPackages(appDir: string): InstalledPackage[] {
-  const found: InstalledPackage[] = [];
-  const visit = (modules: string) => {
-    if (!existsSync(modules)) return;
-    for (const name of readdirSync(modules)) {
-      if (name.startsWith('.')) continue;
-      const dirs = name.startsWith('@')
-        ? readdirSync(path.join(modules, name)).map((n) => path.join(modules, name, n))
-        : [path.join(modules, name)];
-      for (const dir of dirs) {
-        const manifest = path.join(dir, 'package.json');
-        if (name === '@strapi' && existsSync(manifest)) {
-          const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-          const repository =
-            typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? '');
-          found.push({ name: pkg.name, version: pkg.version, dir, repository });
-        }
-        visit(path.join(dir, 'node_modules'));
-      }
-    }
-  };
-  visit(path.join(appDir, 'node_modules'));
-  return found;
-}
-
-/** Nothing above the app may offer a node_modules or a tsconfig.json (the whole point of the temp folder). */
-function ancestorsLeak(appDir: string): string[] {
-  const leaks: string[] = [];
-  for (let dir = path.dirname(appDir); ; dir = path.dirname(dir)) {
-    for (const name of ['node_modules', 'tsconfig.json', 'package.json'])
-      if (existsSync(path.join(dir, name))) leaks.push(path.join(dir, name));
-    if (path.dirname(dir) === dir) break;
-  }
-  return leaks;
-}
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
@@ -381,70 +182,7 @@ async function main() {
         timeoutMs: 10 * 60_000,
       })
     );
-    await check('installing the plugin prints no peer dependency warning', () => {
-      const warnings = installOut
-        .split('\n')
-        .filter((l) => /ERESOLVE|peer dep|conflicting peer|could not resolve/i.test(l));
-      assert(warnings.length === 0, warnings.slice(0, 10).join('\n'));
-    });
-    const installed = path.join(appDir, 'node_modules', PKG.name);
-    await check('installed plugin has no private copy of a package it shares with Strapi', () => {
-      const nested = MUST_BE_STRAPIS_COPY.filter((name) =>
-        existsSync(path.join(installed, 'node_modules', name))
-      );
-      assert(nested.length === 0, `nested under ${installed}/node_modules: ${nested.join(', ')}`);
-    });
-    await check(
-      `every package of Strapi's own repository in the app is ${STRAPI_VERSION}; one copy of the design system and icons`,
-      () => {
-        const strapis = installedStrapiPackages(appDir);
-        const own = strapis.filter((p) =>
-          /github\.com\/strapi\/strapi(\.git)?$/.test(p.repository)
-        );
-        assert(
-          own.some((p) => p.name === '@strapi/strapi'),
-          `no @strapi/strapi among ${strapis.map((p) => p.name).join(', ')}`
-        );
-        const other = own.filter((p) => p.version !== STRAPI_VERSION);
-        assert(
-          other.length === 0,
-          other.map((p) => `${p.name}@${p.version} (${path.relative(appDir, p.dir)})`).join(', ')
-        );
-        for (const name of ['@strapi/design-system', '@strapi/icons']) {
-          const copies = strapis.filter((p) => p.name === name);
-          assert(
-            copies.length === 1,
-            `${name}: ${copies.map((p) => `${p.version} (${path.relative(appDir, p.dir)})`).join(', ') || 'not installed'}`
-          );
-        }
-      }
-    );
-    await check('npm ls reports no missing or invalid dependency of the plugin', async () => {
-      let out = '';
-      try {
-        out = await run('npm', ['ls', '--all', '--json'], { cwd: appDir });
-      } catch (err) {
-        out = errorText(err); // npm ls exits 1 on any problem in the tree, Strapi's own included
-      }
-      const json = out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1);
-      const problems: string[] = (JSON.parse(json).problems ?? []) as string[];
-      const ours = problems.filter((p) => p.includes(PKG.name));
-      assert(ours.length === 0, ours.join('\n'));
-    });
-    await check("the plugin's runtime dependencies resolve from the app", () => {
-      const missing = Object.keys(PKG.dependencies ?? {}).filter((dep) => {
-        try {
-          require.resolve(`${dep}/package.json`, { paths: [installed] });
-          return false;
-        } catch {
-          return (
-            !existsSync(path.join(appDir, 'node_modules', dep)) &&
-            !existsSync(path.join(installed, 'node_modules', dep))
-          );
-        }
-      });
-      assert(missing.length === 0, `missing: ${missing.join(', ')}`);
-    });
+    await installChecks(appDir, installOut);
 
     // 3. The app's admin, built by Strapi with the plugin in it -----------------------------------
     const appEnv = (extra: Record<string, string> = {}) =>
@@ -458,45 +196,7 @@ async function main() {
     await step("npx strapi build (the app's admin)", () =>
       run('npx', ['strapi', 'build'], { cwd: appDir, env: appEnv(), timeoutMs: 10 * 60_000 })
     );
-    const buildDir = [path.join(appDir, 'dist', 'build'), path.join(appDir, 'build')].find((d) =>
-      existsSync(path.join(d, 'index.html'))
-    );
-    await check('the admin build exists', () =>
-      assert(buildDir, `no index.html in ${appDir}/build or ${appDir}/dist/build`)
-    );
-    if (buildDir) {
-      const built = readdirSync(buildDir).filter((f) => f.endsWith('.js'));
-      const read = (f: string) => readFileSync(path.join(buildDir, f), 'utf8');
-      await check("the admin entry Strapi generated imports the plugin's admin", () => {
-        const entry = path.join(appDir, '.strapi', 'client', 'app.js');
-        assert(existsSync(entry), `no ${entry}`);
-        assert(
-          readFileSync(entry, 'utf8').includes(`${PKG.name}/strapi-admin`),
-          `${entry} does not import ${PKG.name}/strapi-admin`
-        );
-      });
-      await check("the built admin holds the plugin's settings page chunk", () => {
-        const ours = readdirSync(path.join(installed, 'dist', 'admin')).find((f) =>
-          /^SettingsPage-.*\.mjs$/.test(f)
-        );
-        assert(ours, 'the package has no SettingsPage chunk in dist/admin');
-        const prefix = ours.replace(/\.mjs$/, '');
-        const chunk = built.find((f) => f.startsWith(`${prefix}-`) || f === `${prefix}.js`);
-        assert(chunk, `no ${prefix}-*.js in ${buildDir}`);
-        assert(read(chunk).includes(PLUGIN_ID), `${chunk} does not mention ${PLUGIN_ID}`);
-      });
-      await check("the built admin holds the plugin's English translations", () => {
-        const en = JSON.parse(
-          readFileSync(path.join(ROOT, 'admin', 'src', 'translations', 'en.json'), 'utf8')
-        ) as Record<string, string>;
-        const sample = Object.entries(en)
-          .filter(([k, v]) => k.startsWith('settings.') && /^[\w .,:()-]+$/.test(v))
-          .sort((a, b) => b[1].length - a[1].length)[0];
-        assert(sample, 'no settings.* translation to look for');
-        const holder = built.find((f) => read(f).includes(sample[1]));
-        assert(holder, `"${sample[1]}" (${sample[0]}) is in no file of ${buildDir}`);
-      });
-    }
+    await adminBuildChecks(appDir);
 
     // 4. The app running, the plugin syncing to the emulator --------------------------------------
     emulator = await step('start the Location Content API emulator', () =>
