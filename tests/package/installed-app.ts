@@ -153,3 +153,26 @@ export async function adminBuildChecks(appDir: string): Promise<void> {
     });
   }
 }
+
+/** The plugin's migrations ran on the app's SQLite database. */
+export async function databaseChecks(appDir: string): Promise<void> {
+  await check("the plugin's tables exist in the app's SQLite database", async () => {
+    const out = await run(
+      'node',
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))('.tmp/data.db', { readonly: true });
+         console.log(JSON.stringify(db.prepare("select name from sqlite_master where type='table'").all().map((r) => r.name)));`,
+      ],
+      { cwd: appDir }
+    );
+    const tables: string[] = JSON.parse(out.trim().split('\n').pop()!);
+    const missing = ['location_content_outbox', 'location_content_sync_states'].filter(
+      (t) => !tables.includes(t)
+    );
+    assert(
+      missing.length === 0,
+      `missing: ${missing.join(', ')} (tables: ${tables.filter((t) => t.includes('location')).join(', ')})`
+    );
+  });
+}

@@ -195,7 +195,6 @@ export async function tarballChecks(packed: PackResult): Promise<void> {
         PKG.strapi?.kind === 'plugin' && PKG.strapi?.name === PLUGIN_ID && PKG.strapi?.displayName,
         `strapi block: ${JSON.stringify(PKG.strapi)}`
       );
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const semver = require('semver');
       assert(
         semver.satisfies(process.version, PKG.engines?.node),
