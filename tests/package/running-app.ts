@@ -96,6 +96,20 @@ export async function runningAppChecks(base: string, emu: EmulatorHandle): Promi
     });
 
     const pinpointNamed = (name: string) => emu.state().pinpoints.find((p) => p.name === name);
+    /** Waits for the plugin to push `name`, then checks where it put it. */
+    const pinpointAt = async (name: string, latitude: number, longitude: number) => {
+      const pinpoint = await waitFor(
+        `pinpoint "${name}" on the emulator`,
+        () => pinpointNamed(name),
+        30_000
+      );
+      assert(
+        Math.abs(pinpoint.latitude - latitude) < 1e-6 &&
+          Math.abs(pinpoint.longitude - longitude) < 1e-6,
+        `coordinates: ${JSON.stringify(pinpoint)}`
+      );
+      return pinpoint;
+    };
     await check(
       'a venue created in the Content Manager (no draft & publish) reaches the emulator as a pinpoint',
       async () => {
@@ -105,16 +119,7 @@ export async function runningAppChecks(base: string, emu: EmulatorHandle): Promi
           body: { name, location: { lat: 48.8584, lng: 2.2945 } },
         });
         assert(r.status === 200 || r.status === 201, short(r));
-        const pinpoint = await waitFor(
-          `pinpoint "${name}" on the emulator`,
-          () => pinpointNamed(name),
-          30_000
-        );
-        assert(
-          Math.abs(pinpoint.latitude - 48.8584) < 1e-6 &&
-            Math.abs(pinpoint.longitude - 2.2945) < 1e-6,
-          `coordinates: ${JSON.stringify(pinpoint)}`
-        );
+        await pinpointAt(name, 48.8584, 2.2945);
       }
     );
     let synced: AdminBrowserTarget['synced'] | undefined;
@@ -152,16 +157,7 @@ export async function runningAppChecks(base: string, emu: EmulatorHandle): Promi
           published.status === 200 || published.status === 201,
           `publish: ${short(published)}`
         );
-        const pinpoint = await waitFor(
-          `pinpoint "${title}" on the emulator`,
-          () => pinpointNamed(title),
-          30_000
-        );
-        assert(
-          Math.abs(pinpoint.latitude - 45.764) < 1e-6 &&
-            Math.abs(pinpoint.longitude - 4.8357) < 1e-6,
-          `coordinates: ${JSON.stringify(pinpoint)}`
-        );
+        const pinpoint = await pinpointAt(title, 45.764, 4.8357);
         assert(
           /<strong>landmark<\/strong>/.test(pinpoint.description ?? ''),
           `description: ${JSON.stringify(pinpoint.description)}`
