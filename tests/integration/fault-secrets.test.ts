@@ -4,7 +4,7 @@
  * of Strapi, a log line, stdout/stderr, an error text kept in the database, or the stored settings.
  *
  * Route permissions (401 without a token, 403 without the permission) are tested in
- * admin-routes.test.ts; this file hunts for leaks. Everything that leaves this process is captured:
+ * admin-routes-*.test.ts; this file hunts for leaks. Everything that leaves this process is captured:
  * every body written by an HTTP server here (Strapi's answers; the emulator's token answers, to
  * learn the tokens), console, stdout and stderr, and every value written to the database.
  */

@@ -1,105 +1,20 @@
 /**
- * The plugin's admin API over real HTTP: every route checks its permission on the server (reads
- * included), bodies are validated, the client secret never leaves the server, and the connection
- * test reports what went wrong in words.
+ * The plugin's admin API over real HTTP, with the credentials saved in Settings: every route checks
+ * its permission on the server (reads included), bodies are validated, the client secret never leaves
+ * the server, and the connection test reports what went wrong in words.
  */
-import net from 'node:net';
 import { startApp, removeDir, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
+import {
+  bodies,
+  client,
+  closedPort,
+  createAdmin,
+  createRole,
+  withoutCredentials,
+} from '../helpers/admin-api';
 
 const PLACE = 'api::place.place';
-const PASSWORD = 'Str0ngPassw0rd!';
-
-/** Removes the credentials of the playground config, so an admin can set them in Settings. */
-const withoutCredentials = (config: any) => {
-  const lc = config['location-content'].config;
-  delete lc.baseUrl;
-  delete lc.clientId;
-  delete lc.clientSecret;
-  return config;
-};
-
-interface Reply {
-  status: number;
-  body: any;
-  text: string;
-}
-
-/** Every answer body of the whole file, to check that no secret ever went out. */
-const bodies: string[] = [];
-
-const client =
-  (app: TestApp) =>
-  async (
-    method: string,
-    path: string,
-    opts: { token?: string; body?: unknown; raw?: string } = {}
-  ): Promise<Reply> => {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-    if (opts.body !== undefined || opts.raw !== undefined)
-      headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${app.url}${path}`, {
-      method,
-      headers,
-      body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-    });
-    const text = await res.text();
-    bodies.push(text);
-    let body: any = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = text;
-    }
-    return { status: res.status, body, text };
-  };
-
-async function createAdmin(app: TestApp, email: string, roleIds: Array<number | string>) {
-  await app.strapi.service('admin::user').create({
-    email,
-    firstname: email.split('@')[0],
-    lastname: 'Test',
-    password: PASSWORD,
-    isActive: true,
-    roles: roleIds,
-  } as any);
-  const res = await fetch(`${app.url}/admin/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const json: any = await res.json();
-  if (!json?.data?.token) throw new Error(`login failed for ${email}: ${JSON.stringify(json)}`);
-  return json.data.token as string;
-}
-
-async function createRole(
-  app: TestApp,
-  name: string,
-  actions: Array<{ action: string; subject?: string | null }>
-) {
-  const role = await app.strapi.service('admin::role').create({ name, description: name });
-  await app.strapi.service('admin::role').assignPermissions(
-    role.id,
-    actions.map((a) => ({
-      action: a.action,
-      subject: a.subject ?? null,
-      properties: {},
-      conditions: [],
-    }))
-  );
-  return role;
-}
-
-/** A port nothing listens on: opened, then closed. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('admin API with credentials set in Settings', () => {
   let app: TestApp;
@@ -508,60 +423,5 @@ describe('admin API with credentials set in Settings', () => {
     expect(all).not.toContain(basic);
     expect(all).not.toMatch(/access_token|Bearer /i);
     expect(app.logs.join('\n')).not.toContain(secret);
-  });
-});
-
-describe('admin API with credentials from config/plugins', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof client>;
-  let admin: string;
-
-  beforeAll(async () => {
-    app = await startApp({ http: true });
-    api = client(app);
-    admin = await createAdmin(app, 'admin@example.com', [
-      (await app.strapi.service('admin::role').getSuperAdmin()).id,
-    ]);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    if (app) await removeDir(app.appDir);
-  });
-
-  test('fields set in config are locked, with the reason, and cannot be changed here', async () => {
-    const res = await api('GET', '/location-content/settings', { token: admin });
-    expect(res.body.settings).toMatchObject({
-      baseUrl: app.emulator.baseUrl,
-      clientId: app.emulator.clientId,
-      secretSet: true,
-      configured: true,
-    });
-    expect(Object.keys(res.body.settings.locked).sort()).toEqual([
-      'baseUrl',
-      'clientId',
-      'clientSecret',
-    ]);
-    expect(res.body.settings.locked.clientSecret).toMatch(/config\/plugins/);
-
-    const change = await api('PUT', '/location-content/settings', {
-      token: admin,
-      body: { clientId: 'other' },
-    });
-    expect(change.status).toBe(400);
-    expect(change.body.error.message).toMatch(/Client id is set in config\/plugins/);
-    // The same values sent back are harmless.
-    const same = await api('PUT', '/location-content/settings', {
-      token: admin,
-      body: { baseUrl: app.emulator.baseUrl, clientSecret: '' },
-    });
-    expect(same.status).toBe(200);
-
-    const test = await api('POST', '/location-content/settings/test', { token: admin, body: {} });
-    expect(test.body.result).toMatchObject({ ok: true, pinpoints: 0 });
-  });
-
-  test('no answer carried the secret', () => {
-    expect(bodies.join('\n')).not.toContain(app.emulator.clientSecret);
   });
 });

@@ -1,0 +1,99 @@
+/**
+ * Shared by the admin-routes-*.test.ts files: an HTTP client for the plugin's admin API that keeps
+ * every answer body, admin users and roles, and a port nothing listens on.
+ */
+import net from 'node:net';
+import type { TestApp } from './strapi';
+
+const PASSWORD = 'Str0ngPassw0rd!';
+
+/** Removes the credentials of the playground config, so an admin can set them in Settings. */
+export const withoutCredentials = (config: any) => {
+  const lc = config['location-content'].config;
+  delete lc.baseUrl;
+  delete lc.clientId;
+  delete lc.clientSecret;
+  return config;
+};
+
+export interface Reply {
+  status: number;
+  body: any;
+  text: string;
+}
+
+/** Every answer body of the whole file, to check that no secret ever went out. */
+export const bodies: string[] = [];
+
+export const client =
+  (app: TestApp) =>
+  async (
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; raw?: string } = {}
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined || opts.raw !== undefined)
+      headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers,
+      body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+    });
+    const text = await res.text();
+    bodies.push(text);
+    let body: any = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    return { status: res.status, body, text };
+  };
+
+export async function createAdmin(app: TestApp, email: string, roleIds: Array<number | string>) {
+  await app.strapi.service('admin::user').create({
+    email,
+    firstname: email.split('@')[0],
+    lastname: 'Test',
+    password: PASSWORD,
+    isActive: true,
+    roles: roleIds,
+  } as any);
+  const res = await fetch(`${app.url}/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const json: any = await res.json();
+  if (!json?.data?.token) throw new Error(`login failed for ${email}: ${JSON.stringify(json)}`);
+  return json.data.token as string;
+}
+
+export async function createRole(
+  app: TestApp,
+  name: string,
+  actions: Array<{ action: string; subject?: string | null }>
+) {
+  const role = await app.strapi.service('admin::role').create({ name, description: name });
+  await app.strapi.service('admin::role').assignPermissions(
+    role.id,
+    actions.map((a) => ({
+      action: a.action,
+      subject: a.subject ?? null,
+      properties: {},
+      conditions: [],
+    }))
+  );
+  return role;
+}
+
+/** A port nothing listens on: opened, then closed. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
