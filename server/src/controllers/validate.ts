@@ -12,7 +12,12 @@ export const UID = /^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/;
  * A request body: a JSON object of these fields and no other. `shape` spells them in the
  * messages, e.g. `{ dryRun?: boolean }`.
  */
-export const bodySchema = <S extends Record<string, yup.AnySchema>>(fields: S, shape: string) =>
+// Declared return types: the inferred ones name @strapi/utils' own nested copy of yup, which a
+// declaration file cannot reference (TS2742), and the build then leaves out the server's index.d.ts.
+export const bodySchema = <S extends Record<string, yup.AnySchema>>(
+  fields: S,
+  shape: string
+): yup.ObjectSchema<S> =>
   yup
     .object(fields)
     .typeError(`Expected a JSON object ${shape}.`)
@@ -45,7 +50,10 @@ export const localeField = (where: string) =>
     });
 
 /** A content type uid; `mapped` says whether the plugin syncs it. */
-export const contentTypeField = (where: string, mapped: (uid: string) => boolean) => {
+export const contentTypeField = (
+  where: string,
+  mapped: (uid: string) => boolean
+): yup.AnySchema => {
   const message = `${where} must be a content type uid such as "api::place.place".`;
   return yup
     .string()

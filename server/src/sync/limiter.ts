@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
 
 /** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
-interface LimitedResponse {
+export interface LimitedResponse {
   status: number;
   headers: { get(name: string): string | null | undefined };
   arrayBuffer?: () => Promise<unknown>;
