@@ -39,11 +39,8 @@ export function createPusher(deps: PushDeps) {
     state: StateRecord | null,
     refs: NonNullable<StateRecord['refs']>
   ): { refs?: StateRecord['refs'] } =>
-    // No refs before and none now: no rows to replace (refs rows are only written with their state).
-    (!state?.refs?.length && !refs.length) ||
-    (state && JSON.stringify(state.refs ?? null) === JSON.stringify(refs))
-      ? {}
-      : { refs };
+    // No state and no refs is none: refs rows are only ever written with their state.
+    JSON.stringify(state?.refs ?? []) === JSON.stringify(refs) ? {} : { refs };
 
   /**
    * Closes the race with a dependency that got its remote id between our read of it and our
