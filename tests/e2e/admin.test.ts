@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
@@ -142,12 +142,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app
-    ?.sync()
-    .idle({ timeoutMs: 60_000 })
-    .catch(() => undefined);
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
+  await stopApp(app, { settle: true });
 });
 
 test('log in', async () => {

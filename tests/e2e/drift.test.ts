@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
@@ -61,12 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app
-    ?.sync()
-    .idle({ timeoutMs: 60_000 })
-    .catch(() => undefined);
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
+  await stopApp(app, { settle: true });
 });
 
 test('check the remote: the report with its date and links to the entries', async () => {

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
@@ -104,12 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app
-    ?.sync()
-    .idle({ timeoutMs: 60_000 })
-    .catch(() => undefined);
-  await app?.stop();
-  if (app) await removeDir(app.appDir);
+  await stopApp(app, { settle: true });
   await new Promise((r) => receiver?.close(r));
 });
 

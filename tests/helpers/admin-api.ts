@@ -1,6 +1,7 @@
 /**
- * Shared by the admin-routes-*.test.ts files: an HTTP client for the plugin's admin API that keeps
- * every answer body, admin users and roles, and a port nothing listens on.
+ * The admin API in tests: an HTTP client that keeps every answer body (the admin-routes-*.test.ts
+ * files), admin users logged in and roles (every test that calls the admin routes), and a port
+ * nothing listens on.
  */
 import net from 'node:net';
 import type { TestApp } from './strapi';

@@ -151,8 +151,17 @@ function captureLogs(strapi: Core.Strapi, into: string[]) {
 
 export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });
 
-/** Stops a test app (if it started) and removes its directory: the `afterAll` of a test file. */
-export async function stopApp(app: TestApp | undefined) {
+/**
+ * Stops a test app (if it started) and removes its directory: the `afterAll` of a test file.
+ * `settle`: first lets the sync finish what the last test started (a minute at most), so that
+ * the stop does not cut a push in the middle.
+ */
+export async function stopApp(app: TestApp | undefined, { settle = false } = {}) {
+  if (settle)
+    await app
+      ?.sync()
+      .idle({ timeoutMs: 60_000 })
+      .catch(() => undefined);
   await app?.stop();
   if (app) await removeDir(app.appDir);
 }

@@ -5,8 +5,8 @@
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, until } from '../helpers/sync';
+import { createAdmin, createRole } from '../helpers/admin-api';
 
-const PASSWORD = 'Str0ngPassw0rd!';
 let app: TestApp;
 let admin: string;
 let reader: string;
@@ -26,36 +26,15 @@ const api = async (method: string, path: string, token: string, body?: unknown) 
 };
 
 async function adminWith(email: string, actions: string[] | 'super') {
-  const roles = app.strapi.service('admin::role');
-  let roleId;
-  if (actions === 'super') roleId = (await roles.getSuperAdmin()).id;
-  else {
-    const role = await roles.create({ name: email, description: email });
-    await roles.assignPermissions(
-      role.id,
-      actions.map((action) => ({
-        action,
-        subject: null,
-        properties: {},
-        conditions: [],
-      }))
-    );
-    roleId = role.id;
-  }
-  await app.strapi.service('admin::user').create({
-    email,
-    firstname: 'A',
-    lastname: 'B',
-    password: PASSWORD,
-    isActive: true,
-    roles: [roleId],
-  } as any);
-  const res = await fetch(`${app.url}/admin/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  return ((await res.json()) as any).data.token as string;
+  const role =
+    actions === 'super'
+      ? await app.strapi.service('admin::role').getSuperAdmin()
+      : await createRole(
+          app,
+          email,
+          actions.map((action) => ({ action }))
+        );
+  return createAdmin(app, email, [role.id]);
 }
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * its permission on the server (reads included), bodies are validated, the client secret never leaves
  * the server, and the connection test reports what went wrong in words.
  */
-import { startApp, removeDir, type TestApp } from '../helpers/strapi';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import {
   bodies,
@@ -44,12 +44,7 @@ describe('admin API with credentials set in Settings', () => {
   });
 
   afterAll(async () => {
-    await app
-      ?.sync()
-      .idle({ timeoutMs: 60_000 })
-      .catch(() => undefined);
-    await app?.stop();
-    if (app) await removeDir(app.appDir);
+    await stopApp(app, { settle: true });
   });
 
   test('before anything is saved, settings say so and nothing is locked', async () => {

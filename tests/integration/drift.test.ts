@@ -2,6 +2,7 @@ jest.setTimeout(180_000);
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { blocks, createIcon, createPlace, createTour } from '../helpers/content';
 import { mark, PLACE, remoteOf, stateOf, TOUR, until, writes } from '../helpers/sync';
+import { createAdmin } from '../helpers/admin-api';
 import type { DriftReport, RepairOutcome } from '../../server/src/sync/drift';
 
 /** Drift: the remote changed behind the plugin's back is reported by a read-only check, then repaired. */
@@ -209,23 +210,8 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
 });
 
 describe('admin routes', () => {
-  const PASSWORD = 'Str0ngPassw0rd!';
-  const login = async (email: string, roleIds: Array<number | string>) => {
-    await app.strapi.service('admin::user').create({
-      email,
-      firstname: 'Drift',
-      lastname: 'Test',
-      password: PASSWORD,
-      isActive: true,
-      roles: roleIds,
-    } as any);
-    const res = await fetch(`${app.url}/admin/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    return ((await res.json()) as any).data.token as string;
-  };
+  const login = (email: string, roleIds: Array<number | string>) =>
+    createAdmin(app, email, roleIds);
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
     const res = await fetch(`${app.url}/location-content${path}`, {
       method,

@@ -6,6 +6,7 @@ import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { ATTEMPT_UID } from '../../server/src/sync/tables';
+import { createAdmin } from '../helpers/admin-api';
 
 let app: TestApp;
 
@@ -100,24 +101,9 @@ test('the admin API serves the history to who may read the sync', async () => {
   await app.sync().idle();
   const url = `${app.url}/location-content/entries/${PLACE}/${place.documentId}/history`;
   expect((await fetch(url)).status).toBe(401);
-  const PASSWORD = 'Str0ngPassw0rd!';
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
-    email: 'history@example.com',
-    firstname: 'H',
-    lastname: 'T',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
-  const login: any = await (
-    await fetch(`${app.url}/admin/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'history@example.com', password: PASSWORD }),
-    })
-  ).json();
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${login.data.token}` } });
+  const token = await createAdmin(app, 'history@example.com', [superAdmin.id]);
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   const body: any = await res.json();
   expect(body.attempts).toEqual([
@@ -135,7 +121,7 @@ test('the admin API serves the history to who may read the sync', async () => {
   });
   const entry: any = await (
     await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, {
-      headers: { Authorization: `Bearer ${login.data.token}` },
+      headers: { Authorization: `Bearer ${token}` },
     })
   ).json();
   expect(entry.state.viewUrl).toBe(
