@@ -53,6 +53,7 @@ const MATRIX = [
   'drift',
   'push-history',
   'recovery-tail',
+  'inventory-link-walk',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&

@@ -1,15 +1,17 @@
 /**
- * npm run bench:recovery [-- --objects 3000 --entries 40 --runs 2 --walked 0|1]
+ * npm run bench:recovery [-- --objects 3000 --entries 40 --runs 2 --link after|during|off]
  *
  * Lost creates at scale: an account that already holds OBJECTS pinpoints (pages of 20 with
- * limit/offset, as the real service pages), ENTRIES new places published one after the other,
- * once on a healthy remote and once under the fault mix of issue 12 (5% 503, 2% resets before
- * and 3% resets after the request is applied; every call, GETs of the walk included).
- * Time: first publish -> queue idle. Prints convergence, duplicates (goal 0) and the time with
- * faults / time without (goal <= 2). Plugin rate limit 100 requests/s, concurrency 4.
- * `--walked 1`: the plugin walked the account's inventory once before the entries (as linking
- * existing content or a scheduled drift check does), on the healthy remote and before the clock
- * starts; a lost create can then read the tail of that walk instead of walking it all again.
+ * limit/offset, as the real service pages) is linked to the plugin, then ENTRIES new places are
+ * published one after the other, once on a healthy remote and once under the fault mix of issue 12
+ * (5% 503, 2% resets before and 3% resets after the request is applied; every call, GETs of the
+ * walk included). Time: first publish -> queue idle. Prints convergence, duplicates (goal 0) and
+ * the time with faults / time without (goal <= 2). Plugin rate limit 100 requests/s, concurrency 4.
+ * `--link` says when the first publish comes:
+ * - `after` (the default, a new user's path): once the walk the plugin makes of a linked account
+ *   (`walkOnLink`, on by default) is complete; a lost create then reads the end of that walk.
+ * - `during`: right after the boot, while that walk runs (under the faults too).
+ * - `off`: `walkOnLink: false`, an account never walked: the first lost create walks it all.
  */
 const { ensureBuilt, median, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
@@ -18,7 +20,17 @@ const { startChildApp } = require('../tests/helpers/child-app');
 const OBJECTS = arg('objects', 3000);
 const ENTRIES = arg('entries', 40);
 const RUNS = arg('runs', 2);
-const WALKED = arg('walked', 0) === 1;
+const LINK = (() => {
+  const i = process.argv.indexOf('--link');
+  const v = i === -1 ? (process.env.BENCH_LINK ?? 'after') : process.argv[i + 1];
+  if (!['after', 'during', 'off'].includes(v)) throw new Error(`--link after|during|off, got ${v}`);
+  return v;
+})();
+const LINK_LABEL = {
+  after: 'published after the link walk',
+  during: 'published during the link walk',
+  off: 'account never walked',
+}[LINK];
 const FAULTS = (seed) => ({
   seed,
   rules: [
@@ -35,31 +47,40 @@ async function once({ appDir, faults, seed, tag }) {
     pagination: 'offset',
     requestLogSize: 100_000,
   });
+  // The account holds its objects before the plugin is linked to it.
+  await emu.call('seed', {
+    kind: 'pinpoints',
+    bodies: Array.from({ length: OBJECTS }, (_, i) => ({
+      name: `Existing ${i}`,
+      latitude: 30 + i / 10_000,
+      longitude: 2,
+    })),
+  });
+  // The walk at linking runs under the faults too when the entries are published during it.
+  if (faults && LINK === 'during') await emu.call('setFaults', FAULTS(seed));
   const app = await startChildApp({
     appDir: await appDir(),
     emulator: emu,
+    // Ready at once, the walk at linking still running: `after` waits for it below, `during` does not.
+    env: { LC_CHILD_LINK_WALK: 'background' },
     patch: {
       config: {
         rateLimit: { requestsPerSecond: 100, concurrency: 4 },
         retry: { baseMs: 200, maxMs: 5_000, maxAttempts: 20 },
         requestTimeoutMs: 5_000,
+        walkOnLink: LINK !== 'off',
       },
     },
   });
   try {
-    await emu.call('seed', {
-      kind: 'pinpoints',
-      bodies: Array.from({ length: OBJECTS }, (_, i) => ({
-        name: `Existing ${i}`,
-        latitude: 30 + i / 10_000,
-        longitude: 2,
-      })),
-    });
-    if (WALKED)
-      await app.run(async (_strapi, _a, { sync }) => {
-        await sync().inventory();
-        return null;
-      }, {});
+    if (LINK === 'after')
+      for (;;) {
+        const { inventory } = await app.call('status');
+        if (inventory.lastCompleteAt) break;
+        if (inventory.state === 'failed')
+          throw new Error(`the link walk failed: ${inventory.error}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     if (faults) await emu.call('setFaults', FAULTS(seed));
     const since = await emu.call('lastSeq');
     const t0 = Date.now();
@@ -145,7 +166,7 @@ runMain(async ({ appDir }) => {
   }
   table([
     [
-      `${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20${WALKED ? ', walked before' : ''})`,
+      `${ENTRIES} new places on a ${OBJECTS}-pinpoint account (offset pages of 20, ${LINK_LABEL})`,
       's',
       'converged',
       'duplicates',
@@ -166,10 +187,10 @@ runMain(async ({ appDir }) => {
     runs: RUNS,
     clean,
     faulty,
-    walked: WALKED,
+    link: LINK,
     ratio,
   });
   process.stdout.write(
-    `recovery${WALKED ? ' (account walked before)' : ''}: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`
+    `recovery (${LINK_LABEL}): converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`
   );
 });

@@ -109,6 +109,13 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   } as any).load();
   const logs: string[] = [];
   captureLogs(strapi, logs);
+  // An account linked and never walked is walked at the first boot (walkOnLink): a test starts
+  // once that walk is over, as a user's app is soon after linking, so that its GETs are not counted.
+  const sync = () => strapi.plugin('location-content').service('sync');
+  for (const end = Date.now() + 60_000; (await sync().status()).inventory.state === 'running';) {
+    if (Date.now() > end) throw new Error('the walk of the linked account did not end in 60 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 
   let url: string | undefined;
   if (options.http) {
@@ -124,7 +131,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     appDir,
     url,
     logs,
-    sync: () => strapi.plugin('location-content').service('sync'),
+    sync,
     async stop() {
       if (options.http) strapi.server.httpServer.closeAllConnections?.();
       await strapi.destroy();

@@ -173,16 +173,24 @@ test('no secret or token in answers, logs, output, stored errors or settings dur
   await call('GET', lc('/status'), admin);
   await call('GET', lc(`/entries/api::place.place/${place.documentId}`), admin);
 
-  // 2. The right secret; then failures of every kind while content moves.
-  expect((await call('PUT', lc('/settings'), admin, { clientSecret: SECRET })).status).toBe(200);
-  expect((await call('POST', lc('/settings/test'), admin, {})).status).toBe(200);
+  // 2. The right secret links the account: the sync walks it (walkOnLink) with its own client and
+  // token. Then failures of every kind while content moves.
   const before = tokens.size;
-  await createPlace(strapi, { title: 'Leak warm-up', geo: { lat: 5, lng: 5 } });
-  await app.sync().idle({ timeoutMs: 60_000 });
+  expect((await call('PUT', lc('/settings'), admin, { clientSecret: SECRET })).status).toBe(200);
+  await until(
+    async () => (await app.sync().status()).inventory.lastCompleteAt,
+    'the walk of the linked account',
+    30_000
+  );
   expect(tokens.size).toBe(before + 1);
   // The token the sync is using now (the connection test has its own client and token): an
   // echoing server can only repeat a token it was sent.
   const usedToken = [...tokens].at(-1)!;
+  expect((await call('POST', lc('/settings/test'), admin, {})).status).toBe(200);
+  await createPlace(strapi, { title: 'Leak warm-up', geo: { lat: 5, lng: 5 } });
+  await app.sync().idle({ timeoutMs: 60_000 });
+  // The push took no token of its own: it used the walk's.
+  expect(tokens.size).toBe(before + 2);
 
   // Error texts are overwritten once an entry syncs, sometimes within milliseconds: every value
   // written to the database is captured as it is written (query bindings), and the admin's Sync

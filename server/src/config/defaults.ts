@@ -14,4 +14,5 @@ export const defaults: PluginConfig = {
   retry: { baseMs: 1_000, maxMs: 15 * 60_000, maxAttempts: 12 },
   coalesce: { settleMs: 300, maxWaitMs: 5_000 },
   reconcile: null,
+  walkOnLink: true,
 };

@@ -150,4 +150,11 @@ export interface PluginConfig {
   coalesce: { settleMs: number; maxWaitMs: number };
   /** off when absent or null */
   reconcile?: ReconcileConfig | null;
+  /**
+   * Walk the remote account into the inventory once, in the background behind the pushes, when
+   * it is linked (credentials set, or naming another account) and it was never walked: a create
+   * whose answer is lost is then found by reading the end of that walk, and existing content can
+   * be linked. On by default.
+   */
+  walkOnLink?: boolean;
 }

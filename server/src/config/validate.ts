@@ -75,6 +75,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   }
   if (typeof config.syncEnabled !== 'boolean')
     problems.push(`${key('syncEnabled')} must be true or false`);
+  if (config.walkOnLink !== undefined && typeof config.walkOnLink !== 'boolean')
+    problems.push(`${key('walkOnLink')} must be true or false`);
   if (
     config.pushIn !== undefined &&
     (!Array.isArray(config.pushIn) ||

@@ -7,8 +7,10 @@ import { createDrift } from '../../sync/drift';
 import { createReconcileSchedule } from '../../sync/drift/schedule';
 import { createHistory } from '../../sync/history';
 import { createIntentBuffer } from '../../sync/intents';
+import { accountKey, createAccountWatch } from '../../sync/inventory/account';
 import { createInventoryTable } from '../../sync/inventory/table';
 import { createInventoryWalk } from '../../sync/inventory/walk';
+import { createLease, newLeaseOwner } from '../../sync/lease';
 import { createLinker } from '../../sync/link';
 import { createMediaReader } from '../../sync/media';
 import { createOutbox } from '../../sync/outbox';
@@ -54,6 +56,17 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
       (0.5 + Math.random() / 2),
   });
   const recovery = createRecovery({ walk: inventory, table: inventoryTable });
+  const account = createAccountWatch({
+    strapi,
+    walk: inventory,
+    current: async () => {
+      const c = await settings.current();
+      return settings.credentials.complete(c) ? accountKey(c.baseUrl, c.clientId) : null;
+    },
+    canRun: () => settings.canPush(),
+    enabled: () => config().walkOnLink !== false,
+    lease: createLease(strapi, 'inventory', newLeaseOwner()),
+  });
 
   const mappingFor = (uid: string) => mappings().forContentType(uid);
   const resourceOf = (uid: string) => mappingFor(uid)?.resource;
@@ -114,7 +127,10 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     },
     canRun: () => settings.canPush(),
   });
-  settings.onChange(() => worker.wake());
+  settings.onChange(() => {
+    worker.wake();
+    void account.check();
+  });
   const resync = createResync({
     strapi,
     outbox,
@@ -213,6 +229,7 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     alerts,
     inventoryTable,
     inventory,
+    account,
     related,
     pusher,
     preview,

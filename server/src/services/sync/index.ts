@@ -69,6 +69,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       resync.startTicker();
       await resync.resume();
       await engine.catchUp.start();
+      // Credentials that now name another account drop its inventory before anything resumes; a
+      // linked account never walked is walked once, in the background.
+      await engine.account.check();
       // An inventory walk that a stop or a failure interrupted goes on from where it was.
       if (await inventory.start()) inventory.walkAll().catch(() => undefined);
       await reconcile.start();

@@ -1,8 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { ReconcileConfig } from '../../config/types';
-import { ensureIndex, LEASE_UID, tableInfo } from '../tables';
+import { createLease, newLeaseOwner } from '../lease';
 import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
 
 export type { ScheduledRun } from './report';
@@ -33,36 +31,10 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 export function createReconcileSchedule(deps: ScheduleDeps) {
   const { strapi } = deps;
-  const instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const knex = () => strapi.db.connection;
+  const lease = createLease(strapi, LEASE, newLeaseOwner());
+  const instance = lease.owner;
   let registered = false;
   let running: Promise<unknown> | undefined;
-
-  const ensureLease = async () => {
-    const { table, col } = tableInfo(strapi, LEASE_UID);
-    await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
-    const now = new Date();
-    await knex()(table)
-      .insert({
-        [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
-        [col('name')]: LEASE,
-        [col('slot')]: 0,
-        [col('createdAt')]: now,
-        [col('updatedAt')]: now,
-      })
-      .onConflict([col('name')])
-      .ignore();
-  };
-
-  /** True for the one instance that claims the run for `slot` (ms). */
-  const claim = async (slot: number) => {
-    const { table, col } = tableInfo(strapi, LEASE_UID);
-    const n = await knex()(table)
-      .where(col('name'), LEASE)
-      .andWhere((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot))
-      .update({ [col('slot')]: slot, [col('owner')]: instance, [col('updatedAt')]: new Date() });
-    return Number(n) === 1;
-  };
 
   /** One firing of the rule: run by this instance if it claims it, else nothing. */
   const fire = async (fireDate: Date = new Date()): Promise<ScheduledRun | null> => {
@@ -70,7 +42,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     if (!cfg) return null;
     // A firing on the same second on every instance, whatever the milliseconds each one woke at.
     const slot = Math.floor(fireDate.getTime() / 1000) * 1000;
-    if (!(await claim(slot))) return null;
+    if (!(await lease.claimSlot(slot))) return null;
     const run: ScheduledRun = {
       slot: new Date(slot).toISOString(),
       instance,
@@ -112,7 +84,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
   const start = async () => {
     const cfg = deps.config();
     if (!cfg) return;
-    await ensureLease();
+    await lease.ensure();
     strapi.cron.add({
       [RECONCILE_JOB]: {
         task: (_ctx: unknown, fireDate?: unknown) =>

@@ -147,6 +147,12 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return q.del();
   };
 
+  /** Everything held: the credentials now name another account. */
+  const clear = async () => {
+    await knex()(members().table).del();
+    await knex()(objects().table).del();
+  };
+
   /** Memberships of lists the inventory no longer holds. */
   const removeMembersOfMissingLists = async () => {
     const m = members();
@@ -268,6 +274,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     upsertMembers,
     removeUnseenMembers,
     removeMembersOfMissingLists,
+    clear,
     listIdsAfter,
     byNameKey,
     counts,

@@ -66,6 +66,8 @@ export interface Stored {
   phases: Partial<Record<ResourceKind, PhaseState>>;
   members: MembersState | null;
   lastCompleteAt: number | null;
+  /** the account the inventory describes (see `account.ts`); absent in inventories kept before it */
+  account?: string | null;
 }
 
 export const NOT_SENT = Number.MAX_SAFE_INTEGER;
@@ -143,6 +145,7 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
           phases: value?.phases ?? {},
           members: value?.members ?? null,
           lastCompleteAt: value?.lastCompleteAt ?? null,
+          account: value?.account ?? null,
         };
       }
       return stored;

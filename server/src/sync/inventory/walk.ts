@@ -13,6 +13,7 @@ import {
   refused,
   type PhaseState,
   type RemotePage,
+  type Stored,
   type WalkDeps,
 } from './walk-context';
 
@@ -247,6 +248,10 @@ export function createInventoryWalk(deps: WalkDeps) {
 
   const stop = async () => {
     ctx.stopped = true;
+    await settle();
+  };
+
+  const settle = async () => {
     await Promise.allSettled([
       full,
       ...[...running.values()].map((r) => r.promise),
@@ -255,7 +260,47 @@ export function createInventoryWalk(deps: WalkDeps) {
     await ctx.saved();
   };
 
+  const lastCompleteAt = async () => (await load()).lastCompleteAt;
+
+  /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
+  const account = async () => (await load()).account ?? null;
+
+  /**
+   * Another account's objects are no use (and would be proposed for linking): what is held is
+   * dropped and the inventory starts empty for `next`. A walk under way stops first.
+   */
+  const forget = async (next: string) => {
+    ctx.stopped = true;
+    try {
+      await settle();
+      await table.clear();
+      const s = await load();
+      Object.assign(s, {
+        walk: null,
+        phases: {},
+        members: null,
+        lastCompleteAt: null,
+        account: next,
+      } satisfies Stored);
+      await save();
+    } finally {
+      ctx.stopped = false;
+    }
+  };
+
+  /** Keeps which account the inventory describes (first kept on an inventory walked before it was). */
+  const setAccount = async (next: string) => {
+    const s = await load();
+    if (s.account === next) return;
+    s.account = next;
+    await save();
+  };
+
   return {
+    account,
+    lastCompleteAt,
+    forget,
+    setAccount,
     walkAll,
     walkResource,
     readTail: tail.readTail,

@@ -1,0 +1,77 @@
+import type { Core } from '@strapi/strapi';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { ensureIndex, LEASE_UID, tableInfo } from './tables';
+
+/** Who holds a lease: one per Strapi instance (two apps in one process are two owners). */
+export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+/**
+ * A job that one instance only may run when several share the database: a named row of the
+ * lease table, claimed by one UPDATE whose WHERE only the first instance can match.
+ */
+export function createLease(strapi: Core.Strapi, name: string, owner: string) {
+  const knex = () => strapi.db.connection;
+
+  const ensure = async () => {
+    const { table, col } = tableInfo(strapi, LEASE_UID);
+    await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
+    const now = new Date();
+    await knex()(table)
+      .insert({
+        [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+        [col('name')]: name,
+        [col('slot')]: 0,
+        [col('createdAt')]: now,
+        [col('updatedAt')]: now,
+      })
+      .onConflict([col('name')])
+      .ignore();
+  };
+
+  const update = async (
+    where: (q: ReturnType<ReturnType<typeof knex>>) => unknown,
+    slot: number
+  ) => {
+    const { table, col } = tableInfo(strapi, LEASE_UID);
+    const n = await knex()(table)
+      .where(col('name'), name)
+      .andWhere((q) => {
+        where(q);
+      })
+      .update({ [col('slot')]: slot, [col('owner')]: owner, [col('updatedAt')]: new Date() });
+    return Number(n) === 1;
+  };
+
+  return {
+    owner,
+    ensure,
+    /** True for the one instance that moves the row to `slot` first (a run of a schedule, in ms). */
+    claimSlot: (slot: number) => {
+      const { col } = tableInfo(strapi, LEASE_UID);
+      return update((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot);
+    },
+    /**
+     * Holds the job for `ms` unless another instance holds it now. A holder that dies lets it go
+     * when the time runs out; this owner may take it again at any time.
+     */
+    hold: (ms: number) => {
+      const { col } = tableInfo(strapi, LEASE_UID);
+      const now = Date.now();
+      return update(
+        (q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', now).orWhere(col('owner'), owner),
+        now + ms
+      );
+    },
+    /** Lets the job go before its time runs out (only when this owner holds it). */
+    release: async () => {
+      const { table, col } = tableInfo(strapi, LEASE_UID);
+      await knex()(table)
+        .where(col('name'), name)
+        .andWhere(col('owner'), owner)
+        .update({ [col('slot')]: 0, [col('updatedAt')]: new Date() });
+    },
+  };
+}
+
+export type Lease = ReturnType<typeof createLease>;
