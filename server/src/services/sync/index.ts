@@ -69,11 +69,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       resync.startTicker();
       await resync.resume();
       await engine.catchUp.start();
-      // Credentials that now name another account drop its inventory before anything resumes; a
-      // linked account never walked is walked once, in the background.
+      inventory.start();
+      // Credentials that now name another account drop its inventory; a walk that a stop or a
+      // failure interrupted resumes, and a linked account never walked is walked, in the background.
       await engine.account.check();
-      // An inventory walk that a stop or a failure interrupted goes on from where it was.
-      if (await inventory.start()) inventory.walkAll().catch(() => undefined);
       await reconcile.start();
       engine.alerts.start();
     },

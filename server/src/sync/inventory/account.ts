@@ -20,7 +20,7 @@ export interface AccountWatchDeps {
   strapi: Core.Strapi;
   walk: Pick<
     InventoryWalk,
-    'account' | 'forget' | 'setAccount' | 'walkAll' | 'lastCompleteAt' | 'isRunning'
+    'account' | 'forget' | 'setAccount' | 'walkAll' | 'lastCompleteAt' | 'interrupted' | 'isRunning'
   >;
   /** the account the saved credentials name, null while they are incomplete */
   current: () => Promise<string | null>;
@@ -36,7 +36,8 @@ export interface AccountWatchDeps {
  * The account the inventory describes. When the credentials name another one, what is held is
  * dropped; when an account is linked and was never walked, one instance walks it in the
  * background (behind the pushes), so that a lost create reads the end of that walk instead of
- * walking the whole account while the entry waits, and existing content can be linked.
+ * walking the whole account while the entry waits, and existing content can be linked. A walk
+ * that was interrupted resumes the same way.
  */
 export function createAccountWatch(deps: AccountWatchDeps) {
   const { strapi } = deps;
@@ -59,13 +60,25 @@ export function createAccountWatch(deps: AccountWatchDeps) {
     return true;
   };
 
-  const walkIfNever = async () => {
-    if (!deps.enabled() || !(await deps.canRun())) return;
-    if ((await deps.walk.lastCompleteAt()) !== null || deps.walk.isRunning()) return;
+  /**
+   * By one instance (the lease) when several share the database: a walk that a stop or a failure
+   * interrupted resumes; an account this instance pushes to and that was never walked is walked.
+   */
+  const walkIfNeeded = async () => {
+    if (deps.walk.isRunning()) return;
+    const resume = await deps.walk.interrupted();
+    const never =
+      !resume &&
+      (await deps.walk.lastCompleteAt()) === null &&
+      deps.enabled() &&
+      (await deps.canRun());
+    if (!resume && !never) return;
     await deps.lease.ensure();
     if (!(await deps.lease.hold(HOLD_MS))) return;
     strapi.log.info(
-      '[location-content] walking the linked account into the inventory, in the background behind the pushes'
+      resume
+        ? '[location-content] the inventory walk goes on from the last page it reached, in the background'
+        : '[location-content] walking the linked account into the inventory, in the background behind the pushes'
     );
     // A walk that fails or stops has said so (and resumes at the next boot); the lease goes either way.
     deps.walk
@@ -79,7 +92,8 @@ export function createAccountWatch(deps: AccountWatchDeps) {
   const check = (): Promise<void> =>
     (checking ??= (async () => {
       try {
-        if (await reconcile()) await walkIfNever();
+        // Without credentials there is no account to walk: the check comes again when they are saved.
+        if (await reconcile()) await walkIfNeeded();
       } catch (err) {
         strapi.log.warn(
           `[location-content] could not check which account the inventory describes: ${err instanceof Error ? err.message : err}`
@@ -89,7 +103,7 @@ export function createAccountWatch(deps: AccountWatchDeps) {
       }
     })());
 
-  return { reconcile, walkIfNever, check };
+  return { check };
 }
 
 export type AccountWatch = ReturnType<typeof createAccountWatch>;

@@ -111,7 +111,12 @@ export interface WalkContext {
   strapi: Core.Strapi;
   table: InventoryTable;
   stopped: boolean;
-  /** the stored progress, read once */
+  /** whether this instance has a walk or a read under way (set by the walk) */
+  busy: () => boolean;
+  /**
+   * The stored progress. Read again (in place) when this instance has nothing under way and last
+   * read it over a second ago: another instance sharing the database may have walked since.
+   */
   load(): Promise<Stored>;
   /** Writes in order: each page's progress lands after the one before it. */
   save(): Promise<unknown>;
@@ -131,29 +136,47 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
   const delay = deps.pageRetryDelayMs ?? defaultDelay;
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let stored: Stored | undefined;
+  let readAt = 0;
   let saving: Promise<unknown> = Promise.resolve();
+  let unsaved = 0;
+
+  const read = async (): Promise<Stored> => {
+    const value = (await store().get({ key: STORE_KEY })) as Stored | null;
+    return {
+      walk: value?.walk ?? null,
+      phases: value?.phases ?? {},
+      members: value?.members ?? null,
+      lastCompleteAt: value?.lastCompleteAt ?? null,
+      account: value?.account ?? null,
+    };
+  };
+  /** Nothing of this instance's own is under way or waiting to be written. */
+  const quiet = () => !ctx.busy() && unsaved === 0;
 
   const ctx: WalkContext = {
     strapi,
     table: deps.table,
     stopped: false,
+    busy: () => false,
     load: async () => {
       if (!stored) {
-        const value = (await store().get({ key: STORE_KEY })) as Stored | null;
-        stored ??= {
-          walk: value?.walk ?? null,
-          phases: value?.phases ?? {},
-          members: value?.members ?? null,
-          lastCompleteAt: value?.lastCompleteAt ?? null,
-          account: value?.account ?? null,
-        };
+        const value = await read();
+        stored ??= value;
+        readAt = Date.now();
+      } else if (quiet() && Date.now() - readAt > 1000) {
+        readAt = Date.now();
+        const value = await read();
+        // In place, and only if nothing started meanwhile: what is under way holds this object.
+        if (quiet()) Object.assign(stored, value);
       }
       return stored;
     },
     save: () => {
       const snapshot = JSON.parse(JSON.stringify(stored));
+      unsaved += 1;
       saving = saving
         .then(() => store().set({ key: STORE_KEY, value: snapshot }))
+        .finally(() => (unsaved -= 1))
         .catch((err) =>
           strapi.log.warn(
             `[location-content] could not save the inventory walk's progress: ${messageOf(err)}`

@@ -32,6 +32,7 @@ export function createInventoryWalk(deps: WalkDeps) {
   const tail = createTailReader(ctx, running);
   let full: Promise<void> | undefined;
   let membersRunning: Promise<void> | undefined;
+  ctx.busy = () => Boolean(full) || running.size > 0 || tail.pending().length > 0;
 
   const freshPhase = (): PhaseState => ({
     walkId: randomUUID(),
@@ -238,12 +239,15 @@ export function createInventoryWalk(deps: WalkDeps) {
     };
   };
 
-  /** At boot: a full walk that a stop interrupted goes on in the background. */
-  const start = async () => {
+  /** At boot, before any walk. */
+  const start = () => {
     ctx.stopped = false;
+  };
+
+  /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
+  const interrupted = async () => {
     const s = await load();
-    if (s.walk && s.walk.state !== 'done') return true;
-    return false;
+    return Boolean(s.walk && s.walk.state !== 'done');
   };
 
   const stop = async () => {
@@ -299,6 +303,7 @@ export function createInventoryWalk(deps: WalkDeps) {
   return {
     account,
     lastCompleteAt,
+    interrupted,
     forget,
     setAccount,
     walkAll,
