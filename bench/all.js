@@ -27,6 +27,11 @@ const BENCHES = [
   // steady state; a resync that slowed down with its size would show as a lower ratio, not hide).
   ['memory', 'memory.js', ['--freecount', '30000']],
   ['recovery', 'recovery.js', []],
+  // For reference: the same on an account never walked (walkOnLink: false), and entries published
+  // while the walk at linking still runs.
+  ['recovery:never-walked', 'recovery.js', ['--link', 'off', '--runs', '1']],
+  ['recovery:during-link', 'recovery.js', ['--link', 'during', '--runs', '1']],
+  ['inventory', 'inventory.js', []],
 ];
 // Not in the set: bench:throughput (a reference without goal since issue 16: bench:latency's run with
 // no latency added gives the CPU per push of an unlimited resync) and bench:emulator (the emulator alone).

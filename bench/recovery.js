@@ -13,6 +13,7 @@
  * - `during`: right after the boot, while that walk runs (under the faults too).
  * - `off`: `walkOnLink: false`, an account never walked: the first lost create walks it all.
  */
+const { headline } = require('./lib/headline');
 const { ensureBuilt, median, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { startChildApp } = require('../tests/helpers/child-app');
@@ -190,7 +191,10 @@ runMain(async ({ appDir }) => {
     link: LINK,
     ratio,
   });
-  process.stdout.write(
-    `recovery (${LINK_LABEL}): converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates (goal 0), time with faults / without ${round(ratio, 2)} (goal <= 2)\n`
+  headline(
+    'recovery',
+    `${LINK_LABEL}: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates, time with faults / without ${round(ratio, 2)}`,
+    '<= 2, 0 duplicates',
+    converged && duplicates === 0 && ratio <= 2
   );
 });
