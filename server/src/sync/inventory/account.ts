@@ -49,8 +49,8 @@ export function createAccountWatch(deps: AccountWatchDeps) {
     if (!account) return false;
     const known = await deps.walk.account();
     if (known && known !== account) {
-      strapi.log.info(
-        '[location-content] the credentials name another account: the inventory of the previous one is dropped'
+      strapi.log.warn(
+        '[location-content] the credentials name another account than the inventory describes: that inventory is dropped. Entries already pushed keep the remote ids of the previous account, and their next pushes go to those ids on this one.'
       );
       await deps.walk.forget(account);
     } else if (!known) {
