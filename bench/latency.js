@@ -1,5 +1,5 @@
 /**
- * npm run bench:latency [-- --count 10000 --slowcount 4000 --fastcount 10000 --concurrency 8 --latency 50 --slow 200]
+ * npm run bench:latency [-- --count 10000 --slowcount 4000 --fastcount 10000 --barecount 3000 --concurrency 8 --latency 50 --slow 200]
  *
  * What a user with a real remote meets: the remote takes LATENCY ms to answer every request
  * (the emulator's latency fault on every request), the plugin has no rate limit to speak of
@@ -10,6 +10,10 @@
  * take four minutes). And the Strapi process's CPU ms per push (process.cpuUsage over the run),
  * the goal's figure being the one at LATENCY ms; a last run with no latency added (FASTCOUNT
  * pinpoints) shows it for a resync as fast as the loopback goes.
+ * After each run with latency, a bare keep-alive client replays BARECOUNT of the same POST bodies
+ * at the same concurrency against the same emulator: the emulator's own time and the client's keep
+ * it under the ideal too, and pushes/s ÷ that client is what the plugin itself costs. The table also
+ * gives the mean time the emulator held a POST and how many it held at once (CONCURRENCY at best).
  *
  * Each latency gets a fresh emulator and a fresh playground (SQLite in WAL mode, synchronous=NORMAL).
  * BENCH_PROF=<dir>: a CPU profile of the Strapi child during each resync, into <dir> (bench/lib/profile.js).
@@ -29,6 +33,7 @@ const {
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startChildApp } = require('../tests/helpers/child-app');
+const { postAll } = require('./lib/bare-client');
 
 const COUNT = arg('count', 10_000);
 const COUNT_SLOW = arg('slowcount', 4_000);
@@ -37,6 +42,12 @@ const LATENCY = arg('latency', 50);
 const SLOW = arg('slow', 200);
 /** pinpoints of the run with no latency added: the CPU per push of a resync as fast as it goes, for comparison */
 const COUNT_FAST = arg('fastcount', 10_000);
+/**
+ * POSTs a bare client replays with the same bodies against the same emulator after each run with
+ * latency: what the remote and the loopback allow at all (the ideal leaves out the emulator's
+ * own time and the client's), so what is left between the two ratios is the plugin's.
+ */
+const COUNT_BARE = arg('barecount', 3_000);
 const JOURNAL = journalArg('wal');
 const GOAL_RATIO = 0.95;
 const GOAL_CPU = 0.4;
@@ -99,11 +110,38 @@ async function measure(count, latencyMs, appDir) {
         );
       }
       const calls = await emu.call('calls');
+      let bare = null;
+      if (latencyMs > 0 && COUNT_BARE > 0) {
+        const bodies = (
+          await emu.call('requests', {
+            filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+            bodies: true,
+          })
+        )
+          .filter((r) => r.status === 201)
+          .slice(0, COUNT_BARE)
+          .map((r) => r.body);
+        await emu.call('reset');
+        const token = (await emu.call('issueToken')).access_token;
+        bare = await postAll({
+          baseUrl: emu.baseUrl,
+          token,
+          path: '/v3.0/pinpoints',
+          bodies,
+          concurrency: CONCURRENCY,
+        });
+        if (bare.statuses[201] !== bodies.length)
+          throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
+      }
       const lastAnswer = Math.max(...posts.map((r) => Date.parse(r.time) + r.durationMs));
       const firstPost = Math.min(...posts.map((r) => Date.parse(r.time)));
       const ideal = latencyMs > 0 ? (CONCURRENCY * 1000) / latencyMs : NaN;
       const rate = (count * 1000) / (lastAnswer - t0);
       const windowRate = (count * 1000) / (lastAnswer - firstPost);
+      // How many POSTs the remote held at once on average, and how long each: what is missing to
+      // CONCURRENCY is time between an answer and the next request, spent in the Strapi process.
+      const remoteMs = posts.reduce((n, r) => n + r.durationMs, 0) / posts.length;
+      const atRemote = (remoteMs * count) / (lastAnswer - firstPost);
       return {
         count,
         latencyMs,
@@ -113,6 +151,10 @@ async function measure(count, latencyMs, appDir) {
         ratio: rate / ideal,
         windowRate,
         windowRatio: windowRate / ideal,
+        remoteMs,
+        atRemote,
+        bareRatio: bare ? bare.perSecond / ideal : NaN,
+        ofBare: bare ? rate / bare.perSecond : NaN,
         startMs: firstPost - t0,
         wallMs: run.wallMs,
         cpuMsPerPush: run.cpuMs / count,
@@ -147,6 +189,10 @@ runMain(async ({ appDir }) => {
       'first POST -> last: /s',
       'ratio',
       'to first POST ms',
+      'ms at the remote per POST',
+      'POSTs at the remote at once',
+      'bare client ÷ ideal',
+      'pushes/s ÷ bare client',
       'API calls',
       'Strapi CPU ms/push',
       'event loop delay p50/p99/max ms',
@@ -161,6 +207,10 @@ runMain(async ({ appDir }) => {
       round(r.windowRate, 1),
       fig(r.windowRatio, 3),
       Math.round(r.startMs),
+      round(r.remoteMs, 2),
+      round(r.atRemote, 2),
+      fig(r.bareRatio, 3),
+      fig(r.ofBare, 3),
       r.apiCalls,
       round(r.cpuMsPerPush, 3),
       `${round(r.loopDelay.p50, 1)} / ${round(r.loopDelay.p99, 1)} / ${round(r.loopDelay.max, 1)}`,
@@ -190,7 +240,7 @@ runMain(async ({ appDir }) => {
     main.cpuMsPerPush <= GOAL_CPU;
   headline(
     'latency',
-    `${round(main.ratio, 3)} of ideal at ${main.latencyMs} ms${slow ? `, ${round(slow.ratio, 3)} at ${slow.latencyMs} ms` : ''}; Strapi CPU ${round(main.cpuMsPerPush, 2)} ms/push (load ${loadText(main.loadAfter)})`,
+    `${round(main.ratio, 3)} of ideal at ${main.latencyMs} ms (a bare client ${fig(main.bareRatio, 3)})${slow ? `, ${round(slow.ratio, 3)} at ${slow.latencyMs} ms` : ''}; Strapi CPU ${round(main.cpuMsPerPush, 2)} ms/push (load ${loadText(main.loadAfter)})`,
     `>= ${GOAL_RATIO}; <= ${GOAL_CPU} ms`,
     ok
   );
