@@ -79,7 +79,9 @@ async function measure(count, latencyMs, appDir) {
         `> ${latencyMs} ms: seeded ${count} places in ${seeded.ms} ms; resync on ${db}\n`
       );
       const loadBefore = loadNow();
-      // BENCH_SQL=1: count the statements (their listener costs CPU of its own, so not by default).
+      // BENCH_SQL=1: count the statements (their listener costs CPU of its own, so not by default);
+      // BENCH_SQL=ms: the same, the slowest first (a statement that waited for the one connection
+      // of SQLite counts its wait too).
       if (process.env.BENCH_SQL) await countQueries(app);
       await app.run(async (_s, _a, { require }) => {
         global.__benchLoopDelay = require('node:perf_hooks').monitorEventLoopDelay({

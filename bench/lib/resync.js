@@ -81,7 +81,7 @@ const countQueries = (app) =>
 const queryCounts = (app) =>
   app.run(async () =>
     [...(global.__benchQueries ?? new Map())]
-      .sort((a, b) => b[1].n - a[1].n)
+      .sort((a, b) => (process.env.BENCH_SQL === 'ms' ? b[1].ms - a[1].ms : b[1].n - a[1].n))
       .map(([sql, e]) => ({ sql, n: e.n, ms: e.ms }))
   );
 

@@ -87,3 +87,23 @@ export async function decimalScale(
   const scale = row == null ? null : Number(row.scale ?? row.NUMERIC_SCALE);
   return scale == null || !Number.isFinite(scale) ? null : scale;
 }
+
+/**
+ * Gathers SQLite's planner statistics where they are missing or stale, as SQLite advises for a
+ * long-lived connection (`PRAGMA optimize=0x10002`: every table; SQLite >= 3.46 caps the rows it
+ * reads). Strapi never does, and without statistics SQLite takes an equality on any indexed
+ * column for selective: it reads a component populate (`places_cmps ... where field = ? and
+ * entity_id in (...)`) through the index on `field`, which every row matches: 23 ms per hundred
+ * entries at 100,000 entries and growing with the table, 0.6 ms once it has statistics. A resync
+ * reads every entry that way. PostgreSQL and MySQL keep their statistics themselves.
+ */
+export async function refreshPlannerStatistics(strapi: Core.Strapi): Promise<void> {
+  if (dialectOf(strapi) !== 'sqlite') return;
+  try {
+    await strapi.db.connection.raw('PRAGMA optimize=0x10002');
+  } catch (err) {
+    strapi.log.warn(
+      `[location-content] could not refresh SQLite's planner statistics (PRAGMA optimize): ${err instanceof Error ? err.message : err}`
+    );
+  }
+}

@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { mapEntry, payloadHash, MappingError } from '../mapping';
+import { refreshPlannerStatistics } from './dialect';
 import { goneStatePages, onlineKeyPages } from './entries';
 import type { Outbox, OutboxRow } from './outbox';
 import { PRIORITY } from './outbox';
@@ -178,6 +179,8 @@ export function createResync(deps: ResyncDeps) {
     };
     window.length = 0;
     await save();
+    // Entries imported since the boot (thousands at once) change what the best plan of their reads is.
+    await refreshPlannerStatistics(strapi);
     run(true);
     return job;
   };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Credentials } from '../../settings/credentials';
+import { refreshPlannerStatistics } from '../../sync/dialect';
 import { keyString } from '../../sync/keys';
 import { createDocumentMiddleware } from '../../sync/middleware';
 import type { DriftGroup } from '../../sync/drift';
@@ -65,6 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await states.ensureIndexes();
       await engine.inventoryTable.ensureIndexes();
       await engine.history.ensureIndexes();
+      await refreshPlannerStatistics(strapi);
       worker.start();
       resync.startTicker();
       await resync.resume();
