@@ -33,7 +33,7 @@ const {
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startChildApp } = require('../tests/helpers/child-app');
-const { postAll } = require('./lib/bare-client');
+const { replayOnEmulator } = require('./lib/bare-client');
 
 const COUNT = arg('count', 10_000);
 const COUNT_SLOW = arg('slowcount', 4_000);
@@ -102,8 +102,12 @@ async function measure(count, latencyMs, appDir) {
         return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
       });
       const sql = process.env.BENCH_SQL ? await queryCounts(app) : null;
+      const replay = latencyMs > 0 && COUNT_BARE > 0;
       const posts = (
-        await emu.call('requests', { filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' } })
+        await emu.call('requests', {
+          filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+          bodies: replay,
+        })
       ).filter((r) => r.status === 201);
       const summary = await emu.call('summary');
       if (summary.pinpoints !== count || posts.length !== count || summary.duplicateNames) {
@@ -112,29 +116,12 @@ async function measure(count, latencyMs, appDir) {
         );
       }
       const calls = await emu.call('calls');
-      let bare = null;
-      if (latencyMs > 0 && COUNT_BARE > 0) {
-        const bodies = (
-          await emu.call('requests', {
-            filter: { method: 'POST', pathPrefix: '/v3.0/pinpoints' },
-            bodies: true,
+      const bare = replay
+        ? await replayOnEmulator(emu, {
+            bodies: posts.slice(0, COUNT_BARE).map((r) => r.body),
+            concurrency: CONCURRENCY,
           })
-        )
-          .filter((r) => r.status === 201)
-          .slice(0, COUNT_BARE)
-          .map((r) => r.body);
-        await emu.call('reset');
-        const token = (await emu.call('issueToken')).access_token;
-        bare = await postAll({
-          baseUrl: emu.baseUrl,
-          token,
-          path: '/v3.0/pinpoints',
-          bodies,
-          concurrency: CONCURRENCY,
-        });
-        if (bare.statuses[201] !== bodies.length)
-          throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
-      }
+        : null;
       const lastAnswer = Math.max(...posts.map((r) => Date.parse(r.time) + r.durationMs));
       const firstPost = Math.min(...posts.map((r) => Date.parse(r.time)));
       const ideal = latencyMs > 0 ? (CONCURRENCY * 1000) / latencyMs : NaN;

@@ -16,7 +16,7 @@
 const { headline } = require('./lib/headline');
 const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { postAll } = require('./lib/bare-client');
+const { replayOnEmulator } = require('./lib/bare-client');
 const {
   dbLabel,
   journalArg,
@@ -85,17 +85,7 @@ runMain(async ({ appDir }) => {
     await app.stop();
 
     // The same payloads, the same concurrency, nothing else.
-    await emu.call('reset');
-    const token = (await emu.call('issueToken')).access_token;
-    const bare = await postAll({
-      baseUrl: emu.baseUrl,
-      token,
-      path: '/v3.0/pinpoints',
-      bodies,
-      concurrency: CONCURRENCY,
-    });
-    if (bare.statuses[201] !== COUNT)
-      throw new Error(`bare client: ${JSON.stringify(bare.statuses)}`);
+    const bare = await replayOnEmulator(emu, { bodies, concurrency: CONCURRENCY });
 
     process.stdout.write(
       `SQL statements per push: ${round(totalQueries / COUNT, 1)}; the most frequent:\n`

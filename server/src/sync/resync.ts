@@ -145,6 +145,10 @@ export function createResync(deps: ResyncDeps) {
   const run = (bound: boolean) => {
     const go = async () => {
       try {
+        // Entries imported since the boot (thousands at once) change what the best plan of their
+        // reads is. Here, not in start(): the admin's request does not wait for it, and a resumed
+        // listing gets it too.
+        await refreshPlannerStatistics(strapi);
         await enumerate();
       } catch (err) {
         if (job) {
@@ -179,8 +183,6 @@ export function createResync(deps: ResyncDeps) {
     };
     window.length = 0;
     await save();
-    // Entries imported since the boot (thousands at once) change what the best plan of their reads is.
-    await refreshPlannerStatistics(strapi);
     run(true);
     return job;
   };
