@@ -1,8 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpFetch } from '../../server/src/remote/http-fetch';
+import { createIoThread, NotSentError } from '../../server/src/remote/io-thread';
+import type { FetchLike } from '../../server/src/remote/transport';
 
 let server: http.Server;
+/** answers of /hold…, sent when a test calls them */
+const held: Array<() => void> = [];
+const atOnce = { max: 0 };
+const releaseHeld = () => held.splice(0).forEach((end) => end());
 let base: string;
 const seen: Array<{
   method?: string;
@@ -26,6 +32,11 @@ beforeAll(async () => {
         return res.on('close', () => clearTimeout(timer));
       }
       if (req.url === '/reset') return req.socket.destroy();
+      if (req.url?.startsWith('/hold')) {
+        held.push(() => res.end('released'));
+        atOnce.max = Math.max(atOnce.max, held.length);
+        return;
+      }
       if (req.url === '/cut') {
         res.writeHead(200, { 'Content-Length': '100' });
         res.write('partial');
@@ -52,7 +63,14 @@ afterAll(async () => {
 const agent = new http.Agent({ keepAlive: true });
 afterAll(() => agent.destroy());
 
-describe('httpFetch', () => {
+// The thread behind the sync's calls and the plain fetch behind the settings page's test: the same contract.
+const io = createIoThread({ concurrency: 2 });
+afterAll(() => io.close());
+
+describe.each<[string, FetchLike]>([
+  ['httpFetch', httpFetch],
+  ['the I/O thread', io.fetch],
+])('%s', (_name, httpFetch) => {
   it('sends method, headers and body, and answers status, headers and the whole text', async () => {
     const res = await httpFetch(`${base}/v3.0/pinpoints?x=1`, {
       method: 'POST',
@@ -80,6 +98,17 @@ describe('httpFetch', () => {
     expect(req.headers.authorization).toBe('Bearer t');
   });
 
+  it('sends the body of a DELETE (a list membership removal has one)', async () => {
+    const body = JSON.stringify({ pinpoints: [1, 2] });
+    const res = await httpFetch(`${base}/v3.0/lists/7/pinpoints`, {
+      method: 'DELETE',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(JSON.parse(await res.text()).echo).toBe(body);
+    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', body });
+  });
+
   it('does not follow redirects (they would carry the credentials elsewhere)', async () => {
     const res = await httpFetch(`${base}/redirect`, {
       method: 'GET',
@@ -102,7 +131,7 @@ describe('httpFetch', () => {
     const aborted = AbortSignal.abort();
     await expect(
       httpFetch(`${base}/`, { method: 'GET', headers: {}, signal: aborted })
-    ).rejects.toMatchObject({ name: 'AbortError' });
+    ).rejects.toThrow(/abort/i);
   });
 
   it('fails with the network error code when the connection is reset or the body is cut off', async () => {
@@ -115,5 +144,79 @@ describe('httpFetch', () => {
     await expect(
       httpFetch('http://127.0.0.1:1/', { method: 'GET', headers: {} })
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('the I/O thread', () => {
+  const held200 = (path: string) => io.fetch(`${base}${path}`, { method: 'GET', headers: {} });
+  const untilHeld = async (n: number) => {
+    for (let i = 0; i < 200 && held.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held.length).toBe(n);
+  };
+
+  it('keeps its concurrency on the wire and starts a waiting call as soon as an answer arrives', async () => {
+    atOnce.max = 0;
+    const calls = [1, 2, 3, 4, 5].map((i) => held200(`/hold/${i}`));
+    await untilHeld(2);
+    expect(io.stats().inThread).toBe(5);
+    // Answer one: the thread sends the next one without the main thread's help.
+    held.shift()!();
+    await untilHeld(2);
+    while (held.length) {
+      releaseHeld();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const texts = await Promise.all(calls.map(async (c) => (await c).text()));
+    expect(texts).toEqual(Array(5).fill('released'));
+    expect(atOnce.max).toBe(2);
+    expect(io.stats().inThread).toBe(0);
+  });
+
+  it('gives back a call cancelled while it waits, unsent, and aborts one on the wire', async () => {
+    const onWire = [held200('/hold/a'), held200('/hold/b')];
+    await untilHeld(2);
+    const controller = new AbortController();
+    const waiting = io.fetch(`${base}/hold/never`, {
+      method: 'GET',
+      headers: {},
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(NotSentError);
+    releaseHeld();
+    await Promise.all(onWire);
+    expect(seen.some((s) => s.url === '/hold/never')).toBe(false);
+
+    const inFlight = new AbortController();
+    const aborted = io.fetch(`${base}/slow`, {
+      method: 'GET',
+      headers: {},
+      signal: inFlight.signal,
+    });
+    setTimeout(() => inFlight.abort(), 50);
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      io.fetch(`${base}/`, { method: 'GET', headers: {}, signal: AbortSignal.abort() })
+    ).rejects.toBeInstanceOf(NotSentError);
+  });
+
+  it('holds every call not yet sent until a pause ends', async () => {
+    await held200('/warm');
+    const until = Date.now() + 300;
+    io.pause(until);
+    const res = await held200('/after-pause');
+    expect(Date.now()).toBeGreaterThanOrEqual(until);
+    expect(res.status).toBe(201);
+  });
+
+  it('rejects the calls it holds when closed, and starts again at the next call', async () => {
+    const other = createIoThread({ concurrency: 1 });
+    const pending = other.fetch(`${base}/slow`, { method: 'GET', headers: {} });
+    await new Promise((r) => setTimeout(r, 50));
+    await other.close();
+    await expect(pending).rejects.toThrow(/I\/O thread stopped: closed/);
+    const again = await other.fetch(`${base}/`, { method: 'GET', headers: {} });
+    expect(again.status).toBe(201);
+    await other.close();
   });
 });

@@ -27,18 +27,21 @@ export const httpFetch: FetchLike = async (
     return {
       status: res.statusCode,
       statusText: http.STATUS_CODES[res.statusCode],
-      headers: {
-        get(name: string) {
-          const v = res.headers[name.toLowerCase()];
-          return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
-        },
-      },
+      headers: headerReader(res.headers),
       text: async () => text,
     };
   } catch (err) {
     throw withNodeCode(err);
   }
 };
+
+/** A response's headers as Node gives them, read the way fetch's Headers reads them. */
+export const headerReader = (headers: Record<string, string | string[] | number | undefined>) => ({
+  get(name: string) {
+    const v = headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
+  },
+});
 
 /** undici says "other side closed" where node:http says ECONNRESET: the log and the error keep Node's code. */
 function withNodeCode(err: unknown): unknown {

@@ -3,7 +3,7 @@ import { pushEnvironment } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
-import { httpFetch } from '../remote/http-fetch';
+import { createIoThread, type IoThread } from '../remote/io-thread';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
 import { createLimiter, type Limiter } from '../sync/limiter';
 
@@ -18,12 +18,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const listeners: Array<() => void> = [];
 
   let limiter: Limiter | undefined;
+  let io: IoThread | undefined;
+  const getIo = () => (io ??= createIoThread({ concurrency: config().rateLimit.concurrency }));
   let client: { key: string; client: RemoteClient } | undefined;
 
   const getLimiter = () =>
     (limiter ??= createLimiter({
       requestsPerSecond: config().rateLimit.requestsPerSecond,
       concurrency: config().rateLimit.concurrency,
+      handOff: { backlog: config().rateLimit.concurrency, pause: (until) => getIo().pause(until) },
       onPause: (ms) =>
         strapi.log.warn(
           `[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`
@@ -51,7 +54,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     createRemoteClient({
       ...c,
       timeoutMs: config().requestTimeoutMs,
-      fetch: opts.limited === false ? undefined : getLimiter().wrap(httpFetch),
+      fetch: opts.limited === false ? undefined : getLimiter().wrap(getIo().fetch),
       logger: {
         debug: () => undefined,
         info: (m: string) => strapi.log.info(`[location-content] ${m}`),
@@ -110,6 +113,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     close() {
       limiter?.stop();
       client?.client.close();
+      void io?.close();
+      io = undefined;
     },
   };
 };

@@ -1,5 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
+import { NotSentError } from '../remote/io-thread';
+import { retryAfterMs } from '../remote/retry-after';
+
+export { retryAfterMs };
 
 /** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
 export interface LimitedResponse {
@@ -17,17 +21,11 @@ export interface LimiterOptions {
   /** how many times one request waits out a 429 before its caller sees the 429 */
   maxRateLimitRetries?: number;
   onPause?: (ms: number) => void;
-}
-
-/** Retry-After as seconds or an HTTP date; 1 s when absent or unreadable. */
-export function retryAfterMs(header: string | null | undefined, now = Date.now()): number {
-  if (header) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.max(seconds * 1000, 100);
-    const at = Date.parse(header);
-    if (!Number.isNaN(at)) return Math.max(at - now, 100);
-  }
-  return 1000;
+  /**
+   * Calls handed on beyond `concurrency` to a fetch that holds its own `concurrency` slots (the
+   * I/O thread): they wait there, ready to leave the moment a slot frees.
+   */
+  handOff?: { backlog: number; pause(until: number): void };
 }
 
 /**
@@ -59,7 +57,7 @@ export function createLimiter(options: LimiterOptions) {
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
   const interval = (1000 * intervalCap) / rps;
   const queue = new PQueue({
-    concurrency: options.concurrency,
+    concurrency: options.concurrency + (options.handOff?.backlog ?? 0),
     intervalCap,
     interval,
     strict: true,
@@ -78,6 +76,7 @@ export function createLimiter(options: LimiterOptions) {
     pausedUntil = until;
     if (!extending) pauses += 1;
     queue.pause();
+    options.handOff?.pause(until);
     clearTimeout(resumeTimer);
     resumeTimer = setTimeout(() => {
       pausedUntil = 0;
@@ -105,6 +104,13 @@ export function createLimiter(options: LimiterOptions) {
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: R;
+        // The queue drops a call only while it waits here: once handed on, the call's own fetch
+        // answers for it (the I/O thread then says whether it left).
+        const waiting = signal && new AbortController();
+        const onAbort = () => {
+          if (!sent) waiting?.abort(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
         try {
           // A call whose caller gave up while it waited leaves the queue; one that did not is
           // never handed to fetch with an aborted signal (node-fetch then throws from a stream).
@@ -112,7 +118,7 @@ export function createLimiter(options: LimiterOptions) {
           const addOptions = {
             throwOnTimeout: true,
             priority: background ? -1 : 0,
-            ...(signal ? { signal } : {}),
+            ...(waiting ? { signal: waiting.signal } : {}),
           };
           res = await queue.add(() => {
             if (signal?.aborted) throw new RateLimitWaitError();
@@ -122,9 +128,12 @@ export function createLimiter(options: LimiterOptions) {
           }, addOptions);
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
+          if (err instanceof NotSentError) throw new RateLimitWaitError();
           throw sent || err instanceof RateLimitWaitError || !signal?.aborted
             ? err
             : new RateLimitWaitError();
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(retryAfterMs(res.headers.get('retry-after')));
