@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { httpFetch } from '../../server/src/remote/http-fetch';
 import { createIoThread, NotSentError } from '../../server/src/remote/io-thread';
@@ -219,4 +222,29 @@ describe('the I/O thread', () => {
     expect(again.status).toBe(201);
     await other.close();
   });
+});
+
+test('the thread starts from the source a keepNames bundler makes of it (tsx, esbuild)', async () => {
+  // esbuild comes with tsx: it wraps inner functions in a `__name` helper the thread does not have.
+  const esbuild = await import('esbuild');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-io-thread-'));
+  const outfile = path.join(dir, 'io-thread.js');
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, '../../server/src/remote/io-thread.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    keepNames: true,
+    outfile,
+  });
+  expect(await fs.readFile(outfile, 'utf8')).toContain('__name(');
+  const bundled: typeof import('../../server/src/remote/io-thread') = require(outfile);
+  const thread = bundled.createIoThread({ concurrency: 1 });
+  try {
+    const res = await thread.fetch(`${base}/`, { method: 'GET', headers: {} });
+    expect(res.status).toBe(201);
+  } finally {
+    await thread.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });

@@ -143,6 +143,12 @@ function ioThread(load: (id: string) => unknown, retryAfter: typeof retryAfterMs
   });
 }
 
+/**
+ * The thread's program as text. esbuild with keepNames (tsx, some bundlers) wraps inner functions
+ * in its `__name` helper, which the thread would not have: a stand-in that names nothing.
+ */
+const threadSource = `var __name = (f) => f;\n(${ioThread.toString()})(require, ${retryAfterMs.toString()});`;
+
 /** A call the I/O thread gave back before sending it: nothing reached the remote. */
 export class NotSentError extends Error {
   constructor(message: string) {
@@ -200,9 +206,12 @@ export function createIoThread(options: { concurrency: number }): IoThread {
 
   const thread = () => {
     if (worker) return worker;
-    const w = new Worker(`(${ioThread.toString()})(require, ${retryAfterMs.toString()})`, {
+    const w = new Worker(threadSource, {
       eval: true,
       workerData: { concurrency: options.concurrency },
+      // What it holds lives for one call: a young generation of V8's default 32 MB would only
+      // grow the process by that much (a 4 MB one keeps the thread's cost to ~10 MB of RSS).
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     w.on('message', settle);
     w.on('error', (err) => worker === w && lost(err));
