@@ -26,9 +26,10 @@ const BENCHES = [
   // 10,000 at 50 ms as the goal says; 1,200 at 200 ms (30 s, not 250): the ratio is a steady state,
   // reached in the first seconds; the CPU per push without latency and the bare client on fewer.
   ['latency', 'latency.js', ['--slowcount', '1200', '--fastcount', '5000', '--barecount', '2000']],
-  // The unlimited run that the 100,000 in 160 MB is compared with: 30,000 (its pushes/s is a
-  // steady state; a resync that slowed down with its size would show as a lower ratio, not hide).
-  ['memory', 'memory.js', ['--freecount', '30000']],
+  // The 100,000 in 160 MB against the same 100,000 without the limit, as the goal says (until the
+  // eighth session the set compared with 30,000 to save 80 s; a resync slows down with its size,
+  // 977 -> 916 pushes/s from 30,000 to 100,000, so that ratio carried the size as well as the heap).
+  ['memory', 'memory.js', []],
   ['recovery', 'recovery.js', []],
   // For reference: the same on an account never walked (walkOnLink: false), and entries published
   // while the walk at linking still runs.
