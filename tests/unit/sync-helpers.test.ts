@@ -1,5 +1,5 @@
 import { backoffMs } from '../../server/src/sync/backoff';
-import { retryAfterMs } from '../../server/src/sync/limiter';
+import { retryAfterMs } from '../../server/src/remote/retry-after';
 import { idsInErrors } from '../../server/src/sync/push';
 import { fingerprintOf, matches } from '../../server/src/sync/recovery';
 

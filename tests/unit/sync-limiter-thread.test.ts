@@ -33,7 +33,7 @@ const setup = () => {
   const limiter = createLimiter({
     requestsPerSecond: 1000,
     concurrency: 1,
-    handOff: { backlog: 1, pause: (until) => io.pause(until) },
+    handOff: io,
   });
   const fetch = limiter.wrap(io.fetch);
   const get = (path: string, signal?: AbortSignal) =>

@@ -158,6 +158,8 @@ export class NotSentError extends Error {
 }
 
 export interface IoThread {
+  /** calls on the wire at once; the rest wait in the thread */
+  readonly concurrency: number;
   fetch: FetchLike;
   pause(until: number): void;
   stats(): { inThread: number };
@@ -175,14 +177,22 @@ export function createIoThread(options: { concurrency: number }): IoThread {
   let nextId = 1;
   const pending = new Map<
     number,
-    { resolve: (r: FetchResponseLike) => void; reject: (e: unknown) => void }
+    { resolve: (r: FetchResponseLike) => void; reject: (e: unknown) => void; done: () => void }
   >();
 
-  const settle = (m: FromThread) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
+  /** Takes a call out of `pending`, its abort listener with it. */
+  const take = (id: number) => {
+    const p = pending.get(id);
+    if (!p) return undefined;
+    pending.delete(id);
+    p.done();
     if (!pending.size) worker?.unref();
+    return p;
+  };
+
+  const settle = (m: FromThread) => {
+    const p = take(m.id);
+    if (!p) return;
     if (m.t === 'res') {
       const { text } = m;
       p.resolve({
@@ -198,10 +208,8 @@ export function createIoThread(options: { concurrency: number }): IoThread {
   const lost = (err: unknown) => {
     worker = undefined;
     const reason = err instanceof Error ? err.message : String(err);
-    for (const [id, p] of pending) {
-      pending.delete(id);
-      p.reject(new Error(`the remote's I/O thread stopped: ${reason}`));
-    }
+    for (const id of [...pending.keys()])
+      take(id)?.reject(new Error(`the remote's I/O thread stopped: ${reason}`));
   };
 
   const thread = () => {
@@ -230,20 +238,16 @@ export function createIoThread(options: { concurrency: number }): IoThread {
       const onAbort = () => send({ t: 'cancel', id });
       signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
-        resolve: (r) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        reject: (e) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(e);
-        },
+        resolve,
+        reject,
+        done: () => signal?.removeEventListener('abort', onAbort),
       });
       send({ t: 'req', id, url, method: init.method, headers: init.headers, body: init.body });
       worker?.ref();
     });
 
   return {
+    concurrency: options.concurrency,
     fetch,
     pause: (until) => worker && send({ t: 'pause', until }),
     stats: () => ({ inThread: pending.size }),

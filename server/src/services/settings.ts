@@ -26,7 +26,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     (limiter ??= createLimiter({
       requestsPerSecond: config().rateLimit.requestsPerSecond,
       concurrency: config().rateLimit.concurrency,
-      handOff: { backlog: config().rateLimit.concurrency, pause: (until) => getIo().pause(until) },
+      handOff: getIo(),
       onPause: (ms) =>
         strapi.log.warn(
           `[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`

@@ -3,8 +3,6 @@ import PQueue from 'p-queue';
 import { NotSentError } from '../remote/io-thread';
 import { retryAfterMs } from '../remote/retry-after';
 
-export { retryAfterMs };
-
 /** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
 export interface LimitedResponse {
   status: number;
@@ -22,10 +20,11 @@ export interface LimiterOptions {
   maxRateLimitRetries?: number;
   onPause?: (ms: number) => void;
   /**
-   * Calls handed on beyond `concurrency` to a fetch that holds its own `concurrency` slots (the
-   * I/O thread): they wait there, ready to leave the moment a slot frees.
+   * A fetch with slots of its own (the I/O thread): as many calls again as it has slots are handed
+   * on beyond `concurrency`, to wait there, ready to leave the moment a slot frees; a pause holds
+   * them too.
    */
-  handOff?: { backlog: number; pause(until: number): void };
+  handOff?: { concurrency: number; pause(until: number): void };
 }
 
 /**
@@ -57,7 +56,7 @@ export function createLimiter(options: LimiterOptions) {
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
   const interval = (1000 * intervalCap) / rps;
   const queue = new PQueue({
-    concurrency: options.concurrency + (options.handOff?.backlog ?? 0),
+    concurrency: options.concurrency + (options.handOff?.concurrency ?? 0),
     intervalCap,
     interval,
     strict: true,

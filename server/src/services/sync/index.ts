@@ -66,7 +66,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await states.ensureIndexes();
       await engine.inventoryTable.ensureIndexes();
       await engine.history.ensureIndexes();
-      await refreshPlannerStatistics(strapi);
+      // In the background: the boot does not wait for it (it warns itself if it fails).
+      void refreshPlannerStatistics(strapi);
       worker.start();
       resync.startTicker();
       await resync.resume();
