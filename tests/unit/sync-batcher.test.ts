@@ -1,7 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createBatcher } from '../../server/src/sync/batcher';
+import { type BatcherOptions, createBatcher } from '../../server/src/sync/batcher';
 
 const turn = () => new Promise((r) => setImmediate(r));
+
+/** A batcher that answers each item with itself, and the runs it made. */
+const echo = (options: BatcherOptions<number>) => {
+  const runs: number[][] = [];
+  const b = createBatcher(async (xs: number[]) => {
+    runs.push(xs);
+    return xs;
+  }, options);
+  return { b, runs };
+};
 
 describe('createBatcher', () => {
   it('runs the calls of one turn as one run and answers each caller in order', async () => {
@@ -64,14 +74,7 @@ describe('createBatcher', () => {
   });
 
   it('with windowMs, gathers calls over a window while they keep coming, and runs a call after a quiet time at once', async () => {
-    const runs: number[][] = [];
-    const b = createBatcher(
-      async (xs: number[]) => {
-        runs.push(xs);
-        return xs;
-      },
-      { windowMs: 30 }
-    );
+    const { b, runs } = echo({ windowMs: 30 });
     await new Promise((r) => setTimeout(r, 40));
     const t0 = Date.now();
     await b.load(1); // quiet before: at once
@@ -84,6 +87,21 @@ describe('createBatcher', () => {
     pending.push(b.load(4));
     await Promise.all(pending);
     expect(runs).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('with fullAt, a window that gathered that many calls runs at once instead of waiting out its time', async () => {
+    const { b, runs } = echo({ windowMs: 5_000, fullAt: 3 });
+    await b.load(0); // quiet before: at once, and the window starts
+    const t0 = Date.now();
+    const pending = [b.load(1)];
+    await turn();
+    pending.push(b.load(2));
+    await turn();
+    pending.push(b.load(3), b.load(4));
+    await Promise.all(pending);
+    // Far less than the 5 s window: the third call ended it, and the fourth went with them.
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(runs).toEqual([[0], [1, 2, 3, 4]]);
   });
 
   it("runs in the async context it was created in, not in a caller's (a caller's transaction stays its own)", async () => {

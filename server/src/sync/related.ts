@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
-import { BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
+import { BUSY_BATCH, BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
 import { onlineKeyPages } from './entries';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
@@ -177,7 +177,7 @@ export function createRelated(deps: RelatedDeps) {
       }
       return requests.map(() => undefined);
     },
-    { windowMs: BUSY_WINDOW_MS }
+    { windowMs: BUSY_WINDOW_MS, fullAt: BUSY_BATCH }
   );
 
   /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
