@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../shared/contracts/history';
 import { keyString } from './keys';
 import type { PushResult } from './push';
-import { ATTEMPT_UID, ensureIndex, tableInfo } from './tables';
+import { ATTEMPT_UID, ensureIndex, rowDocumentId, tableInfo } from './tables';
 import type { EntryKey } from './types';
 
 /** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
@@ -70,10 +70,22 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
   const write = async (rows: typeof buffer) => {
     const { table, col } = info();
     const db = strapi.db.connection;
+    const now = new Date();
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await strapi.db.query(ATTEMPT_UID).createMany({
-        data: rows.slice(i, i + CHUNK).map((r) => ({ entryKey: r.key, ...r.attempt })),
-      });
+      await db(table).insert(
+        rows.slice(i, i + CHUNK).map(({ key, attempt: a }) => ({
+          [col('documentId')]: rowDocumentId(),
+          [col('entryKey')]: key,
+          [col('at')]: a.at,
+          [col('operation')]: a.operation,
+          [col('outcome')]: a.outcome,
+          [col('httpStatus')]: a.httpStatus,
+          [col('message')]: a.message,
+          [col('durationMs')]: a.durationMs,
+          [col('createdAt')]: now,
+          [col('updatedAt')]: now,
+        }))
+      );
     }
     const keys = [...new Set(rows.map((r) => r.key))];
     for (let i = 0; i < keys.length; i += CHUNK) {

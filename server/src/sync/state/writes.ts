@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BUSY_BATCH, BUSY_WINDOW_MS, createBatcher } from '../batcher';
-import { entryKeyColumns } from '../tables';
+import { entryKeyColumns, rowDocumentId } from '../tables';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
 import type { ResourceKind } from '../../remote/types';
@@ -23,7 +23,7 @@ export function createStateWrites(
       for (const { key, patch } of items) {
         const row = toRow({ ...patch, ...key });
         const insert = {
-          [col('documentId')]: Math.random().toString(36).slice(2, 14) + Date.now().toString(36),
+          [col('documentId')]: rowDocumentId(),
           [col('status')]: 'pending',
           [col('attempts')]: 0,
           [col('createdAt')]: now,
