@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { createIndexIfMissing } from './dialect';
 
@@ -45,8 +46,7 @@ export async function ensureIndex(
  * nothing reads it): cuid2 hashes with SHA-3 for each id, which cost more than the rest of a
  * batched insert of push attempts.
  */
-export const rowDocumentId = () =>
-  Math.random().toString(36).slice(2, 14) + Date.now().toString(36);
+export const rowDocumentId = () => randomUUID().replace(/-/g, '').slice(0, 24);
 
 /** The columns of an entry's key, in every plugin table. */
 export const entryKeyColumns = (col: (attr: string) => string) => [

@@ -1,7 +1,13 @@
 import type { Core } from '@strapi/strapi';
-import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
-import { ensureIndex, INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
+import {
+  ensureIndex,
+  INVENTORY_MEMBER_UID,
+  INVENTORY_UID,
+  rowDocumentId,
+  STATE_UID,
+  tableInfo,
+} from '../tables';
 import type { RemoteIdentity } from './identity';
 
 export interface InventoryRow extends RemoteIdentity {
@@ -10,7 +16,6 @@ export interface InventoryRow extends RemoteIdentity {
   seenAt: number;
 }
 
-const newDocumentId = () => randomUUID().replace(/-/g, '').slice(0, 24);
 /** a row as knex answers it: columns by their database names */
 type Row = Record<string, unknown>;
 
@@ -71,7 +76,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     // One object twice in a page (a remote reordering under us) would fail the upsert.
     const unique = [...new Map(items.map((it) => [it.id, it])).values()];
     const rows = unique.map(({ id, identity }) => ({
-      [col('documentId')]: newDocumentId(),
+      [col('documentId')]: rowDocumentId(),
       [col('resource')]: resource,
       [col('remoteId')]: id,
       [col('name')]: identity.name,
@@ -125,7 +130,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     const { table, col } = members();
     const now = new Date();
     const rows = [...new Set(pinpointIds)].map((pinpointId) => ({
-      [col('documentId')]: newDocumentId(),
+      [col('documentId')]: rowDocumentId(),
       [col('listId')]: listId,
       [col('pinpointId')]: pinpointId,
       [col('seenAt')]: seenAt,
