@@ -7,7 +7,8 @@
  * CONCURRENCY ÷ round trip pushes/s (8 ÷ 50 ms = 160/s). Headline: achieved ÷ that ideal, with
  * achieved = COUNT pinpoints ÷ (resync() called -> last POST answered on the emulator).
  * Also at SLOW ms (SLOWCOUNT pinpoints: the ratio is a steady state, 10,000 at 200 ms would
- * take four minutes). And the Strapi process's CPU ms per push (process.cpuUsage over the run),
+ * take four minutes). And the Strapi process's CPU ms per push (process.cpuUsage over the run;
+ * its main thread's share apart, the rest being the sync's I/O thread and V8's helper threads),
  * the goal's figure being the one at LATENCY ms; a last run with no latency added (FASTCOUNT
  * pinpoints) shows it for a resync as fast as the loopback goes.
  * After each run, a bare keep-alive client (node:http, in this process) replays BARECOUNT of the
@@ -150,6 +151,7 @@ async function measure(count, latencyMs, appDir) {
         startMs: firstPost - t0,
         wallMs: run.wallMs,
         cpuMsPerPush: run.cpuMs / count,
+        mainCpuMsPerPush: run.mainThreadCpuMs === null ? NaN : run.mainThreadCpuMs / count,
         apiCalls: calls.total,
         byMethod: calls.byMethod,
         loadBefore,
@@ -187,6 +189,7 @@ runMain(async ({ appDir }) => {
       'pushes/s ÷ bare client',
       'API calls',
       'Strapi CPU ms/push',
+      'of which main thread',
       'bare client CPU ms/POST',
       'event loop delay p50/p99/max ms',
       'load before',
@@ -206,6 +209,7 @@ runMain(async ({ appDir }) => {
       fig(r.ofBare, 3),
       r.apiCalls,
       round(r.cpuMsPerPush, 3),
+      fig(r.mainCpuMsPerPush, 3),
       fig(r.bareCpuMsPerCall, 3),
       `${round(r.loopDelay.p50, 1)} / ${round(r.loopDelay.p99, 1)} / ${round(r.loopDelay.max, 1)}`,
       loadText(r.loadBefore),
