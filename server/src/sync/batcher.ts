@@ -1,17 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
 
-/**
- * The window of the writes made as pushes finish (states, completions, requeues) while the
- * engine is busy: 5 ms gave ~15 rows per statement in a resync, 20 ms ~40, and 12% more pushes/s.
- * Against a remote that answers in 50 ms, pushes finish ~8 per round trip: a 50 ms window wrote
- * them ~8 per statement (1.3 statements per push), 200 ms writes ~30 (0.8 per push), and the
- * process spent 1.6 ms of CPU per push instead of 1.95 (bench:latency). BUSY_BATCH ends a window
- * early: a resync without latency fills it in ~40 ms and writes as it did.
- * A write after a quiet time still runs at once (freshness).
- */
-export const BUSY_WINDOW_MS = 200;
-export const BUSY_BATCH = 50;
-
 export interface BatcherOptions<K> {
   /** most items in one run; the rest go to the next run, started at once */
   maxSize?: number;
@@ -26,6 +14,17 @@ export interface BatcherOptions<K> {
   /** items that end a window at once (a busy resync then writes as soon as it has this many) */
   fullAt?: number;
 }
+
+/**
+ * The window of the writes made as pushes finish (states, completions, requeues) while the
+ * engine is busy: 5 ms gave ~15 rows per statement in a resync, 20 ms ~40, and 12% more pushes/s.
+ * Against a remote that answers in 50 ms, pushes finish ~8 per round trip: a 50 ms window wrote
+ * them ~8 per statement (1.3 statements per push), 200 ms writes ~30 (0.8 per push), and the
+ * process spent 1.6 ms of CPU per push instead of 1.95 (bench:latency). `fullAt` ends a window
+ * early: a resync without latency fills it in ~40 ms and writes as it did.
+ * A write after a quiet time still runs at once (freshness).
+ */
+export const BUSY_WRITES = { windowMs: 200, fullAt: 50 } satisfies BatcherOptions<unknown>;
 
 /**
  * Gathers the calls made while the event loop turns once and runs them as one: the pushes

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { BUSY_BATCH, BUSY_WINDOW_MS, createBatcher } from './batcher';
+import { BUSY_WRITES, createBatcher } from './batcher';
 import { proposed } from './dialect';
 import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
 import type { Row } from './strapi';
@@ -237,7 +237,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
       }
       return items.map((it) => !left.has(it.row.id));
     },
-    { keyOf: (it) => String(it.row.id), windowMs: BUSY_WINDOW_MS, fullAt: BUSY_BATCH }
+    { keyOf: (it) => String(it.row.id), ...BUSY_WRITES }
   );
 
   /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
 import { RELATION_FIELDS } from '../mapping/populate';
-import { BUSY_BATCH, BUSY_WINDOW_MS, createBatcher, groupBy } from './batcher';
+import { BUSY_WRITES, createBatcher, groupBy } from './batcher';
 import { onlineKeyPages } from './entries';
 import { keyString, sameKey, toKey } from './keys';
 import type { EnqueueItem, Outbox } from './outbox';
@@ -131,54 +131,48 @@ export function createRelated(deps: RelatedDeps) {
   }
 
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
-  const requeues = createBatcher(
-    async (requests: Request[]) => {
-      const groups = groupBy(
-        requests,
-        (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`
-      );
-      for (const group of groups.values()) {
-        const { reason, opts } = group[0];
-        const keys = group.map((r) => r.key);
-        const used = (
-          await Promise.all(
-            keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k }))))
-          )
-        ).flat();
-        const queued = new Set<string>();
-        const items: EnqueueItem[] = [];
-        for (const { d, k } of used) {
-          if (
-            !opts.identity &&
-            !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))
-          )
-            continue;
-          if (queued.has(keyString(d))) continue;
-          queued.add(keyString(d));
-          items.push({
-            contentType: d.contentType,
-            documentId: d.documentId,
-            locale: d.locale,
-            resource: d.resource,
-            reason,
-          });
-        }
-        await deps.outbox.enqueue(items);
-        const documentIds = [...new Set(keys.map((k) => k.documentId))];
-        for (let i = 0; i < documentIds.length; i += PAGE) {
-          for await (const page of relatedNow(
-            group[0].key.contentType,
-            documentIds.slice(i, i + PAGE),
-            opts
-          )) {
-            await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
-          }
+  const requeues = createBatcher(async (requests: Request[]) => {
+    const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
+    for (const group of groups.values()) {
+      const { reason, opts } = group[0];
+      const keys = group.map((r) => r.key);
+      const used = (
+        await Promise.all(
+          keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k }))))
+        )
+      ).flat();
+      const queued = new Set<string>();
+      const items: EnqueueItem[] = [];
+      for (const { d, k } of used) {
+        if (
+          !opts.identity &&
+          !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))
+        )
+          continue;
+        if (queued.has(keyString(d))) continue;
+        queued.add(keyString(d));
+        items.push({
+          contentType: d.contentType,
+          documentId: d.documentId,
+          locale: d.locale,
+          resource: d.resource,
+          reason,
+        });
+      }
+      await deps.outbox.enqueue(items);
+      const documentIds = [...new Set(keys.map((k) => k.documentId))];
+      for (let i = 0; i < documentIds.length; i += PAGE) {
+        for await (const page of relatedNow(
+          group[0].key.contentType,
+          documentIds.slice(i, i + PAGE),
+          opts
+        )) {
+          await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
         }
       }
-      return requests.map(() => undefined);
-    },
-    { windowMs: BUSY_WINDOW_MS, fullAt: BUSY_BATCH }
-  );
+    }
+    return requests.map(() => undefined);
+  }, BUSY_WRITES);
 
   /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
   const requeue = (

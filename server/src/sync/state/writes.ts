@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BUSY_BATCH, BUSY_WINDOW_MS, createBatcher } from '../batcher';
+import { BUSY_WRITES, createBatcher } from '../batcher';
 import { entryKeyColumns, rowDocumentId } from '../tables';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
@@ -57,7 +57,7 @@ export function createStateWrites(
       else await write(knex());
       return items.map(() => undefined);
     },
-    { keyOf: (it) => keyString(it.key), maxSize: 500, windowMs: BUSY_WINDOW_MS, fullAt: BUSY_BATCH }
+    { keyOf: (it) => keyString(it.key), maxSize: 500, ...BUSY_WRITES }
   );
 
   /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
