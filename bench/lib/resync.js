@@ -85,23 +85,9 @@ const queryCounts = (app) =>
       .map(([sql, e]) => ({ sql, n: e.n, ms: e.ms }))
   );
 
-/**
- * The child's CPU: process.cpuUsage(), and its main thread's alone (Linux:
- * /proc/self/task/<pid>/stat, in clock ticks of 10 ms; null elsewhere). What the process spends
- * beyond its main thread is the sync's I/O thread and V8's helper threads (GC, compilers).
- * Self-contained: app.run sends its source to the child.
- */
-const cpuNow = async (_strapi, _args, { require }) => {
-  let main = null;
-  try {
-    const stat = require('node:fs').readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    main = (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    // not Linux: the process's figure only
-  }
-  return { ...process.cpuUsage(), main };
-};
+/** The child's CPU (bench/lib/cpu.js, loaded by the child itself: app.run sends only a function's source). */
+const childCpu = (app) =>
+  app.run(async (_strapi, file, { require }) => require(file).cpuNow(), require.resolve('./cpu'));
 
 /**
  * Turns sync on (it was seeded with sync off), starts a resync, waits for it to end and the queue
@@ -112,7 +98,7 @@ async function timedResync(app, { timeoutMs = 900_000 } = {}) {
     strapi.config.set('plugin::location-content.syncEnabled', true);
     return true;
   });
-  const before = await app.run(cpuNow);
+  const before = await childCpu(app);
   const t0 = Date.now();
   await app.call('resync');
   const status = await until(
@@ -126,7 +112,7 @@ async function timedResync(app, { timeoutMs = 900_000 } = {}) {
   );
   await app.call('idle', { timeoutMs: 120_000 });
   const wallMs = Date.now() - t0;
-  const after = await app.run(cpuNow);
+  const after = await childCpu(app);
   return {
     wallMs,
     cpuMs: (after.user - before.user + after.system - before.system) / 1000,

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../shared/contracts/history';
 import { keyString } from './keys';
 import type { PushResult } from './push';
-import { ATTEMPT_UID, ensureIndex, rowDocumentId, tableInfo } from './tables';
+import { ATTEMPT_UID, ensureIndex, newRowColumns, tableInfo } from './tables';
 import type { EntryKey } from './types';
 
 /** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
@@ -74,7 +74,7 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     for (let i = 0; i < rows.length; i += CHUNK) {
       await db(table).insert(
         rows.slice(i, i + CHUNK).map(({ key, attempt: a }) => ({
-          [col('documentId')]: rowDocumentId(),
+          ...newRowColumns(col, now),
           [col('entryKey')]: key,
           [col('at')]: a.at,
           [col('operation')]: a.operation,
@@ -82,8 +82,6 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
           [col('httpStatus')]: a.httpStatus,
           [col('message')]: a.message,
           [col('durationMs')]: a.durationMs,
-          [col('createdAt')]: now,
-          [col('updatedAt')]: now,
         }))
       );
     }

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { ensureIndex, LEASE_UID, tableInfo } from './tables';
+import { ensureIndex, LEASE_UID, newRowColumns, tableInfo } from './tables';
 
 /** Who holds a lease: one per Strapi instance (two apps in one process are two owners). */
 export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -16,14 +16,11 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
   const ensure = async () => {
     const { table, col } = tableInfo(strapi, LEASE_UID);
     await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
-    const now = new Date();
     await knex()(table)
       .insert({
-        [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+        ...newRowColumns(col, new Date()),
         [col('name')]: name,
         [col('slot')]: 0,
-        [col('createdAt')]: now,
-        [col('updatedAt')]: now,
       })
       .onConflict([col('name')])
       .ignore();

@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from './batcher';
 import { proposed } from './dialect';
-import { ensureIndex, entryKeyColumns, OUTBOX_UID, tableInfo } from './tables';
+import { ensureIndex, entryKeyColumns, newRowColumns, OUTBOX_UID, tableInfo } from './tables';
 import type { Row } from './strapi';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -76,8 +76,9 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const upsertRows = async (items: EnqueueItem[], settle: boolean) => {
     const { table, col } = info();
     const now = Date.now();
+    const at = new Date(now);
     const rows = items.map((it) => ({
-      [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+      ...newRowColumns(col, at),
       [col('contentType')]: it.contentType,
       [col('entryDocumentId')]: it.documentId,
       [col('entryLocale')]: it.locale,
@@ -89,8 +90,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
       [col('generation')]: 0,
       [col('attempts')]: 0,
       [col('resyncJob')]: it.resyncJob ?? null,
-      [col('createdAt')]: new Date(now),
-      [col('updatedAt')]: new Date(now),
     }));
     const k = knex();
     const dueCol = col('dueAt');

@@ -42,11 +42,15 @@ export async function ensureIndex(
 }
 
 /**
- * A document id for a row the plugin writes with knex (Strapi gives its tables the column, and
- * nothing reads it): cuid2 hashes with SHA-3 for each id, which cost more than the rest of a
- * batched insert of push attempts.
+ * The columns Strapi gives every table of a content type, for a row the plugin inserts with knex:
+ * a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3 for each id, which cost
+ * more than the rest of a batched insert of push attempts) and the two timestamps.
  */
-export const rowDocumentId = () => randomUUID().replace(/-/g, '').slice(0, 24);
+export const newRowColumns = (col: (attr: string) => string, at: Date) => ({
+  [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+  [col('createdAt')]: at,
+  [col('updatedAt')]: at,
+});
 
 /** The columns of an entry's key, in every plugin table. */
 export const entryKeyColumns = (col: (attr: string) => string) => [

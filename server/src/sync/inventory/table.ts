@@ -4,7 +4,7 @@ import {
   ensureIndex,
   INVENTORY_MEMBER_UID,
   INVENTORY_UID,
-  rowDocumentId,
+  newRowColumns,
   STATE_UID,
   tableInfo,
 } from '../tables';
@@ -76,7 +76,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     // One object twice in a page (a remote reordering under us) would fail the upsert.
     const unique = [...new Map(items.map((it) => [it.id, it])).values()];
     const rows = unique.map(({ id, identity }) => ({
-      [col('documentId')]: rowDocumentId(),
+      ...newRowColumns(col, now),
       [col('resource')]: resource,
       [col('remoteId')]: id,
       [col('name')]: identity.name,
@@ -89,8 +89,6 @@ export function createInventoryTable(strapi: Core.Strapi) {
       [col('fields')]: JSON.stringify(identity.fields),
       [col('seenAt')]: seenAt,
       [col('walkId')]: walkId,
-      [col('createdAt')]: now,
-      [col('updatedAt')]: now,
     }));
     const merged = [
       'name',
@@ -130,13 +128,11 @@ export function createInventoryTable(strapi: Core.Strapi) {
     const { table, col } = members();
     const now = new Date();
     const rows = [...new Set(pinpointIds)].map((pinpointId) => ({
-      [col('documentId')]: rowDocumentId(),
+      ...newRowColumns(col, now),
       [col('listId')]: listId,
       [col('pinpointId')]: pinpointId,
       [col('seenAt')]: seenAt,
       [col('walkId')]: walkId,
-      [col('createdAt')]: now,
-      [col('updatedAt')]: now,
     }));
     await knex()(table)
       .insert(rows)

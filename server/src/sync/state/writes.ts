@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../batcher';
-import { entryKeyColumns, rowDocumentId } from '../tables';
+import { entryKeyColumns, newRowColumns } from '../tables';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
 import type { ResourceKind } from '../../remote/types';
@@ -23,12 +23,10 @@ export function createStateWrites(
       for (const { key, patch } of items) {
         const row = toRow({ ...patch, ...key });
         const insert = {
-          [col('documentId')]: rowDocumentId(),
+          ...newRowColumns(col, now),
           [col('status')]: 'pending',
           [col('attempts')]: 0,
-          [col('createdAt')]: now,
           ...row,
-          [col('updatedAt')]: now,
         };
         const shape = Object.keys(insert).sort().join(',');
         const same = shapes.get(shape);
