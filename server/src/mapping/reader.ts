@@ -18,6 +18,7 @@ import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
 import type { DateRange, MediaFile } from '../remote/types';
 import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
+import { extend } from '../utils/objects';
 
 interface Read {
   source: NormalizedSource;
@@ -246,10 +247,10 @@ export class EntryReader {
     }
     const ids: number[] = [];
     for (const ref of refs) {
-      this.refs.push({ ...ref, role });
+      this.refs.push(extend(ref, { role }));
       const id = await this.ctx.remoteIdOf(ref);
       if (id === undefined || id === null)
-        this.unresolved.push({ ...ref, role, blocking: opts.blocking });
+        this.unresolved.push(extend(ref, { role, blocking: opts.blocking }));
       else if (!ids.includes(id)) ids.push(id);
     }
     return { ids, count: refs.length };

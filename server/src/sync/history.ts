@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../shared/contracts/history';
 import { keyString } from './keys';
 import type { PushResult } from './push';
-import { ATTEMPT_UID, ensureIndex, newRowColumns, tableInfo } from './tables';
+import { ATTEMPT_UID, ensureIndex, newRow, tableInfo } from './tables';
 import type { EntryKey } from './types';
 
 /** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
@@ -24,34 +24,41 @@ export function attemptOf(
   durationMs: number,
   at = new Date()
 ): (Omit<PushAttempt, 'at'> & { at: Date }) | null {
-  const base = {
+  // One literal, no spread of a base (see newRow in tables.ts): one is made for every push.
+  const attempt = (
+    operation: PushAttempt['operation'],
+    outcome: PushAttempt['outcome'],
+    httpStatus: number | null = null,
+    message: string | null = null
+  ) => ({
     at,
     durationMs: Math.max(0, Math.round(durationMs)),
-    httpStatus: null as number | null,
-    message: null as string | null,
-  };
+    operation,
+    outcome,
+    httpStatus,
+    message,
+  });
   switch (result.kind) {
     case 'unchanged':
       return null;
     case 'synced':
-      return { ...base, operation: result.operation ?? 'push', outcome: 'synced' };
+      return attempt(result.operation ?? 'push', 'synced');
     case 'removed':
-      return { ...base, operation: 'delete', outcome: 'removed' };
+      return attempt('delete', 'removed');
     case 'waiting':
-      return {
-        ...base,
-        operation: 'push',
-        outcome: 'waiting',
-        message: `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}`,
-      };
+      return attempt(
+        'push',
+        'waiting',
+        null,
+        `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}`
+      );
     case 'failed':
-      return {
-        ...base,
-        operation: 'push',
-        outcome: 'failed',
-        httpStatus: result.httpStatus ?? null,
-        message: result.mapping ? `Mapping: ${result.reason}` : result.reason,
-      };
+      return attempt(
+        'push',
+        'failed',
+        result.httpStatus ?? null,
+        result.mapping ? `Mapping: ${result.reason}` : result.reason
+      );
   }
 }
 
@@ -73,16 +80,17 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     const now = new Date();
     for (let i = 0; i < rows.length; i += CHUNK) {
       await db(table).insert(
-        rows.slice(i, i + CHUNK).map(({ key, attempt: a }) => ({
-          ...newRowColumns(col, now),
-          [col('entryKey')]: key,
-          [col('at')]: a.at,
-          [col('operation')]: a.operation,
-          [col('outcome')]: a.outcome,
-          [col('httpStatus')]: a.httpStatus,
-          [col('message')]: a.message,
-          [col('durationMs')]: a.durationMs,
-        }))
+        rows.slice(i, i + CHUNK).map(({ key, attempt: a }) =>
+          newRow(col, now, {
+            [col('entryKey')]: key,
+            [col('at')]: a.at,
+            [col('operation')]: a.operation,
+            [col('outcome')]: a.outcome,
+            [col('httpStatus')]: a.httpStatus,
+            [col('message')]: a.message,
+            [col('durationMs')]: a.durationMs,
+          })
+        )
       );
     }
     const keys = [...new Set(rows.map((r) => r.key))];

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { ensureIndex, LEASE_UID, newRowColumns, tableInfo } from './tables';
+import { ensureIndex, LEASE_UID, newRow, tableInfo } from './tables';
 
 /** Who holds a lease: one per Strapi instance (two apps in one process are two owners). */
 export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -17,11 +17,7 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
     const { table, col } = tableInfo(strapi, LEASE_UID);
     await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
     await knex()(table)
-      .insert({
-        ...newRowColumns(col, new Date()),
-        [col('name')]: name,
-        [col('slot')]: 0,
-      })
+      .insert(newRow(col, new Date(), { [col('name')]: name, [col('slot')]: 0 }))
       .onConflict([col('name')])
       .ignore();
   };

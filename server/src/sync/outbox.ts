@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from './batcher';
 import { proposed } from './dialect';
-import { ensureIndex, entryKeyColumns, newRowColumns, OUTBOX_UID, tableInfo } from './tables';
+import { ensureIndex, entryKeyColumns, newRow, OUTBOX_UID, tableInfo } from './tables';
 import type { Row } from './strapi';
 import type { EntryKey } from './types';
 import type { ResourceKind } from '../remote/types';
@@ -77,20 +77,22 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const { table, col } = info();
     const now = Date.now();
     const at = new Date(now);
-    const rows = items.map((it) => ({
-      ...newRowColumns(col, at),
-      [col('contentType')]: it.contentType,
-      [col('entryDocumentId')]: it.documentId,
-      [col('entryLocale')]: it.locale,
-      [col('operation')]: it.operation ?? 'upsert',
-      [col('reason')]: it.reason,
-      [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
-      [col('settleBy')]: now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
-      [col('priority')]: priorityOf(it.resource),
-      [col('generation')]: 0,
-      [col('attempts')]: 0,
-      [col('resyncJob')]: it.resyncJob ?? null,
-    }));
+    const rows = items.map((it) =>
+      newRow(col, at, {
+        [col('contentType')]: it.contentType,
+        [col('entryDocumentId')]: it.documentId,
+        [col('entryLocale')]: it.locale,
+        [col('operation')]: it.operation ?? 'upsert',
+        [col('reason')]: it.reason,
+        [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
+        [col('settleBy')]:
+          now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
+        [col('priority')]: priorityOf(it.resource),
+        [col('generation')]: 0,
+        [col('attempts')]: 0,
+        [col('resyncJob')]: it.resyncJob ?? null,
+      })
+    );
     const k = knex();
     const dueCol = col('dueAt');
     const settleCol = col('settleBy');

@@ -6,12 +6,14 @@ import { PLUGIN_ID } from '../permissions';
 import { mapEntry, payloadHash, MappingError } from '../mapping';
 import { refreshPlannerStatistics } from './dialect';
 import { goneStatePages, onlineKeyPages } from './entries';
+import { toKey } from './keys';
 import type { Outbox, OutboxRow } from './outbox';
 import { PRIORITY } from './outbox';
 import type { Pusher, PushResult } from './push';
 import type { RowEnd } from './worker';
 import type { StateStore } from './state';
 import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
+import { extend } from '../utils/objects';
 
 const STORE_KEY = 'resync-job';
 
@@ -75,12 +77,13 @@ export function createResync(deps: ResyncDeps) {
         for await (const page of entryPages(mapping, job.cursor.after)) {
           if (stopping) return;
           await deps.outbox.enqueue(
-            page.keys.map((k) => ({
-              ...k,
-              resource: mapping.resource,
-              reason: 'resync',
-              resyncJob: job!.id,
-            }))
+            page.keys.map((k) =>
+              extend(toKey(k), {
+                resource: mapping.resource,
+                reason: 'resync',
+                resyncJob: job!.id,
+              })
+            )
           );
           job.total += page.keys.length;
           job.cursor.after = page.after;

@@ -4,7 +4,7 @@ import {
   ensureIndex,
   INVENTORY_MEMBER_UID,
   INVENTORY_UID,
-  newRowColumns,
+  newRow,
   STATE_UID,
   tableInfo,
 } from '../tables';
@@ -75,21 +75,22 @@ export function createInventoryTable(strapi: Core.Strapi) {
     const now = new Date();
     // One object twice in a page (a remote reordering under us) would fail the upsert.
     const unique = [...new Map(items.map((it) => [it.id, it])).values()];
-    const rows = unique.map(({ id, identity }) => ({
-      ...newRowColumns(col, now),
-      [col('resource')]: resource,
-      [col('remoteId')]: id,
-      [col('name')]: identity.name,
-      [col('nameKey')]: identity.nameKey,
-      [col('latitude')]: identity.latitude,
-      [col('longitude')]: identity.longitude,
-      [col('pinpoint')]: identity.pinpoint,
-      [col('firstStart')]: identity.firstStart,
-      [col('fieldsHash')]: identity.fieldsHash,
-      [col('fields')]: JSON.stringify(identity.fields),
-      [col('seenAt')]: seenAt,
-      [col('walkId')]: walkId,
-    }));
+    const rows = unique.map(({ id, identity }) =>
+      newRow(col, now, {
+        [col('resource')]: resource,
+        [col('remoteId')]: id,
+        [col('name')]: identity.name,
+        [col('nameKey')]: identity.nameKey,
+        [col('latitude')]: identity.latitude,
+        [col('longitude')]: identity.longitude,
+        [col('pinpoint')]: identity.pinpoint,
+        [col('firstStart')]: identity.firstStart,
+        [col('fieldsHash')]: identity.fieldsHash,
+        [col('fields')]: JSON.stringify(identity.fields),
+        [col('seenAt')]: seenAt,
+        [col('walkId')]: walkId,
+      })
+    );
     const merged = [
       'name',
       'nameKey',
@@ -127,13 +128,14 @@ export function createInventoryTable(strapi: Core.Strapi) {
     if (!pinpointIds.length) return;
     const { table, col } = members();
     const now = new Date();
-    const rows = [...new Set(pinpointIds)].map((pinpointId) => ({
-      ...newRowColumns(col, now),
-      [col('listId')]: listId,
-      [col('pinpointId')]: pinpointId,
-      [col('seenAt')]: seenAt,
-      [col('walkId')]: walkId,
-    }));
+    const rows = [...new Set(pinpointIds)].map((pinpointId) =>
+      newRow(col, now, {
+        [col('listId')]: listId,
+        [col('pinpointId')]: pinpointId,
+        [col('seenAt')]: seenAt,
+        [col('walkId')]: walkId,
+      })
+    );
     await knex()(table)
       .insert(rows)
       .onConflict([col('listId'), col('pinpointId')])

@@ -8,6 +8,7 @@ import { fingerprintOf, type Fingerprint } from '../recovery';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { api, now, requeueDependants, type PushDeps, type RemoteAnswer } from './context';
+import { extend } from '../../utils/objects';
 
 /**
  * A POST that failed this way created nothing, so the next attempt need not look for it:
@@ -90,7 +91,7 @@ export function createCreator(deps: PushDeps) {
       // that only updates, and it does not tell them (its id is not new to it).
       await requeueDependants(deps, key, `${resource} got its remote id`);
       const updated = await api(client, resource).update(adopted, payload);
-      return { ...updated, id: adopted, adopted: true };
+      return extend(updated, { id: adopted, adopted: true });
     }
     await states.upsert(key, {
       resource,
@@ -99,7 +100,7 @@ export function createCreator(deps: PushDeps) {
     });
     try {
       const created = await api(client, resource).create(payload);
-      return { ...created, adopted: false };
+      return extend(created, { adopted: false });
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.

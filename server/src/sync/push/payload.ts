@@ -54,7 +54,14 @@ export function createPayloadSource(deps: PushDeps) {
         if (hasDraftAndPublish(key.contentType)) params.status = 'published';
         const entries = await documentsOf(strapi, key.contentType).findMany(params);
         for (const e of entries)
-          found.set(keyString({ ...key, documentId: e.documentId as string }), e);
+          found.set(
+            keyString({
+              contentType: key.contentType,
+              documentId: e.documentId as string,
+              locale: key.locale,
+            }),
+            e
+          );
       }
       return items.map((it) => found.get(keyString(it.key)) ?? null);
     },

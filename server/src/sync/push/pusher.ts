@@ -13,6 +13,7 @@ import { membershipDiff } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
+import { extend } from '../../utils/objects';
 
 /** Text an editor can act on; the remote's own words are kept. */
 export const reasonOf = (err: unknown): string => {
@@ -126,7 +127,7 @@ export function createPusher(deps: PushDeps) {
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
-      const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
+      const refs = outcome.refs.map((r) => extend(toKey(r), { role: r.role }));
       const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
       if (blocking.length) {
         // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.

@@ -4,6 +4,7 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { api, isGone, type PushDeps, type RemoteAnswer } from './context';
 import type { Creator } from './create';
+import { extend } from '../../utils/objects';
 
 /** What a push sent and what the remote answered. */
 export type Sent = {
@@ -66,7 +67,12 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
       try {
         const sent = withClears(mapping, state, payload);
         const remote: RemoteAnswer = await api(client, resource).update(state.remoteId, sent);
-        return { remote: { ...remote, id: state.remoteId }, sent, firstId: false, adopted: false };
+        return {
+          remote: extend(remote, { id: state.remoteId }),
+          sent,
+          firstId: false,
+          adopted: false,
+        };
       } catch (err) {
         // Deleted on the remote by someone else: create it again rather than fail forever.
         if (!isGone(err)) throw err;

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../batcher';
-import { entryKeyColumns, newRowColumns } from '../tables';
+import { entryKeyColumns, newRow } from '../tables';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord, StateRows } from './record';
 import type { StateRefs } from './refs';
+import { extend } from '../../utils/objects';
 
 export function createStateWrites(
   { info, knex, toRow, whereKey }: StateRows,
@@ -21,19 +22,20 @@ export function createStateWrites(
       const shapes = new Map<string, Array<Record<string, unknown>>>();
       const changed = new Map<string, string[]>();
       for (const { key, patch } of items) {
-        const row = toRow({ ...patch, ...key });
-        const insert = {
-          ...newRowColumns(col, now),
-          [col('status')]: 'pending',
-          [col('attempts')]: 0,
-          ...row,
-        };
-        const shape = Object.keys(insert).sort().join(',');
+        const row = toRow(extend(patch, key));
+        const insert = Object.assign(
+          newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }),
+          row
+        );
+        // toRow names its columns in one order, and the others are always there.
+        const shape = Object.keys(row).join(',');
         const same = shapes.get(shape);
         if (same) same.push(insert);
-        else shapes.set(shape, [insert]);
-        // An existing state keeps what the patch does not name (a new one gets the defaults above).
-        changed.set(shape, [...Object.keys(row), col('updatedAt')]);
+        else {
+          shapes.set(shape, [insert]);
+          // An existing state keeps what the patch does not name (a new one gets the defaults above).
+          changed.set(shape, [...Object.keys(row), col('updatedAt')]);
+        }
       }
       const withRefs = items
         .filter((it) => 'refs' in it.patch)
