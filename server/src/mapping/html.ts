@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, isBlocks, renderBlocks } from './blocks';
+import { extend } from '../utils/objects';
 
 // Same switches as Strapi's own rich-text preview, so the remote shows what the editor saw.
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
@@ -111,7 +112,7 @@ export function sanitize(html: string, opts: HtmlOptions = {}): string {
       img: (tagName, attribs) => ({
         tagName,
         attribs: attribs.src
-          ? { ...attribs, src: absolutize(attribs.src, opts.publicUrl) }
+          ? extend(attribs, { src: absolutize(attribs.src, opts.publicUrl) })
           : attribs,
       }),
     },

@@ -237,7 +237,7 @@ export class EntryReader {
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = this.ctx.getModel(last.target)?.pluginOptions?.i18n?.localized === true;
     const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
-      localized ? ref : { ...ref, locale: null }
+      localized ? ref : extend(ref, { locale: null })
     );
     if (opts.single && refs.length > 1) {
       throw new MappingError(

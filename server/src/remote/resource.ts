@@ -1,6 +1,7 @@
 import { RemoteError, bodyForDisplay } from './errors';
 import type { Api, ApiResponse } from './http';
 import { assertId } from './payloads';
+import { extend } from '../utils/objects';
 
 /**
  * A 2xx answer the client cannot read is a contract breach, not a transient
@@ -56,7 +57,7 @@ export function withKnownId<T>(id: number, read: (raw: unknown) => T): (raw: unk
   return (raw) => {
     if (raw === undefined || raw === null || raw === '') return read({ id });
     if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null) {
-      return read({ ...(raw as object), id });
+      return read(extend(raw as object, { id }));
     }
     return read(raw);
   };

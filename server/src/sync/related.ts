@@ -9,6 +9,7 @@ import type { EnqueueItem, Outbox } from './outbox';
 import type { StateStore } from './state';
 import { modelOf } from './strapi';
 import type { EntryKey } from './types';
+import { extend } from '../utils/objects';
 
 const PAGE = 500;
 
@@ -114,7 +115,7 @@ export function createRelated(deps: RelatedDeps) {
           mapping.contentType,
           whereOn(path, documentIds)
         )) {
-          yield page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: '' }));
+          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason: '' }));
         }
       } catch (err) {
         strapi.log.warn(
@@ -167,7 +168,7 @@ export function createRelated(deps: RelatedDeps) {
           documentIds.slice(i, i + PAGE),
           opts
         )) {
-          await deps.outbox.enqueue(page.map((p) => ({ ...p, reason })));
+          await deps.outbox.enqueue(page.map((p) => extend(p, { reason })));
         }
       }
     }

@@ -14,6 +14,7 @@ import type {
 import { getService } from '../../utils';
 import { createEngine } from './engine';
 import { createEntries } from './entries';
+import { extend } from '../../utils/objects';
 
 /**
  * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
@@ -55,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
             return previous !== undefined && now - previous < settleMs
               ? it
-              : { ...it, leading: true };
+              : extend(it, { leading: true });
           });
           intents.add(paced);
         },

@@ -50,7 +50,7 @@ export function createPusher(deps: PushDeps) {
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
       if ((await states.get(ref))?.remoteId != null) {
-        await deps.outbox.enqueue([{ ...key, resource, reason: 'dependency ready' }]);
+        await deps.outbox.enqueue([extend(key, { resource, reason: 'dependency ready' })]);
         return;
       }
     }
@@ -137,7 +137,7 @@ export function createPusher(deps: PushDeps) {
           status: 'pending',
           ...refsIfChanged(
             state,
-            refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))
+            refs.map((r) => (waitsFor.has(keyString(r)) ? extend(r, { blocking: true }) : r))
           ),
           lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
         });

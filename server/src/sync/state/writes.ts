@@ -39,7 +39,7 @@ export function createStateWrites(
       }
       const withRefs = items
         .filter((it) => 'refs' in it.patch)
-        .map((it) => ({ ...it.key, refs: it.patch.refs }));
+        .map((it) => extend(it.key, { refs: it.patch.refs }));
       const write = async (trx: Knex) => {
         for (const [shape, rows] of shapes) {
           const update = changed.get(shape)!;
