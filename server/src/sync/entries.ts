@@ -28,7 +28,7 @@ export async function* onlineKeyPages(
       .query(uid)
       .findMany({
         select: localized ? ['id', 'documentId', 'locale'] : ['id', 'documentId'],
-        where: { ...where, ...online, id: { $gt: after } },
+        where: Object.assign({}, where, online, { id: { $gt: after } }),
         orderBy: { id: 'asc' },
         limit: PAGE,
       });

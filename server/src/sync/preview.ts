@@ -4,6 +4,7 @@ import type { Mapping } from '../config/types';
 import { mapEntry, MappingError, populateFor, type MappingContext } from '../mapping';
 import { documentsOf, modelOf as modelIn } from './strapi';
 import type { EntryKey } from './types';
+import { extend } from '../utils/objects';
 
 interface PreviewDeps {
   strapi: Core.Strapi;
@@ -36,13 +37,12 @@ export function createPreview(deps: PreviewDeps) {
     const entry = await documentsOf(deps.strapi, key.contentType).findOne(params);
     const empty = { version, payload: null, waitsFor: [], problems: [] };
     if (!entry)
-      return {
-        ...empty,
+      return extend(empty, {
         skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
-      };
+      });
     try {
       const outcome = await mapEntry(mapping, entry, deps.mappingContext(key));
-      if (outcome.action === 'skip') return { ...empty, skipped: outcome.reason };
+      if (outcome.action === 'skip') return extend(empty, { skipped: outcome.reason });
       const payload: Record<string, unknown> = { ...outcome.payload };
       for (const m of outcome.deferredMedia ?? [])
         payload[m.remoteField] = {
@@ -65,7 +65,7 @@ export function createPreview(deps: PreviewDeps) {
       };
     } catch (err) {
       if (!(err instanceof MappingError)) throw err;
-      return { ...empty, problems: err.problems, skipped: null };
+      return extend(empty, { problems: err.problems, skipped: null });
     }
   };
 

@@ -251,11 +251,13 @@ export function createResync(deps: ResyncDeps) {
               push(plan.update, key);
             else plan.unchanged += 1;
           } catch (err) {
-            push(plan.failed, {
-              ...key,
-              reason:
-                err instanceof MappingError || err instanceof Error ? err.message : String(err),
-            });
+            push(
+              plan.failed,
+              extend(key, {
+                reason:
+                  err instanceof MappingError || err instanceof Error ? err.message : String(err),
+              })
+            );
           }
         }
       }

@@ -3,6 +3,7 @@ import { toKey } from '../../sync/keys';
 import type { EntryKey, EntryState } from '../../sync/types';
 import type { KeyInput } from '../../../../shared/contracts/sync';
 import type { Engine } from './engine';
+import { extend } from '../../utils/objects';
 
 /** One entry at a time: queue it, read its state, its preview, its history. */
 export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
@@ -13,7 +14,7 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
     let locale = key.locale;
     if (!locale && pusher.isLocalized(key.contentType))
       locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
-    return toKey({ ...key, locale });
+    return toKey(extend(key, { locale }));
   };
 
   const enqueue = async (keys: KeyInput[], reason: string) => {
@@ -21,7 +22,7 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
     for (const k of keys) {
       const resource = resourceOf(k.contentType);
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
-      items.push({ ...(await keyOf(k)), resource, reason });
+      items.push(extend(await keyOf(k), { resource, reason }));
     }
     await outbox.enqueue(items);
     worker.wake();
@@ -34,11 +35,10 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
     const queued = intents.has(k) || (await outbox.isQueued(k));
     if (!s)
       return queued
-        ? {
-            ...k,
+        ? extend(k, {
             // queued entries are of mapped types: the outbox takes no other
             resource: resourceOf(k.contentType)!,
-            status: 'pending',
+            status: 'pending' as const,
             remoteId: null,
             attempts: 0,
             lastError: null,
@@ -46,10 +46,9 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
             lastSyncedAt: null,
             mediaUrl: null,
             queued,
-          }
+          })
         : null;
-    return {
-      ...k,
+    return extend(k, {
       resource: s.resource,
       status: s.status,
       remoteId: s.remoteId,
@@ -59,7 +58,7 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
       lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
       mediaUrl: s.mediaUrl,
       queued,
-    };
+    });
   };
 
   return {

@@ -43,7 +43,7 @@ export function createDrift(
     };
   };
   const save = async (patch: Partial<DriftStored>) =>
-    store().set({ key: STORE_KEY, value: { ...(await load()), ...patch } });
+    store().set({ key: STORE_KEY, value: Object.assign({}, await load(), patch) });
 
   /** One check at a time: a second caller shares the one running. */
   const check = (options: { fresh?: boolean } = {}) =>

@@ -5,6 +5,7 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { api, isGone, now, requeueDependants, type PushDeps, type PushResult } from './context';
 import type { Creator } from './create';
+import { extend } from '../../utils/objects';
 
 /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
 export const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
@@ -76,7 +77,7 @@ export function createRemover(
     if (state.remoteId == null && state.createStartedAt) {
       // An object made by a create whose answer was lost would stay online without a source.
       const lost = await claimLostCreate(await deps.client(), key, mapping.resource, state);
-      if (lost != null) state = { ...state, remoteId: lost, status: 'pending' };
+      if (lost != null) state = extend(state, { remoteId: lost, status: 'pending' });
     }
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {

@@ -70,7 +70,7 @@ export function createStateWrites(
     const { table } = info();
     await knex().transaction(async (trx) => {
       await trx(table).where(whereKey(key)).del();
-      await writeRefs(trx, [{ ...key, refs: [] }]);
+      await writeRefs(trx, [extend(key, { refs: [] })]);
     });
   };
 
