@@ -11,7 +11,8 @@
  * Each run: one Strapi process (node --expose-gc, and the limit or not) seeds its database with
  * direct inserts (tests/helpers/seed.js: a few seconds for 100,000), collects garbage, samples its
  * RSS every 20 ms during resync() until the queue is idle, then collects garbage again and reads
- * heapUsed. One boot per run: seeding in the measured process leaves nothing behind once garbage
+ * heapUsed; it counts the mark-compacts and GC pauses of the resync (bench/lib/gc.js), which a
+ * noisy machine does not move the way it moves pushes/s. One boot per run: seeding in the measured process leaves nothing behind once garbage
  * is collected (the heap at start is printed).
  * Runs: SMALL limited, FREE unlimited (BIG by default; bench:all gives fewer, the pushes/s being a
  * steady state), BIG limited. SQLite in WAL mode (synchronous=NORMAL) unless
@@ -24,6 +25,7 @@ const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
+const { startGcWatch, stopGcWatch } = require('./lib/gc');
 const { startChildApp } = require('../tests/helpers/child-app');
 
 const SMALL = arg('small', 10_000);
@@ -58,7 +60,9 @@ async function measure(count, appDir, { heapMb } = {}) {
       const loadBefore = loadNow();
       await startProfile(app);
       // An hour: a loaded machine stretched the 100,000 run to 20-30 min (RESULTS.md); a quiet one needs 2.
+      await startGcWatch(app);
       const run = await timedResync(app, { timeoutMs: 3_600_000 });
+      const gc = await stopGcWatch(app);
       await stopProfile(app, `memory-${count}-${heapMb ?? 'unlimited'}`);
       const loadAfter = loadNow();
       const peak = (await app.call('memory')).rssPeak;
@@ -81,6 +85,7 @@ async function measure(count, appDir, { heapMb } = {}) {
         wallMs: run.wallMs,
         rate: (count * 1000) / run.wallMs,
         cpuMsPerPush: run.cpuMs / count,
+        gc,
         loadBefore,
         loadAfter,
       };
@@ -116,6 +121,8 @@ runMain(async ({ appDir }) => {
       'wall s',
       'pushes/s',
       'Strapi CPU ms/push',
+      'mark-compacts',
+      'GC pauses s',
       'baseline RSS MB',
       'peak RSS MB',
       'heap at start MB',
@@ -125,13 +132,15 @@ runMain(async ({ appDir }) => {
     ],
     ...runs.map((r) =>
       r.failed
-        ? [r.label, 'no', '', '', '', '', '', '', '', '', '']
+        ? [r.label, 'no', '', '', '', '', '', '', '', '', '', '', '']
         : [
             r.label,
             'yes',
             round(r.wallMs / 1000, 1),
             round(r.rate, 1),
             round(r.cpuMsPerPush, 3),
+            r.gc.markCompacts,
+            round(r.gc.pauseMs / 1000, 1),
             round(r.baseline / MB, 1),
             round(r.peak / MB, 1),
             round(r.heapAtStart / MB, 1),
@@ -149,7 +158,7 @@ runMain(async ({ appDir }) => {
   headline(
     'memory',
     `${BIG} in ${HEAP} MB of heap ${completed ? 'completed' : `DID NOT complete (${big.failed.split('\n')[0].slice(0, 80)})`}, pushes/s ${round(rateRatio, 3)} of unlimited${FREE !== BIG ? ` (${FREE})` : ''}; heap kept ${BIG}/${SMALL} ${round(heapRatio, 3)}; ` +
-      `peak RSS ${completed ? round(big.peak / MB, 0) : '?'} MB (load ${completed ? loadText(big.loadAfter) : loadText()})`,
+      `peak RSS ${completed ? round(big.peak / MB, 0) : '?'} MB; mark-compacts ${completed ? big.gc.markCompacts : '?'} against ${free.failed ? '?' : free.gc.markCompacts} unlimited (load ${completed ? loadText(big.loadAfter) : loadText()})`,
     `completes, >= ${GOAL_RATE}, <= ${GOAL_HEAP}`,
     ok
   );
