@@ -12,8 +12,8 @@
  * direct inserts (tests/helpers/seed.js: a few seconds for 100,000), collects garbage, samples its
  * RSS every 20 ms during resync() until the queue is idle, then collects garbage again and reads
  * heapUsed; it counts the mark-compacts and GC pauses of the resync (bench/lib/gc.js), which a
- * noisy machine does not move the way it moves pushes/s. One boot per run: seeding in the measured process leaves nothing behind once garbage
- * is collected (the heap at start is printed).
+ * noisy machine does not move the way it moves pushes/s. One boot per run: seeding in the
+ * measured process leaves nothing behind once garbage is collected (the heap at start is printed).
  * Runs: SMALL limited, FREE unlimited (BIG by default; bench:all gives fewer, the pushes/s being a
  * steady state), BIG limited. SQLite in WAL mode (synchronous=NORMAL) unless
  * --sqlite delete|default; the emulator has no rate limit and the plugin RATE requests/s, concurrency 8.
@@ -59,8 +59,8 @@ async function measure(count, appDir, { heapMb } = {}) {
       const heapAtStart = (await app.call('memory')).heapUsed;
       const loadBefore = loadNow();
       await startProfile(app);
-      // An hour: a loaded machine stretched the 100,000 run to 20-30 min (RESULTS.md); a quiet one needs 2.
       await startGcWatch(app);
+      // An hour: a loaded machine stretched the 100,000 run to 20-30 min (RESULTS.md); a quiet one needs 2.
       const run = await timedResync(app, { timeoutMs: 3_600_000 });
       const gc = await stopGcWatch(app);
       await stopProfile(app, `memory-${count}-${heapMb ?? 'unlimited'}`);

@@ -6,7 +6,6 @@ import { PLUGIN_ID } from '../permissions';
 import { mapEntry, payloadHash, MappingError } from '../mapping';
 import { refreshPlannerStatistics } from './dialect';
 import { goneStatePages, onlineKeyPages } from './entries';
-import { toKey } from './keys';
 import type { Outbox, OutboxRow } from './outbox';
 import { PRIORITY } from './outbox';
 import type { Pusher, PushResult } from './push';
@@ -78,7 +77,7 @@ export function createResync(deps: ResyncDeps) {
           if (stopping) return;
           await deps.outbox.enqueue(
             page.keys.map((k) =>
-              extend(toKey(k), {
+              extend(k, {
                 resource: mapping.resource,
                 reason: 'resync',
                 resyncJob: job!.id,

@@ -42,7 +42,7 @@ export async function ensureIndex(
 }
 
 /**
- * A row the plugin inserts with knex: `columns` and what Strapi gives every row of a content
+ * A row the plugin inserts with knex: `columns` (later sets win) and what Strapi gives every row of a content
  * type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3 for each id,
  * which cost more than the rest of a batched insert of push attempts) and the two timestamps.
  *
@@ -53,14 +53,14 @@ export async function ensureIndex(
 export const newRow = (
   col: (attr: string) => string,
   at: Date,
-  columns: Record<string, unknown>
+  ...columns: Array<Record<string, unknown>>
 ): Record<string, unknown> => {
   const row: Record<string, unknown> = {
     [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
     [col('createdAt')]: at,
     [col('updatedAt')]: at,
   };
-  return Object.assign(row, columns);
+  return Object.assign(row, ...columns);
 };
 
 /** The columns of an entry's key, in every plugin table. */

@@ -23,10 +23,7 @@ export function createStateWrites(
       const changed = new Map<string, string[]>();
       for (const { key, patch } of items) {
         const row = toRow(extend(patch, key));
-        const insert = Object.assign(
-          newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }),
-          row
-        );
+        const insert = newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }, row);
         // toRow names its columns in one order, and the others are always there.
         const shape = Object.keys(row).join(',');
         const same = shapes.get(shape);
