@@ -48,6 +48,7 @@ const MATRIX = [
   'fault-kill',
   'fault-replicas',
   'db-decimal',
+  'db-insert-rows',
   'inventory',
   'link',
   'drift',

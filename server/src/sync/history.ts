@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../shared/contracts/history';
 import { keyString } from './keys';
+import { insertRows } from './dialect';
 import type { PushResult } from './push';
 import { ATTEMPT_UID, ensureIndex, newRow, tableInfo } from './tables';
 import type { EntryKey } from './types';
@@ -79,7 +80,9 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     const db = strapi.db.connection;
     const now = new Date();
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await db(table).insert(
+      await insertRows(
+        db,
+        table,
         rows.slice(i, i + CHUNK).map(({ key, attempt: a }) =>
           newRow(col, now, {
             [col('entryKey')]: key,

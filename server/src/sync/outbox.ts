@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from './batcher';
-import { proposed } from './dialect';
+import { insertRows, proposed, type OnConflict } from './dialect';
 import { ensureIndex, entryKeyColumns, newRow, OUTBOX_UID, tableInfo } from './tables';
 import type { Row } from './strapi';
 import type { EntryKey } from './types';
@@ -93,6 +93,16 @@ export const createOutbox = (strapi: Core.Strapi) => {
         [col('resyncJob')]: it.resyncJob ?? null,
       })
     );
+    for (let i = 0; i < rows.length; i += 200)
+      await insertRows(knex(), table, rows.slice(i, i + 200), conflictOf(settle));
+  };
+
+  const conflicts = new Map<boolean, OnConflict>();
+  /** What a new row does to the one of its entry already waiting: the same objects every time. */
+  const conflictOf = (settle: boolean): OnConflict => {
+    const known = conflicts.get(settle);
+    if (known) return known;
+    const { table, col } = info();
     const k = knex();
     const dueCol = col('dueAt');
     const settleCol = col('settleBy');
@@ -114,24 +124,23 @@ export const createOutbox = (strapi: Core.Strapi) => {
           their(dueCol),
           mine(dueCol),
         ]);
-    // A resync tag is kept until that row is done.
-    const merge: Record<string, Knex.Raw> = {
-      [col('operation')]: their(col('operation')),
-      [col('reason')]: their(col('reason')),
-      [dueCol]: due,
-      [col('generation')]: k.raw('? + 1', [mine(col('generation'))]),
-      [col('resyncJob')]: k.raw('COALESCE(?, ?)', [
-        their(col('resyncJob')),
-        mine(col('resyncJob')),
-      ]),
-      [col('updatedAt')]: their(col('updatedAt')),
+    const conflict: OnConflict = {
+      on: entryKeyColumns(col),
+      // A resync tag is kept until that row is done.
+      set: {
+        [col('operation')]: their(col('operation')),
+        [col('reason')]: their(col('reason')),
+        [dueCol]: due,
+        [col('generation')]: k.raw('? + 1', [mine(col('generation'))]),
+        [col('resyncJob')]: k.raw('COALESCE(?, ?)', [
+          their(col('resyncJob')),
+          mine(col('resyncJob')),
+        ]),
+        [col('updatedAt')]: their(col('updatedAt')),
+      },
     };
-    for (let i = 0; i < rows.length; i += 200) {
-      await k(table)
-        .insert(rows.slice(i, i + 200))
-        .onConflict(entryKeyColumns(col))
-        .merge(merge);
-    }
+    conflicts.set(settle, conflict);
+    return conflict;
   };
 
   /** A row as the database gives it: the columns are the plugin's own, written by this file. */

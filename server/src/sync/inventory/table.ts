@@ -9,6 +9,7 @@ import {
   tableInfo,
 } from '../tables';
 import type { RemoteIdentity } from './identity';
+import { insertRows } from '../dialect';
 
 export interface InventoryRow extends RemoteIdentity {
   resource: ResourceKind;
@@ -104,10 +105,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       'walkId',
       'updatedAt',
     ].map(col);
-    await knex()(table)
-      .insert(rows)
-      .onConflict([col('resource'), col('remoteId')])
-      .merge(merged);
+    await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set: merged });
   };
 
   /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
@@ -136,10 +134,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
         [col('walkId')]: walkId,
       })
     );
-    await knex()(table)
-      .insert(rows)
-      .onConflict([col('listId'), col('pinpointId')])
-      .merge([col('seenAt'), col('walkId'), col('updatedAt')]);
+    await insertRows(knex(), table, rows, {
+      on: [col('listId'), col('pinpointId')],
+      set: [col('seenAt'), col('walkId'), col('updatedAt')],
+    });
   };
 
   /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createBatcher, groupBy } from '../batcher';
 import { keyString } from '../keys';
+import { insertRows } from '../dialect';
 import type { EntryKey } from '../types';
 import type { StateRecord, StateRows } from './record';
 
@@ -58,7 +59,8 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
         [refs.col('role')]: ref.role ?? null,
       }))
     );
-    for (let i = 0; i < rows.length; i += 100) await trx(refs.table).insert(rows.slice(i, i + 100));
+    for (let i = 0; i < rows.length; i += 100)
+      await insertRows(trx, refs.table, rows.slice(i, i + 100));
   };
 
   const dependants = createBatcher(async (keys: EntryKey[]) => {

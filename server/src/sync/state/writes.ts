@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../batcher';
+import { insertRows } from '../dialect';
 import { entryKeyColumns, newRow } from '../tables';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
@@ -41,10 +42,10 @@ export function createStateWrites(
         for (const [shape, rows] of shapes) {
           const update = changed.get(shape)!;
           for (let i = 0; i < rows.length; i += 100) {
-            await trx(table)
-              .insert(rows.slice(i, i + 100))
-              .onConflict(entryKeyColumns(col))
-              .merge(update);
+            await insertRows(trx, table, rows.slice(i, i + 100), {
+              on: entryKeyColumns(col),
+              set: update,
+            });
           }
         }
         if (withRefs.length) await writeRefs(trx, withRefs);

@@ -1,0 +1,123 @@
+/**
+ * insertRows, the multi-row INSERT and upsert the sync writes its batches with (states, outbox,
+ * refs, push history, inventory), on the plugin's own tables of a real Strapi on each database:
+ * values as given, an upsert that changes only what it names, SQL in the update part kept apart
+ * per conflict, batches of several sizes, and a row without a column refused before any write.
+ */
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { insertRows, type OnConflict } from '../../server/src/sync/dialect';
+import { ATTEMPT_UID, INVENTORY_MEMBER_UID, newRow, tableInfo } from '../../server/src/sync/tables';
+import { kind } from '../helpers/test-db';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp();
+});
+
+afterAll(() => stopApp(app));
+
+const knex = () => app.strapi.db.connection;
+const members = () => tableInfo(app.strapi, INVENTORY_MEMBER_UID);
+
+const member = (listId: number, pinpointId: number, seenAt: number, walkId: string) => {
+  const { col } = members();
+  return newRow(col, new Date(), {
+    [col('listId')]: listId,
+    [col('pinpointId')]: pinpointId,
+    [col('seenAt')]: seenAt,
+    [col('walkId')]: walkId,
+  });
+};
+
+const membersOf = async (listId: number) => {
+  const { table, col } = members();
+  const rows = await knex()(table).where(col('listId'), listId).orderBy(col('pinpointId'));
+  return rows.map((r: Record<string, unknown>) => ({
+    id: Number(r.id),
+    pinpointId: Number(r[col('pinpointId')]),
+    seenAt: Number(r[col('seenAt')]),
+    walkId: r[col('walkId')],
+    documentId: r[col('documentId')],
+  }));
+};
+
+test(`rows go in with their values, undefined as null, on ${kind()}`, async () => {
+  const { table, col } = tableInfo(app.strapi, ATTEMPT_UID);
+  const at = new Date('2026-03-04T05:06:07.000Z');
+  const row = (n: number, httpStatus: number | undefined, message: string) =>
+    newRow(col, at, {
+      [col('entryKey')]: 'insert-rows-test',
+      [col('at')]: at,
+      [col('operation')]: 'create',
+      [col('outcome')]: n % 2 ? 'ok' : 'failed',
+      [col('httpStatus')]: httpStatus,
+      [col('message')]: message,
+      [col('durationMs')]: n,
+    });
+  await insertRows(knex(), table, [
+    row(1, 201, 'created'),
+    row(2, undefined, `a "quoted" message with a ? and a '`),
+    row(3, 500, 'é 😀'),
+  ]);
+  const back = await knex()(table).where(col('entryKey'), 'insert-rows-test').orderBy('id');
+  expect(back.map((r: Record<string, unknown>) => r[col('httpStatus')])).toEqual([201, null, 500]);
+  expect(back.map((r: Record<string, unknown>) => r[col('message')])).toEqual([
+    'created',
+    `a "quoted" message with a ? and a '`,
+    'é 😀',
+  ]);
+  expect(back.map((r: Record<string, unknown>) => Number(r[col('durationMs')]))).toEqual([1, 2, 3]);
+  for (const r of back) expect(new Date(r[col('at')] as string).getTime()).toBe(at.getTime());
+});
+
+test('an upsert changes the columns it names on a taken key and inserts the rest', async () => {
+  const { table, col } = members();
+  const conflict: OnConflict = {
+    on: [col('listId'), col('pinpointId')],
+    set: [col('seenAt'), col('walkId'), col('updatedAt')],
+  };
+  await insertRows(knex(), table, [member(9001, 1, 1, 'a'), member(9001, 2, 1, 'a')], conflict);
+  const before = await membersOf(9001);
+  await insertRows(knex(), table, [member(9001, 2, 2, 'b'), member(9001, 3, 2, 'b')], conflict);
+  const after = await membersOf(9001);
+  expect(after.map(({ pinpointId, seenAt, walkId }) => [pinpointId, seenAt, walkId])).toEqual([
+    [1, 1, 'a'],
+    [2, 2, 'b'],
+    [3, 2, 'b'],
+  ]);
+  // The row that was there keeps its id and what the update part does not name.
+  expect(after[1].id).toBe(before[1].id);
+  expect(after[1].documentId).toBe(before[1].documentId);
+});
+
+test('SQL in the update part: two conflicts on the same columns stay apart, at any batch size', async () => {
+  const { table, col } = members();
+  const k = knex();
+  const plus = (n: number): OnConflict => ({
+    on: [col('listId'), col('pinpointId')],
+    set: { [col('seenAt')]: k.raw(`??.?? + ${n}`, [table, col('seenAt')]) },
+  });
+  const plusOne = plus(1);
+  const plusTen = plus(10);
+  const batch = (size: number) =>
+    Array.from({ length: size }, (_, i) => member(9002, i + 1, 100, 'w'));
+  await insertRows(k, table, batch(150), plusOne);
+  await insertRows(k, table, batch(150), plusOne);
+  await insertRows(k, table, batch(7), plusTen);
+  await insertRows(k, table, batch(7), plusOne);
+  const rows = await membersOf(9002);
+  expect(rows).toHaveLength(150);
+  expect(rows.slice(0, 7).every((r) => r.seenAt === 112)).toBe(true);
+  expect(rows.slice(7).every((r) => r.seenAt === 101)).toBe(true);
+});
+
+test('a row without one of the columns of the first is refused, and nothing is written', async () => {
+  const { table, col } = members();
+  const incomplete = member(9003, 2, 1, 'a');
+  delete incomplete[col('walkId')];
+  await expect(insertRows(knex(), table, [member(9003, 1, 1, 'a'), incomplete])).rejects.toThrow(
+    `a row inserted into ${table} has no ${col('walkId')}`
+  );
+  expect(await membersOf(9003)).toEqual([]);
+});
