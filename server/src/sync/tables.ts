@@ -41,6 +41,18 @@ export async function ensureIndex(
   await createIndexIfMissing(strapi, table, `${table}_${name}`, columns, Boolean(opts.unique));
 }
 
+let rowCount = 0;
+const processTag = randomUUID().replace(/-/g, '').slice(0, 8);
+
+/**
+ * A document id for a row of the plugin's own tables, 24 characters of [0-9a-z] like Strapi's, in
+ * the order the rows are made: Strapi indexes the column, and a random id (as Strapi's cuid2 is)
+ * lands each insert on a random page of that index, which at 100,000 rows no longer fits SQLite's
+ * page cache. Time, then a counter, then a tag of this process keep ids of replicas apart.
+ */
+const rowDocumentId = (at: Date) =>
+  `${at.getTime().toString(36).padStart(9, '0')}${(rowCount = (rowCount + 1) % 36 ** 7).toString(36).padStart(7, '0')}${processTag}`;
+
 /**
  * A row the plugin inserts with knex: `columns` (later sets win) and what Strapi gives every row of a content
  * type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3 for each id,
@@ -56,7 +68,7 @@ export const newRow = (
   ...columns: Array<Record<string, unknown>>
 ): Record<string, unknown> => {
   const row: Record<string, unknown> = {
-    [col('documentId')]: randomUUID().replace(/-/g, '').slice(0, 24),
+    [col('documentId')]: rowDocumentId(at),
     [col('createdAt')]: at,
     [col('updatedAt')]: at,
   };
