@@ -6,7 +6,13 @@
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { insertRows, type OnConflict } from '../../server/src/sync/dialect';
-import { ATTEMPT_UID, INVENTORY_MEMBER_UID, newRow, tableInfo } from '../../server/src/sync/tables';
+import {
+  ATTEMPT_UID,
+  INVENTORY_MEMBER_UID,
+  INVENTORY_UID,
+  newRow,
+  tableInfo,
+} from '../../server/src/sync/tables';
 import { kind } from '../helpers/test-db';
 
 let app: TestApp;
@@ -69,6 +75,28 @@ test(`rows go in with their values, undefined as null, on ${kind()}`, async () =
   ]);
   expect(back.map((r: Record<string, unknown>) => Number(r[col('durationMs')]))).toEqual([1, 2, 3]);
   for (const r of back) expect(new Date(r[col('at')] as string).getTime()).toBe(at.getTime());
+});
+
+test("a plain object in a JSON column goes in as its JSON, as with knex's builder", async () => {
+  const { table, col } = tableInfo(app.strapi, INVENTORY_UID);
+  const fields = { name: 'Louvre', tags: ['museum'], nested: { a: 1 } };
+  const row = (remoteId: number, value: unknown) =>
+    newRow(col, new Date(), {
+      [col('resource')]: 'pinpoint',
+      [col('remoteId')]: remoteId,
+      [col('name')]: 'Louvre',
+      [col('fields')]: value,
+      [col('seenAt')]: 1,
+    });
+  await insertRows(knex(), table, [row(77001, fields), row(77002, JSON.stringify(fields))]);
+  const back = await knex()(table)
+    .whereIn(col('remoteId'), [77001, 77002])
+    .orderBy(col('remoteId'));
+  const parsed = back.map((r: Record<string, unknown>) => {
+    const v = r[col('fields')];
+    return typeof v === 'string' ? JSON.parse(v) : v;
+  });
+  expect(parsed).toEqual([fields, fields]);
 });
 
 test('an upsert changes the columns it names on a taken key and inserts the rest', async () => {

@@ -110,11 +110,19 @@ export async function insertRows(
       const value = row[column] as Knex.Value | undefined;
       if (value === undefined && !(column in row))
         throw new Error(`[location-content] a row inserted into ${table} has no ${column}`);
-      bindings[i++] = value === undefined ? null : value;
+      bindings[i++] =
+        value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value;
     }
   }
   await db.raw(sql, bindings);
 }
+
+/** As knex's builder has it for a JSON column: a plain object goes in as its JSON text (drivers differ on objects). */
+const isPlainObject = (value: unknown) => {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
 
 /** Whether `table` has an index named `name`: MySQL 8 has no CREATE INDEX IF NOT EXISTS. */
 const hasIndex = async (strapi: Core.Strapi, table: string, name: string) => {
