@@ -94,7 +94,8 @@ export async function insertRows(
 ): Promise<void> {
   if (!rows.length) return;
   const columns = Object.keys(rows[0]);
-  const dialect = dialectNamed(String(db.client.config?.client ?? db.client.dialect));
+  // knex's own name of the dialect: a client given as a class has no name in the config.
+  const dialect = dialectNamed(String(db.client.dialect ?? db.client.config?.client));
   const key = `${dialect}|${table}|${columns.join(',')}|${rows.length}|${conflictKey(conflict)}`;
   let sql = statementText.get(key);
   if (sql === undefined) {
