@@ -140,6 +140,13 @@ test('SQL in the update part: two conflicts on the same columns stay apart, at a
   expect(rows.slice(7).every((r) => r.seenAt === 101)).toBe(true);
 });
 
+test('more rows than one statement takes go in several, all of them', async () => {
+  const { table } = members();
+  const rows = Array.from({ length: 450 }, (_, i) => member(9004, i + 1, 1, 'w'));
+  await insertRows(knex(), table, rows);
+  expect((await membersOf(9004)).map((r) => r.pinpointId)).toEqual(rows.map((_, i) => i + 1));
+});
+
 test('a row without one of the columns of the first is refused, and nothing is written', async () => {
   const { table, col } = members();
   const incomplete = member(9003, 2, 1, 'a');

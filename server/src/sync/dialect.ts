@@ -77,9 +77,14 @@ const insertText = (
   return sql;
 };
 
+/** Rows per statement: at most 200, and never more bindings than any of the databases takes. */
+const rowsPerStatement = (columnCount: number) =>
+  Math.max(1, Math.min(200, Math.floor(10_000 / columnCount)));
+
 /**
  * `INSERT … VALUES (…), (…)` of rows that have the columns of the first one, or an upsert with
- * `conflict` (whose `set`, when it holds SQL, must be the same object at every call).
+ * `conflict` (whose `set`, when it holds SQL, must be the same object at every call), in
+ * statements of up to 200 rows.
  *
  * The statement's text is built once per table, columns, row count and conflict, then run as raw
  * SQL: knex's builder compiled every batch anew, and on SQLite it writes a multi-row insert as
@@ -96,14 +101,24 @@ export async function insertRows(
   const columns = Object.keys(rows[0]);
   // knex's own name of the dialect: a client given as a class has no name in the config.
   const dialect = dialectNamed(String(db.client.dialect ?? db.client.config?.client));
-  const key = `${dialect}|${table}|${columns.join(',')}|${rows.length}|${conflictKey(conflict)}`;
-  let sql = statementText.get(key);
-  if (sql === undefined) {
-    sql = insertText(db, dialect, table, columns, rows.length, conflict);
-    // Shapes are few (a table's column sets times the batch sizes): the bound only guards a leak.
-    if (statementText.size >= 2_000) statementText.clear();
-    statementText.set(key, sql);
+  const shape = `${dialect}|${table}|${columns.join(',')}|${conflictKey(conflict)}`;
+  const size = rowsPerStatement(columns.length);
+  for (let start = 0; start < rows.length; start += size) {
+    const slice = rows.slice(start, start + size);
+    const key = `${shape}|${slice.length}`;
+    let sql = statementText.get(key);
+    if (sql === undefined) {
+      sql = insertText(db, dialect, table, columns, slice.length, conflict);
+      // Shapes are few (a table's column sets times the batch sizes): the bound only guards a leak.
+      if (statementText.size >= 2_000) statementText.clear();
+      statementText.set(key, sql);
+    }
+    await db.raw(sql, bindingsOf(table, columns, slice));
   }
+}
+
+/** The rows' values in column order; `undefined` as NULL, a row without a column refused. */
+const bindingsOf = (table: string, columns: string[], rows: Array<Record<string, unknown>>) => {
   const bindings: Knex.Value[] = new Array(rows.length * columns.length);
   let i = 0;
   for (const row of rows) {
@@ -115,8 +130,8 @@ export async function insertRows(
         value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value;
     }
   }
-  await db.raw(sql, bindings);
-}
+  return bindings;
+};
 
 /** As knex's builder has it for a JSON column: a plain object goes in as its JSON text (drivers differ on objects). */
 const isPlainObject = (value: unknown) => {

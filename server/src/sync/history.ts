@@ -79,23 +79,21 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     const { table, col } = info();
     const db = strapi.db.connection;
     const now = new Date();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await insertRows(
-        db,
-        table,
-        rows.slice(i, i + CHUNK).map(({ key, attempt: a }) =>
-          newRow(col, now, {
-            [col('entryKey')]: key,
-            [col('at')]: a.at,
-            [col('operation')]: a.operation,
-            [col('outcome')]: a.outcome,
-            [col('httpStatus')]: a.httpStatus,
-            [col('message')]: a.message,
-            [col('durationMs')]: a.durationMs,
-          })
-        )
-      );
-    }
+    await insertRows(
+      db,
+      table,
+      rows.map(({ key, attempt: a }) =>
+        newRow(col, now, {
+          [col('entryKey')]: key,
+          [col('at')]: a.at,
+          [col('operation')]: a.operation,
+          [col('outcome')]: a.outcome,
+          [col('httpStatus')]: a.httpStatus,
+          [col('message')]: a.message,
+          [col('durationMs')]: a.durationMs,
+        })
+      )
+    );
     const keys = [...new Set(rows.map((r) => r.key))];
     for (let i = 0; i < keys.length; i += CHUNK) {
       const ranked = db(table)

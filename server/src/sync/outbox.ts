@@ -93,8 +93,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         [col('resyncJob')]: it.resyncJob ?? null,
       })
     );
-    for (let i = 0; i < rows.length; i += 200)
-      await insertRows(knex(), table, rows.slice(i, i + 200), conflictOf(settle));
+    await insertRows(knex(), table, rows, conflictOf(settle));
   };
 
   const conflicts = new Map<boolean, OnConflict>();

@@ -41,7 +41,7 @@ export async function ensureIndex(
   await createIndexIfMissing(strapi, table, `${table}_${name}`, columns, Boolean(opts.unique));
 }
 
-let rowCount = 0;
+let rowsMade = 0;
 const processTag = randomUUID().replace(/-/g, '').slice(0, 8);
 
 /**
@@ -50,13 +50,17 @@ const processTag = randomUUID().replace(/-/g, '').slice(0, 8);
  * lands each insert on a random page of that index, which at 100,000 rows no longer fits SQLite's
  * page cache. Time, then a counter, then a tag of this process keep ids of replicas apart.
  */
-const rowDocumentId = (at: Date) =>
-  `${at.getTime().toString(36).padStart(9, '0')}${(rowCount = (rowCount + 1) % 36 ** 7).toString(36).padStart(7, '0')}${processTag}`;
+const rowDocumentId = (at: Date) => {
+  rowsMade = (rowsMade + 1) % 36 ** 7;
+  const time = at.getTime().toString(36).padStart(9, '0');
+  return `${time}${rowsMade.toString(36).padStart(7, '0')}${processTag}`;
+};
 
 /**
- * A row the plugin inserts with knex: `columns` (later sets win) and what Strapi gives every row of a content
- * type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3 for each id,
- * which cost more than the rest of a batched insert of push attempts) and the two timestamps.
+ * A row the plugin inserts (insertRows): `columns` (later sets win) and what Strapi gives every row
+ * of a content type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3
+ * for each id, which cost more than the rest of a batched insert of push attempts) and the two
+ * timestamps.
  *
  * Built by assignment, never as `{ ...spread, more }`: on Node 20's V8 an object literal that
  * adds properties after a spread is allocated straight into the old generation, so each such row

@@ -59,8 +59,7 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
         [refs.col('role')]: ref.role ?? null,
       }))
     );
-    for (let i = 0; i < rows.length; i += 100)
-      await insertRows(trx, refs.table, rows.slice(i, i + 100));
+    await insertRows(trx, refs.table, rows);
   };
 
   const dependants = createBatcher(async (keys: EntryKey[]) => {

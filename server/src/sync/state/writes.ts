@@ -41,12 +41,7 @@ export function createStateWrites(
       const write = async (trx: Knex) => {
         for (const [shape, rows] of shapes) {
           const update = changed.get(shape)!;
-          for (let i = 0; i < rows.length; i += 100) {
-            await insertRows(trx, table, rows.slice(i, i + 100), {
-              on: entryKeyColumns(col),
-              set: update,
-            });
-          }
+          await insertRows(trx, table, rows, { on: entryKeyColumns(col), set: update });
         }
         if (withRefs.length) await writeRefs(trx, withRefs);
       };
