@@ -102,18 +102,22 @@ export async function insertRows(
   // knex's own name of the dialect: a client given as a class has no name in the config.
   const dialect = dialectNamed(String(db.client.dialect ?? db.client.config?.client));
   const shape = `${dialect}|${table}|${columns.join(',')}|${conflictKey(conflict)}`;
+  // Every row is checked before the first statement runs: a bad row in a later statement must not
+  // leave the earlier ones written.
+  const bindings = bindingsOf(table, columns, rows);
   const size = rowsPerStatement(columns.length);
   for (let start = 0; start < rows.length; start += size) {
-    const slice = rows.slice(start, start + size);
-    const key = `${shape}|${slice.length}`;
+    const count = Math.min(size, rows.length - start);
+    const key = `${shape}|${count}`;
     let sql = statementText.get(key);
     if (sql === undefined) {
-      sql = insertText(db, dialect, table, columns, slice.length, conflict);
+      sql = insertText(db, dialect, table, columns, count, conflict);
       // Shapes are few (a table's column sets times the batch sizes): the bound only guards a leak.
       if (statementText.size >= 2_000) statementText.clear();
       statementText.set(key, sql);
     }
-    await db.raw(sql, bindingsOf(table, columns, slice));
+    const from = start * columns.length;
+    await db.raw(sql, bindings.slice(from, from + count * columns.length));
   }
 }
 
