@@ -10,7 +10,8 @@
  * take four minutes). And the Strapi process's CPU ms per push (process.cpuUsage over the run;
  * its main thread's share apart, the rest being the sync's I/O thread and V8's helper threads),
  * the goal's figure being the one at LATENCY ms; a last run with no latency added (FASTCOUNT
- * pinpoints) shows it for a resync as fast as the loopback goes.
+ * pinpoints) shows it for a resync as fast as the loopback goes. The garbage collections of the
+ * resync are counted next to it (bench/lib/gc.js).
  * After each run, a bare keep-alive client (node:http, in this process) replays BARECOUNT of the
  * same POST bodies at the same concurrency against the same emulator: the emulator's own time and
  * the client's keep it under the ideal too, and pushes/s ÷ that client is what the plugin itself
@@ -35,6 +36,7 @@ const {
 } = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
+const { startGcWatch, stopGcWatch } = require('./lib/gc');
 const { startChildApp } = require('../tests/helpers/child-app');
 const { replayOnEmulator } = require('./lib/bare-client');
 
@@ -94,8 +96,10 @@ async function measure(count, latencyMs, appDir) {
         return true;
       });
       await startProfile(app);
+      await startGcWatch(app);
       const t0 = Date.now();
       const run = await timedResync(app, { timeoutMs: 1_800_000 });
+      const gc = await stopGcWatch(app);
       await stopProfile(app, `latency-${latencyMs}ms-${count}`);
       const loadAfter = loadNow();
       // Answers that arrive while the event loop is busy wait: the delay is part of every round trip.
@@ -152,6 +156,7 @@ async function measure(count, latencyMs, appDir) {
         wallMs: run.wallMs,
         cpuMsPerPush: run.cpuMs / count,
         mainCpuMsPerPush: run.mainThreadCpuMs === null ? NaN : run.mainThreadCpuMs / count,
+        gc,
         apiCalls: calls.total,
         byMethod: calls.byMethod,
         loadBefore,
@@ -191,6 +196,7 @@ runMain(async ({ appDir }) => {
       'Strapi CPU ms/push',
       'of which main thread',
       'bare client CPU ms/POST',
+      'scavenges / mark-compacts',
       'event loop delay p50/p99/max ms',
       'load before',
       'load after',
@@ -211,6 +217,7 @@ runMain(async ({ appDir }) => {
       round(r.cpuMsPerPush, 3),
       fig(r.mainCpuMsPerPush, 3),
       fig(r.bareCpuMsPerCall, 3),
+      `${r.gc.scavenges} / ${r.gc.markCompacts}`,
       `${round(r.loopDelay.p50, 1)} / ${round(r.loopDelay.p99, 1)} / ${round(r.loopDelay.max, 1)}`,
       loadText(r.loadBefore),
       loadText(r.loadAfter),
