@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import PQueue from 'p-queue';
 import { NotSentError } from '../remote/io-thread';
 import { retryAfterMs } from '../remote/retry-after';
+import { createCallQueue } from './call-queue';
 
 /** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
 export interface LimitedResponse {
@@ -55,11 +55,10 @@ export function createLimiter(options: LimiterOptions) {
   // Small windows spread the calls evenly: a full-second window would burst at its start.
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
   const interval = (1000 * intervalCap) / rps;
-  const queue = new PQueue({
+  const queue = createCallQueue({
     concurrency: options.concurrency + (options.handOff?.concurrency ?? 0),
-    intervalCap,
-    interval,
-    strict: true,
+    perWindow: intervalCap,
+    windowMs: interval,
   });
   const maxRetries = options.maxRateLimitRetries ?? 5;
   let pausedUntil = 0;
@@ -105,34 +104,24 @@ export function createLimiter(options: LimiterOptions) {
         let res: R;
         // The queue drops a call only while it waits here: once handed on, the call's own fetch
         // answers for it (the I/O thread then says whether it left).
-        const waiting = signal && new AbortController();
-        const onAbort = () => {
-          if (!sent) waiting?.abort(signal?.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
         try {
           // A call whose caller gave up while it waited leaves the queue; one that did not is
           // never handed to fetch with an aborted signal (node-fetch then throws from a stream).
-          // (throwOnTimeout is no longer in p-queue's option types; passed as before, unchecked.)
-          const addOptions = {
-            throwOnTimeout: true,
-            priority: background ? -1 : 0,
-            ...(waiting ? { signal: waiting.signal } : {}),
-          };
-          res = await queue.add(() => {
-            if (signal?.aborted) throw new RateLimitWaitError();
-            sent = true;
-            background?.onSent?.(Date.now());
-            return fetchImpl(...args);
-          }, addOptions);
+          res = await queue.run(
+            () => {
+              if (signal?.aborted) throw new RateLimitWaitError();
+              sent = true;
+              background?.onSent?.(Date.now());
+              return fetchImpl(...args);
+            },
+            { background: Boolean(background), signal }
+          );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
           if (err instanceof NotSentError) throw new RateLimitWaitError();
           throw sent || err instanceof RateLimitWaitError || !signal?.aborted
             ? err
             : new RateLimitWaitError();
-        } finally {
-          signal?.removeEventListener('abort', onAbort);
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(retryAfterMs(res.headers.get('retry-after')));
@@ -146,7 +135,7 @@ export function createLimiter(options: LimiterOptions) {
     stats: () => ({
       pauses,
       pausedUntil: pausedUntil > Date.now() ? new Date(pausedUntil).toISOString() : null,
-      pending: queue.pending,
+      pending: queue.running,
       waiting: queue.size,
     }),
     stop: () => {
