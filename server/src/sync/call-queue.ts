@@ -99,7 +99,7 @@ export function createCallQueue(o: CallQueueOptions) {
       const { signal } = options;
       return new Promise<T>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const lane = lanes[options.background ? 1 : 0] as Waiting[];
+        const lane = lanes[options.background ? 1 : 0];
         const w: Waiting = {
           start: () => {
             let answer: Promise<T>;
@@ -113,7 +113,7 @@ export function createCallQueue(o: CallQueueOptions) {
           abort: () => {
             const i = lane.indexOf(w);
             if (i === -1) return;
-            (lane as Array<Waiting | undefined>)[i] = undefined;
+            lane[i] = undefined;
             size--;
             reject(signal?.reason);
           },

@@ -102,14 +102,12 @@ export function createLimiter(options: LimiterOptions) {
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: R;
-        // The queue drops a call only while it waits here: once handed on, the call's own fetch
-        // answers for it (the I/O thread then says whether it left).
+        // The queue drops a call only while it waits here, so fetch never gets an aborted signal
+        // (node-fetch then throws from a stream): once handed on, the call's own fetch answers for
+        // it (the I/O thread then says whether it left).
         try {
-          // A call whose caller gave up while it waited leaves the queue; one that did not is
-          // never handed to fetch with an aborted signal (node-fetch then throws from a stream).
           res = await queue.run(
             () => {
-              if (signal?.aborted) throw new RateLimitWaitError();
               sent = true;
               background?.onSent?.(Date.now());
               return fetchImpl(...args);
