@@ -7,8 +7,9 @@
  * `--only latency,memory` or `--skip memory` picks runs by label.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
+const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { ensureBuilt } = require('./lib/common');
+const { ensureBuilt, machine, OUT } = require('./lib/common');
 const { loadText } = require('./lib/load');
 
 /** One line per run: [label, script in bench/, its arguments]. */
@@ -51,6 +52,13 @@ if (process.env.BENCH_PLUGIN_COMMIT) {
     { cwd: path.join(__dirname, '..'), encoding: 'utf8' }
   ).trim();
 }
+const git = (args) => {
+  try {
+    return execFileSync('git', args, { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+};
 const listArg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? null : new Set(process.argv[i + 1].split(','));
@@ -61,8 +69,17 @@ const runs = BENCHES.filter(([label]) => (!only || only.has(label)) && !skip.has
 
 ensureBuilt();
 const started = Date.now();
+// What was measured when it is the working tree (dist/) rather than a commit's build.
+const head = git(['rev-parse', 'HEAD']);
+const status = git(['status', '--porcelain', '--untracked-files=no']);
+const uncommitted = status === null ? null : status !== '';
+// Each bench saves its figures and tables here too, under its label: `npm run bench:report` turns
+// the folder into bench/RESULTS.md's current figures.
+const runDir = path.join(OUT, 'runs', new Date(started).toISOString().replace(/[:.]/g, '-'));
+mkdirSync(runDir, { recursive: true });
 process.stdout.write(`bench:all started ${new Date(started).toISOString()}, load ${loadText()}\n`);
 const headlines = [];
+const done = [];
 let failed = 0;
 for (const [label, script, args] of runs) {
   process.stdout.write(`\n=== bench:${label} ${args.join(' ')} ===\n`);
@@ -70,15 +87,38 @@ for (const [label, script, args] of runs) {
   const r = spawnSync(process.execPath, [path.join(__dirname, script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
+    env: { ...process.env, BENCH_RUN_DIR: runDir, BENCH_LABEL: label },
   });
   process.stdout.write(r.stdout ?? '');
   const last = (r.stdout ?? '').trim().split('\n').pop();
   if (r.status !== 0) failed++;
+  const seconds = Math.round((Date.now() - t) / 1000);
+  const load = loadText();
   headlines.push(
-    `${r.status === 0 ? last : `${label}: FAILED (exit ${r.status}) ✗`}  [${Math.round((Date.now() - t) / 1000)} s, load ${loadText()}]`
+    `${r.status === 0 ? last : `${label}: FAILED (exit ${r.status}) ✗`}  [${seconds} s, load ${load}]`
   );
+  done.push({ label, script, args, status: r.status, seconds, loadAfter: load });
 }
+const minutes = (Date.now() - started) / 60_000;
+writeFileSync(
+  path.join(runDir, 'all.json'),
+  JSON.stringify(
+    {
+      started: new Date(started).toISOString(),
+      ended: new Date().toISOString(),
+      minutes,
+      whole: !only && skip.size === 0,
+      machine: machine(),
+      head,
+      uncommitted,
+      runs: done,
+    },
+    null,
+    2
+  )
+);
 process.stdout.write(
-  `\n=== headlines (${((Date.now() - started) / 60_000).toFixed(1)} min in all) ===\n${headlines.join('\n')}\n`
+  `\n=== headlines (${minutes.toFixed(1)} min in all) ===\n${headlines.join('\n')}\n` +
+    `\nFigures and tables kept in ${path.relative(process.cwd(), runDir)}: \`npm run bench:report\` writes them into bench/RESULTS.md.\n`
 );
 process.exit(failed ? 1 : 0);

@@ -24,7 +24,7 @@
  * Processes: this one, the emulator, Strapi. 127.0.0.1 only.
  */
 const { headline } = require('./lib/headline');
-const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
+const { ensureBuilt, round, table, saveResult, runMain, arg, usageError } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const {
   dbLabel,
@@ -54,6 +54,10 @@ const COUNT_FAST = arg('fastcount', 10_000);
  */
 const COUNT_BARE = arg('barecount', 3_000);
 const JOURNAL = journalArg('wal');
+if (COUNT < 1 || CONCURRENCY < 1 || LATENCY <= 0)
+  usageError(
+    '--count and --concurrency must be at least 1 and --latency more than 0: the goals are judged on that run'
+  );
 const GOAL_RATIO = 0.95;
 const GOAL_CPU = 0.4;
 /** a figure, or '-' where it has no meaning (no ideal rate without latency) */

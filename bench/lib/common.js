@@ -56,8 +56,12 @@ function percentile(values, p) {
 const median = (v) => percentile(v, 50);
 const round = (x, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
 
+/** Every table this process printed, in order: saveResult keeps them for bench/RESULTS.md. */
+const printedTables = [];
+
 /** Prints rows as an aligned table (first row = header). */
 function table(rows) {
+  printedTables.push(rows.map((r) => r.map(String)));
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   const line = (r) =>
     r
@@ -86,14 +90,36 @@ const machine = () => ({
   loadAvg1m: os.loadavg()[0],
 });
 
-/** Keeps the figures of a run (bench/.out/results/<name>.json) for bench/RESULTS.md. */
+/** How this bench was started: `node bench/<script> <arguments>`. */
+const command = () =>
+  ['node', path.relative(ROOT, process.argv[1]), ...process.argv.slice(2)].join(' ');
+
+/** Where saveResult wrote last, so that the headline joins the same file. */
+let saved = null;
+
+/**
+ * Keeps the figures of a run (bench/.out/results/<name>.json), with the tables it printed and the
+ * command that started it. Under bench:all (BENCH_RUN_DIR, BENCH_LABEL), also as <label>.json in
+ * that run's folder, which `npm run bench:report` turns into bench/RESULTS.md's current figures.
+ */
 function saveResult(name, result) {
   const dir = path.join(OUT, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, `${name}.json`),
-    JSON.stringify({ name, machine: machine(), ...result }, null, 2)
-  );
+  const data = { name, machine: machine(), command: command(), tables: printedTables, ...result };
+  const files = [path.join(dir, `${name}.json`)];
+  if (process.env.BENCH_RUN_DIR && process.env.BENCH_LABEL) {
+    mkdirSync(process.env.BENCH_RUN_DIR, { recursive: true });
+    files.push(path.join(process.env.BENCH_RUN_DIR, `${process.env.BENCH_LABEL}.json`));
+  }
+  saved = { files, data };
+  for (const f of files) writeFileSync(f, JSON.stringify(data, null, 2));
+}
+
+/** The headline joins the result saved just before it (bench/lib/headline.js). */
+function saveHeadline(headline) {
+  if (!saved) return;
+  saved.data.headline = headline;
+  for (const f of saved.files) writeFileSync(f, JSON.stringify(saved.data, null, 2));
 }
 
 /** Polls `check` every `everyMs` until it returns a truthy value or `timeoutMs` runs out (then throws). */
@@ -129,12 +155,19 @@ function runMain(main) {
     });
 }
 
+/** Ends the bench on a wrong argument: one line, no stack. */
+function usageError(message) {
+  process.stderr.write(`${path.basename(process.argv[1])}: ${message}\n`);
+  process.exit(2);
+}
+
 /** A number from `--name N` on the command line, else from BENCH_NAME in the environment, else `fallback`. */
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1
-    ? Number(process.env[`BENCH_${name.toUpperCase()}`] ?? fallback)
-    : Number(process.argv[i + 1]);
+  const raw = i === -1 ? process.env[`BENCH_${name.toUpperCase()}`] : process.argv[i + 1];
+  const v = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(v) || v < 0) usageError(`--${name} must be a number >= 0, not ${raw}`);
+  return v;
 };
 
 module.exports = {
@@ -148,7 +181,9 @@ module.exports = {
   table,
   machine,
   saveResult,
+  saveHeadline,
   until,
   runMain,
   arg,
+  usageError,
 };
