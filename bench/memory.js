@@ -6,7 +6,7 @@
  * places. Goals: it completes, at >= 0.9 of the pushes/s of the same resync in a process without
  * the limit; the heap kept after a full GC at the end of the run, BIG ÷ SMALL, <= 1.1 (a resync
  * that holds something per entry shows here, whatever V8 does with its heap meanwhile). Peak RSS
- * is printed, not judged (V8 sizes its heap to the allocation rate: see RESULTS.md).
+ * is printed, not judged (V8 sizes its heap to the allocation rate: see bench/HISTORY.md).
  *
  * Each run: one Strapi process (node --expose-gc, and the limit or not) seeds its database with
  * direct inserts (tests/helpers/seed.js: a few seconds for 100,000), collects garbage, samples its
@@ -16,7 +16,7 @@
  * measured process leaves nothing behind once garbage is collected (the heap at start is printed).
  * Runs: SMALL limited, FREE unlimited (BIG by default), BIG limited, and FREE unlimited again
  * (unless --bracket 0): the limited run is compared with the mean of the unlimited runs on either
- * side of it. This machine's speed drifts by up to a fifth within minutes (RESULTS.md), and a
+ * side of it. This machine's speed drifts by up to a fifth within minutes (bench/HISTORY.md), and a
  * single unlimited run before the limited one measured that drift as much as the heap limit.
  * SQLite in WAL mode (synchronous=NORMAL) unless --sqlite delete|default; the emulator has no
  * rate limit and the plugin RATE requests/s, concurrency 8.
@@ -65,7 +65,7 @@ async function measure(count, appDir, { heapMb } = {}) {
       const loadBefore = loadNow();
       await startProfile(app);
       await startGcWatch(app);
-      // An hour: a loaded machine stretched the 100,000 run to 20-30 min (RESULTS.md); a quiet one needs 2.
+      // An hour: a loaded machine stretched the 100,000 run to 20-30 min (bench/HISTORY.md); a quiet one needs 2.
       const run = await timedResync(app, { timeoutMs: 3_600_000 });
       const gc = await stopGcWatch(app);
       await stopProfile(app, `memory-${count}-${heapMb ?? 'unlimited'}`);

@@ -191,10 +191,13 @@ runMain(async ({ appDir }) => {
     link: LINK,
     ratio,
   });
+  // The goal's time is that of a linked account (the default); the other two are references, for
+  // which converging without a duplicate is still required.
+  const judged = LINK === 'after';
   headline(
     'recovery',
-    `${LINK_LABEL}: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates, time with faults / without ${round(ratio, 2)}`,
-    '<= 2, 0 duplicates',
-    converged && duplicates === 0 && ratio <= 2
+    `${LINK_LABEL}: converged ${converged ? 'yes' : 'NO'} in ${all.length} runs, ${duplicates} duplicates, time with faults / without ${round(ratio, 2)}${judged ? '' : ' (a reference: no goal for the time)'}`,
+    judged ? '<= 2, 0 duplicates' : 'converges, 0 duplicates',
+    converged && duplicates === 0 && (!judged || ratio <= 2)
   );
 });

@@ -74,7 +74,7 @@ function section(dir) {
             run.loadAfter,
           ];
         return [
-          h.name,
+          run.label,
           h.figure,
           h.goal ?? '(no goal)',
           mark(h.ok),

@@ -140,7 +140,7 @@ const TOKEN =
  * breaks (what textToHtml and renderBlocks write for most descriptions, and markdown-it for plain
  * prose), worked out without it; undefined for anything else, which sanitize-html then handles.
  * sanitize-html builds its options and a parser for every call, and in a resync of 30,000 in
- * 160 MB of heap its garbage was a quarter of the mark-compacts (RESULTS.md, thirteenth session).
+ * 160 MB of heap its garbage was a quarter of the mark-compacts (bench/HISTORY.md, thirteenth session).
  * Nothing is let through that sanitize-html would change: the unit tests compare the two on
  * generated HTML.
  */

@@ -6,7 +6,7 @@
  * A waiting call is one small record. A resync keeps a couple of hundred calls waiting for the
  * remote's few slots, for longer than V8's young generation keeps anything: with p-queue each one
  * held an options copy, a task symbol, three closures and an abort controller of the limiter's,
- * and all of it was promoted to the old generation (RESULTS.md, thirteenth session).
+ * and all of it was promoted to the old generation (bench/HISTORY.md, thirteenth session).
  */
 export interface CallQueueOptions {
   concurrency: number;

@@ -64,7 +64,7 @@ const rowDocumentId = (at: Date) => {
  *
  * Built by assignment, never as `{ ...spread, more }`: on Node 20's V8 an object literal that
  * adds properties after a spread is allocated straight into the old generation, so each such row
- * of a resync was garbage that only a full collection frees (bench/RESULTS.md, tenth session).
+ * of a resync was garbage that only a full collection frees (bench/HISTORY.md, tenth session).
  */
 export const newRow = (
   col: (attr: string) => string,
