@@ -66,7 +66,6 @@ const serverProjects = [
 ].flatMap(([kind, find]) => {
   const found = find();
   if (!found.bin && !canInstall) {
-    // eslint-disable-next-line no-console
     console.warn(`integration-${kind} left out: ${found.reason}`);
     return [];
   }

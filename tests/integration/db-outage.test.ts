@@ -16,7 +16,6 @@ import { PLACE, docs, until } from '../helpers/sync';
 
 const found = ensureMariadb();
 if (!found.bin) {
-  // eslint-disable-next-line no-console
   console.warn(`db-outage skipped: ${found.reason}`);
 }
 

@@ -11,7 +11,6 @@ import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgre
 
 const found = ensurePostgres();
 if (!found.bin) {
-  // eslint-disable-next-line no-console
   console.warn(`drift-schedule skipped: ${found.reason}`);
 }
 const describeWithPg = found.bin ? describe : describe.skip;

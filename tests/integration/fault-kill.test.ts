@@ -127,7 +127,6 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   const postsAfter = after.filter((r) => r.method === 'POST' && r.status === 201).length;
   const adopted = after.filter((r) => r.method === 'PUT').length;
   expect(created()).toBe(COUNT);
-  // eslint-disable-next-line no-console
   console.info(
     `kill -9 after ${atKill} creates; the restart created ${postsAfter} and adopted ${adopted} objects whose answer the kill lost (${after.length} API calls)`
   );

@@ -173,7 +173,6 @@ const EDITED = 40;
     };
     expect(byClient.a).toBeGreaterThan(posts.length / 10);
     expect(byClient.b).toBeGreaterThan(posts.length / 10);
-    // eslint-disable-next-line no-console
     console.info(
       `two workers, one outbox: ${posts.length} POSTs (${byClient.a} from a, ${byClient.b} from b), ${editPuts} PUTs for ${4 * EDITED} edits+publishes of ${EDITED} shared entries`
     );

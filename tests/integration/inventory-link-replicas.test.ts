@@ -12,7 +12,6 @@ import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgre
 
 const found = ensurePostgres();
 if (!found.bin) {
-  // eslint-disable-next-line no-console
   console.warn(`inventory-link-replicas skipped: ${found.reason}`);
 }
 const describeWithPg = found.bin ? describe : describe.skip;

@@ -146,7 +146,10 @@ export async function testConnection(
       for await (const page of c.pinpoints.listPages()) {
         return {
           pinpoints: page.count ?? page.results.length,
-          sample: page.results.slice(0, SAMPLE).map((p: any) => ({ id: p.id, name: p.name })),
+          // A pinpoint the remote gives without a name is shown by its id.
+          sample: page.results
+            .slice(0, SAMPLE)
+            .map((p) => ({ id: p.id, name: p.name ?? `#${p.id}` })),
         };
       }
       return { pinpoints: 0, sample: [] };
