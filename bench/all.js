@@ -9,7 +9,7 @@
 const { execFileSync, spawnSync } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { ensureBuilt, machine, OUT } = require('./lib/common');
+const { ensureBuilt, machine, OUT, ROOT } = require('./lib/common');
 const { loadText } = require('./lib/load');
 
 /** One line per run: [label, script in bench/, its arguments]. */
@@ -47,20 +47,22 @@ const BENCHES = [
 // no latency added gives the CPU per push of an unlimited resync) and bench:emulator (the emulator alone).
 
 // One commit for the whole run, even if someone commits meanwhile.
-if (process.env.BENCH_PLUGIN_COMMIT) {
-  process.env.BENCH_PLUGIN_COMMIT = execFileSync(
-    'git',
-    ['rev-parse', '--verify', `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`],
-    { cwd: path.join(__dirname, '..'), encoding: 'utf8' }
-  ).trim();
-}
-const git = (args) => {
+const git = (args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+/** null outside a git checkout */
+const gitOrNull = (args) => {
   try {
-    return execFileSync('git', args, { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
+    return git(args);
   } catch {
     return null;
   }
 };
+if (process.env.BENCH_PLUGIN_COMMIT) {
+  process.env.BENCH_PLUGIN_COMMIT = git([
+    'rev-parse',
+    '--verify',
+    `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`,
+  ]);
+}
 const listArg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? null : new Set(process.argv[i + 1].split(','));
@@ -72,8 +74,8 @@ const runs = BENCHES.filter(([label]) => (!only || only.has(label)) && !skip.has
 ensureBuilt();
 const started = Date.now();
 // What was measured when it is the working tree (dist/) rather than a commit's build.
-const head = git(['rev-parse', 'HEAD']);
-const status = git(['status', '--porcelain', '--untracked-files=no']);
+const head = gitOrNull(['rev-parse', 'HEAD']);
+const status = gitOrNull(['status', '--porcelain', '--untracked-files=no']);
 const uncommitted = status === null ? null : status !== '';
 // Each bench saves its figures and tables here too, under its label: `npm run bench:report` turns
 // the folder into bench/RESULTS.md's current figures.

@@ -63,21 +63,12 @@ function section(dir) {
     mdTable([
       ['bench', 'figure', 'goal', 'met', 'time', 'load after'],
       ...results.map(({ run, result }) => {
-        const h = result?.headline;
-        if (run.status !== 0 || !h)
-          return [
-            run.label,
-            `failed (exit ${run.status})`,
-            '',
-            '✗',
-            `${run.seconds} s`,
-            run.loadAfter,
-          ];
+        const h = run.status === 0 ? result?.headline : undefined;
         return [
           run.label,
-          h.figure,
-          h.goal ?? '(no goal)',
-          mark(h.ok),
+          h ? h.figure : `failed (exit ${run.status})`,
+          h ? (h.goal ?? '(no goal)') : '',
+          h ? mark(h.ok) : '✗',
           `${run.seconds} s`,
           run.loadAfter,
         ];

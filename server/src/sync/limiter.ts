@@ -117,9 +117,7 @@ export function createLimiter(options: LimiterOptions) {
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
           if (err instanceof NotSentError) throw new RateLimitWaitError();
-          throw sent || err instanceof RateLimitWaitError || !signal?.aborted
-            ? err
-            : new RateLimitWaitError();
+          throw sent || !signal?.aborted ? err : new RateLimitWaitError();
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(retryAfterMs(res.headers.get('retry-after')));
