@@ -9,7 +9,7 @@
 const { execFileSync, spawnSync } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { ensureBuilt, machine, OUT, ROOT } = require('./lib/common');
+const { ensureBuilt, machine, usageError, OUT, ROOT } = require('./lib/common');
 const { loadText } = require('./lib/load');
 
 /** One line per run: [label, script in bench/, its arguments]. */
@@ -63,9 +63,18 @@ if (process.env.BENCH_PLUGIN_COMMIT) {
     `${process.env.BENCH_PLUGIN_COMMIT}^{commit}`,
   ]);
 }
+/** --only / --skip: bench labels, comma-separated; one that names no bench ends the run before it starts. */
 const listArg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? null : new Set(process.argv[i + 1].split(','));
+  if (i === -1) return null;
+  const labels = (process.argv[i + 1] ?? '').split(',');
+  const known = BENCHES.map(([label]) => label);
+  const unknown = labels.filter((label) => !known.includes(label));
+  if (unknown.length > 0)
+    usageError(
+      `--${name}: no bench named ${unknown.map((l) => l || '""').join(', ')} (benches: ${known.join(', ')})`
+    );
+  return new Set(labels);
 };
 const only = listArg('only');
 const skip = listArg('skip') ?? new Set();

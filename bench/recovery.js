@@ -14,19 +14,23 @@
  * - `off`: `walkOnLink: false`, an account never walked: the first lost create walks it all.
  */
 const { headline } = require('./lib/headline');
-const { ensureBuilt, median, round, table, saveResult, runMain, arg } = require('./lib/common');
+const {
+  ensureBuilt,
+  median,
+  round,
+  table,
+  saveResult,
+  runMain,
+  arg,
+  choiceArg,
+} = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { startChildApp } = require('../tests/helpers/child-app');
 
 const OBJECTS = arg('objects', 3000);
 const ENTRIES = arg('entries', 40);
 const RUNS = arg('runs', 2);
-const LINK = (() => {
-  const i = process.argv.indexOf('--link');
-  const v = i === -1 ? (process.env.BENCH_LINK ?? 'after') : process.argv[i + 1];
-  if (!['after', 'during', 'off'].includes(v)) throw new Error(`--link after|during|off, got ${v}`);
-  return v;
-})();
+const LINK = choiceArg('link', ['after', 'during', 'off'], 'after');
 const LINK_LABEL = {
   after: 'published after the link walk',
   during: 'published during the link walk',

@@ -170,6 +170,16 @@ const arg = (name, fallback) => {
   return v;
 };
 
+/** One of `choices` from `--name X` on the command line, else from BENCH_NAME, else `fallback`. */
+const choiceArg = (name, choices, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  const raw = i === -1 ? process.env[`BENCH_${name.toUpperCase()}`] : process.argv[i + 1];
+  if (raw === undefined || raw === '') return fallback;
+  if (!choices.includes(raw))
+    usageError(`--${name} must be one of ${choices.join(', ')}, not ${raw}`);
+  return raw;
+};
+
 module.exports = {
   ROOT,
   OUT,
@@ -185,5 +195,6 @@ module.exports = {
   until,
   runMain,
   arg,
+  choiceArg,
   usageError,
 };

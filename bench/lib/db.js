@@ -4,13 +4,9 @@
  * with its own database on it, as in the test matrix (tests/helpers/test-db.js).
  */
 const { KINDS } = require('../../tests/helpers/test-db');
+const { choiceArg } = require('./common');
 
-const dbArg = () => {
-  const i = process.argv.indexOf('--db');
-  const kind = i === -1 ? process.env.BENCH_DB || 'sqlite' : process.argv[i + 1];
-  if (!KINDS.includes(kind)) throw new Error(`--db ${kind}: expected one of ${KINDS.join(', ')}`);
-  return kind;
-};
+const dbArg = () => choiceArg('db', KINDS, 'sqlite');
 
 /** Starts the database server of --db (none for SQLite); `stop()` removes it. */
 async function startBenchDb(kind = dbArg()) {

@@ -1,5 +1,5 @@
 /** Seeding and timing a resync in a Strapi child (tests/helpers/child-app.js). */
-const { until } = require('./common');
+const { until, choiceArg } = require('./common');
 
 /**
  * Sets the SQLite journal of a child (its one connection keeps it): 'wal' = WAL + synchronous=NORMAL
@@ -21,11 +21,7 @@ const useWal = (app) => useJournal(app, 'wal');
 
 /** --sqlite wal|delete from the command line (or BENCH_SQLITE), else `fallback`. */
 const journalArg = (fallback) => {
-  const i = process.argv.indexOf('--sqlite');
-  const v = i === -1 ? process.env.BENCH_SQLITE : process.argv[i + 1];
-  if (v === undefined || v === '') return fallback;
-  if (v !== 'wal' && v !== 'delete' && v !== 'default')
-    throw new Error('--sqlite must be wal, delete or default');
+  const v = choiceArg('sqlite', ['wal', 'delete', 'default'], fallback);
   return v === 'default' ? undefined : v;
 };
 
