@@ -9,6 +9,7 @@
  * "Strapi CPU ms/push", which also reads, maps and records each entry.
  * Processes: this one and the emulator, 127.0.0.1 only. No goal: a figure for RESULTS.md.
  */
+import net from 'node:net';
 import { httpFetch } from '../server/src/remote/http-fetch';
 import { createIoThread } from '../server/src/remote/io-thread';
 import type { FetchLike } from '../server/src/remote/transport';
@@ -30,6 +31,62 @@ async function startRemote(latencyMs: number) {
   return { url: `${emu.baseUrl}/v3.0/pinpoints`, token, stop: () => emu.stop() };
 }
 
+/**
+ * The yardstick's "fetch": CONCURRENCY keep-alive sockets, plain HTTP/1.1, answers with a
+ * content-length only (the emulator's). Not a client: no TLS, chunks, redirects or timeouts.
+ */
+function rawSocketFetch(concurrency: number): { fetch: FetchLike; close(): void } {
+  const idle: net.Socket[] = [];
+  const all: net.Socket[] = [];
+  const waiting: ((s: net.Socket) => void)[] = [];
+  const take = (url: URL) =>
+    new Promise<net.Socket>((resolve) => {
+      const s = idle.pop();
+      if (s) return resolve(s);
+      if (all.length < concurrency) {
+        const fresh = net.connect(Number(url.port), url.hostname);
+        fresh.setNoDelay(true);
+        fresh.setEncoding('latin1');
+        all.push(fresh);
+        return resolve(fresh);
+      }
+      waiting.push(resolve);
+    });
+  const give = (s: net.Socket) => {
+    const next = waiting.shift();
+    if (next) next(s);
+    else idle.push(s);
+  };
+  const fetch: FetchLike = async (href, init) => {
+    const url = new URL(href);
+    const socket = await take(url);
+    const body = init.body ?? '';
+    let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const [k, v] of Object.entries(init.headers)) head += `${k}: ${v}\r\n`;
+    return new Promise((resolve, reject) => {
+      let buf = '';
+      const onData = (chunk: string) => {
+        buf += chunk;
+        const end = buf.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(buf.slice(0, end))?.[1] ?? 0);
+        if (buf.length < end + 4 + length) return;
+        socket.off('data', onData).off('error', reject);
+        give(socket);
+        const text = buf.slice(end + 4, end + 4 + length);
+        resolve({
+          status: Number(buf.slice(9, 12)),
+          headers: { get: () => null },
+          text: async () => text,
+        });
+      };
+      socket.on('data', onData).on('error', reject);
+      socket.write(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+  };
+  return { fetch, close: () => all.forEach((s) => s.destroy()) };
+}
+
 async function measure(fetch: FetchLike, url: string, token: string) {
   const body = JSON.stringify({
     name: 'A place',
@@ -43,7 +100,11 @@ async function measure(fetch: FetchLike, url: string, token: string) {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body,
-    }).then((r) => r.text());
+    }).then(async (r) => {
+      const text = await r.text();
+      // A call the emulator refused costs less than a create: it would flatter the figure.
+      if (r.status !== 201) throw new Error(`POST answered ${r.status}: ${text.slice(0, 200)}`);
+    });
   for (let i = 0; i < 50; i++) await one(); // warm up: sockets, JIT
   const main0 = mainThreadCpuMs();
   const cpu0 = process.cpuUsage();
@@ -73,9 +134,11 @@ async function main() {
     const remote = await startRemote(latency);
     try {
       const io = createIoThread({ concurrency: CONCURRENCY });
+      const raw = rawSocketFetch(CONCURRENCY);
       for (const [name, fetch] of [
         ['undici inline', httpFetch],
         ['I/O thread', io.fetch],
+        ['raw socket (yardstick)', raw.fetch],
       ] as const) {
         const r = await measure(fetch, remote.url, remote.token);
         const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
@@ -90,13 +153,14 @@ async function main() {
         ]);
       }
       await io.close();
+      raw.close();
     } finally {
       await remote.stop();
     }
   }
   table(rows);
   process.stdout.write(
-    `http: CPU per call at ${LATENCY} ms, ${CONCURRENCY} in flight: ${rows[1][3]} ms inline, ${rows[2][3]} ms with the I/O thread\n`
+    `http: CPU per call at ${LATENCY} ms, ${CONCURRENCY} in flight: ${rows[1][3]} ms inline, ${rows[2][3]} ms with the I/O thread, ${rows[3][3]} ms for a raw socket\n`
   );
 }
 
