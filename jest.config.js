@@ -83,6 +83,9 @@ const serverProjects = [
 });
 
 module.exports = {
+  // Jest's default on two cores is one worker; most of a Strapi test waits on I/O (boots, the
+  // emulator, database servers), so two files at a time halve the suite's time.
+  maxWorkers: 2,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'emulator', testMatch: ['<rootDir>/tests/emulator/**/*.test.ts'] },

@@ -18,9 +18,10 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startApp({
-    // A loop of saves is a burst: the push waits until the entry is quiet for 400 ms.
+    // A loop of saves is a burst: the push waits until the entry is quiet for 2 s. Long enough that
+    // a save stalled by a busy machine (jest runs two files at once) does not end the burst early.
     patchConfig: (config) => {
-      config['location-content'].config.coalesce = { settleMs: 400, maxWaitMs: 20_000 };
+      config['location-content'].config.coalesce = { settleMs: 2_000, maxWaitMs: 100_000 };
       // Below the emulator's limit in the rate test, two calls at a time at most.
       config['location-content'].config.rateLimit = { requestsPerSecond: 40, concurrency: 2 };
       return config;
