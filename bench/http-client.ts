@@ -4,8 +4,9 @@
  * What one HTTP call costs the plugin's process in CPU, without Strapi: the plugin's two fetches
  * (undici inline, `remote/http-fetch.ts`, and the I/O thread, `remote/io-thread.ts`) POST a
  * pinpoint CALLS times, CONCURRENCY at once, to the emulator in its own process with LATENCY ms
- * added to every answer (then again with no latency added). Prints CPU ms per call for the process,
- * its main thread (Linux /proc, in 10 ms ticks) and user/system: the floor under bench:latency's
+ * added to every answer (then again with no latency added), and so does a raw socket as a
+ * yardstick for the wire alone. Prints CPU ms per call for the process, its main thread (Linux
+ * /proc, in 10 ms ticks) and user/system: what the plugin's fetch adds under bench:latency's
  * "Strapi CPU ms/push", which also reads, maps and records each entry.
  * Processes: this one and the emulator, 127.0.0.1 only. No goal: a figure for RESULTS.md.
  */
@@ -130,18 +131,21 @@ async function main() {
   const rows: string[][] = [
     ['fetch', 'latency ms', 'calls/s', 'CPU ms/call', 'main thread', 'user', 'system'],
   ];
+  const headline: string[] = [];
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
   for (const latency of [LATENCY, 0]) {
+    const first = !headline.length;
     const remote = await startRemote(latency);
     try {
       const io = createIoThread({ concurrency: CONCURRENCY });
       const raw = rawSocketFetch(CONCURRENCY);
-      for (const [name, fetch] of [
-        ['undici inline', httpFetch],
-        ['I/O thread', io.fetch],
-        ['raw socket (yardstick)', raw.fetch],
+      for (const [name, said, fetch] of [
+        ['undici inline', 'inline', httpFetch],
+        ['I/O thread', 'with the I/O thread', io.fetch],
+        ['raw socket (yardstick)', 'for a raw socket', raw.fetch],
       ] as const) {
         const r = await measure(fetch, remote.url, remote.token);
-        const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
+        if (first) headline.push(`${f(r.cpu)} ms ${said}`);
         rows.push([
           name,
           String(latency),
@@ -160,7 +164,7 @@ async function main() {
   }
   table(rows);
   process.stdout.write(
-    `http: CPU per call at ${LATENCY} ms, ${CONCURRENCY} in flight: ${rows[1][3]} ms inline, ${rows[2][3]} ms with the I/O thread, ${rows[3][3]} ms for a raw socket\n`
+    `http: CPU per call at ${LATENCY} ms, ${CONCURRENCY} in flight: ${headline.join(', ')}\n`
   );
 }
 
