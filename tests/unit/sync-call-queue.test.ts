@@ -38,6 +38,25 @@ describe('the queue under the rate limit', () => {
     expect(Math.max(...starts)).toBeGreaterThanOrEqual(195);
   });
 
+  it('counts a call in its window from when it went out, so a slow start cannot make room early', async () => {
+    const queue = createCallQueue({ concurrency: 100, perWindow: 3, windowMs: 100 });
+    const sent: number[] = [];
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        queue.run(async () => {
+          // The first call takes 15 ms to go out (a body to serialise, a connection to open).
+          const until = Date.now() + (i === 0 ? 15 : 0);
+          while (Date.now() < until);
+          sent.push(Date.now() - t0);
+        })
+      )
+    );
+    for (const s of sent) {
+      expect(sent.filter((x) => x >= s && x < s + 100).length).toBeLessThanOrEqual(3);
+    }
+  });
+
   it('takes the first lane before the second', async () => {
     const queue = createCallQueue({ concurrency: 1, perWindow: 1_000, windowMs: 1_000 });
     const order: string[] = [];
