@@ -122,8 +122,9 @@ test('a save does not wait for the remote: a publish returns long before a 2 s r
     await docs(strapi, PLACE).publish({ documentId: place.documentId });
     const created = await createPlace(strapi, { title: 'Slow new' });
     const elapsed = Date.now() - started;
-    // Behavioural bound with a wide margin: the remote alone would take 2 s per call.
-    expect(elapsed).toBeLessThan(1000);
+    // Behavioural bound with room for a loaded machine: a save that waited for the remote would
+    // take at least its 2 s.
+    expect(elapsed).toBeLessThan(1500);
     await app.sync().idle();
     expect(writes(emulator, since).length).toBe(2);
     expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Slow 1' });

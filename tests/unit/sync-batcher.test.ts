@@ -74,11 +74,12 @@ describe('createBatcher', () => {
   });
 
   it('with windowMs, gathers calls over a window while they keep coming, and runs a call after a quiet time at once', async () => {
-    const { b, runs } = echo({ windowMs: 30 });
-    await new Promise((r) => setTimeout(r, 40));
+    const { b, runs } = echo({ windowMs: 250 });
+    await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
     await b.load(1); // quiet before: at once
-    expect(Date.now() - t0).toBeLessThan(25);
+    // Far from the window's 250 ms, with room for a stall of a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(150);
     // Busy: calls spread over several turns share one run.
     const pending = [b.load(2)];
     await turn();
