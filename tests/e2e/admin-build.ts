@@ -62,6 +62,48 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   });
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Runs `make` in one process at a time per fingerprint: jest runs the e2e files side by side,
+ * and two builds into one cache folder removed each other's files (ENOTEMPTY). The lock is a
+ * folder (mkdir is atomic) naming its owner, taken over when that process is gone.
+ */
+async function underLock(name: string, make: () => Promise<void>, waitMs = 15 * 60_000) {
+  const lock = path.join(CACHE, `${name}.lock`);
+  const owner = path.join(lock, 'pid');
+  await fs.mkdir(CACHE, { recursive: true });
+  for (const end = Date.now() + waitMs; ;) {
+    try {
+      await fs.mkdir(lock);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(await fs.readFile(owner, 'utf8').catch(() => ''));
+      // A lock without a pid is being taken (the pid comes just after mkdir): wait for it.
+      if (pid && !alive(pid)) await fs.rm(lock, { recursive: true, force: true });
+      else if (Date.now() > end)
+        throw new Error(`the admin build (${lock}) was not ready after ${waitMs} ms`);
+      else await sleep(1_000);
+      continue;
+    }
+    try {
+      await fs.writeFile(owner, String(process.pid));
+      return await make();
+    } finally {
+      await fs.rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
 /**
  * An app folder (copy of the playground) with the admin panel built into `<appDir>/build`, where
  * Strapi serves it from. `strapi build` takes about a minute, so the result is kept under
@@ -74,27 +116,39 @@ export async function appWithBuiltAdmin(): Promise<string> {
   const appDir = await makeAppDir();
   if (path.relative(ROOT, appDir).startsWith('..'))
     await fs.symlink(path.join(ROOT, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
-  const cached = path.join(CACHE, await fingerprint(), 'build');
+  const fp = await fingerprint();
+  const cached = path.join(CACHE, fp, 'build');
+  let builtHere = false;
   if (!(await exists(path.join(cached, 'index.html')))) {
-    await run(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'),
-        'build',
-        '--silent',
-      ],
-      appDir,
-      {
-        LOCATION_CONTENT_PLUGIN_PATH: ROOT,
-        STRAPI_TELEMETRY_DISABLED: 'true',
-      }
-    );
-    // Only the current build is worth keeping.
-    await fs.rm(CACHE, { recursive: true, force: true });
-    await fs.mkdir(path.dirname(cached), { recursive: true });
-    await fs.cp(path.join(appDir, 'build'), cached, { recursive: true });
-  } else {
-    await fs.cp(cached, path.join(appDir, 'build'), { recursive: true });
+    await underLock(fp, async () => {
+      // Built by the process that held the lock before this one.
+      if (await exists(path.join(cached, 'index.html'))) return;
+      await run(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'),
+          'build',
+          '--silent',
+        ],
+        appDir,
+        {
+          LOCATION_CONTENT_PLUGIN_PATH: ROOT,
+          STRAPI_TELEMETRY_DISABLED: 'true',
+        }
+      );
+      builtHere = true;
+      // Copied aside, then renamed into place: a reader never sees half a build.
+      const aside = path.join(CACHE, `${fp}.${process.pid}.tmp`);
+      await fs.rm(aside, { recursive: true, force: true });
+      await fs.cp(path.join(appDir, 'build'), path.join(aside, 'build'), { recursive: true });
+      await fs.rm(path.join(CACHE, fp), { recursive: true, force: true });
+      await fs.rename(aside, path.join(CACHE, fp));
+      // Only the current build is worth keeping (locks are their owners' to remove).
+      for (const entry of await fs.readdir(CACHE))
+        if (!entry.startsWith(fp) && !entry.endsWith('.lock'))
+          await fs.rm(path.join(CACHE, entry), { recursive: true, force: true });
+    });
   }
+  if (!builtHere) await fs.cp(cached, path.join(appDir, 'build'), { recursive: true });
   return appDir;
 }
