@@ -37,15 +37,12 @@ export function createCallQueue(o: CallQueueOptions) {
   /** start times of the calls of the current window, oldest first from `first` */
   let starts: number[] = [];
   let first = 0;
-  /** entries cut off the front of `starts`, so a slot taken before a cut can still be found */
-  let cut = 0;
   let windowTimer: NodeJS.Timeout | undefined;
 
   const startedInWindow = (now: number) => {
     while (first < starts.length && starts[first] <= now - o.windowMs) first++;
     if (first > 1_000 && first > starts.length / 2) {
       starts = starts.slice(first);
-      cut += first;
       first = 0;
     }
     return starts.length - first;
@@ -85,13 +82,9 @@ export function createCallQueue(o: CallQueueOptions) {
       if (!w) return;
       size--;
       running++;
-      // The slot is taken before the call starts, in case it queues another call synchronously
-      const slot = cut + starts.push(now) - 1;
+      starts.push(now);
       w.signal?.removeEventListener('abort', w.abort);
       w.start();
-      // ...and then dated from when the call went out, never earlier: a clock read inside it (or
-      // the remote's) must not see it more than `perWindow` in a window.
-      starts[slot - cut] = Date.now();
     }
   };
 
