@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT, makeAppDir } from '../helpers/strapi';
 
 const CACHE = path.join(ROOT, 'tests', '.artifacts', 'e2e-admin');
@@ -62,8 +63,6 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -78,7 +77,11 @@ const alive = (pid: number) => {
  * and two builds into one cache folder removed each other's files (ENOTEMPTY). The lock is a
  * folder (mkdir is atomic) naming its owner, taken over when that process is gone.
  */
-async function underLock(name: string, make: () => Promise<void>, waitMs = 15 * 60_000) {
+async function underLock<T>(
+  name: string,
+  make: () => Promise<T>,
+  waitMs = 15 * 60_000
+): Promise<T> {
   const lock = path.join(CACHE, `${name}.lock`);
   const owner = path.join(lock, 'pid');
   await fs.mkdir(CACHE, { recursive: true });
@@ -118,11 +121,12 @@ export async function appWithBuiltAdmin(): Promise<string> {
     await fs.symlink(path.join(ROOT, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
   const fp = await fingerprint();
   const cached = path.join(CACHE, fp, 'build');
-  let builtHere = false;
-  if (!(await exists(path.join(cached, 'index.html')))) {
-    await underLock(fp, async () => {
+  // true when this process built it: the build is then in appDir already
+  const builtHere =
+    !(await exists(path.join(cached, 'index.html'))) &&
+    (await underLock(fp, async () => {
       // Built by the process that held the lock before this one.
-      if (await exists(path.join(cached, 'index.html'))) return;
+      if (await exists(path.join(cached, 'index.html'))) return false;
       await run(
         process.execPath,
         [
@@ -136,7 +140,6 @@ export async function appWithBuiltAdmin(): Promise<string> {
           STRAPI_TELEMETRY_DISABLED: 'true',
         }
       );
-      builtHere = true;
       // Copied aside, then renamed into place: a reader never sees half a build.
       const aside = path.join(CACHE, `${fp}.${process.pid}.tmp`);
       await fs.rm(aside, { recursive: true, force: true });
@@ -147,8 +150,8 @@ export async function appWithBuiltAdmin(): Promise<string> {
       for (const entry of await fs.readdir(CACHE))
         if (!entry.startsWith(fp) && !entry.endsWith('.lock'))
           await fs.rm(path.join(CACHE, entry), { recursive: true, force: true });
-    });
-  }
+      return true;
+    }));
   if (!builtHere) await fs.cp(cached, path.join(appDir, 'build'), { recursive: true });
   return appDir;
 }
