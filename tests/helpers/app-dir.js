@@ -1,6 +1,6 @@
 /**
- * Plain-Node (CommonJS) twin of makeAppDir in strapi.ts, for Strapi processes that jest does not
- * host: the fault tests' child processes and the benchmarks (Strapi does not boot under tsx).
+ * The playground copies of every test and bench, in plain Node (CommonJS): jest's in-process apps
+ * (strapi.ts), the fault tests' child processes and the benchmarks (Strapi does not boot under tsx).
  *
  * The app folder is a copy of the playground inside the repository (so its requires resolve to
  * the root node_modules). Its config/plugins.js applies, in order:

@@ -2,10 +2,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
-import { createDatabase, databaseEnv } from './test-db';
+import { makeAppDir as makeAppDirIn } from './app-dir';
+import { databaseEnv } from './test-db';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-const PLAYGROUND = path.join(ROOT, 'playground');
 
 export interface TestApp {
   strapi: Core.Strapi;
@@ -33,39 +33,8 @@ export interface TestAppOptions {
   serveAdminPanel?: boolean;
 }
 
-const copyDir = async (from: string, to: string) => {
-  await fs.cp(from, to, {
-    recursive: true,
-    filter: (src) => !/[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src),
-  });
-};
-
 /** A copy of the playground in a temp folder, so each test file has its own database and files. */
-export async function makeAppDir(): Promise<string> {
-  // Inside the repository so that the app's requires ('@strapi/strapi', ...) resolve to our node_modules.
-  const base = path.join(ROOT, 'tests', '.artifacts', 'apps');
-  await fs.mkdir(base, { recursive: true });
-  const dir = await fs.mkdtemp(path.join(base, 'app-'));
-  for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json'])
-    await copyDir(path.join(PLAYGROUND, part), path.join(dir, part));
-  await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
-  await fs.rename(
-    path.join(dir, 'config', 'plugins.js'),
-    path.join(dir, 'config', 'plugins.playground.js')
-  );
-  await fs.writeFile(
-    path.join(dir, 'config', 'plugins.js'),
-    `const base = require('./plugins.playground.js');
-module.exports = (ctx) => {
-  const config = base(ctx);
-  const patch = globalThis.__LOCATION_CONTENT_TEST_PATCH__;
-  return patch ? patch(config) : config;
-};
-`
-  );
-  await createDatabase(dir);
-  return dir;
-}
+export const makeAppDir = (): Promise<string> => makeAppDirIn();
 
 /** Test-friendly retry and rate settings: fast backoff, generous rate. */
 export const fastSync = (config: any) => {
