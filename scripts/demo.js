@@ -9,6 +9,7 @@
 const { execSync, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { createServer } = require('node:net');
 const path = require('node:path');
 const { seedSampleContent } = require('./sample-content');
 
@@ -66,7 +67,29 @@ const startEmulator = () =>
     child.once('exit', (code) => reject(new Error(`the emulator exited (${code}):\n${out}`)));
   });
 
+/** A port of the demo is in use: what to do about it is the whole message. */
+class PortTaken extends Error {}
+
+/** Resolves when nothing listens on 127.0.0.1:port, else rejects with what to do about it. */
+const portFree = (port, envName) =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err) =>
+      reject(
+        new PortTaken(
+          err.code === 'EADDRINUSE'
+            ? `127.0.0.1:${port} is taken (a demo still running?): stop what listens there, or set ${envName}`
+            : `127.0.0.1:${port}: ${err.message}`
+        )
+      )
+    );
+    probe.listen(Number(port), '127.0.0.1', () => probe.close(resolve));
+  });
+
 async function main() {
+  // Before a minute of building: Strapi itself says nothing readable when its port is taken.
+  await portFree(PORT, 'PORT');
+  await portFree(EMULATOR_PORT, 'EMULATOR_PORT');
   console.log('> building the plugin (dist/)');
   run('npx strapi-plugin build');
   // The admin bundle embeds the plugin's admin: rebuild it only when that source changed.
@@ -80,6 +103,11 @@ async function main() {
   mkdirSync(path.join(PLAYGROUND, 'public', 'uploads'), { recursive: true });
 
   const emulator = await startEmulator();
+  // Strapi's own SIGINT/SIGTERM handlers exit the process, and a failed start exits too: whatever
+  // ends this process ends the emulator, or it would hold its port for the next demo.
+  process.once('exit', () => {
+    if (emulator.child.exitCode === null) emulator.child.kill('SIGTERM');
+  });
   const clientId = 'demo-client';
   const clientSecret = 'demo-secret';
   Object.assign(process.env, {
@@ -129,8 +157,10 @@ async function main() {
 `);
 
   const stop = async () => {
-    await strapi.destroy();
+    const gone = new Promise((resolve) => emulator.child.once('exit', resolve));
     emulator.child.kill('SIGTERM');
+    await strapi.destroy();
+    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -153,6 +183,6 @@ async function ensureAdmin(strapi) {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err instanceof PortTaken ? `demo: ${err.message}` : err);
   process.exit(1);
 });

@@ -173,6 +173,10 @@ async function main(): Promise<void> {
     ].join('\n')
   );
   let stopping = false;
+  // Whoever started it may be gone with the read end of its stdout: that is no reason to crash.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
