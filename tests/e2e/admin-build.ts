@@ -91,8 +91,13 @@ async function underLock<T>(
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(await fs.readFile(owner, 'utf8').catch(() => ''));
-      // A lock without a pid is being taken (the pid comes just after mkdir): wait for it.
-      if (pid && !alive(pid)) await fs.rm(lock, { recursive: true, force: true });
+      // A lock without a pid is being taken (the pid comes just after mkdir), unless its taker
+      // died in between: a moment's work never takes half a minute.
+      const since = await fs.stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0
+      );
+      if (pid ? !alive(pid) : since > 30_000) await fs.rm(lock, { recursive: true, force: true });
       else if (Date.now() > end)
         throw new Error(`the admin build (${lock}) was not ready after ${waitMs} ms`);
       else await sleep(1_000);
