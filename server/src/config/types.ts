@@ -82,6 +82,8 @@ export interface FieldsByResource {
   list: ListFields;
 }
 
+/** A populated entry of a content type the plugin does not know: users' transforms read and change it as they see fit. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- unknown would make every user transform cast
 export type Entry = Record<string, any>;
 
 interface MappingBase<R extends ResourceKind> {
