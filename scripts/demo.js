@@ -122,9 +122,10 @@ async function main() {
   const { createStrapi } = require('@strapi/strapi');
   const strapi = createStrapi({ appDir: PLAYGROUND, distDir: PLAYGROUND });
   await strapi.load();
+  // Before listen: Strapi's banner tells whoever has no admin user yet to create one.
+  await ensureAdmin(strapi);
   await strapi.listen();
 
-  await ensureAdmin(strapi);
   const seeded = await seedSampleContent(strapi);
   const sync = strapi.plugin('location-content').service('sync');
   if (!seeded) {
