@@ -10,9 +10,9 @@
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, rmSync, chownSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort, serverOwner } = require('./local-server');
 
 const SERVERS = ['mariadbd', 'mysqld'];
 const INSTALLERS = ['mariadb-install-db', 'mysql_install_db'];
@@ -72,33 +72,6 @@ function ensureMariadb({ install = true } = {}) {
   };
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-/** Who owns the server: ourselves, or (as root) mysql / nobody. */
-function serverUser() {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
-  for (const name of ['mysql', 'nobody']) {
-    const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    if (id.status === 0)
-      return {
-        name,
-        uid: Number(id.stdout.trim()),
-        gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()),
-      };
-  }
-  throw new Error(
-    'running as root, and neither a mysql nor a nobody user exists to own the test server'
-  );
-}
-
 const connect = (port, extra = {}) =>
   require('mysql2/promise').createConnection({
     host: '127.0.0.1',
@@ -135,7 +108,7 @@ async function waitForServer(port, child, log, timeoutMs = 60_000) {
  * that goes away and comes back (the data stays).
  */
 async function startServer(bin, { database = 'strapi_test' } = {}) {
-  const owner = serverUser();
+  const owner = serverOwner(['mysql', 'nobody'], 'the test server');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-mariadb-'));
   const data = path.join(dir, 'data');
   if (owner) chownSync(dir, owner.uid, owner.gid);

@@ -11,9 +11,9 @@
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort, serverOwner } = require('./local-server');
 
 const hasBins = (dir) =>
   ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
@@ -59,35 +59,8 @@ function ensurePostgres({ install = true } = {}) {
   };
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-/** Who owns the cluster: ourselves, or (as root) postgres / nobody. */
-function clusterUser() {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
-  for (const name of ['postgres', 'nobody']) {
-    const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    if (id.status === 0)
-      return {
-        name,
-        uid: Number(id.stdout.trim()),
-        gid: Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim()),
-      };
-  }
-  throw new Error(
-    'running as root, and neither a postgres nor a nobody user exists to own the test cluster'
-  );
-}
-
 async function startCluster(bin, { database = 'strapi_test' } = {}) {
-  const owner = clusterUser();
+  const owner = serverOwner(['postgres', 'nobody'], 'the test cluster');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-pg-'));
   const data = path.join(dir, 'data');
   if (owner) chownSync(dir, owner.uid, owner.gid);
