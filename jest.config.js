@@ -98,7 +98,7 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
     },
     ...serverProjects,
-    // Browser tests: the built admin in headless chromium (docs/admin.md).
+    // Browser tests: the built admin in headless chromium (docs/admin.md); and `npm run demo` as run.
     {
       ...common,
       displayName: 'e2e',

@@ -8,7 +8,14 @@
  */
 const { execSync, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
 const { createServer } = require('node:net');
 const path = require('node:path');
 const { seedSampleContent } = require('./sample-content');
@@ -67,6 +74,33 @@ const startEmulator = () =>
     child.once('exit', (code) => reject(new Error(`the emulator exited (${code}):\n${out}`)));
   });
 
+/** The last change to what the plugin's build is made of. */
+const newestSource = () => {
+  const newest = (p) => {
+    const st = statSync(p);
+    if (!st.isDirectory()) return st.mtimeMs;
+    return Math.max(0, ...readdirSync(p).map((name) => newest(path.join(p, name))));
+  };
+  return Math.max(
+    ...['server/src', 'admin/src', 'shared', 'package.json', 'package-lock.json'].map((p) =>
+      newest(path.join(ROOT, p))
+    )
+  );
+};
+
+/** When dist/ was built (its older half), 0 when it is missing. */
+const pluginBuiltAt = () => {
+  try {
+    return Math.min(
+      ...['server/index.js', 'admin/index.mjs'].map(
+        (f) => statSync(path.join(ROOT, 'dist', f)).mtimeMs
+      )
+    );
+  } catch {
+    return 0;
+  }
+};
+
 /** A port of the demo is in use: what to do about it is the whole message. */
 class PortTaken extends Error {}
 
@@ -90,8 +124,10 @@ async function main() {
   // Before a minute of building: Strapi itself says nothing readable when its port is taken.
   await portFree(PORT, 'PORT');
   await portFree(EMULATOR_PORT, 'EMULATOR_PORT');
-  console.log('> building the plugin (dist/)');
-  run('npx strapi-plugin build');
+  if (pluginBuiltAt() < newestSource()) {
+    console.log('> building the plugin (dist/)');
+    run('npx strapi-plugin build');
+  } else console.log('> the plugin in dist/ is newer than its sources');
   // The admin bundle embeds the plugin's admin: rebuild it only when that source changed.
   const stamp = path.join(PLAYGROUND, 'build', '.plugin-admin-hash');
   const hash = adminSourceHash();
