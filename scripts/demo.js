@@ -8,16 +8,10 @@
  */
 const { execSync, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const path = require('node:path');
+const { builtAt, newestMtime } = require('./mtimes');
 const { seedSampleContent } = require('./sample-content');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -74,33 +68,6 @@ const startEmulator = () =>
     child.once('exit', (code) => reject(new Error(`the emulator exited (${code}):\n${out}`)));
   });
 
-/** The last change to what the plugin's build is made of. */
-const newestSource = () => {
-  const newest = (p) => {
-    const st = statSync(p);
-    if (!st.isDirectory()) return st.mtimeMs;
-    return Math.max(0, ...readdirSync(p).map((name) => newest(path.join(p, name))));
-  };
-  return Math.max(
-    ...['server/src', 'admin/src', 'shared', 'package.json', 'package-lock.json'].map((p) =>
-      newest(path.join(ROOT, p))
-    )
-  );
-};
-
-/** When dist/ was built (its older half), 0 when it is missing. */
-const pluginBuiltAt = () => {
-  try {
-    return Math.min(
-      ...['server/index.js', 'admin/index.mjs'].map(
-        (f) => statSync(path.join(ROOT, 'dist', f)).mtimeMs
-      )
-    );
-  } catch {
-    return 0;
-  }
-};
-
 /** A port of the demo is in use: what to do about it is the whole message. */
 class PortTaken extends Error {}
 
@@ -124,7 +91,9 @@ async function main() {
   // Before a minute of building: Strapi itself says nothing readable when its port is taken.
   await portFree(PORT, 'PORT');
   await portFree(EMULATOR_PORT, 'EMULATOR_PORT');
-  if (pluginBuiltAt() < newestSource()) {
+  const dist = ['server/index.js', 'admin/index.mjs'].map((f) => path.join(ROOT, 'dist', f));
+  const sources = ['server/src', 'admin/src', 'shared', 'package.json', 'package-lock.json'];
+  if (builtAt(dist) < Math.max(...sources.map((p) => newestMtime(path.join(ROOT, p))))) {
     console.log('> building the plugin (dist/)');
     run('npx strapi-plugin build');
   } else console.log('> the plugin in dist/ is newer than its sources');
@@ -139,8 +108,7 @@ async function main() {
   mkdirSync(path.join(PLAYGROUND, 'public', 'uploads'), { recursive: true });
 
   const emulator = await startEmulator();
-  // Strapi's own SIGINT/SIGTERM handlers exit the process, and a failed start exits too: whatever
-  // ends this process ends the emulator, or it would hold its port for the next demo.
+  // A failed start exits with the emulator still up: it would hold its port for the next demo.
   process.once('exit', () => {
     if (emulator.child.exitCode === null) emulator.child.kill('SIGTERM');
   });
@@ -193,11 +161,11 @@ async function main() {
 └ Ctrl+C stops everything ─────────────────────────────────────────
 `);
 
+  // The emulator first: strapi.destroy() removes every listener of `process`, the 'exit' one above
+  // with them, and Strapi's own signal handler exits right after it.
   const stop = async () => {
-    const gone = new Promise((resolve) => emulator.child.once('exit', resolve));
     emulator.child.kill('SIGTERM');
     await strapi.destroy();
-    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     process.exit(0);
   };
   process.once('SIGINT', stop);

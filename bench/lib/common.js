@@ -1,21 +1,13 @@
 /** Shared bits of the benchmarks: figures, tables, machine facts, the plugin build, app folders. */
 const { execSync } = require('node:child_process');
-const { mkdirSync, readdirSync, statSync, writeFileSync } = require('node:fs');
+const { mkdirSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { makeAppDir, removeDir } = require('../../tests/helpers/app-dir');
+const { builtAt, newestMtime } = require('../../scripts/mtimes');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'bench', '.out');
-
-const newest = (dir) => {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-};
 
 /**
  * The playground loads the plugin from dist/: build it when the server source is newer.
@@ -29,13 +21,8 @@ function ensureBuilt() {
     process.stderr.write(`> plugin as of ${sha.slice(0, 12)}\n`);
     return;
   }
-  let built = 0;
-  try {
-    built = statSync(path.join(ROOT, 'dist', 'server', 'index.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built >= newest(path.join(ROOT, 'server', 'src'))) return;
+  const built = builtAt([path.join(ROOT, 'dist', 'server', 'index.js')]);
+  if (built >= newestMtime(path.join(ROOT, 'server', 'src'))) return;
   process.stderr.write('> dist/ is older than server/src: npx strapi-plugin build\n');
   execSync('npx strapi-plugin build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }

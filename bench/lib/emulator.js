@@ -8,32 +8,18 @@
  *   await emu.stop();
  */
 const { fork } = require('node:child_process');
-const { mkdirSync, statSync, readdirSync } = require('node:fs');
+const { mkdirSync } = require('node:fs');
 const path = require('node:path');
+const { builtAt, newestMtime } = require('../../scripts/mtimes');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'bench', '.out');
 const BUNDLE = path.join(OUT, 'emulator.cjs');
 
-const newestMtime = (dir) => {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return t;
-};
-
 /** Bundles emulator/src to bench/.out/emulator.cjs when the source is newer than the bundle. */
 function bundleEmulator() {
   mkdirSync(OUT, { recursive: true });
-  let stale = true;
-  try {
-    stale = statSync(BUNDLE).mtimeMs < newestMtime(path.join(ROOT, 'emulator', 'src'));
-  } catch {
-    stale = true;
-  }
-  if (stale) {
+  if (builtAt([BUNDLE]) < newestMtime(path.join(ROOT, 'emulator', 'src'))) {
     require('esbuild').buildSync({
       entryPoints: [path.join(ROOT, 'emulator', 'src', 'index.ts')],
       bundle: true,

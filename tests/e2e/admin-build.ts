@@ -93,11 +93,13 @@ async function underLock<T>(
       const pid = Number(await fs.readFile(owner, 'utf8').catch(() => ''));
       // A lock without a pid is being taken (the pid comes just after mkdir), unless its taker
       // died in between: a moment's work never takes half a minute.
-      const since = await fs.stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0
-      );
-      if (pid ? !alive(pid) : since > 30_000) await fs.rm(lock, { recursive: true, force: true });
+      const stale = pid
+        ? !alive(pid)
+        : await fs.stat(lock).then(
+            (s) => Date.now() - s.mtimeMs > 30_000,
+            () => false
+          );
+      if (stale) await fs.rm(lock, { recursive: true, force: true });
       else if (Date.now() > end)
         throw new Error(`the admin build (${lock}) was not ready after ${waitMs} ms`);
       else await sleep(1_000);

@@ -1,8 +1,7 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
-import { makeAppDir as makeAppDirIn } from './app-dir';
+import { makeAppDir, removeDir } from './app-dir';
 import { databaseEnv } from './test-db';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -34,7 +33,7 @@ export interface TestAppOptions {
 }
 
 /** A copy of the playground in a temp folder, so each test file has its own database and files. */
-export const makeAppDir = (): Promise<string> => makeAppDirIn();
+export { makeAppDir, removeDir } from './app-dir';
 
 /** Test-friendly retry and rate settings: fast backoff, generous rate. */
 export const fastSync = (config: any) => {
@@ -124,8 +123,6 @@ function captureLogs(strapi: Core.Strapi, into: string[]) {
     };
   }
 }
-
-export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });
 
 /**
  * Stops a test app (if it started) and removes its directory: the `afterAll` of a test file.
