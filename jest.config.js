@@ -55,6 +55,7 @@ const MATRIX = [
   'push-history',
   'recovery-tail',
   'inventory-link-walk',
+  'secret-rotation',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&

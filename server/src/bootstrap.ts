@@ -42,6 +42,8 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     strapi.log.warn(
       `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`
     );
+  // Before the first push: a secret opened by a key that is no longer the first is sealed again.
+  await getService('settings', { strapi }).credentials.reseal();
   await getService('sync', { strapi }).start();
 };
 

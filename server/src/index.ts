@@ -3,6 +3,7 @@ import config from './config';
 import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';
+import middlewares from './middlewares';
 import register from './register';
 import routes from './routes';
 import services from './services';
@@ -12,6 +13,7 @@ export default {
   bootstrap,
   destroy,
   config,
+  middlewares,
   contentTypes,
   controllers,
   routes,

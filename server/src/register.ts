@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { databaseUnavailable } from './middlewares/database';
 import { getService } from './utils';
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
@@ -7,6 +8,7 @@ const register = ({ strapi }: { strapi: Core.Strapi }) => {
   strapi.documents.use(
     getService('sync', { strapi }).middleware() as Parameters<Core.Strapi['documents']['use']>[0]
   );
+  strapi.server.use(databaseUnavailable(strapi));
 };
 
 export default register;

@@ -10,6 +10,8 @@ export interface PublicSettings {
   baseUrl: string | null;
   clientId: string | null;
   secretSet: boolean;
+  /** a secret is saved but none of this app's keys opens it (APP_KEYS or the encryption key changed): enter it again */
+  secretUnreadable: boolean;
   secretLast4: string | null;
   /** fields fixed by config/plugins or the environment, with why */
   locked: Partial<Record<CredentialField, string>>;

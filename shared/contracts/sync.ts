@@ -103,6 +103,8 @@ export interface SyncStatusReport {
   };
   failed: FailedEntry[];
   configured: boolean;
+  /** why the credentials cannot be used, when they are set but unusable (a saved secret this app's keys cannot open) */
+  credentialsError?: string | null;
   /** where this instance runs and whether it pushes there (config pushIn) */
   environment: PushEnvironment;
   /** the account changes go to: its host and the client id's last 4 characters */

@@ -83,21 +83,15 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
     '--no-sync',
   ]);
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-  run(path.join(bin, 'pg_ctl'), [
-    '-D',
-    data,
-    '-o',
-    options,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-t',
-    '60',
-    'start',
-  ]);
+  const pgCtl = (args) => run(path.join(bin, 'pg_ctl'), ['-D', data, ...args]);
+  /** The server goes away (as a crash would) and comes back on the same port with its data. */
+  const down = () => pgCtl(['-m', 'immediate', '-w', 'stop']);
+  const up = () =>
+    pgCtl(['-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  up();
   const stop = () => {
     try {
-      run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      down();
     } catch {
       // already down
     }
@@ -130,6 +124,8 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
       DATABASE_PASSWORD: 'postgres',
     },
     stop,
+    down,
+    up,
   };
 }
 

@@ -69,14 +69,16 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 
   const { createStrapi } = await import('@strapi/strapi');
-  const strapi = await createStrapi({
+  const created = createStrapi({
     appDir,
     distDir: appDir,
     autoReload: false,
     serveAdminPanel: options.serveAdminPanel ?? false,
-  } as any).load();
+  } as any);
+  // Before load(), so that what the plugin logs at boot is kept too.
   const logs: string[] = [];
-  captureLogs(strapi, logs);
+  captureLogs(created, logs);
+  const strapi = await created.load();
   // An account linked and never walked is walked at the first boot (walkOnLink): a test starts
   // once that walk is over, as a user's app is soon after linking, so that its GETs are not counted.
   const sync = () => strapi.plugin('location-content').service('sync');

@@ -125,6 +125,10 @@ export function createAlerts(
           `The Location Content API answered 401: ${result.reason ?? ''}\nCheck the client id and secret in Settings > Location Content.`
         );
     },
+    /** the saved client secret cannot be opened with this app's keys: nothing is pushed until it is entered again */
+    secretUnreadable(reason: string) {
+      void raise('credentials', 'The stored client secret cannot be read', reason);
+    },
     /** an entry that will not be retried by itself */
     failed(key: EntryKey, reason: string) {
       void raise(

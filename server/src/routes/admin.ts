@@ -1,7 +1,10 @@
-import { ACTIONS, permissionUid } from '../permissions';
+import { ACTIONS, PLUGIN_ID, permissionUid } from '../permissions';
+
+const DATABASE_MIDDLEWARE = `plugin::${PLUGIN_ID}.database`;
 
 /** Every admin route checks a permission on the server, reads included. */
 const guard = (action: (typeof ACTIONS)[keyof typeof ACTIONS]) => ({
+  middlewares: [DATABASE_MIDDLEWARE],
   policies: [
     'admin::isAuthenticatedAdmin',
     { name: 'admin::hasPermissions', config: { actions: [permissionUid(action)] } },

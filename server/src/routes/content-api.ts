@@ -1,3 +1,5 @@
+import { PLUGIN_ID } from '../permissions';
+
 /**
  * For scripts and CI, with a Strapi API token. Strapi derives each route's action from its handler
  * (`plugin::location-content.status.find`, `...resync.create`): a custom token is given them in
@@ -7,7 +9,17 @@
 export default {
   type: 'content-api',
   routes: [
-    { method: 'GET', path: '/status', handler: 'status.find', config: { policies: [] } },
-    { method: 'POST', path: '/resync', handler: 'resync.create', config: { policies: [] } },
+    {
+      method: 'GET',
+      path: '/status',
+      handler: 'status.find',
+      config: { policies: [], middlewares: [`plugin::${PLUGIN_ID}.database`] },
+    },
+    {
+      method: 'POST',
+      path: '/resync',
+      handler: 'resync.create',
+      config: { policies: [], middlewares: [`plugin::${PLUGIN_ID}.database`] },
+    },
   ],
 };

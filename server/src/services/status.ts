@@ -2,7 +2,9 @@ import type { Core } from '@strapi/strapi';
 import { pushEnvironment, pushTarget } from '../config/environment';
 import { viewUrlOf } from '../config/view-url';
 import { STATUSES, type SyncStatus, type SyncStatusReport } from '../../../shared/contracts/sync';
+import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';
+import { explained } from '../utils/database';
 
 const emptyCounts = () =>
   Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
@@ -11,61 +13,74 @@ const emptyCounts = () =>
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
   async report(options: { failedLimit?: number } = {}): Promise<SyncStatusReport> {
-    const settings = getService('settings', { strapi });
-    const { engine } = getService('sync', { strapi });
-    const { config, states, outbox, intents, worker, resync, inventory, drift } = engine;
-    const counts = emptyCounts();
-    const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
-    for (const m of engine.mappings().active())
-      byType.set(m.contentType, {
-        contentType: m.contentType,
-        resource: m.resource,
-        counts: emptyCounts(),
-      });
-    for (const row of await states.countBy()) {
-      counts[row.status] = (counts[row.status] ?? 0) + row.n;
-      const t = byType.get(row.contentType) ?? {
-        contentType: row.contentType,
-        resource: row.resource,
-        counts: emptyCounts(),
-      };
-      t.counts[row.status] = (t.counts[row.status] ?? 0) + row.n;
-      byType.set(row.contentType, t);
+    try {
+      return await build(strapi, options);
+    } catch (err) {
+      // A database that does not answer is said in a sentence (DatabaseUnavailableError), not as knex's statement.
+      throw await explained(strapi, err);
     }
-    const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
-    const saved = await settings.credentials.get();
-    await intents.flush();
-    const q = await outbox.depth();
-    const lim = settings.limiter().stats();
-    const kept = await drift.stored();
-    return {
-      counts,
-      byContentType: [...byType.values()],
-      queue: { ...q, inFlight: worker.stats().inFlight },
-      rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
-      resync: await resync.progress(),
-      inventory: await inventory.progress(),
-      reconcile: {
-        cron: config().reconcile?.cron ?? null,
-        repair: config().reconcile?.repair ?? null,
-        lastRun: kept.scheduled,
-        lastCheckAt: kept.report?.checkedAt ?? null,
-      },
-      failed: failed.map((f) => ({
-        contentType: f.contentType,
-        documentId: f.documentId,
-        locale: f.locale,
-        resource: f.resource,
-        reason: f.lastError ?? 'unknown error',
-        at: f.lastErrorAt?.toISOString() ?? null,
-        attempts: f.attempts,
-        remoteId: f.remoteId ?? null,
-        viewUrl: viewUrlOf(config(), f.resource, f.remoteId),
-      })),
-      configured: settings.credentials.complete(saved),
-      recording: intents.failure(),
-      environment: pushEnvironment(config()),
-      target: pushTarget(saved),
-    };
   },
 });
+
+async function build(
+  strapi: Core.Strapi,
+  options: { failedLimit?: number }
+): Promise<SyncStatusReport> {
+  const settings = getService('settings', { strapi });
+  const { engine } = getService('sync', { strapi });
+  const { config, states, outbox, intents, worker, resync, inventory, drift } = engine;
+  const counts = emptyCounts();
+  const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
+  for (const m of engine.mappings().active())
+    byType.set(m.contentType, {
+      contentType: m.contentType,
+      resource: m.resource,
+      counts: emptyCounts(),
+    });
+  for (const row of await states.countBy()) {
+    counts[row.status] = (counts[row.status] ?? 0) + row.n;
+    const t = byType.get(row.contentType) ?? {
+      contentType: row.contentType,
+      resource: row.resource,
+      counts: emptyCounts(),
+    };
+    t.counts[row.status] = (t.counts[row.status] ?? 0) + row.n;
+    byType.set(row.contentType, t);
+  }
+  const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
+  const saved = await settings.credentials.get();
+  await intents.flush();
+  const q = await outbox.depth();
+  const lim = settings.limiter().stats();
+  const kept = await drift.stored();
+  return {
+    counts,
+    byContentType: [...byType.values()],
+    queue: { ...q, inFlight: worker.stats().inFlight },
+    rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
+    resync: await resync.progress(),
+    inventory: await inventory.progress(),
+    reconcile: {
+      cron: config().reconcile?.cron ?? null,
+      repair: config().reconcile?.repair ?? null,
+      lastRun: kept.scheduled,
+      lastCheckAt: kept.report?.checkedAt ?? null,
+    },
+    failed: failed.map((f) => ({
+      contentType: f.contentType,
+      documentId: f.documentId,
+      locale: f.locale,
+      resource: f.resource,
+      reason: f.lastError ?? 'unknown error',
+      at: f.lastErrorAt?.toISOString() ?? null,
+      attempts: f.attempts,
+      remoteId: f.remoteId ?? null,
+      viewUrl: viewUrlOf(config(), f.resource, f.remoteId),
+    })),
+    configured: settings.credentials.complete(saved),
+    credentialsError: (await settings.credentials.secretUnreadable()) ? SECRET_UNREADABLE : null,
+    recording: intents.failure(),
+    environment: pushEnvironment(config()),
+    target: pushTarget(saved),
+  };
+}

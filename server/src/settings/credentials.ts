@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { decrypt, deriveKey, encrypt } from './crypto';
+import { open, seal, type AppSecrets } from './crypto';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import type { CredentialField, PublicSettings } from '../../../shared/contracts/settings';
@@ -23,14 +23,20 @@ export type { PublicSettings };
 
 const STORE_KEY = 'settings';
 
+/** What the settings page, the dashboard, `status()` and the log say when the saved secret cannot be opened. */
+export const SECRET_UNREADABLE =
+  "The stored client secret cannot be read with this app's keys (APP_KEYS and admin.secrets.encryptionKey): enter it again in Settings > Location Content.";
+
 export const createCredentialsStore = (strapi: Core.Strapi) => {
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-  const key = () =>
-    deriveKey([
-      strapi.config.get('admin.secrets.encryptionKey') as string,
-      ...((strapi.config.get('server.app.keys') as string[]) ?? []),
-    ]);
+  const secrets = (): AppSecrets => ({
+    encryptionKey: strapi.config.get('admin.secrets.encryptionKey') as string | undefined,
+    appKeys: strapi.config.get('server.app.keys') as string[] | undefined,
+  });
+  /** Set while the saved secret cannot be opened: one log line and one alert per such episode. */
+  let unreadableSince: number | undefined;
+  const unreadableListeners: Array<() => void> = [];
 
   const read = async (): Promise<StoredSettings> =>
     ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
@@ -44,25 +50,69 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     return locked;
   };
 
+  const opened = (sealed: string | undefined) => {
+    if (!sealed) return undefined;
+    try {
+      const { plain } = open(sealed, secrets());
+      if (unreadableSince !== undefined) {
+        unreadableSince = undefined;
+        strapi.log.info('[location-content] the saved client secret can be read again');
+      }
+      return plain;
+    } catch {
+      if (unreadableSince === undefined) {
+        unreadableSince = Date.now();
+        strapi.log.error(`[location-content] ${SECRET_UNREADABLE} Changes wait in the queue.`);
+        for (const listener of unreadableListeners) listener();
+      }
+      return undefined;
+    }
+  };
+
   /** Effective credentials: config/env first, then what an admin saved. */
   const get = async (): Promise<Partial<Credentials>> => {
     const saved = await read();
     const cfg = config();
-    let savedSecret: string | undefined;
-    if (!cfg.clientSecret && saved.clientSecret) {
-      try {
-        savedSecret = decrypt(saved.clientSecret, key());
-      } catch {
-        strapi.log.error(
-          '[location-content] The saved client secret cannot be decrypted (were the app keys changed?). Enter it again in Settings > Location Content.'
-        );
-      }
-    }
+    const savedSecret = cfg.clientSecret ? undefined : opened(saved.clientSecret);
     return {
       baseUrl: cfg.baseUrl || saved.baseUrl,
       clientId: cfg.clientId || saved.clientId,
       clientSecret: cfg.clientSecret || savedSecret,
     };
+  };
+
+  /** Whether the saved secret is there and none of this app's keys opens it (as of the last read). */
+  const secretUnreadable = async (): Promise<boolean> => {
+    await get();
+    return unreadableSince !== undefined && !config().clientSecret;
+  };
+
+  /**
+   * Seals the saved secret again with this app's first key when another key opened it (a key was
+   * put in front of APP_KEYS) or it is in 0.1's format, so the old key can later be removed.
+   * Run at boot: keys change only with a restart.
+   */
+  const reseal = async (): Promise<boolean> => {
+    const saved = await read();
+    if (!saved.clientSecret || config().clientSecret) return false;
+    let opened: ReturnType<typeof open>;
+    try {
+      opened = open(saved.clientSecret, secrets());
+    } catch {
+      return false;
+    }
+    if (!opened.stale) return false;
+    const now = await read();
+    // Another instance's save in between wins: never put an older secret back.
+    if (now.clientSecret !== saved.clientSecret) return false;
+    await store().set({
+      key: STORE_KEY,
+      value: { ...now, clientSecret: seal(opened.plain, secrets()) },
+    });
+    strapi.log.info(
+      "[location-content] the saved client secret is now sealed with this app's first key"
+    );
+    return true;
   };
 
   const complete = (c: Partial<Credentials>): c is Credentials =>
@@ -74,6 +124,7 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
       baseUrl: c.baseUrl ?? null,
       clientId: c.clientId ?? null,
       secretSet: Boolean(c.clientSecret),
+      secretUnreadable: unreadableSince !== undefined && !config().clientSecret,
       secretLast4: c.clientSecret && c.clientSecret.length >= 8 ? c.clientSecret.slice(-4) : null,
       locked: lockedFields(),
       configured: complete(c),
@@ -86,11 +137,23 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     const next: StoredSettings = { ...saved };
     if (input.baseUrl !== undefined) next.baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
     if (input.clientId !== undefined) next.clientId = input.clientId.trim();
-    if (input.clientSecret) next.clientSecret = encrypt(input.clientSecret, key());
+    if (input.clientSecret) next.clientSecret = seal(input.clientSecret, secrets());
     await store().set({ key: STORE_KEY, value: next });
   };
 
-  return { get, complete, publicView, save, lockedFields };
+  return {
+    get,
+    complete,
+    publicView,
+    save,
+    lockedFields,
+    reseal,
+    secretUnreadable,
+    /** Called once when an episode of an unreadable secret starts (the credentials alert). */
+    onUnreadable(listener: () => void) {
+      unreadableListeners.push(listener);
+    },
+  };
 };
 
 export type CredentialsStore = ReturnType<typeof createCredentialsStore>;

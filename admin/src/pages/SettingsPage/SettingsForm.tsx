@@ -174,7 +174,18 @@ export const SettingsForm = ({
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
           <EnvironmentBanner environment={environment} />
-          {!settings.configured ? (
+          {settings.secretUnreadable ? (
+            <Alert
+              variant="danger"
+              closeLabel=""
+              title={t('secretUnreadable.title', 'The stored client secret cannot be read')}
+            >
+              {t(
+                'secretUnreadable.body',
+                "None of this app's keys (APP_KEYS and admin.secrets.encryptionKey) opens the saved secret: they were changed without keeping the old one. Enter the client secret again; the changes made meanwhile wait in the queue."
+              )}
+            </Alert>
+          ) : !settings.configured ? (
             <Alert
               variant="warning"
               closeLabel=""

@@ -47,7 +47,23 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
         <Flex direction="column" alignItems="stretch" gap={6}>
           <EnvironmentBanner environment={report.environment} />
           <PushTargetLine target={report.target} environment={report.environment} />
-          {!report.configured ? (
+          {report.credentialsError ? (
+            <Alert
+              variant="danger"
+              closeLabel=""
+              title={t('secretUnreadable.title', 'The stored client secret cannot be read')}
+              action={
+                <Link tag={RouterLink} to="/settings/location-content">
+                  {t('sync.notConfigured.link', 'Open the settings')}
+                </Link>
+              }
+            >
+              {t(
+                'secretUnreadable.body',
+                "None of this app's keys (APP_KEYS and admin.secrets.encryptionKey) opens the saved secret: they were changed without keeping the old one. Enter the client secret again; the changes made meanwhile wait in the queue."
+              )}
+            </Alert>
+          ) : !report.configured ? (
             <Alert
               variant="warning"
               closeLabel=""

@@ -1,0 +1,4 @@
+import { database } from './database';
+
+/** Route middlewares of the plugin, named `plugin::location-content.<name>` in routes. */
+export default { database };

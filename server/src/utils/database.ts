@@ -1,0 +1,48 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { reasonOf } from '../sync/db-error';
+
+const PING_TIMEOUT_MS = 3_000;
+
+/** The plugin's answer when the database itself does not answer: a sentence, never a statement. */
+export class DatabaseUnavailableError extends errors.ApplicationError<
+  'DatabaseUnavailableError',
+  string,
+  { reason: string }
+> {
+  constructor(reason: string) {
+    super(
+      `The database does not answer (${reason}): the sync's state cannot be read or written until it is back. Nothing recorded is lost.`,
+      { reason }
+    );
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** Why the database does not answer a trivial query within a few seconds, or null when it does. */
+export async function databaseDown(strapi: Core.Strapi): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      strapi.db.connection.raw('select 1'),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)),
+          PING_TIMEOUT_MS
+        );
+      }),
+    ]);
+    return null;
+  } catch (err) {
+    return reasonOf(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `err` as a DatabaseUnavailableError when the database is what failed, else `err` itself. */
+export async function explained(strapi: Core.Strapi, err: unknown): Promise<unknown> {
+  if (err instanceof DatabaseUnavailableError) return err;
+  const down = await databaseDown(strapi);
+  return down ? new DatabaseUnavailableError(down) : err;
+}

@@ -1,0 +1,83 @@
+/**
+ * While the database server is gone, `sync.status()` and the plugin's routes (admin and content API)
+ * say so in a sentence with a 503, never with knex's statement; the log does not get a line per
+ * dashboard poll; once the server is back, they answer as before.
+ *
+ * A private PostgreSQL server (tests/helpers/postgres.js) that the test stops and starts again.
+ */
+jest.setTimeout(240_000);
+import { client, createAdmin } from '../helpers/admin-api';
+import { createPlace } from '../helpers/content';
+import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+
+const found = ensurePostgres();
+if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
+
+(found.bin ? describe : describe.skip)('a database that does not answer', () => {
+  let pg: PgCluster;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    pg = await startCluster(found.bin!);
+    app = await startApp({
+      http: true,
+      env: { ...pg.env, DATABASE_POOL_MAX: '2' },
+    });
+  });
+
+  afterAll(async () => {
+    await stopApp(app);
+    pg?.stop();
+  });
+
+  test('status() and the routes answer 503 with a reason, then recover', async () => {
+    const api = client(app);
+    const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
+    const admin = await createAdmin(app, 'admin@example.com', [superAdmin.id]);
+    const { accessKey: token } = await app.strapi
+      .service('admin::api-token-content-api')
+      .create({ name: 'ci', description: 'ci', type: 'full-access', lifespan: null } as any);
+    await createPlace(app.strapi, { title: 'Before the outage' });
+    await app.sync().idle();
+    expect((await api('GET', '/location-content/status', { token: admin })).status).toBe(200);
+    expect((await api('GET', '/api/location-content/status', { token })).status).toBe(200);
+
+    pg.down();
+    const before = app.logs.length;
+    try {
+      const thrown = await app
+        .sync()
+        .status()
+        .then(
+          () => null,
+          (err: unknown) => err
+        );
+      expect(thrown).toMatchObject({ name: 'DatabaseUnavailableError' });
+      expect((thrown as Error).message).toMatch(/^The database does not answer \(.+\)/);
+      expect((thrown as Error).message).not.toMatch(/select |from "|location_content/i);
+
+      for (const [path, auth] of [
+        ['/location-content/status', admin],
+        ['/location-content/settings', admin],
+        ['/api/location-content/status', token],
+        ['/location-content/status', admin],
+        ['/location-content/status', admin],
+      ] as const) {
+        const res = await api('GET', path, { token: auth });
+        expect(res.status).toBe(503);
+        expect(res.body.error).toMatchObject({ status: 503, name: 'DatabaseUnavailableError' });
+        expect(res.body.error.message).toMatch(/^The database does not answer/);
+        expect(res.text).not.toMatch(/select |insert |from "|location_content/i);
+      }
+      // Strapi logs the first failed request's error; the plugin's routes do not add one per poll.
+      expect(app.logs.length - before).toBeLessThanOrEqual(3);
+    } finally {
+      pg.up();
+    }
+    const back = await api('GET', '/location-content/status', { token: admin });
+    expect(back.status).toBe(200);
+    expect(back.body.counts.synced).toBe(1);
+    expect((await api('GET', '/api/location-content/status', { token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Key rotation as Strapi's docs advise it (a new key in front of APP_KEYS, the old one removed
+ * later) keeps the saved client secret readable and the sync pushing; a secret saved by 0.1 is
+ * sealed again at boot. When no key of the app opens it: one log line, one credentials alert, the
+ * status and the settings say so, changes wait; entering the secret again pushes them.
+ * The app has no admin.secrets.encryptionKey here, so that APP_KEYS alone seal the secret.
+ */
+jest.setTimeout(300_000);
+import http from 'node:http';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { startEmulator, type EmulatorHandle } from '../../emulator/src';
+import { withoutCredentials } from '../helpers/admin-api';
+import { createPlace } from '../helpers/content';
+import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { PLACE, docs, remoteOf, until } from '../helpers/sync';
+
+let emulator: EmulatorHandle;
+let appDir: string;
+let app: TestApp | undefined;
+let receiver: http.Server;
+const alerts: any[] = [];
+let documentId: string;
+
+const boot = async (appKeys: string) => {
+  await app?.stop();
+  app = await startApp({
+    appDir,
+    emulatorHandle: emulator,
+    env: { APP_KEYS: appKeys, ENCRYPTION_KEY: '' },
+    patchConfig: (config) => {
+      withoutCredentials(config);
+      const url = `http://127.0.0.1:${(receiver.address() as any).port}/hook`;
+      config['location-content'].config.alerts = { webhook: url, intervalMinutes: 60 };
+      return config;
+    },
+  });
+  return app;
+};
+
+const pluginStore = () => app!.strapi.store({ type: 'plugin', name: 'location-content' });
+const storedSecret = async () =>
+  ((await pluginStore().get({ key: 'settings' })) as any)?.clientSecret as string;
+const settings = () => app!.strapi.plugin('location-content').service('settings');
+const unreadableLines = () => app!.logs.filter((l) => /client secret cannot be read/.test(l));
+
+/** 0.1's format, written out here: its key came from every app secret joined. */
+const sealV1 = (plain: string, material: string[]) => {
+  const key = createHash('sha256')
+    .update(`location-content:${material.join('|')}`)
+    .digest();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data].map((p) => p.toString('base64')).join(':');
+};
+
+const rename = async (title: string) => {
+  await docs(app!.strapi, PLACE).update({ documentId, data: { title } });
+  await docs(app!.strapi, PLACE).publish({ documentId });
+};
+const remoteName = async () => (await remoteOf(app!, PLACE, documentId))?.name;
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      alerts.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  emulator = await startEmulator({ strict: true });
+  appDir = await makeAppDir();
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await emulator?.stop();
+  await new Promise((r) => receiver.close(r));
+  if (appDir) await removeDir(appDir);
+});
+
+test('a secret saved by 0.1 is sealed again at boot and keeps pushing', async () => {
+  await boot('keyA');
+  await pluginStore().set({
+    key: 'settings',
+    value: {
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: sealV1(emulator.clientSecret, ['keyA']),
+    },
+  });
+  await boot('keyA');
+  expect(await storedSecret()).toMatch(/^v2:/);
+  documentId = (await createPlace(app!.strapi, { title: 'Before rotation' })).documentId;
+  await until(async () => (await remoteName()) === 'Before rotation', 'the first push');
+});
+
+test('a key put in front of APP_KEYS, then the old one removed: still pushing', async () => {
+  const before = await storedSecret();
+  await boot('keyB,keyA');
+  const after = await storedSecret();
+  expect(after).not.toBe(before);
+  expect((await app!.sync().status()).credentialsError).toBeNull();
+  await rename('After adding a key');
+  await until(async () => (await remoteName()) === 'After adding a key', 'a push');
+
+  await boot('keyB');
+  expect(await storedSecret()).toBe(after);
+  await rename('After removing the old key');
+  await until(async () => (await remoteName()) === 'After removing the old key', 'a push');
+  expect(unreadableLines()).toEqual([]);
+  expect(alerts).toEqual([]);
+});
+
+test('no key opens it: said once, everywhere; entering it again pushes what waited', async () => {
+  await boot('keyC');
+  await rename('Changed while unreadable');
+  const message = /stored client secret cannot be read with this app's keys.*enter it again/;
+  for (let i = 0; i < 4; i++) {
+    const report = await app!.sync().status();
+    expect(report.configured).toBe(false);
+    expect(report.credentialsError).toMatch(message);
+    const view = await settings().credentials.publicView();
+    expect(view).toMatchObject({ secretUnreadable: true, secretSet: false, configured: false });
+    // The worker asks for the credentials every second or two meanwhile.
+    await new Promise((r) => setTimeout(r, 1_500));
+  }
+  expect(unreadableLines()).toHaveLength(1);
+  expect(await remoteName()).toBe('After removing the old key');
+  await until(() => alerts.length > 0, 'the credentials alert');
+  expect(alerts).toHaveLength(1);
+  expect(alerts[0]).toMatchObject({ kind: 'credentials' });
+  expect(alerts[0].text).toMatch(message);
+
+  await settings().credentials.save({ clientSecret: emulator.clientSecret });
+  settings().changed();
+  await until(async () => (await remoteName()) === 'Changed while unreadable', 'the waiting push');
+  const report = await app!.sync().status();
+  expect(report).toMatchObject({ configured: true, credentialsError: null });
+  expect(await settings().credentials.publicView()).toMatchObject({ secretUnreadable: false });
+  expect(unreadableLines()).toHaveLength(1);
+  expect(alerts).toHaveLength(1);
+  for (const line of app!.logs) expect(line).not.toContain(emulator.clientSecret);
+});
