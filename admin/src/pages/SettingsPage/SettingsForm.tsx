@@ -95,6 +95,11 @@ export const SettingsForm = ({
   const lockedHint = (field: CredentialField) => settings.locked[field];
   const secretHint = () => {
     if (settings.locked.clientSecret) return settings.locked.clientSecret;
+    if (settings.secretUnreadable)
+      return t(
+        'settings.secret.hint.unreadable',
+        "A secret is saved, but this app's keys cannot read it: enter it again."
+      );
     if (!settings.secretSet)
       return t(
         'settings.secret.hint.none',
