@@ -14,14 +14,7 @@ import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
 import { extend } from '../../utils/objects';
-
-/** Text an editor can act on; the remote's own words are kept. */
-export const reasonOf = (err: unknown): string => {
-  if (err instanceof MappingError) return err.message;
-  if (err instanceof RemoteError) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
-};
+import { failureOf } from '../db-error';
 
 export function createPusher(deps: PushDeps) {
   const { strapi, states } = deps;
@@ -249,9 +242,9 @@ export function createPusher(deps: PushDeps) {
         });
       }
       strapi.log.error(
-        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`
+        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${failureOf(err)}`
       );
-      return await fail(reasonOf(err), true);
+      return await fail(failureOf(err), true);
     }
   };
 
