@@ -9,7 +9,7 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { now, requeueDependants, type PushDeps, type PushResult } from './context';
 import { createCreator } from './create';
-import { membershipDiff } from './membership';
+import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
@@ -143,6 +143,7 @@ export function createPusher(deps: PushDeps) {
         return { kind: 'unchanged' };
 
       const client = await deps.client();
+      const membersOnly = onlyMembersChanged(outcome, state);
       const send = async (): Promise<Sent | { refused: string }> => {
         // The bytes of media are read only now that they are sent.
         let payload: Record<string, unknown>;
@@ -158,7 +159,7 @@ export function createPusher(deps: PushDeps) {
           if (err instanceof MappingError) return { refused: err.message };
           throw err;
         }
-        return await updateOrCreate(client, key, mapping, state, payload, reread);
+        return await updateOrCreate(client, key, mapping, state, payload, reread, membersOnly);
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length
@@ -171,13 +172,22 @@ export function createPusher(deps: PushDeps) {
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
       if (outcome.members) {
-        const result = await membershipDiff(
-          client,
-          resource,
-          remoteId,
-          firstId ? [] : members,
-          outcome.members
-        );
+        let result: Awaited<ReturnType<typeof membershipDiff>>;
+        try {
+          result = await membershipDiff(
+            client,
+            resource,
+            remoteId,
+            firstId ? [] : members,
+            outcome.members
+          );
+        } catch (err) {
+          // The PUT left out is what finds a list deleted by someone else (and makes it again):
+          // the next attempt sends it.
+          if (!(answer.unsent && err instanceof RemoteError && !err.retryable)) throw err;
+          await states.upsert(key, { resource, payloadHash: null });
+          return await fail(err.message, true, { httpStatus: err.status });
+        }
         members = result.members;
         membershipErrors = result.errors;
       }
