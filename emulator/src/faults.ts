@@ -9,6 +9,7 @@ const KINDS: FaultKind[] = [
   'latency',
   'reset-before',
   'reset-after',
+  'garble-after',
   'revoke-tokens',
   'pass',
 ];

@@ -3,7 +3,7 @@
  *   control routes (/__emulator/, never faulted nor logged)
  *   -> fault decision (latency, status, reset-before, revoke-tokens)
  *   -> body (413 past the limit) -> the API (api.ts)
- *   -> reset-after fault or answer -> request log.
+ *   -> reset-after fault, or the answer (garbled by a garble-after fault) -> request log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -66,6 +66,26 @@ function faultReply(f: FaultSpec): Reply {
     raw: true,
     body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
     headers: { ...headers, 'content-type': 'text/html' },
+  };
+}
+
+/** The answer of a request that was applied, made unreadable on its way back (a proxy cutting it short, say). */
+function garbledReply(reply: Reply, f: FaultSpec): Reply {
+  const headers = { ...(reply.headers ?? {}) };
+  if (typeof f.body === 'string')
+    return {
+      status: reply.status,
+      body: f.body,
+      raw: true,
+      headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
+    };
+  if (f.body !== undefined) return { status: reply.status, body: f.body, headers };
+  const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  return {
+    status: reply.status,
+    body: text.slice(0, Math.floor(text.length / 2)),
+    raw: true,
+    headers: { ...headers, 'content-type': 'application/json' },
   };
 }
 
@@ -207,6 +227,7 @@ export class RequestPipeline {
       resetSocket(req.socket);
       return finish(null, reply.status);
     }
+    if (action?.kind === 'garble-after') reply = garbledReply(reply, action);
     if (res.destroyed) return finish(null);
     writeReply(res, reply, method === 'HEAD');
     finish(reply.status);

@@ -58,7 +58,7 @@ export interface EmulatorClient {
 }
 
 export type FaultKind =
-  'status' | 'latency' | 'reset-before' | 'reset-after' | 'revoke-tokens' | 'pass';
+  'status' | 'latency' | 'reset-before' | 'reset-after' | 'garble-after' | 'revoke-tokens' | 'pass';
 
 /**
  * One fault. Filters: method and pathPrefix (both optional, default: every request outside /__emulator/).
@@ -67,6 +67,9 @@ export type FaultKind =
  * - 'latency'       only delay the request by `latencyMs` (fixed, or [min, max] uniformly).
  * - 'reset-before'  destroy the socket (TCP RST) before the request is applied: nothing stored.
  * - 'reset-after'   apply the request (the object IS stored), then destroy the socket instead of answering.
+ * - 'garble-after'  apply the request (the object IS stored), then answer its status with a body the
+ *                   client cannot read: `body` (a string is sent as text/html, JSON as JSON: `{}` has
+ *                   no id), or without `body` the real JSON answer cut short.
  * - 'revoke-tokens' revoke every bearer token, then handle the request (which then gets 401).
  * - 'pass'          (script only) let one matching request through untouched by the script.
  * `latencyMs` may be given on any kind: the delay comes first.

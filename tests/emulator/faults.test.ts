@@ -198,6 +198,38 @@ describe('connection resets', () => {
     expect(emu.state().pinpoints).toEqual([]);
   });
 
+  it('garble-after: the object IS stored and the 2xx answer cannot be read', async () => {
+    emu.setFaults({
+      script: [
+        { kind: 'garble-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
+        { kind: 'garble-after', method: 'POST', body: '<html><body>OK</body></html>' },
+        { kind: 'garble-after', method: 'POST', body: {} },
+      ],
+    });
+    const post = (name: string) =>
+      fetch(`${emu.baseUrl}/v3.0/pinpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(place(name)),
+      });
+    const cut = await post('cut');
+    expect(cut.status).toBe(201);
+    expect(cut.headers.get('content-type')).toBe('application/json');
+    const text = await cut.text();
+    expect(text.startsWith('{"id":')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow();
+    const html = await post('html');
+    expect([html.status, await html.text()]).toEqual([201, '<html><body>OK</body></html>']);
+    const empty = await post('empty');
+    expect([empty.status, await empty.json()]).toEqual([201, {}]);
+    expect(emu.state().pinpoints.map((p) => p.name)).toEqual(['cut', 'html', 'empty']);
+    expect(emu.requests().map((r) => [r.status, r.fault])).toEqual([
+      [201, 'garble-after'],
+      [201, 'garble-after'],
+      [201, 'garble-after'],
+    ]);
+  });
+
   it('a reset is a real TCP reset for a plain node:http client', async () => {
     emu.setFaults({ script: [{ kind: 'reset-before' }] });
     const code = await new Promise<string>((resolve) => {

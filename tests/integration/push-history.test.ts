@@ -4,8 +4,8 @@
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
-import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
-import { ATTEMPT_UID } from '../../server/src/sync/tables';
+import { docs, PLACE, setPluginConfig, stateOf, until } from '../helpers/sync';
+import { ATTEMPT_UID, tableInfo } from '../../server/src/sync/tables';
 import { createAdmin } from '../helpers/admin-api';
 
 let app: TestApp;
@@ -127,4 +127,39 @@ test('the admin API serves the history to who may read the sync', async () => {
   expect(entry.state.viewUrl).toBe(
     `https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`
   );
+});
+
+test('a history write that fails is logged with the reason, never the statement nor the values it held', async () => {
+  const { table } = tableInfo(app.strapi, ATTEMPT_UID);
+  const knex = app.strapi.db.connection;
+  await app.sync().idle();
+  await app.sync().historyOf({ contentType: PLACE, documentId: 'none' }); // flushes what is buffered
+  const logged = app.logs.length;
+  // The table is out of reach while one attempt is written: the database refuses the INSERT.
+  await knex.schema.renameTable(table, `${table}_away`);
+  try {
+    app.emulator.scriptFaults([
+      {
+        kind: 'status',
+        status: 400,
+        body: { name: ['Hidden Orchard is taken.'] },
+        method: 'POST',
+        pathPrefix: '/v3.0/pinpoints',
+      },
+    ]);
+    const place = await createPlace(app.strapi, { title: 'Hidden Orchard' });
+    await app.sync().idle();
+    const line = await until(
+      () => app.logs.slice(logged).find((l) => l.includes('could not record the push history')),
+      'the history warning'
+    );
+    expect(line).toMatch(
+      /^warn: \[location-content\] could not record the push history of 1 attempt\(s\): .*(no such table|does not exist)/
+    );
+    expect(line).not.toMatch(/insert into|values|Hidden Orchard/i);
+    expect(line).not.toContain(place.documentId);
+    expect(line!.length).toBeLessThan(300);
+  } finally {
+    await knex.schema.renameTable(`${table}_away`, table);
+  }
 });

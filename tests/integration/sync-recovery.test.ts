@@ -339,6 +339,45 @@ describe('a POST whose answer is lost', () => {
     ]);
     expect(emulator.faults().script ?? []).toEqual([]);
   });
+
+  // A 2xx that cannot be read says the POST was carried out, not what it made: like a lost answer.
+  test.each([
+    ['cut short', undefined, 1],
+    ['not JSON', '<html><body>Created</body></html>', 2],
+    ['JSON without an id', { detail: 'Created.' }, 3],
+  ])(
+    'answered 2xx with a body %s: the object it made is adopted, never failed nor created twice',
+    async (what, body, n) => {
+      const { strapi, emulator } = app;
+      const title = `Unreadable ${what}`;
+      emulator.scriptFaults([
+        {
+          kind: 'garble-after',
+          method: 'POST',
+          pathPrefix: '/v3.0/pinpoints',
+          ...(body === undefined ? {} : { body }),
+        },
+      ]);
+      const since = mark(emulator);
+      const place = await createPlace(strapi, { title, geo: { lat: 43.3, lng: 5.3 + n } });
+      await app.sync().idle();
+
+      const copies = emulator.state().pinpoints.filter((p: any) => p.name === title);
+      expect(copies).toHaveLength(1);
+      expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
+        status: 'synced',
+        lastError: null,
+        remoteId: copies[0].id,
+      });
+      const calls = emulator
+        .requests({ since })
+        .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'));
+      expect(calls.map((r: any) => [r.method, r.path, r.status, r.fault])).toEqual([
+        ['POST', '/v3.0/pinpoints', 201, 'garble-after'],
+        ['PUT', `/v3.0/pinpoints/${copies[0].id}`, 200, null],
+      ]);
+    }
+  );
 });
 
 describe('a restart', () => {

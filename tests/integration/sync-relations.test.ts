@@ -1,16 +1,19 @@
 jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
-import { createIcon, createPlace } from '../helpers/content';
+import { createIcon, createPlace, createTour } from '../helpers/content';
 import {
   counts,
   docs,
   HAPPENING,
   ICON,
+  mark,
   PLACE,
+  remoteCall,
   remoteOf,
   stateOf,
   TOUR,
   until,
+  writes,
 } from '../helpers/sync';
 
 /** Order and relations: category -> pinpoint -> event / list, whatever order editors save in. */
@@ -199,4 +202,84 @@ test('removing a pinpoint takes its events with it; the state follows and they c
     pinpoint: otherId,
   });
   expect(emulator.state().events.filter((e: any) => e.name === 'Fair')).toHaveLength(1);
+});
+
+describe('a list pushed again because of its members', () => {
+  const calls = (since: number) =>
+    writes(app.emulator, since).map((r: any) => `${r.method} ${r.path.replace(/\/\d+/g, '/:id')}`);
+
+  test('when a member gets its remote id, makes the membership call only: no PUT of its unchanged name', async () => {
+    const { strapi, emulator } = app;
+    const first = await createPlace(strapi, { title: 'Pier', geo: { lat: 43.29, lng: 5.36 } });
+    const later = await createPlace(
+      strapi,
+      { title: 'Fort', geo: { lat: 43.295, lng: 5.362 } },
+      { publish: false }
+    );
+    const tour = await createTour(strapi, {
+      name: 'Harbour walk',
+      stops: [first.documentId, later.documentId],
+    });
+    await app.sync().idle();
+    const listId = (await stateOf(app, TOUR, tour.documentId)).remoteId;
+
+    const since = mark(emulator);
+    await docs(strapi, PLACE).publish({ documentId: later.documentId });
+    await app.sync().idle();
+    expect(calls(since)).toEqual(['POST /v3.0/pinpoints', 'POST /v3.0/lists/:id/pinpoints']);
+    expect(await remoteOf(app, TOUR, tour.documentId)).toMatchObject({
+      id: listId,
+      name: 'Harbour walk',
+      members: [
+        (await stateOf(app, PLACE, first.documentId)).remoteId,
+        (await stateOf(app, PLACE, later.documentId)).remoteId,
+      ].sort((a, b) => a - b),
+    });
+    expect(await stateOf(app, TOUR, tour.documentId)).toMatchObject({
+      status: 'synced',
+      lastError: null,
+    });
+
+    // Its own fields changed: one PUT, and no membership call (the members are the same).
+    const renamed = mark(emulator);
+    await docs(strapi, TOUR).update({ documentId: tour.documentId, data: { name: 'Port walk' } });
+    await docs(strapi, TOUR).publish({ documentId: tour.documentId });
+    await app.sync().idle();
+    expect(calls(renamed)).toEqual(['PUT /v3.0/lists/:id']);
+    expect((await remoteOf(app, TOUR, tour.documentId)).name).toBe('Port walk');
+  });
+
+  test('deleted on the remote meanwhile, is made again with all its members', async () => {
+    const { strapi, emulator } = app;
+    const first = await createPlace(strapi, { title: 'Dock', geo: { lat: 43.3, lng: 5.35 } });
+    const later = await createPlace(
+      strapi,
+      { title: 'Lighthouse', geo: { lat: 43.31, lng: 5.34 } },
+      { publish: false }
+    );
+    const tour = await createTour(strapi, {
+      name: 'Coast walk',
+      stops: [first.documentId, later.documentId],
+    });
+    await app.sync().idle();
+    const gone = (await stateOf(app, TOUR, tour.documentId)).remoteId;
+    expect((await remoteCall(emulator, 'DELETE', `/v3.0/lists/${gone}`)).status).toBe(204);
+
+    await docs(strapi, PLACE).publish({ documentId: later.documentId });
+    await app.sync().idle();
+    const lists = emulator.state().lists.filter((l: any) => l.name === 'Coast walk');
+    expect(lists).toHaveLength(1);
+    expect(lists[0].id).not.toBe(gone);
+    expect(lists[0].members).toEqual(
+      [
+        (await stateOf(app, PLACE, first.documentId)).remoteId,
+        (await stateOf(app, PLACE, later.documentId)).remoteId,
+      ].sort((a, b) => a - b)
+    );
+    expect(await stateOf(app, TOUR, tour.documentId)).toMatchObject({
+      remoteId: lists[0].id,
+      status: 'synced',
+      lastError: null,
+    });
+  });
 });

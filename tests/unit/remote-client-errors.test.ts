@@ -93,7 +93,7 @@ describe('error classification', () => {
     expect(apiCalls()).toHaveLength(1);
   });
 
-  it('a 2xx that is not JSON is a server error, retryable except for POST', async () => {
+  it('a 2xx that is not JSON is a retryable server error, for a POST too (like a lost answer)', async () => {
     const { remote } = client(() => ({ status: 200, text: '<html>maintenance</html>' }));
     expect(await caught(remote.pinpoints.get(1))).toMatchObject({
       code: 'server',
@@ -101,7 +101,9 @@ describe('error classification', () => {
     });
     expect(await caught(remote.pinpoints.create({ name: 'x' }))).toMatchObject({
       code: 'server',
-      retryable: false,
+      retryable: true,
+      status: 200,
+      method: 'POST',
     });
   });
 

@@ -79,10 +79,10 @@ describe('requests', () => {
     });
   });
 
-  it('report an answer without id as a non-retryable server error', async () => {
+  it('report a create answer without id as a retryable server error (like a lost answer)', async () => {
     const { remote } = client(() => ({ status: 201, json: { name: 'x' } }));
     const err = await caught(remote.pinpoints.create({ name: 'x' }));
-    expect(err).toMatchObject({ code: 'server', retryable: false, status: 201, method: 'POST' });
+    expect(err).toMatchObject({ code: 'server', retryable: true, status: 201, method: 'POST' });
     expect(err.message).toMatch(/without an integer id/);
   });
 

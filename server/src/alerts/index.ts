@@ -3,6 +3,7 @@ import type { AlertKind, AlertMessage, SendTestAlert } from '../../../shared/con
 import { environmentName } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
+import { failureOf } from '../sync/db-error';
 import { keyLabel } from '../sync/keys';
 import type { EntryKey } from '../sync/types';
 import { claimAlert } from './claim';
@@ -92,9 +93,7 @@ export function createAlerts(
       if (!(await claimAlert(strapi, kind, (c.intervalMinutes ?? 60) * 60_000))) return;
       await deliver(message(kind, title, text));
     } catch (err) {
-      strapi.log.warn(
-        `[location-content] could not send the ${kind} alert: ${(err as Error | null)?.message ?? err}`
-      );
+      strapi.log.warn(`[location-content] could not send the ${kind} alert: ${failureOf(err)}`);
     }
   };
 

@@ -6,6 +6,7 @@ import type {
   RepairDrift,
 } from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../permissions';
+import { failureOf } from '../sync/db-error';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabels } from './labels';
 import { getService, type Context } from '../utils';
@@ -67,9 +68,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     checking ??= service(strapi)
       .check()
       .catch((err: unknown) =>
-        strapi.log.warn(
-          `[location-content] the check of the remote failed: ${err instanceof Error ? err.message : err}`
-        )
+        strapi.log.warn(`[location-content] the check of the remote failed: ${failureOf(err)}`)
       )
       .finally(() => (checking = null));
     const body: CheckDrift.Response = { checking: true };

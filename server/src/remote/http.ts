@@ -177,8 +177,9 @@ export function createApi(options: ApiOptions): Api {
           message: `Unreadable answer (${statusLine(response.status, response.statusText)}, not JSON) on ${method} ${path}: ${describeBody(redactor.value(bodyForDisplay(response.text))) ?? ''}`,
           code: 'server',
           status: response.status,
-          // Whether a POST took effect is unknown: repeating it could duplicate.
-          retryable: method !== 'POST',
+          // Like a lost answer: a write may have taken effect, and is repeated as after a timeout
+          // (a create looks for the object it may have made first: sync/push/create.ts).
+          retryable: true,
           body: redactor.value(bodyForDisplay(response.text)),
           method,
           path,

@@ -4,8 +4,10 @@ import { assertId } from './payloads';
 import { extend } from '../utils/objects';
 
 /**
- * A 2xx answer the client cannot read is a contract breach, not a transient
- * fault: it is reported as a non-retryable `server` error with the body kept.
+ * A 2xx answer the client cannot read is reported as a `server` error with the body kept. To a
+ * write it is like a lost answer: the write may have taken effect, and is repeated as after a
+ * timeout (a create looks for the object it may have made first: sync/push/create.ts). To a read
+ * it is a contract breach that asking again would not mend.
  */
 export function readWith<T>(response: ApiResponse, read: (raw: unknown) => T): T {
   try {
@@ -16,7 +18,7 @@ export function readWith<T>(response: ApiResponse, read: (raw: unknown) => T): T
       message: `Unexpected answer (${response.status}) on ${response.method} ${response.path}: ${reason}`,
       code: 'server',
       status: response.status,
-      retryable: false,
+      retryable: response.method !== 'GET',
       body: bodyForDisplay(JSON.stringify(response.data ?? null)),
       method: response.method,
       path: response.path,

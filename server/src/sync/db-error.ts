@@ -1,3 +1,6 @@
+import { MappingError } from '../mapping/errors';
+import { RemoteError } from '../remote/errors';
+
 /**
  * Why a statement failed, without the statement or its values: knex puts both in the message
  * ("insert into ... values (...) - <the database's message>"), and values are editors' content.
@@ -15,3 +18,12 @@ export const reasonOf = (thrown: unknown): string => {
   text = text.replace(/\s+/g, ' ').trim().slice(0, 200);
   return code && !text.includes(code) ? `${code}: ${text}` : text;
 };
+
+/**
+ * Why something failed, for a log line or an editor: the remote's and the mapping's own words as
+ * they are (they hold no statement, and may hold a ' - ' of their own), anything else as reasonOf.
+ */
+export const failureOf = (thrown: unknown): string =>
+  thrown instanceof RemoteError || thrown instanceof MappingError
+    ? thrown.message
+    : reasonOf(thrown);

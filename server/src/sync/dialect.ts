@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { reasonOf } from './db-error';
 
 /**
  * The statements whose SQL differs between the databases Strapi 5 runs on. Each one lives here,
@@ -218,7 +219,7 @@ export async function refreshPlannerStatistics(strapi: Core.Strapi): Promise<voi
     await strapi.db.connection.raw('PRAGMA optimize=0x10002');
   } catch (err) {
     strapi.log.warn(
-      `[location-content] could not refresh SQLite's planner statistics (PRAGMA optimize): ${err instanceof Error ? err.message : err}`
+      `[location-content] could not refresh SQLite's planner statistics (PRAGMA optimize): ${reasonOf(err)}`
     );
   }
 }

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../shared/contracts/history';
+import { reasonOf } from './db-error';
 import { keyString } from './keys';
 import { insertRows } from './dialect';
 import type { PushResult } from './push';
@@ -124,7 +125,7 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
           if (Date.now() - lastLogAt < 60_000) return;
           lastLogAt = Date.now();
           strapi.log.warn(
-            `[location-content] could not record the push history of ${rows.length} attempt(s): ${err?.message ?? err}`
+            `[location-content] could not record the push history of ${rows.length} attempt(s): ${reasonOf(err)}`
           );
         })
       );

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { EnqueueItem } from './outbox';
 import type { ResourceKind } from '../remote/types';
 import type { SchemaModel } from '../mapping/types';
+import { reasonOf } from './db-error';
 import { modelOf } from './strapi';
 
 const WRITE_ACTIONS = new Set([
@@ -118,7 +119,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
 
   const failed = (ctx: WriteContext, err: unknown) => {
     strapi.log.error(
-      `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${(err as Error | null)?.message ?? err}`
+      `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${reasonOf(err)}`
     );
   };
 
@@ -135,7 +136,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
             .then(() => deps.record(items))
             .catch((err) =>
               strapi.log.error(
-                `[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${err?.message}`
+                `[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${reasonOf(err)}`
               )
             );
         });

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { relationTargets } from '../mapping';
+import { reasonOf } from './db-error';
 import { RELATION_FIELDS } from '../mapping/populate';
 import { BUSY_WRITES, createBatcher, groupBy } from './batcher';
 import { onlineKeyPages } from './entries';
@@ -119,7 +120,7 @@ export function createRelated(deps: RelatedDeps) {
         }
       } catch (err) {
         strapi.log.warn(
-          `[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${(err as Error | null)?.message ?? err}`
+          `[location-content] could not find the ${mapping.contentType} entries related to ${contentType} ${documentIds.slice(0, 3).join(', ')}${documentIds.length > 3 ? '…' : ''} through '${path}': ${reasonOf(err)}`
         );
       }
     }

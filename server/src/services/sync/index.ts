@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Credentials } from '../../settings/credentials';
+import { reasonOf } from '../../sync/db-error';
 import { refreshPlannerStatistics } from '../../sync/dialect';
 import { keyString } from '../../sync/keys';
 import { createDocumentMiddleware } from '../../sync/middleware';
@@ -98,7 +99,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .stop(clean)
         .catch((err: unknown) =>
           strapi.log.warn(
-            `[location-content] could not mark this run as stopped cleanly: ${err instanceof Error ? err.message : err}`
+            `[location-content] could not mark this run as stopped cleanly: ${reasonOf(err)}`
           )
         );
       settings.close();

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
+import { failureOf } from '../db-error';
 import { keyString } from '../keys';
 import type { StateStore } from '../state';
 import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
@@ -24,7 +25,6 @@ export interface RepairDeps {
 }
 
 const REASON = 'drift repair';
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * Repairs of a drift report. Entries are queued as normal pushes (rate-limited, recorded,
@@ -161,7 +161,7 @@ export function createDriftRepair(deps: RepairDeps) {
           outcome.errors.push({
             resource: o.resource,
             remoteId: o.remoteId,
-            error: messageOf(err),
+            error: failureOf(err),
           });
         }
       }

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { ReconcileConfig } from '../../config/types';
+import { failureOf } from '../db-error';
 import { createLease, newLeaseOwner } from '../lease';
 import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
 
@@ -21,8 +22,6 @@ export interface ScheduleDeps {
   repair: (groups: DriftGroup[]) => Promise<RepairOutcome>;
   record: (run: ScheduledRun) => Promise<void>;
 }
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * The scheduled check (and repair) of the remote, with Strapi's cron. Every instance sharing
@@ -68,7 +67,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
         run.outcome = 'done';
       } catch (err) {
         run.outcome = 'failed';
-        run.error = messageOf(err);
+        run.error = failureOf(err);
         strapi.log.warn(
           `[location-content] the scheduled check of the remote failed: ${run.error}`
         );

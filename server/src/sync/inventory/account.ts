@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
 import type { Lease } from '../lease';
+import { failureOf } from '../db-error';
 import type { InventoryWalk } from './walk';
 
 /**
@@ -96,7 +97,7 @@ export function createAccountWatch(deps: AccountWatchDeps) {
         if (await reconcile()) await walkIfNeeded();
       } catch (err) {
         strapi.log.warn(
-          `[location-content] could not check which account the inventory describes: ${err instanceof Error ? err.message : err}`
+          `[location-content] could not check which account the inventory describes: ${failureOf(err)}`
         );
       } finally {
         checking = undefined;

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
+import { reasonOf } from '../db-error';
 import { isRateLimitWait } from '../limiter';
 import type { InventoryTable } from './table';
 
@@ -179,7 +180,7 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
         .finally(() => (unsaved -= 1))
         .catch((err) =>
           strapi.log.warn(
-            `[location-content] could not save the inventory walk's progress: ${messageOf(err)}`
+            `[location-content] could not save the inventory walk's progress: ${reasonOf(err)}`
           )
         );
       return saving;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
+import { failureOf } from '../db-error';
 import { identityOf } from './identity';
 import { walkMembers } from './members';
 import { createTailReader, type RunningWalk } from './tail';
@@ -193,7 +194,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         await save();
       } catch (err) {
         walk.state = 'failed';
-        walk.error = messageOf(err);
+        walk.error = failureOf(err);
         await save();
         if (!(err instanceof WalkStoppedError))
           strapi.log.warn(

@@ -1,3 +1,3 @@
-export { createPusher, reasonOf, type Pusher } from './pusher';
+export { createPusher, type Pusher } from './pusher';
 export type { PushDeps, PushResult } from './context';
 export { idsInErrors } from './membership';

@@ -1,5 +1,22 @@
+import { payloadHash, type UpsertOutcome } from '../../mapping';
 import type { RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
+import type { StateRecord } from '../state';
+
+/**
+ * A list whose name and description are those its last push sent, so that only its members
+ * changed (one got its remote id, say): the push makes the membership calls alone. The last
+ * hash covered the payload and the members recorded since; refused members left none.
+ */
+export const onlyMembersChanged = (outcome: UpsertOutcome, state: StateRecord | null): boolean =>
+  outcome.resource === 'list' &&
+  state?.remoteId != null &&
+  state.payloadHash != null &&
+  payloadHash({
+    resource: outcome.resource,
+    payload: outcome.payload,
+    members: state.members ?? undefined,
+  }) === state.payloadHash;
 
 /** The ids a membership answer's `errors` name. Null when one of them names none: its call is then uncertain. */
 export function idsInErrors(errors: unknown[]): Set<number> | null {

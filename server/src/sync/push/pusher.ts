@@ -9,19 +9,12 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { now, requeueDependants, type PushDeps, type PushResult } from './context';
 import { createCreator } from './create';
-import { membershipDiff } from './membership';
+import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
 import { extend } from '../../utils/objects';
-
-/** Text an editor can act on; the remote's own words are kept. */
-export const reasonOf = (err: unknown): string => {
-  if (err instanceof MappingError) return err.message;
-  if (err instanceof RemoteError) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
-};
+import { failureOf } from '../db-error';
 
 export function createPusher(deps: PushDeps) {
   const { strapi, states } = deps;
@@ -150,6 +143,7 @@ export function createPusher(deps: PushDeps) {
         return { kind: 'unchanged' };
 
       const client = await deps.client();
+      const membersOnly = onlyMembersChanged(outcome, state);
       const send = async (): Promise<Sent | { refused: string }> => {
         // The bytes of media are read only now that they are sent.
         let payload: Record<string, unknown>;
@@ -165,7 +159,7 @@ export function createPusher(deps: PushDeps) {
           if (err instanceof MappingError) return { refused: err.message };
           throw err;
         }
-        return await updateOrCreate(client, key, mapping, state, payload, reread);
+        return await updateOrCreate(client, key, mapping, state, payload, reread, membersOnly);
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length
@@ -178,13 +172,22 @@ export function createPusher(deps: PushDeps) {
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
       if (outcome.members) {
-        const result = await membershipDiff(
-          client,
-          resource,
-          remoteId,
-          firstId ? [] : members,
-          outcome.members
-        );
+        let result: Awaited<ReturnType<typeof membershipDiff>>;
+        try {
+          result = await membershipDiff(
+            client,
+            resource,
+            remoteId,
+            firstId ? [] : members,
+            outcome.members
+          );
+        } catch (err) {
+          // The PUT left out is what finds a list deleted by someone else (and makes it again):
+          // the next attempt sends it.
+          if (!(answer.unsent && err instanceof RemoteError && !err.retryable)) throw err;
+          await states.upsert(key, { resource, payloadHash: null });
+          return await fail(err.message, true, { httpStatus: err.status });
+        }
         members = result.members;
         membershipErrors = result.errors;
       }
@@ -249,9 +252,9 @@ export function createPusher(deps: PushDeps) {
         });
       }
       strapi.log.error(
-        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${reasonOf(err)}`
+        `[location-content] push of ${key.contentType} ${key.documentId} failed: ${failureOf(err)}`
       );
-      return await fail(reasonOf(err), true);
+      return await fail(failureOf(err), true);
     }
   };
 

@@ -13,6 +13,8 @@ export type Sent = {
   /** the object got its id from this push (a create, or a lost create adopted) */
   firstId: boolean;
   adopted: boolean;
+  /** the object's own fields were not sent: they are those of the last push */
+  unsent?: boolean;
 };
 
 /**
@@ -52,7 +54,8 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
   /**
    * Updates the entry's remote object, or creates it when it has none. `reread` is the push's
    * own reading of the state, so that a failure after the object was found gone counts from
-   * the state as it is then.
+   * the state as it is then. `fieldsUnchanged`: the object's fields are those of the last push,
+   * and are not sent again.
    */
   const updateOrCreate = async (
     client: RemoteClient,
@@ -60,9 +63,18 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
     mapping: Mapping,
     state: StateRecord | null,
     payload: Record<string, unknown>,
-    reread: () => Promise<StateRecord | null>
+    reread: () => Promise<StateRecord | null>,
+    fieldsUnchanged = false
   ): Promise<Sent> => {
     const resource = mapping.resource;
+    if (state?.remoteId != null && fieldsUnchanged)
+      return {
+        remote: { id: state.remoteId },
+        sent: payload,
+        firstId: false,
+        adopted: false,
+        unsent: true,
+      };
     if (state?.remoteId != null) {
       try {
         const sent = withClears(mapping, state, payload);
