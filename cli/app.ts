@@ -14,8 +14,6 @@ export interface LoadOptions {
   compile: boolean;
   /** Strapi's info lines too (on stderr) */
   verbose: boolean;
-  /** the command waits for pushes: this process runs the plugin's worker (under the outbox lease) */
-  worker: boolean;
 }
 
 const messageOf = (err: unknown) =>
@@ -122,7 +120,7 @@ export async function loadApp(options: LoadOptions): Promise<Core.Strapi> {
     );
   const strapiPkg: StrapiPackage = requireFrom(appDir, '@strapi/strapi');
   const distDir = await distDirOf(appDir, strapiPkg, options.compile);
-  (globalThis as Record<symbol, unknown>)[CLI_RUN] = { worker: options.worker };
+  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
   let strapi: Core.Strapi;
   try {
     strapi = strapiPkg.createStrapi({

@@ -29,7 +29,7 @@ const LISTED = 20;
 
 const syncOf = (strapi: Core.Strapi) =>
   strapi.plugin(PLUGIN).service('sync') as unknown as SyncService & {
-    engine: { resync: { running(): Promise<void> | null } };
+    engine: { resync: { running(): Promise<void> | null }; worker: { start(): void } };
   };
 
 const messageOf = (e: unknown) =>
@@ -81,6 +81,9 @@ async function assertCanPush(strapi: Core.Strapi) {
 /** Waits for the outbox to drain (this process's worker and any server's), showing the resync's progress. */
 async function waitForPushes(ctx: Context, label: string) {
   const sync = syncOf(ctx.strapi);
+  // The CLI's Strapi starts no worker (server/src/run-mode.ts): this one drains the outbox beside
+  // any server's, each row claimed under the lease by one of them.
+  sync.engine.worker.start();
   let stop = false;
   const ticker = (async () => {
     while (!stop) {
@@ -187,6 +190,8 @@ async function resync(ctx: Context): Promise<Outcome> {
   }
   if (ctx.args.wait) await assertCanPush(ctx.strapi);
   const started = (await sync.resync()) as ResyncProgress;
+  // Pushing starts while the listing goes on.
+  if (ctx.args.wait) sync.engine.worker.start();
   // This process lists the entries into the outbox: it must not exit before the listing is over.
   await sync.engine.resync.running()?.catch(() => undefined);
   if (!ctx.args.wait) {
@@ -355,6 +360,3 @@ export const RUN: Record<CommandName, (ctx: Context) => Promise<Outcome>> = {
   repair,
   link,
 };
-
-/** Commands that push from this process (so it runs the plugin's worker). */
-export const pushesHere = (args: Parsed) => args.wait;

@@ -6,12 +6,13 @@
  * resync, check, repair, link), prints the result for a person or as one JSON document (output.ts),
  * destroys Strapi and exits with a code a CI job can gate on: 0 all is well, 1 entries failed or
  * drift was found, 2 bad usage (args.ts), 3 the command could not run. In this process the plugin
- * runs its worker only for --wait, beside any server on the same database (server/src/run-mode.ts).
+ * runs no background work of a server; the worker runs only for --wait, started by the command
+ * once its own work is recorded, beside any server on the same database (server/src/run-mode.ts).
  */
 import type { Core } from '@strapi/strapi';
 import { commandHelp, mainHelp, parse, UsageError, type Parsed } from './args';
 import { loadApp, RunError } from './app';
-import { pushesHere, RUN } from './commands';
+import { RUN } from './commands';
 import { err, out, progress, reserveStdout } from './output';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, error: 3 } as const;
@@ -30,7 +31,6 @@ async function run(args: Parsed): Promise<number> {
       appDir: process.cwd(),
       compile: args.compile,
       verbose: args.verbose,
-      worker: pushesHere(args),
     });
     const bar = progress(args.json ? 'none' : process.stderr.isTTY ? 'tty' : 'plain');
     const outcome = await RUN[command]({ strapi, args, progress: bar });

@@ -68,11 +68,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await states.ensureIndexes();
       await engine.inventoryTable.ensureIndexes();
       await engine.history.ensureIndexes();
-      // The CLI runs one command and exits: the worker only when the command waits for pushes;
-      // the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
-      const cli = cliRun();
-      if (cli) {
-        if (cli.worker) worker.start();
+      // The CLI runs one command and exits: it starts the worker itself when the command waits for
+      // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
+      if (cliRun()) {
         resync.startTicker();
         inventory.start();
         return;
