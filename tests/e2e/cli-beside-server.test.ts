@@ -15,7 +15,7 @@ import { runCli } from './cli-run';
 
 jest.setTimeout(300_000);
 
-const SEEDED = 150;
+const SEEDED = 100;
 const found = ensurePostgres({ install: false });
 if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
 
@@ -36,7 +36,10 @@ if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
       emulator: client('cli'),
       env: { ...pg.env, LOCATION_CONTENT_CONFIG_PATCH: JSON.stringify(PATCH) },
     });
-  const PATCH = { config: { rateLimit: { requestsPerSecond: 400, concurrency: 4 } } };
+  // A worker claims up to 2 s of the rate limit at once (here 60 rows, 10 a claim): at 30 pushes a
+  // second per process, the CLI's worker cannot take every row before the server's poll (every
+  // second) takes some.
+  const PATCH = { config: { rateLimit: { requestsPerSecond: 30, concurrency: 4 }, batchSize: 10 } };
   const creates = (by?: string) =>
     emu
       .requests()
