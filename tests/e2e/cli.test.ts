@@ -152,6 +152,18 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
       // the TypeScript sources ran, compiled into the tsconfig's outDir
       expect(existsSync(path.join(appDir, 'dist', 'config', 'server.js'))).toBe(true);
       expect(run.stderr).toContain('typescript app bootstrapped');
+      // --no-compile loads the last build as it is (as `strapi start` does): an edit is not seen
+      const index = path.join(appDir, 'src', 'index.ts');
+      const source = await fs.readFile(index, 'utf8');
+      await fs.writeFile(index, source.replace('app bootstrapped', 'app edited'));
+      try {
+        const built = await cli(['status', '--no-compile', '--json']);
+        expect(built.code).toBe(0);
+        expect(built.json().status.queue.depth).toBe(4);
+        expect(built.stderr).toContain('typescript app bootstrapped');
+      } finally {
+        await fs.writeFile(index, source);
+      }
     } else expect(existsSync(path.join(appDir, 'dist'))).toBe(false);
   });
 
