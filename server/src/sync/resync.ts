@@ -166,8 +166,14 @@ export function createResync(deps: ResyncDeps) {
   };
 
   const start = async (): Promise<ResyncProgress> => {
-    const current = job ?? (await load());
-    if (current && current.state === 'running') return current;
+    // Another instance (a server, the CLI) may have started one since this one last looked.
+    if (!job || job.state !== 'running') job = (await load()) ?? job;
+    if (job?.state === 'running') {
+      // Its listing is over and its rows have all left the outbox, whoever listed and pushed
+      // them: it is done (the instance that listed it may be gone, as the CLI is), not joined.
+      await refresh();
+      if (job.state === 'running') return job;
+    }
     job = {
       id: randomUUID(),
       state: 'running',
@@ -214,7 +220,8 @@ export function createResync(deps: ResyncDeps) {
   };
 
   const progress = async (): Promise<ResyncProgress | null> => {
-    if (!job) job = await load();
+    // A job started by another instance (a server, the CLI) is read from the database.
+    if (!job || job.state !== 'running') job = (await load()) ?? job;
     if (!job) return null;
     if (job.state === 'running') await refresh(false);
     const { cursor: _cursor, ...rest } = job;

@@ -12,6 +12,7 @@ import type {
   ResyncProgress,
   SyncStatusReport,
 } from '../../../../shared/contracts/sync';
+import { cliRun } from '../../run-mode';
 import { getService } from '../../utils';
 import { createEngine } from './engine';
 import { createEntries } from './entries';
@@ -68,6 +69,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await states.ensureIndexes();
       await engine.inventoryTable.ensureIndexes();
       await engine.history.ensureIndexes();
+      // The CLI runs one command and exits: it starts the worker itself when the command waits for
+      // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
+      if (cliRun()) {
+        resync.startTicker();
+        inventory.start();
+        return;
+      }
       // In the background: the boot does not wait for it (it warns itself if it fails).
       void refreshPlannerStatistics(strapi);
       worker.start();

@@ -1,0 +1,77 @@
+/**
+ * Runs the built `location-content` command (dist/cli/index.js, what package.json `bin` points
+ * at) as a child process in an app's folder, with the env a test app gets (tests/helpers/app-dir.js).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { appEnv } from '../helpers/app-dir';
+
+export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** stdout as the one JSON document it must be */
+  json(): any;
+}
+
+export function runCli(options: {
+  appDir: string;
+  args: string[];
+  emulator?: { baseUrl: string; clientId: string; clientSecret: string };
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** on a terminal: run under script(1), which gives it a pty (stdout and stderr then both arrive on stdout) */
+  tty?: boolean;
+}): Promise<CliRun> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ...appEnv({ appDir: options.appDir, emulator: options.emulator }),
+    ...options.env,
+  };
+  // jest's own variables would make Strapi think it runs inside jest
+  delete env.JEST_WORKER_ID;
+  const started = Date.now();
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const [command, args] = options.tty
+    ? [
+        'script',
+        ['-qec', [process.execPath, CLI, ...options.args].map(quote).join(' '), '/dev/null'],
+      ]
+    : [process.execPath, [CLI, ...options.args]];
+  const child = spawn(command, args, {
+    cwd: options.appDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (process.env.LC_CHILD_ECHO === '1')
+        process.stderr.write(`[cli ${options.args.join(' ')}] exit ${code}\n${stdout}${stderr}`);
+      resolve({
+        code,
+        stdout,
+        stderr,
+        ms: Date.now() - started,
+        json() {
+          try {
+            return JSON.parse(stdout);
+          } catch {
+            throw new Error(
+              `stdout is not one JSON document (exit ${code}):\n${stdout}\n--- stderr:\n${stderr}`
+            );
+          }
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,344 @@
+/**
+ * The `location-content` CLI as a user runs it: the built dist/cli/index.js, a child process in the
+ * folder of a copy of the playground app, against the emulator; no Strapi server running. In a
+ * JavaScript app (the playground without its tsconfig.json) and in a TypeScript app (the same app
+ * with TypeScript config and sources, compiled by the CLI). The run beside a running Strapi on
+ * one database is tests/e2e/cli-beside-server.test.ts.
+ *
+ *   npm run build && npx jest --selectProjects e2e -- tests/e2e/cli.test.ts
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { startEmulator, type EmulatorHandle } from '../../emulator/src';
+import { makeAppDir, removeDir } from '../helpers/app-dir';
+import { startChildApp } from '../helpers/child-app';
+import { runCli, type CliRun } from './cli-run';
+
+jest.setTimeout(300_000);
+
+let emu: EmulatorHandle;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+
+afterAll(async () => {
+  await emu?.stop();
+  for (const d of dirs) await removeDir(d);
+});
+
+type Ids = { louvre: string; orsay: string; nowhere: string; eiffel: string };
+
+/**
+ * A copy of the playground holding three valid places and one without coordinates, saved with
+ * the sync off (so waiting in the outbox); one of them, Tour Eiffel, is on the remote already.
+ */
+async function appWithContent(variant: 'js' | 'ts') {
+  const appDir = await makeAppDir();
+  dirs.push(appDir);
+  const seeding = await startChildApp({
+    appDir,
+    emulator: emu,
+    patch: { config: { syncEnabled: false } },
+  });
+  const ids = await seeding.run(async (strapi: any) => {
+    const make = async (title: string, geo?: { lat: number; lng: number }) => {
+      const p = await strapi
+        .documents('api::place.place')
+        .create({ data: { title, ...(geo ? { geo } : {}) } });
+      await strapi.documents('api::place.place').publish({ documentId: p.documentId });
+      return p.documentId;
+    };
+    return {
+      louvre: await make('Louvre', { lat: 48.8606, lng: 2.3376 }),
+      orsay: await make('Orsay', { lat: 48.86, lng: 2.3266 }),
+      nowhere: await make('Nowhere'),
+      eiffel: await make('Tour Eiffel', { lat: 48.8584, lng: 2.2945 }),
+    };
+  });
+  await seeding.stop();
+  // Seeded as the playground is (the child loads the app in place); then made what it is.
+  if (variant === 'js') await fs.rm(path.join(appDir, 'tsconfig.json'));
+  else await makeTypeScript(appDir);
+  return { appDir, ids: ids as Ids };
+}
+
+/**
+ * The same app as a TypeScript one: a tsconfig.json with an outDir (as Strapi's TypeScript
+ * template has), its config and its entry file in TypeScript (with types that plain Node would
+ * refuse), the other files taken over as JavaScript.
+ */
+async function makeTypeScript(appDir: string) {
+  await fs.writeFile(
+    path.join(appDir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '@strapi/typescript-utils/tsconfigs/server',
+      compilerOptions: {
+        outDir: 'dist',
+        rootDir: '.',
+        allowJs: true,
+        // next to the app, not next to the config this one extends (in node_modules)
+        tsBuildInfoFile: './.tsbuildinfo',
+      },
+      include: ['./', './**/*.ts', './**/*.js', 'src/**/*.json'],
+      exclude: ['node_modules/', 'dist/', '.tmp/', 'public/', 'database/', 'types/'],
+    })
+  );
+  await fs.rm(path.join(appDir, 'config', 'server.js'));
+  await fs.writeFile(
+    path.join(appDir, 'config', 'server.ts'),
+    `type Env = ((key: string, fallback?: string) => string) & { int: (key: string, fallback?: number) => number };
+export default ({ env }: { env: Env }) => ({
+  host: env('HOST', '127.0.0.1'),
+  port: env.int('PORT', 1337),
+  app: { keys: ['tsKeyA', 'tsKeyB'] as string[] },
+});
+`
+  );
+  await fs.rm(path.join(appDir, 'src', 'index.js'));
+  await fs.writeFile(
+    path.join(appDir, 'src', 'index.ts'),
+    `import type { Core } from '@strapi/strapi';
+
+export default {
+  register() {},
+  bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    strapi.log.warn('typescript app bootstrapped');
+  },
+};
+`
+  );
+}
+
+/** Writes sent to the remote's API (not the token requests). */
+const writes = () =>
+  emu.requests().filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'));
+
+const remotePinpoints = () =>
+  emu
+    .state()
+    .pinpoints.map((p) => p.name)
+    .sort();
+
+describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
+  let appDir: string;
+  let ids: Ids;
+  let eiffel: { id: number };
+  const cli = (args: string[]): Promise<CliRun> => runCli({ appDir, emulator: emu, args });
+
+  beforeAll(async () => {
+    emu.reset();
+    emu.clearRequests();
+    ({ appDir, ids } = await appWithContent(variant));
+    // made elsewhere (the provider's portal, another tool) before the plugin was set up
+    eiffel = emu.create('pinpoints', {
+      name: 'Tour Eiffel',
+      latitude: 48.8584,
+      longitude: 2.2945,
+    }) as { id: number };
+  });
+
+  test('status --json: one JSON document on stdout, nothing pushed yet, exit 0', async () => {
+    const run = await cli(['status', '--json']);
+    expect(run.code).toBe(0);
+    const doc = run.json();
+    expect(doc).toMatchObject({ command: 'status', exitCode: 0, ok: true });
+    expect(doc.status.counts).toMatchObject({ synced: 0, failed: 0 });
+    // four saves recorded while the sync was off: still in the outbox
+    expect(doc.status.queue.depth).toBe(4);
+    expect(remotePinpoints()).toEqual(['Tour Eiffel']);
+    if (variant === 'ts') {
+      // the TypeScript sources ran, compiled into the tsconfig's outDir
+      expect(existsSync(path.join(appDir, 'dist', 'config', 'server.js'))).toBe(true);
+      expect(run.stderr).toContain('typescript app bootstrapped');
+      // --no-compile loads the last build as it is (as `strapi start` does): an edit is not seen
+      const index = path.join(appDir, 'src', 'index.ts');
+      const source = await fs.readFile(index, 'utf8');
+      await fs.writeFile(index, source.replace('app bootstrapped', 'app edited'));
+      try {
+        const built = await cli(['status', '--no-compile', '--json']);
+        expect(built.code).toBe(0);
+        expect(built.json().status.queue.depth).toBe(4);
+        expect(built.stderr).toContain('typescript app bootstrapped');
+      } finally {
+        await fs.writeFile(index, source);
+      }
+    } else expect(existsSync(path.join(appDir, 'dist'))).toBe(false);
+  });
+
+  test('resync --dry-run: the plan, nothing sent; exit 1 because one entry would fail', async () => {
+    const before = emu.requests().length;
+    const run = await cli(['resync', '--dry-run', '--json']);
+    expect(run.code).toBe(1);
+    const { plan } = run.json();
+    expect(plan.create.map((k: any) => k.documentId).sort()).toEqual(
+      [ids.louvre, ids.orsay, ids.eiffel].sort()
+    );
+    expect(plan.failed).toEqual([
+      expect.objectContaining({ documentId: ids.nowhere, reason: expect.stringMatching(/geo/) }),
+    ]);
+    expect(emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length).toBe(
+      emu
+        .requests()
+        .slice(0, before)
+        .filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length
+    );
+  });
+
+  test('link: the entry is matched with the object already on the remote and linked before anything is pushed', async () => {
+    let run = await cli(['link', '--dry-run', '--json']);
+    expect(run.code).toBe(0);
+    let doc = run.json();
+    expect(doc.proposal.linked).toEqual([
+      expect.objectContaining({ documentId: ids.eiffel, remoteId: eiffel.id }),
+    ]);
+    expect(doc.proposal.applied).toBe(0);
+    expect(writes()).toEqual([]);
+
+    // --wait then pushes what was waiting in the outbox, the linked entry as an update in place
+    run = await cli(['link', '--wait', '--json']);
+    doc = run.json();
+    expect(doc.proposal.applied).toBe(1);
+    expect(doc.status.counts).toMatchObject({ synced: 3, failed: 1, pending: 0 });
+    expect(run.code).toBe(1);
+    expect(emu.state().pinpoints.filter((p) => p.name === 'Tour Eiffel')).toEqual([
+      expect.objectContaining({ id: eiffel.id }),
+    ]);
+    expect(writes().filter((w) => w.method === 'POST').length).toBe(2);
+    expect(
+      writes()
+        .filter((w) => w.method === 'PUT')
+        .map((w) => w.path)
+    ).toEqual([`/v3.0/pinpoints/${eiffel.id}`]);
+  });
+
+  test('resync --wait: pushes from this process with no server running; exit 1 for the failed entry, which is named', async () => {
+    const before = writes().length;
+    const run = await cli(['resync', '--wait']);
+    expect(run.code).toBe(1);
+    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+    // all three were pushed by the link above: nothing changed, no call
+    expect(writes().length).toBe(before);
+    expect(run.stdout).toMatch(/synced 3 · pending 0 · failed 1/);
+    expect(run.stdout).toContain(ids.nowhere);
+    // not a terminal: no bar redrawn in place
+    expect(run.stderr).not.toContain('\r');
+    // Strapi's info lines are not printed
+    expect(run.stdout + run.stderr).not.toContain('Shutting down Strapi');
+  });
+
+  test('check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back', async () => {
+    let run = await cli(['check', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json().counts).toEqual({ missing: 0, changed: 0, membership: 0, notOurs: 0 });
+
+    const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
+    const token = emu.issueToken().access_token;
+    const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${louvre.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBeLessThan(300);
+    run = await cli(['check', '--json']);
+    expect(run.code).toBe(1);
+    const doc = run.json();
+    expect(doc.counts.missing).toBe(1);
+    expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
+    // a gate on other groups only passes
+    expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
+
+    run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
+    expect(run.json().outcome.queued).toEqual({ missing: 1 });
+    // the place without coordinates still fails
+    expect(run.code).toBe(1);
+    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+    expect(emu.state().pinpoints.find((p) => p.name === 'Louvre')!.id).not.toBe(louvre.id);
+  });
+
+  // script(1) is the pty; once is enough
+  (variant === 'js' ? test : test.skip)(
+    'on a terminal, check draws a progress bar, redrawn in place, and clears it',
+    async () => {
+      // a walk slow enough to be seen
+      emu.setFaults({ rules: [{ kind: 'latency', latencyMs: [300, 300], method: 'GET' }] });
+      try {
+        const run = await runCli({ appDir, emulator: emu, args: ['check'], tty: true });
+        // "\r" + erase the line, then the bar; at the end the line erased before the result
+        const clear = '\r\u001b[2K';
+        expect(run.stdout).toMatch(/walking the remote account \(\w+\), objects \d+/);
+        expect(run.stdout).toContain(`${clear}walking the remote account (`);
+        const text = run.stdout.replace(/\r\n/g, '\n');
+        const result = text.search(/no drift|drift:/);
+        expect(result).toBeGreaterThan(0);
+        expect(text.slice(0, result).replace(/\n$/, '').endsWith(clear)).toBe(true);
+        expect(run.code).toBe(0);
+      } finally {
+        emu.clearFaults();
+      }
+    }
+  );
+});
+
+describe('bad usage and failures: one readable line, no stack', () => {
+  const cwd = () => dirs[0];
+
+  test.each([
+    [['frobnicate'], /^location-content: unknown command "frobnicate"/],
+    [['resync', '--now'], /^location-content: resync: Unknown option '--now'/],
+    [['repair'], /^location-content: repair: --groups is required/],
+    [['check', '--groups', 'typos'], /^location-content: --groups takes missing, changed/],
+    [[], /^location-content: a command is needed/],
+  ])('%j: exit 2', async (args, message) => {
+    const run = await runCli({ appDir: cwd(), emulator: emu, args });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
+  });
+
+  test('--help and help <command> print the usage, exit 0, without loading the app', async () => {
+    const run = await runCli({ appDir: '/', args: ['--help'] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: location-content <command>/);
+    const resync = await runCli({ appDir: '/', args: ['help', 'resync'] });
+    expect(resync.stdout).toMatch(/^Usage: location-content resync \[--dry-run\] \[--wait\]/);
+    expect((await runCli({ appDir: '/', args: ['link', '--help'] })).stdout).toContain('--dry-run');
+  });
+
+  test('outside a Strapi app: exit 3 and one line', async () => {
+    const run = await runCli({ appDir: '/', args: ['status'] });
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim()).toBe(
+      "location-content: / is not a Strapi app (no package.json depending on @strapi/strapi): run location-content in your app's folder"
+    );
+  });
+
+  test('a remote that does not answer: exit 3, one line, and the --json document says why', async () => {
+    const run = await runCli({
+      appDir: cwd(),
+      emulator: { ...emu, baseUrl: 'http://127.0.0.1:9' },
+      args: ['check', '--json'],
+      env: {
+        LOCATION_CONTENT_CONFIG_PATCH: JSON.stringify({
+          config: { retry: { baseMs: 10, maxMs: 20, maxAttempts: 2 } },
+        }),
+      },
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^location-content: the remote account could not be walked: /m);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.json()).toMatchObject({ command: 'check', ok: false, exitCode: 3 });
+  });
+
+  test('the packed package ships the command', async () => {
+    const pkg = require('../../package.json');
+    expect(pkg.bin['location-content']).toBe('./dist/cli/index.js');
+    expect(pkg.files).toContain('dist');
+    const main = await fs.readFile(
+      path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js'),
+      'utf8'
+    );
+    expect(main.startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});
