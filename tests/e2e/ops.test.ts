@@ -292,3 +292,31 @@ test('settings: each button has its hint beneath it; "Send test alert" posts a t
   expect(alerts[1].dashboardUrl).toMatch(/\/admin\/plugins\/location-content$/);
   await shot('settings-test-alert');
 });
+
+test('after a walk that stopped (a restart, say), the Remote account card dates the counts it shows', async () => {
+  // The walk of the drift check above completed; one that stopped half-way since is recorded as
+  // Strapi records it (pushIn leaves out 'test' now, so nothing resumes it).
+  const store = app.strapi.store({ type: 'plugin', name: 'location-content' });
+  const kept = (await store.get({ key: 'inventory' })) as Record<string, unknown>;
+  await store.set({
+    key: 'inventory',
+    value: {
+      ...kept,
+      walk: {
+        id: 'stopped-walk',
+        startedAt: Date.parse('2026-01-15T10:00:00Z'),
+        state: 'failed',
+        error: 'the inventory walk stopped with Strapi; it resumes where it was at the next start',
+        finishedAt: null,
+      },
+    },
+  });
+  await page.goto(`${app.url}/admin/plugins/location-content`);
+  const held = page.getByTestId('inventory-held');
+  await held.getByText('which did not finish', { exact: false }).waitFor();
+  expect(await held.textContent()).toMatch(
+    /^1 pinpoints, 0 events, 0 categories, 0 lists \(0 list members\) · read by the walk of Jan 15, 2026, \d{1,2}:\d{2} [AP]M, which did not finish$/
+  );
+  expect(await page.getByTestId('inventory-state').textContent()).toBe('Stopped');
+  await page.getByTestId('inventory-last').getByText('Last complete walk:').waitFor();
+});
