@@ -44,6 +44,22 @@ export default {
         })),
     });
 
+    // Homepage widgets are recent in Strapi 5 (5.54 has them): feature-detected, older admins skip it.
+    const widgets = (app as { widgets?: Partial<Pick<StrapiApp['widgets'], 'register'>> }).widgets;
+    if (typeof widgets?.register === 'function')
+      widgets.register({
+        id: 'sync-status',
+        pluginId: PLUGIN_ID,
+        icon: PinMap,
+        title: { id: getTranslation('widget.title'), defaultMessage: 'Location sync' },
+        link: {
+          label: { id: getTranslation('widget.link'), defaultMessage: 'Open the sync dashboard' },
+          href: `/plugins/${PLUGIN_ID}`,
+        },
+        permissions: PERMISSIONS.readSync,
+        component: () => import('./components/SyncWidget').then((mod) => mod.SyncWidget),
+      });
+
     app.registerPlugin({ id: PLUGIN_ID, name: 'Location Content' });
   },
 

@@ -197,7 +197,7 @@ test('dashboard: a dry run lists what a resync would do', async () => {
   await plan.getByText('Cannot be pushed (1)').waitFor();
   await plan.getByText('Louvre').waitFor();
   await plan.getByText('Hidden courtyard').waitFor();
-  await plan.getByText(/latitude: no value at 'geo\.lat'/).waitFor();
+  await plan.getByText(/latitude: empty field geo \(Geo point\) › lat/).waitFor();
   await shot('dry-run');
   await page.getByRole('button', { name: 'Close' }).last().click();
   await plan.waitFor({ state: 'hidden' });
@@ -252,7 +252,7 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
   const panel = page.getByTestId('location-content-panel');
   await panel.getByText('Failed', { exact: true }).waitFor();
   expect(await panel.getByTestId('location-content-error').textContent()).toBe(
-    "latitude: no value at 'geo.lat'; longitude: no value at 'geo.lng'"
+    'latitude: empty field geo (Geo point) › lat; longitude: empty field geo (Geo point) › lng'
   );
   await shot('entry-failed');
 

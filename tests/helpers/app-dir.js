@@ -50,6 +50,10 @@ async function makeAppDir(
       filter: (src) => !skip(src),
     });
   }
+  // Without it Strapi's favicon middleware answers each browser's request for one with a logged 500.
+  await fs.cp(path.join(from, 'favicon.png'), path.join(dir, 'favicon.png')).catch((err) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
   await fs.mkdir(path.join(dir, 'public', 'uploads'), { recursive: true });
   await fs.mkdir(path.join(dir, '.tmp'), { recursive: true });
   await fs.rename(

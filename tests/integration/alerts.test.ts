@@ -77,7 +77,7 @@ test('an entry that failed for good raises one alert; a second one within the in
   expect(alert.body.title).toMatch(
     /^\[Location Content\] An entry failed: api::place\.place \w+ \(en\)$/
   );
-  expect(alert.body.text).toContain("latitude: no value at 'geo.lat'");
+  expect(alert.body.text).toContain('latitude: empty field geo (Geo point) › lat');
   await createPlace(app.strapi, { title: 'Nowhere either', geo: null });
   await app.sync().idle();
   await new Promise((r) => setTimeout(r, 500));

@@ -34,11 +34,21 @@ test('a published change is recorded, not pushed, and goes out once the environm
   // Several rounds of the worker (it polls every second): still nothing sent.
   await new Promise((r) => setTimeout(r, 3000));
   expect(writes(app.emulator, since)).toEqual([]);
-  expect((await app.sync().status()).queue.depth).toBe(1);
+  const waiting = await app.sync().status();
+  expect(waiting.queue.depth).toBe(1);
+  // Never pushed, queued: pending on the dashboard as in its side panel (one word for both).
+  expect(waiting.counts.pending).toBe(1);
+  expect(
+    waiting.byContentType.find((t: { contentType: string }) => t.contentType === PLACE)?.counts
+      .pending
+  ).toBe(1);
+  expect((await stateOf(app, PLACE, place.documentId))?.status).toBe('pending');
   expect((await stateOf(app, PLACE, place.documentId))?.queued).toBe(true);
 
   setPluginConfig(app.strapi, 'pushIn', ['production', 'test']);
   await app.sync().idle();
   expect((await remoteOf(app, PLACE, place.documentId))?.name).toBe('Staging only');
-  expect((await app.sync().status()).environment.pushing).toBe(true);
+  const pushed = await app.sync().status();
+  expect(pushed.environment.pushing).toBe(true);
+  expect(pushed.counts).toMatchObject({ pending: 0, synced: 1 });
 });

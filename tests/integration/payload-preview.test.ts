@@ -77,8 +77,8 @@ test('a category without a remote id is "waits for"; a mapping problem is said i
   ]);
   expect(draft.payload).toBeNull();
   expect(draft.problems).toEqual([
-    { field: 'latitude', reason: "no value at 'geo.lat'" },
-    { field: 'longitude', reason: "no value at 'geo.lng'" },
+    { field: 'latitude', reason: 'empty field geo (Geo point) › lat' },
+    { field: 'longitude', reason: 'empty field geo (Geo point) › lng' },
   ]);
   expect(app.emulator.requests({ since })).toEqual([]);
   setPluginConfig(app.strapi, 'syncEnabled', true);

@@ -17,10 +17,11 @@ const ct = (uid: string, attributes: Record<string, any>, localized = false): Sc
   attributes: { ...attributes, locale: { type: 'string', private: !localized } },
   pluginOptions: localized ? { i18n: { localized: true } } : {},
 });
-const comp = (uid: string, attributes: Record<string, any>): SchemaModel => ({
+const comp = (uid: string, attributes: Record<string, any>, displayName?: string): SchemaModel => ({
   uid,
   modelType: 'component',
   attributes,
+  ...(displayName ? { info: { displayName } } : {}),
 });
 
 export const modelsA: Record<string, SchemaModel> = {
@@ -67,7 +68,11 @@ export const modelsA: Record<string, SchemaModel> = {
     intro: { type: 'text' },
     stops: { type: 'relation', relation: 'manyToMany', target: 'api::place.place' },
   }),
-  'shared.geo': comp('shared.geo', { lat: { type: 'decimal' }, lng: { type: 'decimal' } }),
+  'shared.geo': comp(
+    'shared.geo',
+    { lat: { type: 'decimal' }, lng: { type: 'decimal' } },
+    'Geo point'
+  ),
   'shared.slot': comp('shared.slot', { from: { type: 'datetime' }, to: { type: 'datetime' } }),
 };
 

@@ -103,13 +103,13 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
   it('refuses an empty name', async () => {
     const err = await mappingError(upsert(placeMapping, place({ title: '   ' })));
     expect(err.field).toBe('name');
-    expect(err.message).toMatch(/^name: is empty \(nothing at 'title'\)/);
+    expect(err.message).toBe('name: empty field title; the remote needs a name');
   });
 
-  it('names the missing coordinate and its path', async () => {
+  it('names the missing coordinate and the field the editor fills in: attributes and the component', async () => {
     const err = await mappingError(upsert(placeMapping, place({ geo: { lat: null, lng: 5 } })));
     expect(err.field).toBe('latitude');
-    expect(err.message).toBe("latitude: no value at 'geo.lat'");
+    expect(err.message).toBe('latitude: empty field geo (Geo point) › lat');
   });
 
   it('reports every problem of the entry at once', async () => {
@@ -399,7 +399,7 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
       { type: 'Point', coordinates: [200, 10] },
       /coordinates: longitude 200 is outside \[-180, 180\]/,
     ],
-    [null, /coordinates: no value at 'location'/],
+    [null, /^coordinates: empty field location$/],
   ])('refuses coordinates %j', async (location, message) => {
     const err = await mappingError(mapEntry(venueMapping, venue({ location }), ctxB()));
     expect(err.message).toMatch(message);

@@ -63,9 +63,10 @@ export const EntrySyncPanelContent = ({
         <>
           <Flex gap={2} wrap="wrap">
             <StatusBadge status={entry?.status ?? 'none'} />
-            {entry?.queued ? (
-              <Typography variant="pi" textColor="neutral600">
-                {t('panel.queued', 'In the queue')}
+            {/* Pending already says the entry is on its way; "queued" is said of a newer change only. */}
+            {entry?.queued && entry.status !== 'pending' ? (
+              <Typography variant="pi" textColor="neutral600" data-testid="location-content-queued">
+                {t('panel.queued', 'A newer change is queued')}
               </Typography>
             ) : null}
           </Flex>

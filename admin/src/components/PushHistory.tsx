@@ -1,4 +1,5 @@
-import { Box, Flex, Typography } from '@strapi/design-system';
+import * as React from 'react';
+import { Box, Flex, TextButton, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { PushAttempt } from '../../../shared/contracts/history';
 import { useT } from '../hooks/useT';
@@ -12,6 +13,9 @@ const TONE: Record<PushAttempt['outcome'], string> = {
   waiting: 'warning600',
   failed: 'danger600',
 };
+
+/** The newest attempts shown at first: the panel sits below the editor's own actions. */
+export const HISTORY_SHOWN = 3;
 
 interface Props {
   contentType: string;
@@ -28,6 +32,7 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
   const { message } = useRequestError();
   const { data, error } = useEntryHistory({ contentType, documentId, locale, version });
   const attempts = data?.attempts;
+  const [all, setAll] = React.useState(false);
 
   if (error) return <Typography textColor="danger600">{message(error)}</Typography>;
   if (!attempts?.length) return null;
@@ -55,7 +60,7 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
       <Typography variant="sigma" textColor="neutral600">
         {t('history.title', 'Push history')}
       </Typography>
-      {attempts.map((a, i) => (
+      {(all ? attempts : attempts.slice(0, HISTORY_SHOWN)).map((a, i) => (
         <Box
           key={i}
           paddingTop={1}
@@ -82,6 +87,17 @@ export const PushHistory = ({ contentType, documentId, locale, version }: Props)
           ) : null}
         </Box>
       ))}
+      {attempts.length > HISTORY_SHOWN ? (
+        <TextButton
+          onClick={() => setAll((v) => !v)}
+          aria-expanded={all}
+          data-testid="location-content-history-more"
+        >
+          {all
+            ? t('history.fewer', 'Show the last {n} only', { n: HISTORY_SHOWN })
+            : t('history.more', 'Show all {count} attempts', { count: attempts.length })}
+        </TextButton>
+      ) : null}
     </Flex>
   );
 };

@@ -1,4 +1,4 @@
-import { Button } from '@strapi/design-system';
+import { Button, Flex, Typography } from '@strapi/design-system';
 import { Bell } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import type { AlertsView } from '../../../shared/contracts/alerts';
@@ -35,16 +35,21 @@ export const TestAlertButton = ({ alerts }: { alerts: AlertsView }) => {
   };
 
   return (
-    <Button
-      variant="tertiary"
-      startIcon={<Bell />}
-      onClick={send}
-      loading={busy}
-      disabled={busy}
-      type="button"
-      data-testid="test-alert"
-    >
-      {t('alerts.test', 'Send test alert')}
-    </Button>
+    <Flex direction="column" alignItems="flex-start" gap={1}>
+      <Button
+        variant="tertiary"
+        startIcon={<Bell />}
+        onClick={send}
+        loading={busy}
+        disabled={busy}
+        type="button"
+        data-testid="test-alert"
+      >
+        {t('alerts.test', 'Send test alert')}
+      </Button>
+      <Typography variant="pi" textColor="neutral600" data-testid="test-alert-hint">
+        {t('alerts.test.hint', 'Sends one alert to each configured channel (e-mail, webhook).')}
+      </Typography>
+    </Flex>
   );
 };

@@ -184,6 +184,7 @@ const api = adminApi
 /** Polling: every second while something moves (resync, queue, walk, check), else every few seconds. */
 const FAST_MS = 1000;
 const SLOW_MS = 5000;
+const WIDGET_MS = 15_000;
 /** The side panel while its push is queued or running; slower while it waits on another entry. */
 const ENTRY_QUEUED_MS = 1500;
 const ENTRY_WAITING_MS = 5000;
@@ -205,6 +206,13 @@ export function useSyncStatus() {
     pollingInterval: moving ? FAST_MS : SLOW_MS,
   });
 }
+
+/** The homepage widget's counts: the same report, read now and then (it is a summary). */
+export const useSyncSummary = () =>
+  api.endpoints.locationContentGetStatus.useQuery(undefined, {
+    ...FRESH,
+    pollingInterval: WIDGET_MS,
+  });
 
 /** The side panel's state of one entry, polled only while its push is on the way. */
 export function useEntryState(args: EntryArgs) {

@@ -1,6 +1,6 @@
 /**
  * A problem with the content of one entry, worded for the editor who has to fix it:
- * `latitude: no value at 'geo.lat'`. Several problems of one entry travel together
+ * `latitude: empty field geo (Geo point) › lat` (the fields the editor sees, not config paths). Several problems of one entry travel together
  * so that an editor fixes them in one pass instead of one push attempt each.
  */
 export class MappingError extends Error {

@@ -111,6 +111,23 @@ export class EntryReader {
     });
   }
 
+  /**
+   * The field a value is read from as the editor sees it in the Content Manager: the attributes
+   * of the path, a component's display name after it (`geo (Geo point) › lat`), not the config
+   * path. A path the schema does not know (a transform's) is named as configured.
+   */
+  fieldOf(r: Read): string {
+    if (!r.resolved) return `'${r.source.path}'`;
+    const names = r.resolved.steps.map((step) => {
+      const shown =
+        step.kind === 'component' && step.target
+          ? this.ctx.getModel(step.target)?.info?.displayName
+          : undefined;
+      return shown && shown !== step.name ? `${step.name} (${shown})` : step.name;
+    });
+    return [...names, ...r.resolved.jsonRest].join(' › ');
+  }
+
   text(field: string): string | undefined {
     const r = this.read(field);
     if (!r) return undefined;
@@ -122,10 +139,7 @@ export class EntryReader {
     if (!r) throw new MappingError(field, 'is not mapped');
     const text = toText(r.value, field, r.source.path);
     if (text === undefined || text === '') {
-      throw new MappingError(
-        field,
-        `is empty (nothing at '${r.source.path}'); the remote needs a ${field}`
-      );
+      throw new MappingError(field, `empty field ${this.fieldOf(r)}; the remote needs a ${field}`);
     }
     return text;
   }
@@ -155,7 +169,7 @@ export class EntryReader {
     const r = this.read(field);
     if (!r) throw new MappingError(field, 'is not mapped');
     const n = toNumber(r.value, field, r.source.path);
-    if (n === undefined) throw new MappingError(field, `no value at '${r.source.path}'`);
+    if (n === undefined) throw new MappingError(field, `empty field ${this.fieldOf(r)}`);
     return n;
   }
 
@@ -164,7 +178,7 @@ export class EntryReader {
     if (this.has('coordinates')) {
       const r = this.read('coordinates') as Read;
       const position = parseCoordinates(r.value, 'coordinates', r.source.path);
-      if (!position) throw new MappingError('coordinates', `no value at '${r.source.path}'`);
+      if (!position) throw new MappingError('coordinates', `empty field ${this.fieldOf(r)}`);
       return position;
     }
     const problems: MappingError[] = [];

@@ -39,6 +39,8 @@ export interface SchemaModel {
   /** only the keys the plugin reads; Strapi's own `SchemaPluginOptions` is `object`-typed */
   pluginOptions?: { i18n?: { localized?: boolean }; [plugin: string]: unknown };
   options?: { draftAndPublish?: boolean };
+  /** the name the admin shows for the model (a component's, in messages to the editor) */
+  info?: { displayName?: string };
 }
 
 /** `strapi.getModel(uid)`: content types and components (component uids look like 'shared.geo'). */

@@ -50,6 +50,13 @@ async function build(
   const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
   const saved = await settings.credentials.get();
   await intents.flush();
+  // Pending: every entry on its way, the ones queued for their first push too (no state yet).
+  for (const row of await states.countQueuedFirstPushes()) {
+    const t = byType.get(row.contentType);
+    if (!t) continue; // a content type no longer mapped: its rows are dropped by the worker
+    counts.pending += row.n;
+    t.counts.pending += row.n;
+  }
   const q = await outbox.depth();
   const lim = settings.limiter().stats();
   const kept = await drift.stored();

@@ -226,26 +226,34 @@ export const SettingsForm = ({
               })}
             </Grid.Root>
             {canUpdate ? (
-              <Flex gap={3} alignItems="center">
-                <Button
-                  variant="secondary"
-                  startIcon={<Play />}
-                  onClick={onTest}
-                  loading={testing}
-                  disabled={testing}
-                  type="button"
-                >
-                  {t('settings.test', 'Test connection')}
-                </Button>
+              <Flex gap={6} alignItems="flex-start" wrap="wrap">
+                {/* each button with its own hint beneath it */}
+                <Flex direction="column" alignItems="flex-start" gap={1}>
+                  <Button
+                    variant="secondary"
+                    startIcon={<Play />}
+                    onClick={onTest}
+                    loading={testing}
+                    disabled={testing}
+                    type="button"
+                    data-testid="test-connection"
+                  >
+                    {t('settings.test', 'Test connection')}
+                  </Button>
+                  <Typography
+                    variant="pi"
+                    textColor="neutral600"
+                    data-testid="test-connection-hint"
+                  >
+                    {dirty
+                      ? t('settings.test.unsaved', 'Tests the values above, before saving them.')
+                      : t(
+                          'settings.test.saved',
+                          'Asks for a token and lists the first page of pinpoints.'
+                        )}
+                  </Typography>
+                </Flex>
                 <TestAlertButton alerts={alerts} />
-                <Typography variant="pi" textColor="neutral600">
-                  {dirty
-                    ? t('settings.test.unsaved', 'Tests the values above, before saving them.')
-                    : t(
-                        'settings.test.saved',
-                        'Asks for a token and lists the first page of pinpoints.'
-                      )}
-                </Typography>
               </Flex>
             ) : null}
             {test ? <ConnectionResult test={test} onClose={() => setTest(null)} /> : null}

@@ -12,6 +12,7 @@ import {
 } from '@strapi/design-system';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
+import type { PushEnvironment } from '../../../../shared/contracts/environment';
 import type {
   ConfirmLinks,
   InventoryProgress,
@@ -39,9 +40,12 @@ const keyOf = (e: { contentType: string; documentId: string; locale: string }) =
 export const InventorySection = ({
   canTrigger,
   openLink = 0,
+  environment,
 }: {
   canTrigger: boolean;
   /** bumped to open the link proposal from elsewhere */ openLink?: number;
+  /** outside pushIn, the card says what its buttons do and do not do here */
+  environment?: PushEnvironment;
 }) => {
   const { formatDate, formatNumber } = useIntl();
   const t = useT();
@@ -93,6 +97,30 @@ export const InventorySection = ({
   const running = inventory.state === 'running';
   const objects = inventory.phases.reduce((n, p) => n + p.objects, 0);
   const held = inventory.held;
+  const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
+  /**
+   * The walk the counts come from: the last complete one, or (after a walk that stopped, e.g.
+   * with a restart) the one that read part of them. Without it, counts kept from an old walk
+   * look current.
+   */
+  const unfinished =
+    inventory.state === 'failed' || (inventory.state === 'idle' && !inventory.lastCompleteAt);
+  const partialFrom =
+    inventory.startedAt ??
+    inventory.phases
+      .map((p) => p.startedAt)
+      .filter((d): d is string => Boolean(d))
+      .sort()
+      .pop() ??
+    null;
+  const heldAny = held.pinpoint + held.event + held.category + held.list > 0;
+  // (A complete walk's date is the line below.)
+  const readWhen =
+    !running && unfinished && partialFrom && heldAny
+      ? t('inventory.readPartial', 'read by the walk of {when}, which did not finish', {
+          when: when(partialFrom),
+        })
+      : null;
 
   return (
     <Card data-testid="inventory">
@@ -139,6 +167,15 @@ export const InventorySection = ({
             </Flex>
           ) : null}
         </Flex>
+        {canTrigger && environment && !environment.pushing ? (
+          <Typography variant="pi" textColor="warning700" data-testid="inventory-not-pushing">
+            {t(
+              'inventory.notPushing',
+              'Nothing is pushed in "{name}": the walk only reads the remote account, and linked entries wait in the queue.',
+              { name: environment.name }
+            )}
+          </Typography>
+        ) : null}
         <Typography data-testid="inventory-held">
           {t(
             'inventory.held',
@@ -153,15 +190,14 @@ export const InventorySection = ({
           )}
           {running
             ? ` · ${t('inventory.progress', '{objects} objects read in this walk', { objects: formatNumber(objects) })}`
-            : ''}
+            : readWhen
+              ? ` · ${readWhen}`
+              : ''}
         </Typography>
         <Typography textColor="neutral600" data-testid="inventory-last">
           {inventory.lastCompleteAt
             ? t('inventory.last', 'Last complete walk: {when}', {
-                when: formatDate(inventory.lastCompleteAt, {
-                  dateStyle: 'medium',
-                  timeStyle: 'short',
-                }),
+                when: when(inventory.lastCompleteAt),
               })
             : t('inventory.never', 'The remote account has not been walked yet.')}
         </Typography>

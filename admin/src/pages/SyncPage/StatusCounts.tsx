@@ -24,7 +24,7 @@ export const StatusCounts = ({ report }: { report: SyncStatusReport }) => {
       ))}
       <Grid.Item col={2} s={4} xs={6}>
         <Stat
-          label={t('sync.queue', 'In the queue')}
+          label={t('sync.queue', 'Queued changes')}
           value={formatNumber(report.queue.depth)}
           testId="queue-depth"
         />

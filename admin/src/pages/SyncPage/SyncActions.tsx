@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Button, Dialog, Flex } from '@strapi/design-system';
+import { Button, Dialog, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise, Eye, WarningCircle } from '@strapi/icons';
 import { ConfirmDialog, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
@@ -36,6 +36,8 @@ export const SyncActions = ({
   const [plan, setPlan] = React.useState<DryRunPlan | null>(null);
   const busy = starting.isLoading || retrying.isLoading || dryRunning.isLoading;
   const running = report.resync?.state === 'running';
+  // Outside pushIn a resync would only fill the queue: nothing would be sent, so it is off here.
+  const notPushing = !report.environment.pushing;
 
   const resync = async () => {
     const res = await startResync();
@@ -71,7 +73,14 @@ export const SyncActions = ({
 
   return (
     <>
-      <Flex gap={2}>
+      <Flex gap={2} alignItems="center">
+        {notPushing ? (
+          <Typography variant="pi" textColor="warning700" data-testid="resync-off">
+            {t('sync.resync.off', 'Nothing is pushed in "{name}": Resync is off.', {
+              name: report.environment.name,
+            })}
+          </Typography>
+        ) : null}
         <Button
           variant="tertiary"
           startIcon={<Eye />}
@@ -96,7 +105,7 @@ export const SyncActions = ({
           <Dialog.Trigger>
             <Button
               startIcon={<ArrowClockwise />}
-              disabled={running || busy || !report.configured}
+              disabled={running || busy || !report.configured || notPushing}
               data-testid="resync-button"
             >
               {running ? t('sync.resyncRunning', 'Resync running…') : t('sync.resync', 'Resync')}

@@ -87,7 +87,11 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
             </Alert>
           ) : null}
           {report.resync ? <ResyncCard job={report.resync} /> : null}
-          <InventorySection canTrigger={canTrigger} openLink={openLink} />
+          <InventorySection
+            canTrigger={canTrigger}
+            openLink={openLink}
+            environment={report.environment}
+          />
 
           <StatusCounts report={report} />
           <FailedEntries report={report} />

@@ -2,9 +2,11 @@ import { createBatcher, groupBy } from '../batcher';
 import { keyString } from '../keys';
 import type { EntryKey, SyncStatus } from '../types';
 import type { ResourceKind } from '../../remote/types';
+import { OUTBOX_UID, tableInfo } from '../tables';
+import type { Knex } from 'knex';
 import type { StateRecord, StateRows } from './record';
 
-export function createStateReads({ info, knex, fromRow }: StateRows) {
+export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
   const get = (key: EntryKey): Promise<StateRecord | null> => reads.load(key);
 
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
@@ -67,6 +69,46 @@ export function createStateReads({ info, knex, fromRow }: StateRows) {
     }));
   };
 
+  /**
+   * Entries queued for their first push (an upsert in the outbox, no state yet), per content
+   * type: pending like the others on their way (the entry's own answer calls them so too).
+   */
+  const countQueuedFirstPushes = async () => {
+    const { table, col } = info();
+    const outbox = tableInfo(strapi, OUTBOX_UID);
+    const rows = (await knex()(outbox.table)
+      .select({ contentType: outbox.col('contentType') })
+      .count({ n: '*' })
+      .where(outbox.col('operation'), 'upsert')
+      .whereNotExists(function (this: Knex.QueryBuilder) {
+        this.select(knex().raw('1'))
+          .from(table)
+          .whereRaw('??.?? = ??.??', [
+            table,
+            col('contentType'),
+            outbox.table,
+            outbox.col('contentType'),
+          ])
+          .andWhereRaw('??.?? = ??.??', [
+            table,
+            col('entryDocumentId'),
+            outbox.table,
+            outbox.col('entryDocumentId'),
+          ])
+          .andWhereRaw('??.?? = ??.??', [
+            table,
+            col('entryLocale'),
+            outbox.table,
+            outbox.col('entryLocale'),
+          ]);
+      })
+      .groupBy(outbox.col('contentType'))) as unknown as Array<{
+      contentType: string;
+      n: string | number;
+    }>;
+    return rows.map((r) => ({ contentType: r.contentType, n: Number(r.n) }));
+  };
+
   const listByStatus = async (status: SyncStatus, limit: number) => {
     const { table, col } = info();
     const rows = await knex()(table)
@@ -124,6 +166,7 @@ export function createStateReads({ info, knex, fromRow }: StateRows) {
     getMany,
     isRemoteIdClaimed,
     countBy,
+    countQueuedFirstPushes,
     listByStatus,
     iterate,
     localesOf,
