@@ -1,7 +1,7 @@
-import { Alert } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { SyncStatusReport } from '../../../shared/contracts/sync';
 import { getTranslation } from '../utils/getTranslation';
+import { Notice } from './Notice';
 
 /** The outbox cannot be written: editors' changes wait in the server's memory. */
 export function RecordingAlert({
@@ -12,14 +12,13 @@ export function RecordingAlert({
   const { formatMessage, formatDate } = useIntl();
   const since = formatDate(failure.since, { dateStyle: 'medium', timeStyle: 'medium' });
   return (
-    <Alert
+    <Notice
       variant="danger"
-      closeLabel=""
       title={formatMessage({
         id: getTranslation('sync.recording.title'),
         defaultMessage: 'Changes cannot be recorded',
       })}
-      data-testid="recording-alert"
+      testId="recording-alert"
     >
       {formatMessage(
         {
@@ -38,6 +37,6 @@ export function RecordingAlert({
             { dropped: failure.dropped }
           )}`
         : null}
-    </Alert>
+    </Notice>
   );
 }

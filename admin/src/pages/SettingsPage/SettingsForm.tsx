@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Alert, Button, Field, Flex, Grid, TextInput, Typography } from '@strapi/design-system';
+import { Button, Field, Flex, Grid, TextInput, Typography } from '@strapi/design-system';
 import { Check, Lock, Play } from '@strapi/icons';
 import { Layouts, useNotification } from '@strapi/strapi/admin';
 import type {
@@ -9,6 +9,7 @@ import type {
   PublicSettings,
 } from '../../../../shared/contracts/settings';
 import { EnvironmentBanner } from '../../components/EnvironmentBanner';
+import { Notice } from '../../components/Notice';
 import { TestAlertButton } from '../../components/TestAlertButton';
 import { useT } from '../../hooks/useT';
 import { useTestConnectionMutation, useUpdateSettingsMutation } from '../../services/api';
@@ -180,27 +181,26 @@ export const SettingsForm = ({
         <Flex direction="column" alignItems="stretch" gap={6}>
           <EnvironmentBanner environment={environment} />
           {settings.secretUnreadable ? (
-            <Alert
+            <Notice
               variant="danger"
-              closeLabel=""
+              testId="secret-unreadable"
               title={t('secretUnreadable.title', 'The stored client secret cannot be read')}
             >
               {t(
                 'secretUnreadable.body',
                 "None of this app's keys (APP_KEYS and admin.secrets.encryptionKey) opens the saved secret: they were changed without keeping the old one. Enter the client secret again; the changes made meanwhile wait in the queue."
               )}
-            </Alert>
+            </Notice>
           ) : !settings.configured ? (
-            <Alert
+            <Notice
               variant="warning"
-              closeLabel=""
               title={t('settings.notConfigured.title', 'Not connected yet')}
             >
               {t(
                 'settings.notConfigured.body',
                 'Nothing is pushed until the base URL, client id and client secret are set.'
               )}
-            </Alert>
+            </Notice>
           ) : null}
           <Card
             title={t('settings.connection.title', 'API connection')}

@@ -1,9 +1,10 @@
 import * as React from 'react';
-import { Alert, Flex, Link } from '@strapi/design-system';
+import { Flex, Link } from '@strapi/design-system';
 import { Layouts, Page, useRBAC } from '@strapi/strapi/admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { EnvironmentBanner } from '../../components/EnvironmentBanner';
 import { PushTargetLine } from '../../components/PushTargetLine';
+import { Notice } from '../../components/Notice';
 import { RecordingAlert } from '../../components/RecordingAlert';
 import { useT } from '../../hooks/useT';
 import { PERMISSIONS, SYNC_PERMISSIONS } from '../../permissions';
@@ -48,9 +49,9 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
           <EnvironmentBanner environment={report.environment} />
           <PushTargetLine target={report.target} environment={report.environment} />
           {report.credentialsError ? (
-            <Alert
+            <Notice
               variant="danger"
-              closeLabel=""
+              testId="secret-unreadable"
               title={t('secretUnreadable.title', 'The stored client secret cannot be read')}
               action={
                 <Link tag={RouterLink} to="/settings/location-content">
@@ -62,11 +63,10 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 'secretUnreadable.body',
                 "None of this app's keys (APP_KEYS and admin.secrets.encryptionKey) opens the saved secret: they were changed without keeping the old one. Enter the client secret again; the changes made meanwhile wait in the queue."
               )}
-            </Alert>
+            </Notice>
           ) : !report.configured ? (
-            <Alert
+            <Notice
               variant="warning"
-              closeLabel=""
               title={t('sync.notConfigured.title', 'Not connected')}
               action={
                 <Link tag={RouterLink} to="/settings/location-content">
@@ -78,13 +78,13 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
                 'sync.notConfigured.body',
                 'Changes are queued, but nothing is pushed until the API credentials are set.'
               )}
-            </Alert>
+            </Notice>
           ) : null}
           {report.recording ? <RecordingAlert failure={report.recording} /> : null}
           {error ? (
-            <Alert variant="danger" closeLabel="" title={t('sync.stale', 'Cannot refresh')}>
+            <Notice variant="danger" title={t('sync.stale', 'Cannot refresh')}>
               {message(error)}
-            </Alert>
+            </Notice>
           ) : null}
           {report.resync ? <ResyncCard job={report.resync} /> : null}
           <InventorySection
