@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { NotSentError } from '../remote/io-thread';
-import { retryAfterMs } from '../remote/retry-after';
+import { parseRetryAfter } from '../remote/errors';
 import { createCallQueue } from './call-queue';
 
 /** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
@@ -19,12 +18,6 @@ export interface LimiterOptions {
   /** how many times one request waits out a 429 before its caller sees the 429 */
   maxRateLimitRetries?: number;
   onPause?: (ms: number) => void;
-  /**
-   * A fetch with slots of its own (the I/O thread): as many calls again as it has slots are handed
-   * on beyond `concurrency`, to wait there, ready to leave the moment a slot frees; a pause holds
-   * them too.
-   */
-  handOff?: { concurrency: number; pause(until: number): void };
 }
 
 /**
@@ -56,7 +49,7 @@ export function createLimiter(options: LimiterOptions) {
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
   const interval = (1000 * intervalCap) / rps;
   const queue = createCallQueue({
-    concurrency: options.concurrency + (options.handOff?.concurrency ?? 0),
+    concurrency: options.concurrency,
     perWindow: intervalCap,
     windowMs: interval,
   });
@@ -74,7 +67,6 @@ export function createLimiter(options: LimiterOptions) {
     pausedUntil = until;
     if (!extending) pauses += 1;
     queue.pause();
-    options.handOff?.pause(until);
     clearTimeout(resumeTimer);
     resumeTimer = setTimeout(() => {
       pausedUntil = 0;
@@ -102,9 +94,6 @@ export function createLimiter(options: LimiterOptions) {
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: R;
-        // The queue drops a call only while it waits here, so fetch never gets an aborted signal
-        // (node-fetch then throws from a stream): once handed on, the call's own fetch answers for
-        // it (the I/O thread then says whether it left).
         try {
           res = await queue.run(
             () => {
@@ -116,11 +105,10 @@ export function createLimiter(options: LimiterOptions) {
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
-          if (err instanceof NotSentError) throw new RateLimitWaitError();
           throw sent || !signal?.aborted ? err : new RateLimitWaitError();
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
-        pause(retryAfterMs(res.headers.get('retry-after')));
+        pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));
         await res.arrayBuffer?.().catch(() => undefined);
       }
     };
