@@ -5,7 +5,7 @@ import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
 import { httpFetch } from '../remote/transport';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
-import { createLimiter, type Limiter } from '../sync/limiter';
+import { createLimiter, type Limiter } from '../remote/limiter';
 
 /**
  * The account the sync pushes to: the saved credentials, the one remote client built on them and

@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { parseRetryAfter } from '../remote/errors';
-import { createCallQueue } from './call-queue';
+import PQueue from 'p-queue';
+import { parseRetryAfter } from './errors';
 
-/** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
+/** What the limiter reads of a response: its status and Retry-After. */
 export interface LimitedResponse {
   status: number;
   headers: { get(name: string): string | null | undefined };
-  arrayBuffer?: () => Promise<unknown>;
 }
 
-/** The arguments of any fetch (remote/transport.ts's FetchLike, test fakes); passed through as given. */
+/** The arguments of any fetch (transport.ts's FetchLike, test fakes); passed through as given. */
 type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
 
 export interface LimiterOptions {
@@ -38,20 +37,25 @@ export const isRateLimitWait = (err: unknown): boolean => {
   return false;
 };
 
+/** p-queue runs a greater priority first and keeps the order of equal ones. */
+const PUSH = 0;
+const BACKGROUND = -1;
+
 /**
- * Every HTTP call to the remote, token requests included, goes through one queue that
- * holds the rate limit. A 429 pauses the whole queue for Retry-After, since the remote
- * would refuse every other call too, then the same request is sent again.
+ * Every HTTP call to the remote, token requests included, goes through one p-queue that holds
+ * the rate limit. A 429 pauses the whole queue for Retry-After, since the remote would refuse
+ * every other call too, then the same request is sent again.
  */
 export function createLimiter(options: LimiterOptions) {
   const rps = options.requestsPerSecond;
   // Small windows spread the calls evenly: a full-second window would burst at its start.
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
-  const interval = (1000 * intervalCap) / rps;
-  const queue = createCallQueue({
+  const queue = new PQueue({
     concurrency: options.concurrency,
-    perWindow: intervalCap,
-    windowMs: interval,
+    intervalCap,
+    interval: (1000 * intervalCap) / rps,
+    // A sliding window: fixed windows let 2 × intervalCap calls start around each window's edge.
+    strict: true,
   });
   const maxRetries = options.maxRateLimitRetries ?? 5;
   let pausedUntil = 0;
@@ -90,18 +94,18 @@ export function createLimiter(options: LimiterOptions) {
   ) =>
     async function limitedFetch(...args: A): Promise<R> {
       const signal: AbortSignal | undefined = args[1]?.signal;
-      const background = lane.getStore();
+      const inBackground = lane.getStore();
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: R;
         try {
-          res = await queue.run(
+          res = await queue.add(
             () => {
               sent = true;
-              background?.onSent?.(Date.now());
+              inBackground?.onSent?.(Date.now());
               return fetchImpl(...args);
             },
-            { background: Boolean(background), signal }
+            { priority: inBackground ? BACKGROUND : PUSH, signal }
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
@@ -109,7 +113,6 @@ export function createLimiter(options: LimiterOptions) {
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));
-        await res.arrayBuffer?.().catch(() => undefined);
       }
     };
 
@@ -119,7 +122,7 @@ export function createLimiter(options: LimiterOptions) {
     stats: () => ({
       pauses,
       pausedUntil: pausedUntil > Date.now() ? new Date(pausedUntil).toISOString() : null,
-      pending: queue.running,
+      pending: queue.pending,
       waiting: queue.size,
     }),
     stop: () => {
