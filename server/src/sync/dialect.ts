@@ -153,8 +153,8 @@ export async function decimalScale(
  * When `sqliteOptimize` is on, gathers SQLite's planner statistics where they are missing or stale
  * (`PRAGMA optimize=0x10002`: every table; raw, a pragma has no builder). Strapi never does, and
  * without them SQLite reads a component populate through the index on `field`, which every row
- * matches: 23 ms per hundred entries at 100,000, 0.6 ms with statistics. PostgreSQL and MySQL keep
- * their statistics themselves.
+ * matches: 23 ms per hundred entries at 100,000, 0.6 ms with statistics (a resync of 100,000 ran at
+ * 369 pushes/s without, 871 with). PostgreSQL and MySQL keep their statistics themselves.
  */
 export async function refreshPlannerStatistics(strapi: Core.Strapi): Promise<void> {
   if (dialectOf(strapi) !== 'sqlite' || !strapi.config.get(`plugin::${PLUGIN_ID}.sqliteOptimize`))
