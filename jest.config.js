@@ -1,13 +1,5 @@
-// ESM-only dependencies (p-queue 9, node-fetch 3 and theirs) are compiled to CommonJS for jest's loader.
-const esmOnly = [
-  'p-queue',
-  'p-timeout',
-  'eventemitter3',
-  'node-fetch',
-  'data-uri-to-buffer',
-  'fetch-blob',
-  'formdata-polyfill',
-];
+// ESM-only dependencies (p-queue 9 and theirs) are compiled to CommonJS for jest's loader.
+const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
 
 const transform = {
   '^.+\\.(t|j)sx?$': [

@@ -1,8 +1,8 @@
 /**
  * npm run bench:http [-- --calls 3000 --latency 50 --concurrency 8]
  *
- * What one HTTP call costs the plugin's process in CPU, without Strapi: the plugin's two fetches
- * (undici inline, `remote/http-fetch.ts`, and the I/O thread, `remote/io-thread.ts`) POST a
+ * What one HTTP call costs the plugin's process in CPU, without Strapi: the plugin's HTTP client
+ * (undici's `request`, `remote/transport.ts`) and, for comparison, Node's own fetch POST a
  * pinpoint CALLS times, CONCURRENCY at once, to the emulator in its own process with LATENCY ms
  * added to every answer (then again with no latency added), and so does a raw socket as a
  * yardstick for the wire alone. Prints CPU ms per call for the process, its main thread (Linux
@@ -11,9 +11,7 @@
  * Processes: this one and the emulator, 127.0.0.1 only. No goal: a figure for RESULTS.md.
  */
 import net from 'node:net';
-import { httpFetch } from '../server/src/remote/http-fetch';
-import { createIoThread } from '../server/src/remote/io-thread';
-import type { FetchLike } from '../server/src/remote/transport';
+import { httpFetch, type FetchLike } from '../server/src/remote/transport';
 import { arg, table } from './lib/common';
 import { mainThreadCpuMs } from './lib/cpu';
 import { startEmulatorProcess } from './lib/emulator';
@@ -88,6 +86,18 @@ function rawSocketFetch(concurrency: number): { fetch: FetchLike; close(): void 
   return { fetch, close: () => all.forEach((s) => s.destroy()) };
 }
 
+/** Node's global fetch (undici's fetch, with its streams, Headers and Body) in the same shape. */
+const nodeFetch: FetchLike = async (url, init) => {
+  const res = await fetch(url, { ...init, redirect: 'manual' });
+  const text = await res.text();
+  return {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+    text: async () => text,
+  };
+};
+
 async function measure(fetch: FetchLike, url: string, token: string) {
   const body = JSON.stringify({
     name: 'A place',
@@ -137,11 +147,10 @@ async function main() {
     const first = !headline.length;
     const remote = await startRemote(latency);
     try {
-      const io = createIoThread({ concurrency: CONCURRENCY });
       const raw = rawSocketFetch(CONCURRENCY);
       for (const [name, said, fetch] of [
-        ['undici inline', 'inline', httpFetch],
-        ['I/O thread', 'with the I/O thread', io.fetch],
+        ['undici request (the plugin)', 'for the plugin', httpFetch],
+        ["Node's fetch", "for Node's fetch", nodeFetch],
         ['raw socket (yardstick)', 'for a raw socket', raw.fetch],
       ] as const) {
         const r = await measure(fetch, remote.url, remote.token);
@@ -156,7 +165,6 @@ async function main() {
           f(r.system),
         ]);
       }
-      await io.close();
       raw.close();
     } finally {
       await remote.stop();

@@ -8,7 +8,7 @@
  * achieved = COUNT pinpoints ÷ (resync() called -> last POST answered on the emulator).
  * Also at SLOW ms (SLOWCOUNT pinpoints: the ratio is a steady state, 10,000 at 200 ms would
  * take four minutes). And the Strapi process's CPU ms per push (process.cpuUsage over the run;
- * its main thread's share apart, the rest being the sync's I/O thread and V8's helper threads),
+ * its main thread's share apart, the rest being V8's helper threads and libuv's),
  * the goal's figure being the one at LATENCY ms; a last run with no latency added (FASTCOUNT
  * pinpoints) shows it for a resync as fast as the loopback goes. The garbage collections of the
  * resync are counted next to it (bench/lib/gc.js).

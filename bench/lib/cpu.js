@@ -3,8 +3,7 @@ const { readFileSync } = require('node:fs');
 
 /**
  * The main thread's CPU ms (Linux: /proc/self/task/<pid>/stat, in clock ticks of 10 ms), or null
- * elsewhere. What a process spends beyond it is its worker threads' (the sync's I/O thread) and
- * V8's helper threads' (GC, compilers).
+ * elsewhere. What a process spends beyond it is its other threads' (V8's helpers: GC, compilers).
  */
 function mainThreadCpuMs() {
   try {

@@ -240,9 +240,8 @@ describe('options', () => {
     ).toThrow(message);
   });
 
-  it('exposes the normalized base URL and closes its agents', () => {
+  it('exposes the normalized base URL', () => {
     const remote = createRemoteClient({ baseUrl: `${BASE}/`, clientId: 'c', clientSecret: 's' });
     expect(remote.baseUrl).toBe(BASE);
-    remote.close();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The client against the emulator over real HTTP (node-fetch 3, keep-alive
- * agents): what a fake fetch cannot prove — the token dance with a real
+ * The client against the emulator over real HTTP (undici, keep-alive
+ * sockets): what a fake fetch cannot prove — the token dance with a real
  * server, opaque cursors, and how real sockets fail.
  */
 import { startEmulator } from '../../emulator/src';
@@ -11,7 +11,6 @@ import { recordingLogger } from './helpers/fake-fetch';
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 let emu: Emulator;
-const clients: RemoteClient[] = [];
 
 function connect(extra: Partial<RemoteClientOptions> = {}): RemoteClient {
   const remote = createRemoteClient({
@@ -20,7 +19,6 @@ function connect(extra: Partial<RemoteClientOptions> = {}): RemoteClient {
     clientSecret: emu.clientSecret,
     ...extra,
   });
-  clients.push(remote);
   return remote;
 }
 
@@ -43,7 +41,6 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  while (clients.length) clients.pop()!.close();
   emu.reset({ tokens: true });
 });
 
@@ -337,7 +334,6 @@ describe('errors', () => {
       clientId: 'a',
       clientSecret: 'bbbbbbbb',
     });
-    clients.push(remote);
     const err = await caught(remote.authenticate());
     expect(err).toMatchObject({ code: 'network', retryable: true });
     expect(err.message).toBe(

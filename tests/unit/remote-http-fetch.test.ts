@@ -1,17 +1,8 @@
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { httpFetch } from '../../server/src/remote/http-fetch';
-import { createIoThread, NotSentError } from '../../server/src/remote/io-thread';
-import type { FetchLike } from '../../server/src/remote/transport';
+import { download, httpFetch } from '../../server/src/remote/transport';
 
 let server: http.Server;
-/** answers of /hold…, sent when a test calls them */
-const held: Array<() => void> = [];
-const atOnce = { max: 0 };
-const releaseHeld = () => held.splice(0).forEach((end) => end());
 let base: string;
 const seen: Array<{
   method?: string;
@@ -35,10 +26,10 @@ beforeAll(async () => {
         return res.on('close', () => clearTimeout(timer));
       }
       if (req.url === '/reset') return req.socket.destroy();
-      if (req.url?.startsWith('/hold')) {
-        held.push(() => res.end('released'));
-        atOnce.max = Math.max(atOnce.max, held.length);
-        return;
+      if (req.url === '/file') return res.end(Buffer.from([1, 2, 3]));
+      if (req.url === '/gone') {
+        res.writeHead(404);
+        return res.end('no such file');
       }
       if (req.url === '/cut') {
         res.writeHead(200, { 'Content-Length': '100' });
@@ -63,23 +54,14 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const agent = new http.Agent({ keepAlive: true });
-afterAll(() => agent.destroy());
-
-// The thread behind the sync's calls and the plain fetch behind the settings page's test: the same contract.
-const io = createIoThread({ concurrency: 2 });
-afterAll(() => io.close());
-
-describe.each<[string, FetchLike]>([
-  ['httpFetch', httpFetch],
-  ['the I/O thread', io.fetch],
-])('%s', (_name, httpFetch) => {
+// The plugin's one HTTP client: every remote call (the sync's through the limiter, the settings
+// page's test directly) and every media download.
+describe('httpFetch', () => {
   it('sends method, headers and body, and answers status, headers and the whole text', async () => {
     const res = await httpFetch(`${base}/v3.0/pinpoints?x=1`, {
       method: 'POST',
       headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Café' }),
-      agent: () => agent,
     });
     expect(res.status).toBe(201);
     expect(res.statusText).toBe('Created');
@@ -116,7 +98,6 @@ describe.each<[string, FetchLike]>([
     const res = await httpFetch(`${base}/redirect`, {
       method: 'GET',
       headers: { Authorization: 'Bearer t' },
-      redirect: 'manual',
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/elsewhere');
@@ -150,101 +131,21 @@ describe.each<[string, FetchLike]>([
   });
 });
 
-describe('the I/O thread', () => {
-  const held200 = (path: string) => io.fetch(`${base}${path}`, { method: 'GET', headers: {} });
-  const untilHeld = async (n: number) => {
-    for (let i = 0; i < 200 && held.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(held.length).toBe(n);
-  };
-
-  it('keeps its concurrency on the wire and starts a waiting call as soon as an answer arrives', async () => {
-    atOnce.max = 0;
-    const calls = [1, 2, 3, 4, 5].map((i) => held200(`/hold/${i}`));
-    await untilHeld(2);
-    expect(io.stats().inThread).toBe(5);
-    // Answer one: the thread sends the next one without the main thread's help.
-    held.shift()!();
-    await untilHeld(2);
-    while (held.length) {
-      releaseHeld();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const texts = await Promise.all(calls.map(async (c) => (await c).text()));
-    expect(texts).toEqual(Array(5).fill('released'));
-    expect(atOnce.max).toBe(2);
-    expect(io.stats().inThread).toBe(0);
-  });
-
-  it('gives back a call cancelled while it waits, unsent, and aborts one on the wire', async () => {
-    const onWire = [held200('/hold/a'), held200('/hold/b')];
-    await untilHeld(2);
-    const controller = new AbortController();
-    const waiting = io.fetch(`${base}/hold/never`, {
-      method: 'GET',
-      headers: {},
-      signal: controller.signal,
+describe('download (media files stored elsewhere)', () => {
+  it('answers the bytes, following a redirect (no credentials travel with it)', async () => {
+    expect(await download(`${base}/file`, { timeoutMs: 1_000 })).toEqual({
+      status: 200,
+      bytes: Buffer.from([1, 2, 3]),
     });
-    controller.abort();
-    await expect(waiting).rejects.toBeInstanceOf(NotSentError);
-    releaseHeld();
-    await Promise.all(onWire);
-    expect(seen.some((s) => s.url === '/hold/never')).toBe(false);
+    const redirected = await download(`${base}/redirect`, { timeoutMs: 1_000 });
+    expect(seen.at(-1)?.url).toBe('/elsewhere');
+    expect(redirected.status).toBe(201);
+  });
 
-    const inFlight = new AbortController();
-    const aborted = io.fetch(`${base}/slow`, {
-      method: 'GET',
-      headers: {},
-      signal: inFlight.signal,
+  it('answers the status alone when it is not 2xx, and times out', async () => {
+    expect(await download(`${base}/gone`, { timeoutMs: 1_000 })).toEqual({ status: 404 });
+    await expect(download(`${base}/slow`, { timeoutMs: 50 })).rejects.toMatchObject({
+      name: 'TimeoutError',
     });
-    setTimeout(() => inFlight.abort(), 50);
-    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
-    await expect(
-      io.fetch(`${base}/`, { method: 'GET', headers: {}, signal: AbortSignal.abort() })
-    ).rejects.toBeInstanceOf(NotSentError);
   });
-
-  it('holds every call not yet sent until a pause ends', async () => {
-    await held200('/warm');
-    const until = Date.now() + 300;
-    io.pause(until);
-    const res = await held200('/after-pause');
-    expect(Date.now()).toBeGreaterThanOrEqual(until);
-    expect(res.status).toBe(201);
-  });
-
-  it('rejects the calls it holds when closed, and starts again at the next call', async () => {
-    const other = createIoThread({ concurrency: 1 });
-    const pending = other.fetch(`${base}/slow`, { method: 'GET', headers: {} });
-    await new Promise((r) => setTimeout(r, 50));
-    await other.close();
-    await expect(pending).rejects.toThrow(/I\/O thread stopped: closed/);
-    const again = await other.fetch(`${base}/`, { method: 'GET', headers: {} });
-    expect(again.status).toBe(201);
-    await other.close();
-  });
-});
-
-test('the thread starts from the source a keepNames bundler makes of it (tsx, esbuild)', async () => {
-  // esbuild comes with tsx: it wraps inner functions in a `__name` helper the thread does not have.
-  const esbuild = await import('esbuild');
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-io-thread-'));
-  const outfile = path.join(dir, 'io-thread.js');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, '../../server/src/remote/io-thread.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    keepNames: true,
-    outfile,
-  });
-  expect(await fs.readFile(outfile, 'utf8')).toContain('__name(');
-  const bundled: typeof import('../../server/src/remote/io-thread') = require(outfile);
-  const thread = bundled.createIoThread({ concurrency: 1 });
-  try {
-    const res = await thread.fetch(`${base}/`, { method: 'GET', headers: {} });
-    expect(res.status).toBe(201);
-  } finally {
-    await thread.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  }
 });

@@ -1,5 +1,4 @@
 import { backoffMs } from '../../server/src/sync/backoff';
-import { retryAfterMs } from '../../server/src/remote/retry-after';
 import { idsInErrors } from '../../server/src/sync/push';
 import { fingerprintOf, matches } from '../../server/src/sync/recovery';
 
@@ -19,17 +18,6 @@ describe('backoffMs', () => {
 
   it('never comes sooner than the remote asked', () => {
     expect(backoffMs(0, opts, 30_000, () => 0)).toBe(30_000);
-  });
-});
-
-describe('retryAfterMs', () => {
-  it('reads seconds and HTTP dates, and defaults to 1 s', () => {
-    expect(retryAfterMs('7')).toBe(7000);
-    expect(
-      retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))
-    ).toBe(10_000);
-    expect(retryAfterMs(null)).toBe(1000);
-    expect(retryAfterMs('soon')).toBe(1000);
   });
 });
 

@@ -15,4 +15,5 @@ export const defaults: PluginConfig = {
   coalesce: { settleMs: 300, maxWaitMs: 5_000 },
   reconcile: null,
   walkOnLink: true,
+  sqliteOptimize: false,
 };

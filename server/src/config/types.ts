@@ -159,4 +159,10 @@ export interface PluginConfig {
    * be linked. On by default.
    */
   walkOnLink?: boolean;
+  /**
+   * On SQLite, run `PRAGMA optimize` on the application's database at boot and when a resync
+   * starts, so that a resync reads components through the right index. Off by default: it writes
+   * SQLite's statistics into the host's database.
+   */
+  sqliteOptimize?: boolean;
 }

@@ -77,6 +77,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
     problems.push(`${key('syncEnabled')} must be true or false`);
   if (config.walkOnLink !== undefined && typeof config.walkOnLink !== 'boolean')
     problems.push(`${key('walkOnLink')} must be true or false`);
+  if (config.sqliteOptimize !== undefined && typeof config.sqliteOptimize !== 'boolean')
+    problems.push(`${key('sqliteOptimize')} must be true or false`);
   if (
     config.pushIn !== undefined &&
     (!Array.isArray(config.pushIn) ||

@@ -1,4 +1,3 @@
-import { httpFetch } from './http-fetch';
 import { createCategoriesApi, type CategoriesApi } from './categories';
 import { createEventsApi, type EventsApi } from './events';
 import { createApi } from './http';
@@ -8,6 +7,7 @@ import { createRedactor } from './redact';
 import { createTokenSource } from './token';
 import {
   createTransport,
+  httpFetch,
   safeLogger,
   type FetchLike,
   type Logger,
@@ -23,7 +23,7 @@ export interface RemoteClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** defaults to undici's request in fetch's shape (see http-fetch.ts) */
+  /** defaults to the plugin's one HTTP client (transport.ts's httpFetch) */
   fetch?: FetchLike;
   /** per HTTP attempt, body included; default 30000 */
   timeoutMs?: number;
@@ -47,8 +47,6 @@ export interface RemoteClient {
   authenticate(): Promise<void>;
   /** Forgets the cached token, e.g. after the credentials changed. */
   resetToken(): void;
-  /** Closes idle keep-alive sockets. */
-  close(): void;
 }
 
 function parseBaseUrl(value: string): URL {
@@ -106,6 +104,5 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
       await tokens.get();
     },
     resetToken: () => tokens.clear(),
-    close: () => transport.close(),
   };
 }

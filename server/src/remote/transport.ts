@@ -1,18 +1,18 @@
 import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { Agent, errors, request } from 'undici';
 import { RemoteError } from './errors';
 import type { Redactor } from './redact';
 
-/** The part of `fetch` the client uses: node-fetch 3, undici's global fetch and test fakes all fit. */
+/**
+ * The shape of the one HTTP call the client makes: `httpFetch` below in production, a fake in
+ * tests, and the limiter wraps either.
+ */
 export interface FetchInitLike {
   method: string;
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
-  redirect?: 'follow' | 'manual' | 'error';
-  /** node-fetch only; other implementations ignore it. */
-  agent?: unknown;
 }
 
 export interface FetchResponseLike {
@@ -23,6 +23,72 @@ export interface FetchResponseLike {
 }
 
 export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+// Reused sockets avoid a TLS handshake per call when a resync pushes thousands of objects.
+const dispatcher = new Agent({ connections: 16 });
+
+/**
+ * The plugin's one HTTP client: undici's `request` on a keep-alive agent. It never follows a
+ * redirect (following one would resend the credentials), and it reads the whole body before it
+ * answers, so a timeout covers the body too.
+ */
+export const httpFetch: FetchLike = async (url, init) => {
+  try {
+    const res = await request(url, {
+      method: init.method as 'GET',
+      headers: init.headers,
+      body: init.body,
+      signal: init.signal,
+      dispatcher,
+    });
+    const text = await res.body.text();
+    return {
+      status: res.statusCode,
+      statusText: http.STATUS_CODES[res.statusCode],
+      headers: headerReader(res.headers),
+      text: async () => text,
+    };
+  } catch (err) {
+    throw withNodeCode(err);
+  }
+};
+
+/**
+ * An uploaded file from a provider that stores files elsewhere (S3, a CDN), with no bytes when
+ * the answer is not 2xx. No credentials are sent, so a redirect to the file may be followed.
+ */
+export async function download(
+  url: string,
+  options: { timeoutMs: number }
+): Promise<{ status: number; bytes?: Buffer }> {
+  const res = await request(url, {
+    method: 'GET',
+    signal: AbortSignal.timeout(options.timeoutMs),
+    maxRedirections: 5,
+    dispatcher,
+  });
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    await res.body.dump();
+    return { status: res.statusCode };
+  }
+  return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+/** A response's headers as Node gives them, read the way fetch's Headers reads them. */
+const headerReader = (headers: Record<string, string | string[] | undefined>) => ({
+  get(name: string) {
+    const v = headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  },
+});
+
+/** undici says "other side closed" where node:http says ECONNRESET: the log and the error keep Node's code. */
+function withNodeCode(err: unknown): unknown {
+  if (err instanceof errors.SocketError && !(err.cause as { code?: string } | undefined)?.code) {
+    return Object.assign(err, { code: 'ECONNRESET' });
+  }
+  return err;
+}
 
 export interface Logger {
   debug(message: string, ...meta: unknown[]): void;
@@ -78,8 +144,6 @@ export interface TransportOptions {
 
 export interface Transport {
   send(request: RawRequest): Promise<RawResponse>;
-  /** Closes idle keep-alive sockets so a stopping process or a test can exit. */
-  close(): void;
 }
 
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
@@ -111,10 +175,6 @@ function errorCode(err: unknown): string | undefined {
 
 export function createTransport(options: TransportOptions): Transport {
   const { fetch, timeoutMs, userAgent, redactor, logger, hooks } = options;
-  // Reused sockets avoid a TLS handshake per call when a resync pushes thousands of objects.
-  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-  const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
-  const agent = (url: URL) => (url.protocol === 'https:' ? httpsAgent : httpAgent);
 
   const callHook = (name: keyof Hooks, info: ResponseInfo | RequestInfo) => {
     try {
@@ -137,9 +197,6 @@ export function createTransport(options: TransportOptions): Transport {
           headers: { 'User-Agent': userAgent, ...request.headers },
           body: request.body,
           signal: controller.signal,
-          // Following a redirect would resend the credentials to wherever it points.
-          redirect: 'manual',
-          agent,
         });
         // The timeout covers the body too: a stalled body must not hang a worker.
         const text = await response.text();
@@ -169,10 +226,6 @@ export function createTransport(options: TransportOptions): Transport {
       } finally {
         clearTimeout(timer);
       }
-    },
-    close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
     },
   };
 }

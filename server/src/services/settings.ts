@@ -3,9 +3,9 @@ import { pushEnvironment } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
-import { createIoThread, type IoThread } from '../remote/io-thread';
+import { httpFetch } from '../remote/transport';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
-import { createLimiter, type Limiter } from '../sync/limiter';
+import { createLimiter, type Limiter } from '../remote/limiter';
 
 /**
  * The account the sync pushes to: the saved credentials, the one remote client built on them and
@@ -18,15 +18,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const listeners: Array<() => void> = [];
 
   let limiter: Limiter | undefined;
-  let io: IoThread | undefined;
-  const getIo = () => (io ??= createIoThread({ concurrency: config().rateLimit.concurrency }));
   let client: { key: string; client: RemoteClient } | undefined;
 
   const getLimiter = () =>
     (limiter ??= createLimiter({
       requestsPerSecond: config().rateLimit.requestsPerSecond,
       concurrency: config().rateLimit.concurrency,
-      handOff: getIo(),
       onPause: (ms) =>
         strapi.log.warn(
           `[location-content] the remote asked to slow down: pausing all calls for ${Math.ceil(ms / 1000)} s`
@@ -54,7 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     createRemoteClient({
       ...c,
       timeoutMs: config().requestTimeoutMs,
-      fetch: opts.limited === false ? undefined : getLimiter().wrap(getIo().fetch),
+      fetch: opts.limited === false ? undefined : getLimiter().wrap(httpFetch),
       logger: {
         debug: () => undefined,
         info: (m: string) => strapi.log.info(`[location-content] ${m}`),
@@ -79,10 +76,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         'The Location Content API is not configured: set the base URL, client id and secret in Settings > Location Content.'
       );
     const key = `${c.baseUrl}\n${c.clientId}\n${c.clientSecret}`;
-    if (client?.key !== key) {
-      client?.client.close();
-      client = { key, client: buildClient(c) };
-    }
+    if (client?.key !== key) client = { key, client: buildClient(c) };
     return client.client;
   };
 
@@ -106,15 +100,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Drops the cached client so that changed credentials take effect at the next push. */
     changed() {
       credentialsVersion += 1;
-      client?.client.close();
       client = undefined;
       for (const listener of listeners) listener();
     },
     close() {
       limiter?.stop();
-      client?.client.close();
-      void io?.close();
-      io = undefined;
     },
   };
 };

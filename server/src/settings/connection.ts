@@ -136,11 +136,9 @@ export async function testConnection(
   const secret = credentials.clientSecret!;
   const redact = (text: string | undefined) =>
     text === undefined ? undefined : text.split(secret).join('***');
-  let client: RemoteClient | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    client = makeClient(credentials as Credentials);
-    const c = client;
+    const c = makeClient(credentials as Credentials);
     const probe = (async () => {
       await c.authenticate();
       for await (const page of c.pinpoints.listPages()) {
@@ -189,6 +187,5 @@ export async function testConnection(
     };
   } finally {
     clearTimeout(timer);
-    client?.close();
   }
 }

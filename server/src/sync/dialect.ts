@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { PLUGIN_ID } from '../permissions';
 import { reasonOf } from './db-error';
 
 /**
- * The statements whose SQL differs between the databases Strapi 5 runs on. Each one lives here,
- * with its variant per dialect; everything else goes through knex's builders, which already
- * speak each dialect.
+ * The statements whose SQL differs between the databases Strapi 5 runs on and that knex's
+ * builders cannot write for each of them: each raw piece here says why.
  */
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
@@ -21,9 +21,10 @@ export const dialectOf = (strapi: Core.Strapi): DialectName =>
   );
 
 /**
- * In an upsert's update part, the value the INSERT proposed for `column`: PostgreSQL and SQLite
- * name it `excluded.col`; MySQL and MariaDB `VALUES(col)` (MariaDB has no row alias, and MySQL 8
- * still accepts VALUES()).
+ * In an upsert's update part, the value the INSERT proposed for `column`, for SQL that computes
+ * from it (knex's merge() names it only as a whole column's new value): PostgreSQL and SQLite name
+ * it `excluded.col`; MySQL and MariaDB `VALUES(col)` (MariaDB has no row alias, and MySQL 8 still
+ * accepts VALUES()).
  */
 export const proposed = (strapi: Core.Strapi, column: string) => {
   const knex = strapi.db.connection;
@@ -36,46 +37,8 @@ export const proposed = (strapi: Core.Strapi, column: string) => {
 export type OnConflict = {
   /** The columns of the unique key. */
   on: string[];
-  /** Columns that take the proposed row's value, or the SQL each column takes (the same at every call). */
+  /** Columns that take the proposed row's value, or the SQL each column takes. */
   set: string[] | Record<string, Knex.Raw>;
-};
-
-const statementText = new Map<string, string>();
-const conflictIds = new WeakMap<OnConflict, number>();
-let conflictCount = 0;
-
-const conflictKey = (conflict?: OnConflict) => {
-  if (!conflict) return '';
-  if (Array.isArray(conflict.set)) return `${conflict.on.join(',')}|${conflict.set.join(',')}`;
-  let n = conflictIds.get(conflict);
-  if (n === undefined) conflictIds.set(conflict, (n = ++conflictCount));
-  return `#${n}`;
-};
-
-const insertText = (
-  db: Knex,
-  dialect: DialectName,
-  table: string,
-  columns: string[],
-  rowCount: number,
-  conflict?: OnConflict
-) => {
-  const id = (name: string) => db.raw('??', [name]).toQuery();
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  let sql = `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${Array(rowCount).fill(row).join(', ')}`;
-  if (conflict) {
-    const set = Array.isArray(conflict.set)
-      ? conflict.set.map((c) => {
-          const proposed = dialect === 'mysql' ? `VALUES(${id(c)})` : `excluded.${id(c)}`;
-          return `${id(c)} = ${proposed}`;
-        })
-      : Object.entries(conflict.set).map(([c, expr]) => `${id(c)} = ${expr.toQuery()}`);
-    sql +=
-      dialect === 'mysql'
-        ? ` on duplicate key update ${set.join(', ')}`
-        : ` on conflict (${conflict.on.map(id).join(', ')}) do update set ${set.join(', ')}`;
-  }
-  return sql;
 };
 
 /** Rows per statement: at most 200, and never more bindings than any of the databases takes. */
@@ -83,14 +46,8 @@ const rowsPerStatement = (columnCount: number) =>
   Math.max(1, Math.min(200, Math.floor(10_000 / columnCount)));
 
 /**
- * `INSERT … VALUES (…), (…)` of rows that have the columns of the first one, or an upsert with
- * `conflict` (whose `set`, when it holds SQL, must be the same object at every call), in
- * statements of up to 200 rows.
- *
- * The statement's text is built once per table, columns, row count and conflict, then run as raw
- * SQL: knex's builder compiled every batch anew, and on SQLite it writes a multi-row insert as
- * `SELECT ? AS "col" UNION ALL SELECT …`, wrapping every column name of every row (a quarter of
- * what a resync allocated, and a statement SQLite prepares and runs slower than `VALUES`).
+ * A multi-row insert of rows that have the columns of the first one, or an upsert with
+ * `conflict`, in statements of up to 200 rows (knex's `onConflict().merge()` speaks each dialect).
  */
 export async function insertRows(
   db: Knex,
@@ -100,45 +57,31 @@ export async function insertRows(
 ): Promise<void> {
   if (!rows.length) return;
   const columns = Object.keys(rows[0]);
-  // knex's own name of the dialect: a client given as a class has no name in the config.
-  const dialect = dialectNamed(String(db.client.dialect ?? db.client.config?.client));
-  const shape = `${dialect}|${table}|${columns.join(',')}|${conflictKey(conflict)}`;
   // Every row is checked before the first statement runs: a bad row in a later statement must not
   // leave the earlier ones written.
-  const bindings = bindingsOf(table, columns, rows);
+  const values = valuesOf(table, columns, rows);
   const size = rowsPerStatement(columns.length);
-  for (let start = 0; start < rows.length; start += size) {
-    const count = Math.min(size, rows.length - start);
-    const key = `${shape}|${count}`;
-    let sql = statementText.get(key);
-    if (sql === undefined) {
-      sql = insertText(db, dialect, table, columns, count, conflict);
-      // Shapes are few (a table's column sets times the batch sizes): the bound only guards a leak.
-      if (statementText.size >= 2_000) statementText.clear();
-      statementText.set(key, sql);
-    }
-    const from = start * columns.length;
-    await db.raw(sql, bindings.slice(from, from + count * columns.length));
+  for (let start = 0; start < values.length; start += size) {
+    const insert = db(table).insert(values.slice(start, start + size));
+    await (conflict ? insert.onConflict(conflict.on).merge(conflict.set) : insert);
   }
 }
 
-/** The rows' values in column order; `undefined` as NULL, a row without a column refused. */
-const bindingsOf = (table: string, columns: string[], rows: Array<Record<string, unknown>>) => {
-  const bindings: Knex.Value[] = new Array(rows.length * columns.length);
-  let i = 0;
-  for (const row of rows) {
+/** The rows with `undefined` as NULL and a plain object as its JSON text; a row without a column refused. */
+const valuesOf = (table: string, columns: string[], rows: Array<Record<string, unknown>>) =>
+  rows.map((row) => {
+    const out: Record<string, Knex.Value> = {};
     for (const column of columns) {
       const value = row[column] as Knex.Value | undefined;
       if (value === undefined && !(column in row))
         throw new Error(`[location-content] a row inserted into ${table} has no ${column}`);
-      bindings[i++] =
+      out[column] =
         value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value;
     }
-  }
-  return bindings;
-};
+    return out;
+  });
 
-/** As knex's builder has it for a JSON column: a plain object goes in as its JSON text (drivers differ on objects). */
+/** A plain object goes in as its JSON text: the drivers differ on objects (better-sqlite3 refuses them). */
 const isPlainObject = (value: unknown) => {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
@@ -149,6 +92,7 @@ const isPlainObject = (value: unknown) => {
 const hasIndex = async (strapi: Core.Strapi, table: string, name: string) => {
   const rows = await strapi.db
     .connection('information_schema.statistics')
+    // Raw: the current database is a function call, which knex's builder has no name for.
     .where({
       table_schema: strapi.db.connection.raw('DATABASE()'),
       table_name: table,
@@ -174,6 +118,7 @@ export async function createIndexIfMissing(
     );
     return;
   }
+  // Raw: knex's schema builder has no IF NOT EXISTS for an index.
   const placeholders = columns.map(() => '??').join(', ');
   await knex.raw(
     `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ?? ON ?? (${placeholders})`,
@@ -193,6 +138,7 @@ export async function decimalScale(
   const dialect = dialectOf(strapi);
   if (dialect === 'sqlite') return null;
   const knex = strapi.db.connection;
+  // Raw: the current schema is a function call, which knex's builder has no name for.
   const schema = dialect === 'mysql' ? knex.raw('DATABASE()') : knex.raw('current_schema()');
   // MySQL answers with the column's own upper-case name, whatever the alias.
   const row: { scale?: unknown; NUMERIC_SCALE?: unknown } | undefined = await knex(
@@ -205,16 +151,15 @@ export async function decimalScale(
 }
 
 /**
- * Gathers SQLite's planner statistics where they are missing or stale, as SQLite advises for a
- * long-lived connection (`PRAGMA optimize=0x10002`: every table; SQLite >= 3.46 caps the rows it
- * reads). Strapi never does, and without statistics SQLite takes an equality on any indexed
- * column for selective: it reads a component populate (`places_cmps ... where field = ? and
- * entity_id in (...)`) through the index on `field`, which every row matches: 23 ms per hundred
- * entries at 100,000 entries and growing with the table, 0.6 ms once it has statistics. A resync
- * reads every entry that way. PostgreSQL and MySQL keep their statistics themselves.
+ * When `sqliteOptimize` is on, gathers SQLite's planner statistics where they are missing or stale
+ * (`PRAGMA optimize=0x10002`: every table; raw, a pragma has no builder). Strapi never does, and
+ * without them SQLite reads a component populate through the index on `field`, which every row
+ * matches: 23 ms per hundred entries at 100,000, 0.6 ms with statistics (a resync of 100,000 ran at
+ * 369 pushes/s without, 871 with). PostgreSQL and MySQL keep their statistics themselves.
  */
 export async function refreshPlannerStatistics(strapi: Core.Strapi): Promise<void> {
-  if (dialectOf(strapi) !== 'sqlite') return;
+  if (dialectOf(strapi) !== 'sqlite' || !strapi.config.get(`plugin::${PLUGIN_ID}.sqliteOptimize`))
+    return;
   try {
     await strapi.db.connection.raw('PRAGMA optimize=0x10002');
   } catch (err) {

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import fetch from 'node-fetch';
 import type { Core } from '@strapi/strapi';
+import { download } from '../remote/transport';
 
 /**
  * Bytes of an uploaded file: from disk for the local provider (url `/uploads/...`),
@@ -12,12 +12,10 @@ export const createMediaReader =
   async (file: { url: string; name?: string }): Promise<Buffer> => {
     if (!file?.url) throw new Error(`media ${file?.name ?? ''} has no url`);
     if (/^https?:\/\//i.test(file.url)) {
-      const res = await fetch(file.url, { signal: AbortSignal.timeout(options.timeoutMs) });
-      if (!res.ok)
-        throw new Error(
-          `media ${file.name ?? file.url} could not be downloaded: HTTP ${res.status}`
-        );
-      return Buffer.from(await res.arrayBuffer());
+      const { status, bytes } = await download(file.url, options);
+      if (!bytes)
+        throw new Error(`media ${file.name ?? file.url} could not be downloaded: HTTP ${status}`);
+      return bytes;
     }
     const publicDir = strapi.dirs.static.public;
     const resolved = path.resolve(publicDir, `.${decodeURIComponent(file.url.split('?')[0])}`);

@@ -2,8 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
+import { isRateLimitWait } from '../../remote/limiter';
 import { reasonOf } from '../db-error';
-import { isRateLimitWait } from '../limiter';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */

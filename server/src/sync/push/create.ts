@@ -3,7 +3,7 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import { TOKEN_PATH } from '../../remote/token';
 import type { ResourceKind } from '../../remote/types';
 import { keyLabel } from '../keys';
-import { isRateLimitWait } from '../limiter';
+import { isRateLimitWait } from '../../remote/limiter';
 import { fingerprintOf, type Fingerprint } from '../recovery';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';

@@ -4,7 +4,7 @@ import type { ResourceKind } from '../../remote/types';
 import PQueue from 'p-queue';
 import { pushedFieldsOf } from '../drift/fields';
 import { keyLabel, keyString, toKey } from '../keys';
-import { isRateLimitWait } from '../limiter';
+import { isRateLimitWait } from '../../remote/limiter';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../types';
 import { now, requeueDependants, type PushDeps, type PushResult } from './context';

@@ -1,16 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { NotSentError } from '../remote/io-thread';
-import { retryAfterMs } from '../remote/retry-after';
-import { createCallQueue } from './call-queue';
+import PQueue from 'p-queue';
+import { parseRetryAfter } from './errors';
 
-/** What the limiter reads of a response: its status, Retry-After, and the body of a 429 it drops. */
+/** What the limiter reads of a response: its status and Retry-After. */
 export interface LimitedResponse {
   status: number;
   headers: { get(name: string): string | null | undefined };
-  arrayBuffer?: () => Promise<unknown>;
 }
 
-/** The arguments of any fetch (remote/transport.ts's FetchLike, test fakes); passed through as given. */
+/** The arguments of any fetch (transport.ts's FetchLike, test fakes); passed through as given. */
 type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
 
 export interface LimiterOptions {
@@ -19,12 +17,6 @@ export interface LimiterOptions {
   /** how many times one request waits out a 429 before its caller sees the 429 */
   maxRateLimitRetries?: number;
   onPause?: (ms: number) => void;
-  /**
-   * A fetch with slots of its own (the I/O thread): as many calls again as it has slots are handed
-   * on beyond `concurrency`, to wait there, ready to leave the moment a slot frees; a pause holds
-   * them too.
-   */
-  handOff?: { concurrency: number; pause(until: number): void };
 }
 
 /**
@@ -45,20 +37,30 @@ export const isRateLimitWait = (err: unknown): boolean => {
   return false;
 };
 
+/** p-queue runs a greater priority first and keeps the order of equal ones. */
+const PUSH = 0;
+const BACKGROUND = -1;
+
 /**
- * Every HTTP call to the remote, token requests included, goes through one queue that
- * holds the rate limit. A 429 pauses the whole queue for Retry-After, since the remote
- * would refuse every other call too, then the same request is sent again.
+ * Every HTTP call to the remote, token requests included, goes through one p-queue that holds
+ * the rate limit. A 429 pauses the whole queue for Retry-After, since the remote would refuse
+ * every other call too, then the same request is sent again.
+ *
+ * The one rule p-queue on the main thread cannot keep is the one the removed I/O thread did: send
+ * the next call the moment a slot frees while the main thread is busy reading and mapping entries.
+ * At 50 ms per answer, under a load of 9-13, that cost 0.867 -> 0.805 of the ideal (RESULTS.md,
+ * 2026-11-27).
  */
 export function createLimiter(options: LimiterOptions) {
   const rps = options.requestsPerSecond;
   // Small windows spread the calls evenly: a full-second window would burst at its start.
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
-  const interval = (1000 * intervalCap) / rps;
-  const queue = createCallQueue({
-    concurrency: options.concurrency + (options.handOff?.concurrency ?? 0),
-    perWindow: intervalCap,
-    windowMs: interval,
+  const queue = new PQueue({
+    concurrency: options.concurrency,
+    intervalCap,
+    interval: (1000 * intervalCap) / rps,
+    // A sliding window: fixed windows let 2 × intervalCap calls start around each window's edge.
+    strict: true,
   });
   const maxRetries = options.maxRateLimitRetries ?? 5;
   let pausedUntil = 0;
@@ -74,7 +76,6 @@ export function createLimiter(options: LimiterOptions) {
     pausedUntil = until;
     if (!extending) pauses += 1;
     queue.pause();
-    options.handOff?.pause(until);
     clearTimeout(resumeTimer);
     resumeTimer = setTimeout(() => {
       pausedUntil = 0;
@@ -98,30 +99,25 @@ export function createLimiter(options: LimiterOptions) {
   ) =>
     async function limitedFetch(...args: A): Promise<R> {
       const signal: AbortSignal | undefined = args[1]?.signal;
-      const background = lane.getStore();
+      const inBackground = lane.getStore();
       for (let attempt = 0; ; attempt++) {
         let sent = false;
         let res: R;
-        // The queue drops a call only while it waits here, so fetch never gets an aborted signal
-        // (node-fetch then throws from a stream): once handed on, the call's own fetch answers for
-        // it (the I/O thread then says whether it left).
         try {
-          res = await queue.run(
+          res = await queue.add(
             () => {
               sent = true;
-              background?.onSent?.(Date.now());
+              inBackground?.onSent?.(Date.now());
               return fetchImpl(...args);
             },
-            { background: Boolean(background), signal }
+            { priority: inBackground ? BACKGROUND : PUSH, signal }
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
-          if (err instanceof NotSentError) throw new RateLimitWaitError();
           throw sent || !signal?.aborted ? err : new RateLimitWaitError();
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
-        pause(retryAfterMs(res.headers.get('retry-after')));
-        await res.arrayBuffer?.().catch(() => undefined);
+        pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));
       }
     };
 
@@ -131,7 +127,7 @@ export function createLimiter(options: LimiterOptions) {
     stats: () => ({
       pauses,
       pausedUntil: pausedUntil > Date.now() ? new Date(pausedUntil).toISOString() : null,
-      pending: queue.running,
+      pending: queue.pending,
       waiting: queue.size,
     }),
     stop: () => {
