@@ -69,7 +69,9 @@ test('bad entries are failed with a readable reason while the rest syncs', async
     locale: 'en',
     resource: 'pinpoint',
   });
-  expect(failed[nowhere.documentId].reason).toMatch(/latitude.*geo\.lat/);
+  expect(failed[nowhere.documentId].reason).toMatch(
+    /latitude: empty field geo \(Geo point\) › lat/
+  );
   expect(failed[heavy.documentId]).toMatchObject({ contentType: PLACE, locale: 'en' });
   expect(failed[heavy.documentId].reason).toMatch(/huge\.png is [\d.]+ KB, the limit is 4 KB/);
   expect(failed[backwards.documentId]).toMatchObject({
