@@ -12,6 +12,8 @@ import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { withoutCredentials } from '../helpers/admin-api';
 import { createPlace } from '../helpers/content';
 import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { CLI_RUN } from '../../server/src/run-mode';
+import { seal } from '../../server/src/settings/crypto';
 import { PLACE, docs, remoteOf, until } from '../helpers/sync';
 
 let emulator: EmulatorHandle;
@@ -112,6 +114,53 @@ test('a key put in front of APP_KEYS, then the old one removed: still pushing', 
   await until(async () => (await remoteName()) === 'After removing the old key', 'a push');
   expect(unreadableLines()).toEqual([]);
   expect(alerts).toEqual([]);
+});
+
+test('the boot re-seal never writes over a save made meanwhile, and the CLI does not re-seal', async () => {
+  const strapi = app!.strapi;
+  const table = () =>
+    strapi.db
+      .connection('strapi_core_store_settings')
+      .where({ key: 'plugin_location-content_settings' });
+  const value = async () => JSON.parse((await table().first()).value);
+  await pluginStore().set({
+    key: 'settings',
+    value: { ...(await value()), clientSecret: sealV1(emulator.clientSecret, ['keyB']) },
+  });
+  // Another instance saves a secret between the re-seal's read and its write.
+  const savedMeanwhile = seal(emulator.clientSecret, { appKeys: ['keyB'] });
+  const query = strapi.db.query.bind(strapi.db);
+  const spy = jest.spyOn(strapi.db, 'query').mockImplementation(((uid: string) => {
+    const q = query(uid as any);
+    if (uid !== 'strapi::core-store') return q;
+    const write =
+      (call: (params: any) => Promise<unknown>) =>
+      async (params: any): Promise<unknown> => {
+        await table().update({
+          value: JSON.stringify({ ...(await value()), clientSecret: savedMeanwhile }),
+        });
+        return call(params);
+      };
+    return { ...q, update: write(q.update.bind(q)), updateMany: write(q.updateMany.bind(q)) };
+  }) as any);
+  try {
+    expect(await settings().credentials.reseal()).toBe(false);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(await storedSecret()).toBe(savedMeanwhile);
+
+  // A CI job's keys need not be the servers': the CLI's boot leaves the stored secret as it is.
+  const stale = seal(emulator.clientSecret, { appKeys: ['keyB'] });
+  await pluginStore().set({ key: 'settings', value: { ...(await value()), clientSecret: stale } });
+  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  try {
+    await boot('keyD,keyB');
+  } finally {
+    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+  }
+  expect(await storedSecret()).toBe(stale);
+  expect((await app!.sync().status()).credentialsError).toBeNull();
 });
 
 test('no key opens it: said once, everywhere; entering it again pushes what waited', async () => {
