@@ -54,7 +54,8 @@ export async function databaseDown(strapi: Core.Strapi): Promise<string | null> 
 
 /** `err` as a DatabaseUnavailableError when the database is what failed, else `err` itself. */
 export async function explained(strapi: Core.Strapi, err: unknown): Promise<unknown> {
-  if (err instanceof DatabaseUnavailableError) return err;
+  // Strapi's own errors (a ValidationError, this one) were thrown on purpose: no need to ask the database.
+  if (err instanceof errors.ApplicationError) return err;
   const down = await databaseDown(strapi);
   return down ? new DatabaseUnavailableError(down) : err;
 }
