@@ -141,6 +141,17 @@ test('the boot re-seal never writes over a save made meanwhile, and the CLI does
   }
   expect(await storedSecret()).toBe(stale);
   expect((await app!.sync().status()).credentialsError).toBeNull();
+
+  // Nor does it raise the credentials alert when its keys open nothing: it says so in its output.
+  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  try {
+    await boot('keyE');
+  } finally {
+    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+  }
+  expect((await app!.sync().status()).credentialsError).toMatch(/cannot be read/);
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(alerts()).toEqual([]);
 });
 
 test('no key opens it: said once, everywhere; entering it again pushes what waited', async () => {
