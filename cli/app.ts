@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
+import { firstLine } from './output';
+import { withoutSignalHandlers } from './signals';
 
 /** The command could not run (no app, the app did not load, the remote did not answer): exit code 3. */
 export class RunError extends Error {}
@@ -15,9 +17,6 @@ export interface LoadOptions {
   /** Strapi's info lines too (on stderr) */
   verbose: boolean;
 }
-
-const messageOf = (err: unknown) =>
-  (err instanceof Error ? err.message : String(err)).split('\n')[0].trim();
 
 /** What the CLI uses of `@strapi/strapi`, as the app has it installed. */
 interface StrapiPackage {
@@ -68,7 +67,7 @@ async function distDirOf(
       return distDir ?? appDir;
     } catch (err) {
       if (err instanceof RunError) throw err;
-      throw new RunError(`the TypeScript app could not be compiled: ${messageOf(err)}`);
+      throw new RunError(`the TypeScript app could not be compiled: ${firstLine(err)}`);
     } finally {
       process.exit = exit;
     }
@@ -123,14 +122,16 @@ export async function loadApp(options: LoadOptions): Promise<Core.Strapi> {
   (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
   let strapi: Core.Strapi;
   try {
-    strapi = strapiPkg.createStrapi({
-      appDir,
-      distDir,
-      autoReload: false,
-      serveAdminPanel: false,
-    });
+    strapi = withoutSignalHandlers(() =>
+      strapiPkg.createStrapi({
+        appDir,
+        distDir,
+        autoReload: false,
+        serveAdminPanel: false,
+      })
+    );
   } catch (err) {
-    throw new RunError(`the app could not be loaded: ${messageOf(err)}`);
+    throw new RunError(`the app could not be loaded: ${firstLine(err)}`);
   }
   quietLog(strapi, options.verbose);
   // The app's own cron tasks belong to its servers: they must not run again in this process.
@@ -139,7 +140,7 @@ export async function loadApp(options: LoadOptions): Promise<Core.Strapi> {
     await strapi.load();
   } catch (err) {
     await strapi.destroy().catch(() => undefined);
-    throw new RunError(`the app could not be loaded: ${messageOf(err)}`);
+    throw new RunError(`the app could not be loaded: ${firstLine(err)}`);
   }
   if (!strapi.plugin('location-content')) {
     await strapi.destroy().catch(() => undefined);

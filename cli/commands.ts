@@ -9,7 +9,7 @@ import type {
 } from '../shared/contracts/sync';
 import { DRIFT_GROUPS, type CommandName, type Parsed } from './args';
 import { RunError } from './app';
-import type { Progress } from './output';
+import { firstLine, type Progress } from './output';
 
 /** What a command gives back: its JSON document, its lines for a person, its exit code. */
 export interface Outcome {
@@ -31,9 +31,6 @@ const syncOf = (strapi: Core.Strapi) =>
   strapi.plugin(PLUGIN).service('sync') as unknown as SyncService & {
     engine: { resync: { running(): Promise<void> | null }; worker: { start(): void } };
   };
-
-const messageOf = (e: unknown) =>
-  (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
 
 const keyLabel = (k: {
   contentType: string;
@@ -78,29 +75,23 @@ async function assertCanPush(strapi: Core.Strapi) {
   throw new RunError(`nothing is pushed from this app (${why}): --wait would never end`);
 }
 
-/** Waits for the outbox to drain (this process's worker and any server's), showing the resync's progress. */
-async function waitForPushes(ctx: Context, label: string) {
+/** Runs `work` while `show` draws what the status says of it, every 300 ms. */
+async function showing<T>(
+  ctx: Context,
+  show: (status: SyncStatusReport) => void,
+  work: () => Promise<T>
+): Promise<T> {
   const sync = syncOf(ctx.strapi);
-  // The CLI's Strapi starts no worker (server/src/run-mode.ts): this one drains the outbox beside
-  // any server's, each row claimed under the lease by one of them.
-  sync.engine.worker.start();
   let stop = false;
   const ticker = (async () => {
     while (!stop) {
       const s = await sync.status({ failedLimit: 0 }).catch(() => null);
-      if (s && !stop) {
-        const job = s.resync;
-        if (job?.state === 'running')
-          ctx.progress.update(label, job.done + job.failed + job.skipped, job.total || null);
-        else ctx.progress.update(`${label} (queue)`, s.queue.depth, null);
-      }
+      if (s && !stop) show(s);
       await new Promise((r) => setTimeout(r, 300));
     }
   })();
   try {
-    await sync.idle({ timeoutMs: ctx.args.timeoutMs });
-  } catch (e) {
-    throw new RunError(`${messageOf(e)} (--timeout ${ctx.args.timeoutMs / 1000} s)`);
+    return await work();
   } finally {
     stop = true;
     await ticker;
@@ -108,33 +99,44 @@ async function waitForPushes(ctx: Context, label: string) {
   }
 }
 
+/** Waits for the outbox to drain (this process's worker and any server's), showing the resync's progress. */
+async function waitForPushes(ctx: Context, label: string) {
+  const sync = syncOf(ctx.strapi);
+  // The CLI's Strapi starts no worker (server/src/run-mode.ts): this one drains the outbox beside
+  // any server's, each row claimed under the lease by one of them.
+  sync.engine.worker.start();
+  const show = ({ resync: job, queue }: SyncStatusReport) => {
+    if (job?.state === 'running')
+      ctx.progress.update(label, job.done + job.failed + job.skipped, job.total || null);
+    else ctx.progress.update(`${label} (queue)`, queue.depth, null);
+  };
+  await showing(ctx, show, async () => {
+    try {
+      await sync.idle({ timeoutMs: ctx.args.timeoutMs });
+    } catch (e) {
+      throw new RunError(`${firstLine(e)} (--timeout ${ctx.args.timeoutMs / 1000} s)`);
+    }
+  });
+}
+
 /** Runs `work` while the inventory walk's progress is shown. */
 async function withWalkProgress<T>(ctx: Context, work: Promise<T>): Promise<T> {
-  const sync = syncOf(ctx.strapi);
-  let stop = false;
-  const ticker = (async () => {
-    while (!stop) {
-      const s = await sync.status({ failedLimit: 0 }).catch(() => null);
-      if (s && !stop && s.inventory.state === 'running') {
-        const objects = s.inventory.phases.reduce((n, p) => n + p.objects, 0);
-        ctx.progress.update(
-          `walking the remote account (${s.inventory.phase ?? '…'}), objects`,
-          objects,
-          null
-        );
-      }
-      await new Promise((r) => setTimeout(r, 300));
+  const show = ({ inventory }: SyncStatusReport) => {
+    if (inventory.state !== 'running') return;
+    const objects = inventory.phases.reduce((n, p) => n + p.objects, 0);
+    ctx.progress.update(
+      `walking the remote account (${inventory.phase ?? '…'}), objects`,
+      objects,
+      null
+    );
+  };
+  return showing(ctx, show, async () => {
+    try {
+      return await work;
+    } catch (e) {
+      throw new RunError(`the remote account could not be walked: ${firstLine(e)}`);
     }
-  })();
-  try {
-    return await work;
-  } catch (e) {
-    throw new RunError(`the remote account could not be walked: ${messageOf(e)}`);
-  } finally {
-    stop = true;
-    await ticker;
-    ctx.progress.end();
-  }
+  });
 }
 
 async function status(ctx: Context): Promise<Outcome> {
@@ -284,7 +286,7 @@ async function repair(ctx: Context): Promise<Outcome> {
   try {
     outcome = await sync.repair({ groups: ctx.args.groups });
   } catch (e) {
-    throw new RunError(`the repair could not run: ${messageOf(e)}`);
+    throw new RunError(`the repair could not run: ${firstLine(e)}`);
   }
   const queued = Object.values(outcome.queued).reduce((a, b) => a + (b ?? 0), 0);
   const lines = [
@@ -316,7 +318,7 @@ async function link(ctx: Context): Promise<Outcome> {
   try {
     proposal = await sync.link({ dryRun: ctx.args.dryRun });
   } catch (e) {
-    throw new RunError(`the link could not run: ${messageOf(e)}`);
+    throw new RunError(`the link could not run: ${firstLine(e)}`);
   }
   const c = proposal.counts;
   const lines = [

@@ -13,11 +13,10 @@ import type { Core } from '@strapi/strapi';
 import { commandHelp, mainHelp, parse, UsageError, type Parsed } from './args';
 import { loadApp, RunError } from './app';
 import { RUN } from './commands';
-import { err, out, progress, reserveStdout } from './output';
+import { err, firstLine, out, progress, reserveStdout } from './output';
+import { interruption } from './signals';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, error: 3 } as const;
-
-const oneLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
 
 async function run(args: Parsed): Promise<number> {
   const command = args.command!;
@@ -26,19 +25,30 @@ async function run(args: Parsed): Promise<number> {
   let strapi: Core.Strapi | undefined;
   let code: number = EXIT.error;
   let document: Record<string, unknown>;
+  // Stopped (Ctrl-C, a CI job's timeout): Strapi is destroyed below and the exit code says so.
+  const interrupted = interruption(() => process.exit(EXIT.error));
   try {
-    strapi = await loadApp({
-      appDir: process.cwd(),
-      compile: args.compile,
-      verbose: args.verbose,
-    });
-    const bar = progress(args.json ? 'none' : process.stderr.isTTY ? 'tty' : 'plain');
-    const outcome = await RUN[command]({ strapi, args, progress: bar });
+    const work = (async () => {
+      strapi = await loadApp({
+        appDir: process.cwd(),
+        compile: args.compile,
+        verbose: args.verbose,
+      });
+      const bar = progress(args.json ? 'none' : process.stderr.isTTY ? 'tty' : 'plain');
+      return RUN[command]({ strapi, args, progress: bar });
+    })();
+    work.catch(() => undefined);
+    const outcome = await Promise.race([
+      work,
+      interrupted.signal.then((signal) => {
+        throw new RunError(`interrupted by ${signal}`);
+      }),
+    ]);
     code = outcome.code;
     document = { command, exitCode: code, ok: code === 0, ...outcome.data };
     if (!args.json) await out(outcome.lines.join('\n'));
   } catch (e) {
-    const message = e instanceof RunError ? e.message : `${command} failed: ${oneLine(e)}`;
+    const message = e instanceof RunError ? e.message : `${command} failed: ${firstLine(e)}`;
     code = EXIT.error;
     document = { command, exitCode: code, ok: false, error: message };
     err(`location-content: ${message}`);
@@ -49,10 +59,11 @@ async function run(args: Parsed): Promise<number> {
     try {
       await strapi.destroy();
     } catch (e) {
-      err(`location-content: Strapi did not stop cleanly: ${oneLine(e)}`);
+      err(`location-content: Strapi did not stop cleanly: ${firstLine(e)}`);
     }
   }
   if (args.json) await out(JSON.stringify({ ...document, ms: Date.now() - started }));
+  interrupted.dispose();
   return code;
 }
 
@@ -78,7 +89,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {
-      err(`location-content: ${oneLine(e)}`);
+      err(`location-content: ${firstLine(e)}`);
       process.exit(EXIT.error);
     }
   );

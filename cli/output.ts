@@ -16,6 +16,10 @@ export const out = (text: string) =>
     stdoutWrite(text.endsWith('\n') ? text : `${text}\n`, () => resolve());
   });
 
+/** An error's first line: the CLI says why in one line, never with a stack. */
+export const firstLine = (e: unknown) =>
+  (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
+
 export const err = (line: string) => {
   process.stderr.write(`${line}\n`);
 };

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { pushEnvironment } from './config/environment';
 import type { PluginConfig } from './config/types';
 import { ACTIONS, PLUGIN_ID } from './permissions';
+import { cliRun } from './run-mode';
 import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -43,7 +44,8 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
       `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`
     );
   // Before the first push: a secret opened by a key that is no longer the first is sealed again.
-  await getService('settings', { strapi }).credentials.reseal();
+  // Not by the CLI: a CI job's APP_KEYS may differ from the servers', which would lose the secret.
+  if (!cliRun()) await getService('settings', { strapi }).credentials.reseal();
   await getService('sync', { strapi }).start();
 };
 

@@ -2,7 +2,7 @@
  * Runs the built `location-content` command (dist/cli/index.js, what package.json `bin` points
  * at) as a child process in an app's folder, with the env a test app gets (tests/helpers/app-dir.js).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { appEnv } from '../helpers/app-dir';
 
@@ -25,6 +25,8 @@ export function runCli(options: {
   timeoutMs?: number;
   /** on a terminal: run under script(1), which gives it a pty (stdout and stderr then both arrive on stdout) */
   tty?: boolean;
+  /** the child, as soon as it runs (to send it a signal, say) */
+  onSpawn?: (child: ChildProcess) => void;
 }): Promise<CliRun> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -46,6 +48,7 @@ export function runCli(options: {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  options.onSpawn?.(child);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));

@@ -7,7 +7,9 @@
  *
  *   npm run build && npx jest --selectProjects e2e -- tests/e2e/cli.test.ts
  */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
@@ -329,6 +331,34 @@ describe('bad usage and failures: one readable line, no stack', () => {
     expect(run.stderr).toMatch(/^location-content: the remote account could not be walked: /m);
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.json()).toMatchObject({ command: 'check', ok: false, exitCode: 3 });
+  });
+
+  test('stopped by a signal mid-command (a CI timeout): exit 3, not 0, and the --json document says so', async () => {
+    // A remote that takes the connection and never answers: the command is under way then.
+    const silent = net.createServer(() => target?.kill('SIGTERM'));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    let target: ChildProcess | undefined;
+    try {
+      const run = await runCli({
+        appDir: cwd(),
+        emulator: {
+          ...emu,
+          baseUrl: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
+        },
+        args: ['check', '--json'],
+        onSpawn: (child) => (target = child),
+      });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/^location-content: interrupted by SIGTERM$/m);
+      expect(run.json()).toMatchObject({
+        command: 'check',
+        ok: false,
+        exitCode: 3,
+        error: 'interrupted by SIGTERM',
+      });
+    } finally {
+      silent.close();
+    }
   });
 
   test('the packed package ships the command', async () => {

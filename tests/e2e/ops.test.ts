@@ -6,9 +6,9 @@
  *   npx strapi-plugin build && npx jest --selectProjects e2e -- tests/e2e/ops.test.ts
  */
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { startAlertReceiver, type AlertReceiver } from '../helpers/alert-receiver';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
@@ -26,8 +26,7 @@ let app: TestApp;
 let page: Page;
 let browser: Browser;
 let placeId: string;
-let receiver: http.Server;
-const alerts: any[] = [];
+let receiver: AlertReceiver;
 
 const shot = async (name: string, target?: { screenshot: Page['screenshot'] }) => {
   const closeBanner = page.getByRole('button', { name: 'Close the banner' });
@@ -43,16 +42,8 @@ const entryUrl = () =>
   `${app.url}/admin/content-manager/collection-types/${PLACE}/${placeId}?plugins[i18n][locale]=en`;
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      alerts.push(JSON.parse(body));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-  const webhook = `http://127.0.0.1:${(receiver.address() as any).port}/alerts`;
+  receiver = await startAlertReceiver();
+  const webhook = receiver.url();
   const appDir = await appWithBuiltAdmin();
   app = await startApp({
     http: true,
@@ -107,7 +98,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopApp(app, { settle: true });
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
 test('log in', async () => {
@@ -288,8 +279,8 @@ test('settings: each button has its hint beneath it; "Send test alert" posts a t
   await page.getByTestId('test-alert').click();
   await page.getByText('Test alert sent.').first().waitFor();
   // the 400 of the setup failed an entry for good: that alert came first
-  expect(alerts.map((a) => a.kind)).toEqual(['failed', 'test']);
-  expect(alerts[1].dashboardUrl).toMatch(/\/admin\/plugins\/location-content$/);
+  expect(receiver.alerts.map((a) => a.kind)).toEqual(['failed', 'test']);
+  expect(receiver.alerts[1].dashboardUrl).toMatch(/\/admin\/plugins\/location-content$/);
   await shot('settings-test-alert');
 });
 

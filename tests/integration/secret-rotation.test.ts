@@ -6,19 +6,20 @@
  * The app has no admin.secrets.encryptionKey here, so that APP_KEYS alone seal the secret.
  */
 jest.setTimeout(300_000);
-import http from 'node:http';
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { withoutCredentials } from '../helpers/admin-api';
+import { startAlertReceiver, type AlertReceiver } from '../helpers/alert-receiver';
+import { sealV1 } from '../helpers/crypto';
 import { createPlace } from '../helpers/content';
 import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { CLI_RUN } from '../../server/src/run-mode';
+import { seal } from '../../server/src/settings/crypto';
 import { PLACE, docs, remoteOf, until } from '../helpers/sync';
 
 let emulator: EmulatorHandle;
 let appDir: string;
 let app: TestApp | undefined;
-let receiver: http.Server;
-const alerts: any[] = [];
+let receiver: AlertReceiver;
 let documentId: string;
 
 const boot = async (appKeys: string) => {
@@ -29,8 +30,7 @@ const boot = async (appKeys: string) => {
     env: { APP_KEYS: appKeys, ENCRYPTION_KEY: '' },
     patchConfig: (config) => {
       withoutCredentials(config);
-      const url = `http://127.0.0.1:${(receiver.address() as any).port}/hook`;
-      config['location-content'].config.alerts = { webhook: url, intervalMinutes: 60 };
+      config['location-content'].config.alerts = { webhook: receiver.url(), intervalMinutes: 60 };
       return config;
     },
   });
@@ -41,18 +41,8 @@ const pluginStore = () => app!.strapi.store({ type: 'plugin', name: 'location-co
 const storedSecret = async () =>
   ((await pluginStore().get({ key: 'settings' })) as any)?.clientSecret as string;
 const settings = () => app!.strapi.plugin('location-content').service('settings');
+const alerts = () => receiver.alerts;
 const unreadableLines = () => app!.logs.filter((l) => /client secret cannot be read/.test(l));
-
-/** 0.1's format, written out here: its key came from every app secret joined. */
-const sealV1 = (plain: string, material: string[]) => {
-  const key = createHash('sha256')
-    .update(`location-content:${material.join('|')}`)
-    .digest();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), data].map((p) => p.toString('base64')).join(':');
-};
 
 const rename = async (title: string) => {
   await docs(app!.strapi, PLACE).update({ documentId, data: { title } });
@@ -61,15 +51,7 @@ const rename = async (title: string) => {
 const remoteName = async () => (await remoteOf(app!, PLACE, documentId))?.name;
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      alerts.push(JSON.parse(body));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  receiver = await startAlertReceiver();
   emulator = await startEmulator({ strict: true });
   appDir = await makeAppDir();
 });
@@ -77,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await emulator?.stop();
-  await new Promise((r) => receiver.close(r));
+  await receiver?.close();
   if (appDir) await removeDir(appDir);
 });
 
@@ -111,7 +93,65 @@ test('a key put in front of APP_KEYS, then the old one removed: still pushing', 
   await rename('After removing the old key');
   await until(async () => (await remoteName()) === 'After removing the old key', 'a push');
   expect(unreadableLines()).toEqual([]);
-  expect(alerts).toEqual([]);
+  expect(alerts()).toEqual([]);
+});
+
+test('the boot re-seal never writes over a save made meanwhile, and the CLI does not re-seal', async () => {
+  const strapi = app!.strapi;
+  const table = () =>
+    strapi.db
+      .connection('strapi_core_store_settings')
+      .where({ key: 'plugin_location-content_settings' });
+  const value = async () => JSON.parse((await table().first()).value);
+  await pluginStore().set({
+    key: 'settings',
+    value: { ...(await value()), clientSecret: sealV1(emulator.clientSecret, ['keyB']) },
+  });
+  // Another instance saves a secret between the re-seal's read and its write.
+  const savedMeanwhile = seal(emulator.clientSecret, { appKeys: ['keyB'] });
+  const query = strapi.db.query.bind(strapi.db);
+  const spy = jest.spyOn(strapi.db, 'query').mockImplementation(((uid: string) => {
+    const q = query(uid as any);
+    if (uid !== 'strapi::core-store') return q;
+    const write =
+      (call: (params: any) => Promise<unknown>) =>
+      async (params: any): Promise<unknown> => {
+        await table().update({
+          value: JSON.stringify({ ...(await value()), clientSecret: savedMeanwhile }),
+        });
+        return call(params);
+      };
+    return { ...q, update: write(q.update.bind(q)), updateMany: write(q.updateMany.bind(q)) };
+  }) as any);
+  try {
+    expect(await settings().credentials.reseal()).toBe(false);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(await storedSecret()).toBe(savedMeanwhile);
+
+  // A CI job's keys need not be the servers': the CLI's boot leaves the stored secret as it is.
+  const stale = seal(emulator.clientSecret, { appKeys: ['keyB'] });
+  await pluginStore().set({ key: 'settings', value: { ...(await value()), clientSecret: stale } });
+  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  try {
+    await boot('keyD,keyB');
+  } finally {
+    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+  }
+  expect(await storedSecret()).toBe(stale);
+  expect((await app!.sync().status()).credentialsError).toBeNull();
+
+  // Nor does it raise the credentials alert when its keys open nothing: it says so in its output.
+  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  try {
+    await boot('keyE');
+  } finally {
+    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+  }
+  expect((await app!.sync().status()).credentialsError).toMatch(/cannot be read/);
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(alerts()).toEqual([]);
 });
 
 test('no key opens it: said once, everywhere; entering it again pushes what waited', async () => {
@@ -129,10 +169,10 @@ test('no key opens it: said once, everywhere; entering it again pushes what wait
   }
   expect(unreadableLines()).toHaveLength(1);
   expect(await remoteName()).toBe('After removing the old key');
-  await until(() => alerts.length > 0, 'the credentials alert');
-  expect(alerts).toHaveLength(1);
-  expect(alerts[0]).toMatchObject({ kind: 'credentials' });
-  expect(alerts[0].text).toMatch(message);
+  await until(() => alerts().length > 0, 'the credentials alert');
+  expect(alerts()).toHaveLength(1);
+  expect(alerts()[0]).toMatchObject({ kind: 'credentials' });
+  expect(alerts()[0].text).toMatch(message);
 
   await settings().credentials.save({ clientSecret: emulator.clientSecret });
   settings().changed();
@@ -141,6 +181,6 @@ test('no key opens it: said once, everywhere; entering it again pushes what wait
   expect(report).toMatchObject({ configured: true, credentialsError: null });
   expect(await settings().credentials.publicView()).toMatchObject({ secretUnreadable: false });
   expect(unreadableLines()).toHaveLength(1);
-  expect(alerts).toHaveLength(1);
+  expect(alerts()).toHaveLength(1);
   for (const line of app!.logs) expect(line).not.toContain(emulator.clientSecret);
 });

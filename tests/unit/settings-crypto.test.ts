@@ -2,21 +2,10 @@
  * The stored client secret survives a key rotation as Strapi's docs advise it (a new key in front
  * of APP_KEYS), is read from 0.1's format, and says when none of the app's keys opens it.
  */
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { sealV1 } from '../helpers/crypto';
 import { NO_APP_SECRET, open, seal } from '../../server/src/settings/crypto';
 
 const SECRET = 'client-secret-4f9a';
-
-/** 0.1's sealing, written out here so that the test does not read the format through the code under test. */
-const sealV1 = (plain: string, material: string[]) => {
-  const key = createHash('sha256')
-    .update(`location-content:${material.join('|')}`)
-    .digest();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), data].map((p) => p.toString('base64')).join(':');
-};
 
 describe('the sealed client secret', () => {
   test('a key put in front of APP_KEYS still opens it, and asks for a new seal', () => {

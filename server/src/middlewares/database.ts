@@ -38,9 +38,11 @@ const errorName = (body: unknown) =>
  */
 export const databaseUnavailable = (strapi: Core.Strapi) => {
   let down = false;
+  // The content API's prefix is the app's to choose (config/api `rest.prefix`).
+  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api')).replace(/\/+$/, '');
+  const ours = [`/${PLUGIN_ID}/`, `${apiPrefix}/${PLUGIN_ID}/`];
   return async (ctx: Ctx, next: Next) => {
-    if (!ctx.path.startsWith(`/${PLUGIN_ID}/`) && !ctx.path.startsWith(`/api/${PLUGIN_ID}/`))
-      return next();
+    if (!ours.some((prefix) => ctx.path.startsWith(prefix))) return next();
     if (down) {
       const reason = await databaseDown(strapi);
       if (reason) return unavailable(ctx, new DatabaseUnavailableError(reason));

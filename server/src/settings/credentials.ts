@@ -93,8 +93,12 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
    * Run at boot: keys change only with a restart.
    */
   const reseal = async (): Promise<boolean> => {
-    const saved = await read();
-    if (!saved.clientSecret || config().clientSecret) return false;
+    if (config().clientSecret) return false;
+    const rows = strapi.db.query('strapi::core-store');
+    const where = { key: `plugin_${PLUGIN_ID}_${STORE_KEY}`, environment: null, tag: null };
+    const row = (await rows.findOne({ where })) as { id: number; value: string } | null;
+    const saved = row ? (JSON.parse(row.value) as StoredSettings | null) : null;
+    if (!row || !saved?.clientSecret) return false;
     let opened: ReturnType<typeof open>;
     try {
       opened = open(saved.clientSecret, secrets());
@@ -102,13 +106,13 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
       return false;
     }
     if (!opened.stale) return false;
-    const now = await read();
-    // Another instance's save in between wins: never put an older secret back.
-    if (now.clientSecret !== saved.clientSecret) return false;
-    await store().set({
-      key: STORE_KEY,
-      value: { ...now, clientSecret: seal(opened.plain, secrets()) },
+    const next: StoredSettings = { ...saved, clientSecret: seal(opened.plain, secrets()) };
+    // Only over the row as read: a save by another instance meanwhile wins, never an older secret.
+    const { count } = await rows.updateMany({
+      where: { id: row.id, value: row.value },
+      data: { value: JSON.stringify(next) },
     });
+    if (!count) return false;
     strapi.log.info(
       "[location-content] the saved client secret is now sealed with this app's first key"
     );

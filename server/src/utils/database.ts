@@ -4,13 +4,25 @@ import { reasonOf } from '../sync/db-error';
 
 const PING_TIMEOUT_MS = 3_000;
 
+/**
+ * The reason as an answer may carry it: while the database is down no one can be authenticated,
+ * so it goes to anyone who asks and names no server address, host or quoted name.
+ */
+export const publicReason = (reason: string): string =>
+  reason
+    .replace(/\b(getaddrinfo [A-Z_]+) \S+/g, '$1 <host>')
+    .replace(/\[?[0-9a-f]*:[0-9a-f:]+\]?:\d+\b/gi, '<address>')
+    .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '<address>')
+    .replace(/"[^"]*"/g, '"…"');
+
 /** The plugin's answer when the database itself does not answer: a sentence, never a statement. */
 export class DatabaseUnavailableError extends errors.ApplicationError<
   'DatabaseUnavailableError',
   string,
   { reason: string }
 > {
-  constructor(reason: string) {
+  constructor(raw: string) {
+    const reason = publicReason(raw);
     super(
       `The database does not answer (${reason}): the sync's state cannot be read or written until it is back. Nothing recorded is lost.`,
       { reason }
@@ -42,7 +54,8 @@ export async function databaseDown(strapi: Core.Strapi): Promise<string | null> 
 
 /** `err` as a DatabaseUnavailableError when the database is what failed, else `err` itself. */
 export async function explained(strapi: Core.Strapi, err: unknown): Promise<unknown> {
-  if (err instanceof DatabaseUnavailableError) return err;
+  // Strapi's own errors (a ValidationError, this one) were thrown on purpose: no need to ask the database.
+  if (err instanceof errors.ApplicationError) return err;
   const down = await databaseDown(strapi);
   return down ? new DatabaseUnavailableError(down) : err;
 }

@@ -1,7 +1,6 @@
 import * as React from 'react';
-import { Flex, Link } from '@strapi/design-system';
+import { Flex } from '@strapi/design-system';
 import { Layouts, Page, useRBAC } from '@strapi/strapi/admin';
-import { Link as RouterLink } from 'react-router-dom';
 import { EnvironmentBanner } from '../../components/EnvironmentBanner';
 import { PushTargetLine } from '../../components/PushTargetLine';
 import { Notice } from '../../components/Notice';
@@ -11,6 +10,7 @@ import { PERMISSIONS, SYNC_PERMISSIONS } from '../../permissions';
 import { useSyncStatus } from '../../services/api';
 import { useRequestError } from '../../services/errors';
 import { ByContentType } from './ByContentType';
+import { CredentialsAlert } from './CredentialsAlert';
 import { DriftSection } from './DriftSection';
 import { FailedEntries } from './FailedEntries';
 import { InventorySection } from './InventorySection';
@@ -48,38 +48,7 @@ const Dashboard = ({ canTrigger }: { canTrigger: boolean }) => {
         <Flex direction="column" alignItems="stretch" gap={6}>
           <EnvironmentBanner environment={report.environment} />
           <PushTargetLine target={report.target} environment={report.environment} />
-          {report.credentialsError ? (
-            <Notice
-              variant="danger"
-              testId="secret-unreadable"
-              title={t('secretUnreadable.title', 'The stored client secret cannot be read')}
-              action={
-                <Link tag={RouterLink} to="/settings/location-content">
-                  {t('sync.notConfigured.link', 'Open the settings')}
-                </Link>
-              }
-            >
-              {t(
-                'secretUnreadable.body',
-                "None of this app's keys (APP_KEYS and admin.secrets.encryptionKey) opens the saved secret: they were changed without keeping the old one. Enter the client secret again; the changes made meanwhile wait in the queue."
-              )}
-            </Notice>
-          ) : !report.configured ? (
-            <Notice
-              variant="warning"
-              title={t('sync.notConfigured.title', 'Not connected')}
-              action={
-                <Link tag={RouterLink} to="/settings/location-content">
-                  {t('sync.notConfigured.link', 'Open the settings')}
-                </Link>
-              }
-            >
-              {t(
-                'sync.notConfigured.body',
-                'Changes are queued, but nothing is pushed until the API credentials are set.'
-              )}
-            </Notice>
-          ) : null}
+          <CredentialsAlert report={report} />
           {report.recording ? <RecordingAlert failure={report.recording} /> : null}
           {error ? (
             <Notice variant="danger" title={t('sync.stale', 'Cannot refresh')}>

@@ -21,6 +21,7 @@ import { createRelated } from '../../sync/related';
 import { createResync } from '../../sync/resync';
 import { createStateStore } from '../../sync/state';
 import { createWorker } from '../../sync/worker';
+import { cliRun } from '../../run-mode';
 import { SECRET_UNREADABLE } from '../../settings/credentials';
 import { getService } from '../../utils';
 import type settingsService from '../settings';
@@ -128,7 +129,9 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     },
     canRun: () => settings.canPush(),
   });
-  settings.credentials.onUnreadable(() => alerts.secretUnreadable(SECRET_UNREADABLE));
+  // Not from the CLI, whose keys may be a CI job's: it says so in its own output (credentialsError).
+  if (!cliRun())
+    settings.credentials.onUnreadable(() => alerts.secretUnreadable(SECRET_UNREADABLE));
   settings.onChange(() => {
     worker.wake();
     void account.check();
