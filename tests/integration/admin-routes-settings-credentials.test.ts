@@ -54,6 +54,7 @@ describe('admin API with credentials set in Settings', () => {
       baseUrl: null,
       clientId: null,
       secretSet: false,
+      secretUnreadable: false,
       secretLast4: null,
       locked: {},
       configured: false,
@@ -85,6 +86,7 @@ describe('admin API with credentials set in Settings', () => {
       baseUrl,
       clientId,
       secretSet: true,
+      secretUnreadable: false,
       secretLast4: clientSecret.length >= 8 ? clientSecret.slice(-4) : null,
       locked: {},
       configured: true,
@@ -92,7 +94,7 @@ describe('admin API with credentials set in Settings', () => {
     const stored: any = await app.strapi
       .store({ type: 'plugin', name: 'location-content' })
       .get({ key: 'settings' });
-    expect(stored.clientSecret).toMatch(/^v1:/);
+    expect(stored.clientSecret).toMatch(/^v2:/);
     expect(JSON.stringify(stored)).not.toContain(clientSecret);
   });
 
