@@ -67,11 +67,14 @@ async function assertCanPush(strapi: Core.Strapi) {
   };
   if (await settings.canPush()) return;
   const report = await syncOf(strapi).status({ failedLimit: 0 });
-  const why = !report.configured
-    ? 'the Location Content API is not configured'
-    : !report.environment.pushing
-      ? `environment "${report.environment.name}" is not in pushIn (${report.environment.pushIn?.join(', ')})`
-      : 'syncEnabled is false';
+  // An unreadable secret leaves the API unconfigured: its own sentence says what to do.
+  const why = report.credentialsError
+    ? report.credentialsError.replace(/\.$/, '')
+    : !report.configured
+      ? 'the Location Content API is not configured'
+      : !report.environment.pushing
+        ? `environment "${report.environment.name}" is not in pushIn (${report.environment.pushIn?.join(', ')})`
+        : 'syncEnabled is false';
   throw new RunError(`nothing is pushed from this app (${why}): --wait would never end`);
 }
 
@@ -145,6 +148,7 @@ async function status(ctx: Context): Promise<Outcome> {
   const kept = await sync.drift();
   const lines = [
     `account: ${report.target.host ?? 'not configured'}${report.target.clientIdLast4 ? ` (client …${report.target.clientIdLast4})` : ''}, environment ${report.environment.name}${report.environment.pushing ? '' : ' (not in pushIn: nothing is pushed)'}`,
+    ...(report.credentialsError ? [`credentials: ${report.credentialsError}`] : []),
     countsLine(report.counts),
     `queue: ${report.queue.depth} waiting (${report.queue.due} due, ${report.queue.inFlight} in flight here)`,
   ];

@@ -308,6 +308,35 @@ describe('bad usage and failures: one readable line, no stack', () => {
     expect((await runCli({ appDir: '/', args: ['link', '--help'] })).stdout).toContain('--dry-run');
   });
 
+  test("a saved secret this app's keys cannot read: status says so, --wait names it as the cause", async () => {
+    const appDir = await makeAppDir();
+    dirs.push(appDir);
+    // The secret in the plugin's store, not in the config: sealed with the playground's keys.
+    const stored = { ...emu, clientSecret: '' };
+    const saving = await startChildApp({ appDir, emulator: stored });
+    await saving.run(
+      async (strapi: any, secret: string) =>
+        strapi
+          .plugin('location-content')
+          .service('settings')
+          .credentials.save({ clientSecret: secret }),
+      emu.clientSecret
+    );
+    await saving.stop();
+    // A CI job whose keys are not the servers'.
+    const env = { APP_KEYS: 'ciKeyA,ciKeyB', ENCRYPTION_KEY: 'ci-encryption-key' };
+    const status = await runCli({ appDir, emulator: stored, env, args: ['status'] });
+    expect(status.stdout).toContain(
+      "credentials: The stored client secret cannot be read with this app's keys"
+    );
+    const wait = await runCli({ appDir, emulator: stored, env, args: ['resync', '--wait'] });
+    expect(wait.code).toBe(3);
+    expect(wait.stderr).toMatch(
+      /^location-content: nothing is pushed from this app \(The stored client secret cannot be read with this app's keys .*\): --wait would never end$/m
+    );
+    expect(wait.stderr).not.toContain('not configured');
+  });
+
   test('outside a Strapi app: exit 3 and one line', async () => {
     const run = await runCli({ appDir: '/', args: ['status'] });
     expect(run.code).toBe(3);

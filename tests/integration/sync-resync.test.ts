@@ -243,3 +243,26 @@ test('a resync lists more entries than fit in one page (500), one outbox row eac
   expect(writes(emulator, since)).toEqual([]);
   // Stopping Strapi with this work pending is fine: the restart test shows it resumes.
 });
+
+test("a dry run's failure reason from the database names the cause, never the statement or its values", async () => {
+  const { engine } = app.sync() as any;
+  const readEntry = engine.pusher.readEntry;
+  // What knex throws: the statement and its values, then " - " and the driver's message.
+  engine.pusher.readEntry = async () => {
+    throw Object.assign(
+      new Error(
+        "select `t0`.* from `places` as `t0` where `t0`.`title` = 'An editor''s draft' - SQLITE_BUSY: database is locked"
+      ),
+      { code: 'SQLITE_BUSY' }
+    );
+  };
+  try {
+    const plan = await app.sync().resync({ dryRun: true });
+    expect(plan.failed.length).toBeGreaterThan(0);
+    for (const f of plan.failed) {
+      expect(f.reason).toBe('SQLITE_BUSY: database is locked');
+    }
+  } finally {
+    engine.pusher.readEntry = readEntry;
+  }
+});

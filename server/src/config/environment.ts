@@ -25,3 +25,18 @@ export function pushTarget(credentials: {
   // Only the end of the id: enough to tell two accounts apart, short enough for a banner or a screenshot.
   return { host, clientIdLast4: credentials.clientId ? credentials.clientId.slice(-4) : null };
 }
+
+/**
+ * Why this instance may not change the remote itself (sync off, or an environment outside
+ * `pushIn`), or null when it may. The worker's pushes and every direct write (a drift repair's
+ * deletes) ask it; what is only queued waits in the outbox for an instance that pushes.
+ */
+export function pushRefusal(
+  config: Pick<PluginConfig, 'pushIn' | 'syncEnabled'>,
+  name = environmentName()
+): string | null {
+  const env = pushEnvironment(config, name);
+  if (!env.pushing) return `environment "${env.name}" is not in pushIn (${env.pushIn!.join(', ')})`;
+  if (!config.syncEnabled) return 'syncEnabled is false';
+  return null;
+}

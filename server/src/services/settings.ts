@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { pushEnvironment } from '../config/environment';
+import { pushRefusal } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { createRemoteClient, type RemoteClient } from '../remote';
@@ -87,10 +87,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     remoteClient,
     limiter: getLimiter,
     /** Whether this instance pushes now: sync on, an environment of pushIn, credentials complete. */
-    canPush: async () =>
-      config().syncEnabled &&
-      pushEnvironment(config()).pushing &&
-      credentials.complete(await current()),
+    canPush: async () => pushRefusal(config()) === null && credentials.complete(await current()),
     /** For the settings page: a client on given credentials, outside the rate-limited queue of the sync. */
     testClient: (c: Credentials) => buildClient(c, { limited: false }),
     /** Called after each change of the credentials (the sync wakes its worker). */

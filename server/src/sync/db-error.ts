@@ -1,5 +1,6 @@
 import { MappingError } from '../mapping/errors';
 import { RemoteError } from '../remote/errors';
+import { PushRefusedError } from './refusal';
 
 /**
  * Why a statement failed, without the statement or its values: knex puts both in the message
@@ -20,10 +21,12 @@ export const reasonOf = (thrown: unknown): string => {
 };
 
 /**
- * Why something failed, for a log line or an editor: the remote's and the mapping's own words as
- * they are (they hold no statement, and may hold a ' - ' of their own), anything else as reasonOf.
+ * Why something failed, for a log line or an editor: the remote's, the mapping's and a refused
+ * write's own words as they are (they hold no statement, and may hold a ' - ' of their own), anything else as reasonOf.
  */
 export const failureOf = (thrown: unknown): string =>
-  thrown instanceof RemoteError || thrown instanceof MappingError
+  thrown instanceof RemoteError ||
+  thrown instanceof MappingError ||
+  thrown instanceof PushRefusedError
     ? thrown.message
     : reasonOf(thrown);

@@ -3,7 +3,8 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
-import { mapEntry, payloadHash, MappingError } from '../mapping';
+import { mapEntry, payloadHash } from '../mapping';
+import { failureOf } from './db-error';
 import { refreshPlannerStatistics } from './dialect';
 import { goneStatePages, onlineKeyPages } from './entries';
 import type { Outbox, OutboxRow } from './outbox';
@@ -259,10 +260,8 @@ export function createResync(deps: ResyncDeps) {
           } catch (err) {
             push(
               plan.failed,
-              extend(key, {
-                reason:
-                  err instanceof MappingError || err instanceof Error ? err.message : String(err),
-              })
+              // A database error's message holds its statement and values: its cause only.
+              extend(key, { reason: failureOf(err) })
             );
           }
         }

@@ -21,6 +21,7 @@ import { createRelated } from '../../sync/related';
 import { createResync } from '../../sync/resync';
 import { createStateStore } from '../../sync/state';
 import { createWorker } from '../../sync/worker';
+import { pushRefusal } from '../../config/environment';
 import { cliRun } from '../../run-mode';
 import { SECRET_UNREADABLE } from '../../settings/credentials';
 import { getService } from '../../utils';
@@ -163,6 +164,7 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
       await outbox.enqueue(items);
       worker.wake();
     },
+    refusal: () => pushRefusal(config()),
   });
   const reconcile = createReconcileSchedule({
     strapi,

@@ -6,6 +6,7 @@ import { keyString } from '../keys';
 import type { StateStore } from '../state';
 import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
 import type { EntryKey } from '../types';
+import { PushRefusedError } from '../refusal';
 import {
   DRIFT_GROUPS,
   type DriftEntryRef,
@@ -20,6 +21,8 @@ export interface RepairDeps {
   client: () => Promise<RemoteClient>;
   /** puts entries in the sync queue, as any other push */
   enqueue: (items: Array<EntryKey & { resource: ResourceKind; reason: string }>) => Promise<void>;
+  /** why this instance may not write to the remote itself (pushIn, syncEnabled), or null */
+  refusal: () => string | null;
   deleteAttempts?: number;
   retryDelayMs?: (attempt: number) => number;
 }
@@ -30,7 +33,8 @@ const REASON = 'drift repair';
  * Repairs of a drift report. Entries are queued as normal pushes (rate-limited, recorded,
  * retried): their last payload hash is dropped so the push sends Strapi's version again; an
  * update of an object gone from the remote becomes a create (see push.ts). Objects no entry owns
- * are deleted one call at a time, each after ownership is read again.
+ * are deleted one call at a time, each after ownership is read again, and only where this
+ * instance pushes: elsewhere a repair that names them is refused before anything is done.
  */
 export function createDriftRepair(deps: RepairDeps) {
   const { strapi, states } = deps;
@@ -112,6 +116,15 @@ export function createDriftRepair(deps: RepairDeps) {
   return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
     const unknown = groups.filter((g) => !DRIFT_GROUPS.includes(g));
     if (unknown.length) throw new Error(`unknown drift group(s): ${unknown.join(', ')}`);
+    // The deletes are the one repair that is not queued: where nothing is pushed (a staging copy
+    // of production's database), they would change the account anyway. The whole repair is
+    // refused, not done in part, so that its answer is one sentence.
+    const refused = groups.includes('notOurs') ? deps.refusal() : null;
+    if (refused)
+      throw new PushRefusedError(
+        'the objects no entry owns are deleted on the remote by the repair itself, not queued.',
+        refused
+      );
     const outcome: RepairOutcome = {
       at: new Date().toISOString(),
       groups,
@@ -150,6 +163,16 @@ export function createDriftRepair(deps: RepairDeps) {
             resource: o.resource,
             remoteId: o.remoteId,
             reason: `a ${o.resource} create is not resolved yet: it may be this object`,
+          });
+          continue;
+        }
+        // The config may change during a long repair: each delete asks again.
+        const now = deps.refusal();
+        if (now) {
+          outcome.skipped.push({
+            resource: o.resource,
+            remoteId: o.remoteId,
+            reason: `not deleted: ${now}`,
           });
           continue;
         }
