@@ -56,6 +56,7 @@ const MATRIX = [
   'recovery-tail',
   'inventory-link-walk',
   'secret-rotation',
+  'import',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&

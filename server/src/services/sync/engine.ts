@@ -12,6 +12,8 @@ import { createInventoryTable } from '../../sync/inventory/table';
 import { createInventoryWalk } from '../../sync/inventory/walk';
 import { createLease, newLeaseOwner } from '../../sync/lease';
 import { createLinker } from '../../sync/link';
+import { createImporter, createImportItems } from '../../import';
+import fetch, { type RequestInit } from 'node-fetch';
 import { createMediaReader } from '../../sync/media';
 import { createOutbox } from '../../sync/outbox';
 import { createPreview } from '../../sync/preview';
@@ -151,6 +153,27 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
     wake: () => worker.wake(),
   });
+  const importer = createImporter(
+    {
+      strapi,
+      states,
+      pusher,
+      table: inventoryTable,
+      walk: inventory,
+      items: createImportItems(strapi),
+      client,
+      background: (fn) => limiter().background(fn),
+      // The files the remote serves are fetched behind its rate limit, like its API.
+      mediaFetch: (url, init) =>
+        limiter().wrap((u: string, i?: RequestInit & { signal?: AbortSignal }) => fetch(u, i))(
+          url,
+          init
+        ),
+      mappings: () => mappings().active(),
+      config,
+    },
+    createLease(strapi, 'import', newLeaseOwner())
+  );
   const drift = createDrift({
     strapi,
     walk: inventory,
@@ -238,6 +261,7 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     worker,
     resync,
     linker,
+    importer,
     drift,
     reconcile,
     intents,
