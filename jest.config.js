@@ -57,6 +57,7 @@ const MATRIX = [
   'inventory-link-walk',
   'secret-rotation',
   'import',
+  'import-kill',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&

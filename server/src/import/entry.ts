@@ -161,7 +161,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
     const remote = row.fields;
     const resource = mapping.resource as ResourceKind;
     const mediaUrl = (resource === 'category' ? remote.image_url : remote.media_url) ?? null;
-    await states.upsert(key, {
+    await states.upsertNow(key, {
       resource,
       remoteId: row.remoteId,
       payloadHash: hash,
@@ -185,7 +185,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
         } as never)
       );
       // Online as the remote has it: nothing to push (a hash that could not be made is pushed).
-      await states.upsert(key, { resource, status: hash ? 'synced' : 'pending' });
+      await states.upsertNow(key, { resource, status: hash ? 'synced' : 'pending' });
     }
   };
 
@@ -273,7 +273,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
         })
       );
       if (!owner)
-        await states.upsert(key, {
+        await states.upsertNow(key, {
           resource,
           remoteId: row.remoteId,
           status: 'imported',
