@@ -117,6 +117,17 @@ test('kill -9 mid-import of 3,000 objects: after a restart each object is import
     'part of the pinpoints to be imported',
     400_000
   );
+  // Then killed while an object is half made: its documentId kept, its entry maybe not created yet.
+  await until(
+    () =>
+      first.run(async (strapi) =>
+        strapi.db
+          .query('plugin::location-content.import-item')
+          .count({ where: { status: 'planned' } })
+      ),
+    'an object to be under way',
+    60_000
+  );
   await first.kill('SIGKILL');
   const atKill = await until(() => true, 'nothing', 1).then(() => Date.now() - t0);
 
