@@ -4,7 +4,7 @@
  * progress is readable there and in the status report.
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
-import { PLACE, until } from '../helpers/sync';
+import { mark, PLACE, until, writes } from '../helpers/sync';
 import { createAdmin, createRole } from '../helpers/admin-api';
 
 let app: TestApp;
@@ -71,6 +71,7 @@ test('dry run, start, progress', async () => {
   });
   expect(dry.body.plan.locale).toBe('en');
 
+  const before = mark(app.emulator);
   const started = await api('POST', '/import', admin, { publish: true });
   expect(started.status).toBe(200);
   expect(started.body.job).toMatchObject({ state: 'running', publish: true, locale: 'en' });
@@ -81,6 +82,8 @@ test('dry run, start, progress', async () => {
   expect(done.counts).toEqual({ total: 2, done: 2, failed: 0, skipped: 0 });
   const status = await api('GET', '/status', reader);
   expect(status.body.import).toMatchObject({ id: done.id, state: 'done' });
-  // Published at once: online, linked, synced.
+  // Published at once: online, linked, synced, and nothing pushed (the remote has them already).
   expect(status.body.counts.synced).toBe(2);
+  await app.sync().idle();
+  expect(writes(app.emulator, before)).toEqual([]);
 });
