@@ -18,10 +18,10 @@ export interface MediaServer {
 
 /**
  * Files a remote account's media URLs point at, on 127.0.0.1: `files` by path (a Buffer is served
- * as image/png, `{ body, type }` as given); any other path answers 404.
+ * as image/png, `{ body, type, delayMs }` as given, after `delayMs`); any other path answers 404.
  */
 export async function startMediaServer(
-  files: Record<string, Buffer | { body: Buffer | string; type: string }>
+  files: Record<string, Buffer | { body: Buffer | string; type: string; delayMs?: number }>
 ): Promise<MediaServer> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
@@ -32,9 +32,16 @@ export async function startMediaServer(
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
-    const { body, type } = Buffer.isBuffer(file) ? { body: file, type: 'image/png' } : file;
-    res.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+    const { body, type, delayMs } = Buffer.isBuffer(file)
+      ? { body: file, type: 'image/png', delayMs: 0 }
+      : file;
+    const answer = () => {
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (delayMs) setTimeout(answer, delayMs).unref();
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

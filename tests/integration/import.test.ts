@@ -32,12 +32,15 @@ beforeAll(async () => {
     '/img/kiosk.png': await png(8, { r: 200, g: 10, b: 10 }),
     '/img/big.png': await png(400, { r: 1, g: 2, b: 3 }),
     '/notes.txt': { body: 'not an image', type: 'text/plain' },
+    '/img/slow.png': { body: await png(8), type: 'image/png', delayMs: 4000 },
   });
   app = await startApp({
     emulator: { pageSize: 5 },
     patchConfig: (c) => {
       // Small enough that /img/big.png (a 400x400 PNG) is over it.
       c['location-content'].config.maxMediaBytes = 1500;
+      // Shorter than /img/slow.png takes.
+      c['location-content'].config.requestTimeoutMs = 1500;
       return c;
     },
   });
@@ -47,9 +50,8 @@ beforeAll(async () => {
     { name: 'Museum', image_file: { content: b64(icon), name: 'museum.png', type: 'image/png' } },
     { name: 'Park' },
   ]);
-  [ids.hall, ids.kiosk, ids.noName, ids.offMap, ids.big, ids.broken, ids.text] = emulator.seed(
-    'pinpoints',
-    [
+  [ids.hall, ids.kiosk, ids.noName, ids.offMap, ids.big, ids.broken, ids.text, ids.slow] =
+    emulator.seed('pinpoints', [
       {
         name: 'Town hall',
         description: '<p>Open <strong>every</strong> day</p><ul><li>Guided tours</li></ul>',
@@ -67,8 +69,8 @@ beforeAll(async () => {
       { name: 'Big picture', latitude: 47.23, longitude: -1.58 },
       { name: 'Broken link', latitude: 47.24, longitude: -1.59 },
       { name: 'Text file', latitude: 47.25, longitude: -1.6 },
-    ]
-  );
+      { name: 'Slow server', latitude: 47.26, longitude: -1.61 },
+    ]);
   // What an account may hold from older rules or other clients.
   emulator.tamper('pinpoints', ids.noName, { name: '  ' });
   emulator.tamper('pinpoints', ids.offMap, { latitude: 95.5 });
@@ -76,6 +78,7 @@ beforeAll(async () => {
   emulator.tamper('pinpoints', ids.big, { media_url: `${media.url}/img/big.png` });
   emulator.tamper('pinpoints', ids.broken, { media_url: `${media.url}/img/missing.png` });
   emulator.tamper('pinpoints', ids.text, { media_url: `${media.url}/notes.txt` });
+  emulator.tamper('pinpoints', ids.slow, { media_url: `${media.url}/img/slow.png` });
   [ids.concert, ids.lost] = emulator.seed('events', [
     {
       name: 'Concert',
@@ -152,11 +155,11 @@ test('the dry run says what each resource becomes, and writes nothing', async ()
 
   expect(plan.groups.map((g: any) => [g.resource, g.contentType, g.count, g.wouldFail])).toEqual([
     ['category', ICON, 2, 0],
-    ['pinpoint', PLACE, 7, 2],
+    ['pinpoint', PLACE, 8, 2],
     ['event', HAPPENING, 2, 0],
     ['list', TOUR, 1, 0],
   ]);
-  expect(plan.total).toBe(12);
+  expect(plan.total).toBe(13);
   for (const g of plan.groups) expect(g.notImportable).toEqual([]);
   const pinpoints = plan.groups[1];
   const hall = pinpoints.samples.find((s: any) => s.remoteId === ids.hall);
@@ -207,7 +210,7 @@ test('the job imports in dependency order, links every entry, and reports bad da
   expect(job.state).toBe('done');
   expect(job.byResource).toEqual({
     category: { total: 2, done: 2, failed: 0, skipped: 0 },
-    pinpoint: { total: 7, done: 5, failed: 2, skipped: 0 },
+    pinpoint: { total: 8, done: 6, failed: 2, skipped: 0 },
     event: { total: 2, done: 1, failed: 1, skipped: 0 },
     list: { total: 1, done: 1, failed: 0, skipped: 0 },
   });
@@ -221,10 +224,12 @@ test('the job imports in dependency order, links every entry, and reports bad da
   expect(issue(ids.big).reason).toMatch(/over the 1500-byte limit/);
   expect(issue(ids.broken).reason).toMatch(/answered HTTP 404/);
   expect(issue(ids.text).reason).toMatch(/text\/plain, not an accepted media type/);
+  expect(issue(ids.slow)).toMatchObject({ imported: true });
+  expect(issue(ids.slow).reason).toMatch(/did not answer within 1500 ms/);
   expect(issue(ids.tour).reason).toMatch(
     new RegExp(`1 of its 3 pinpoints have no entry and are left out: ${ids.offMap}`)
   );
-  expect(job.issueCount).toBe(7);
+  expect(job.issueCount).toBe(8);
 
   // Reading only: no object was created, changed or deleted on the remote.
   expect(writes(app.emulator, before)).toEqual([]);
