@@ -245,3 +245,21 @@ test('dates go into the repeatable component, or the first range into two fields
     'no pinpoint of the account lists it (GET /v3.0/events?pinpoint=)',
   ]);
 });
+
+test('coordinates go into the component or the JSON the mapping reads, and map back', async () => {
+  const remote = { name: 'Pier', latitude: 47.21, longitude: -1.56, address: '2 Quai' };
+  const inComponent = await invert(planFields(venue, lookup(modelsB)), 5, remote, lookups());
+  expect(inComponent.data).toEqual({
+    info: { position: { latitude: 47.21, longitude: -1.56 }, street: '2 Quai' },
+    meta: { topics: [] },
+  });
+  const json: Mapping = {
+    contentType: 'api::venue.venue',
+    resource: 'pinpoint',
+    fields: { name: 'heading', coordinates: 'location' },
+  };
+  const inJson = await invert(planFields(json, lookup(modelsB)), 5, remote, lookups());
+  expect(inJson.data).toEqual({ heading: 'Pier', location: { lat: 47.21, lng: -1.56 } });
+  const outcome = await mapEntry(json, inJson.data, context(modelsB));
+  expect(outcome).toMatchObject({ payload: { name: 'Pier', latitude: 47.21, longitude: -1.56 } });
+});
