@@ -10,6 +10,13 @@ import { ORDER, type ImportContext, type ImportDeps } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 
+const PLURAL: Record<ResourceKind, string> = {
+  category: 'categories',
+  pinpoint: 'pinpoints',
+  event: 'events',
+  list: 'lists',
+};
+
 /** The data of a sample as words where the job would write ids (related entries, files). */
 function sampleData(inv: Inverted): Record<string, unknown> {
   const data = structuredClone(inv.data);
@@ -47,7 +54,7 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
         contentType: mapping?.contentType ?? null,
         count: unowned[resource],
         wouldFail: 0,
-        blocked: mapping ? null : `no mapping takes ${resource}s`,
+        blocked: mapping ? null : `no active mapping takes ${PLURAL[resource]}`,
         notImportable: [],
         samples: [],
       };
