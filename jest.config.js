@@ -48,6 +48,8 @@ const MATRIX = [
   'recovery-tail',
   'inventory-link-walk',
   'secret-rotation',
+  'import',
+  'import-kill',
 ];
 const canInstall =
   typeof process.getuid === 'function' &&

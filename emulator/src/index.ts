@@ -68,5 +68,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     addClient: (client) => emu.auth.addClient(client),
     create: (kind, body) => emu.createObject(kind, body),
     seed: (kind, bodies) => bodies.map((b) => Number(emu.createObject(kind, b).id)),
+    tamper: (kind, id, patch) => {
+      const rec = emu.store[kind].get(id) as unknown as Record<string, unknown> | undefined;
+      if (!rec) throw new Error(`no ${kind} ${id}`);
+      for (const [key, value] of Object.entries(patch)) {
+        if (key === 'media_url' || key === 'image_url') {
+          const field = key === 'media_url' ? 'media' : 'image';
+          // Not in the media store: the URL is served by whoever the test says.
+          rec[field] =
+            value === null
+              ? null
+              : {
+                  id: 0,
+                  owner: { kind: 'pinpoint', id },
+                  url: value,
+                  path: '',
+                  name: 'x',
+                  type: '',
+                  size: 0,
+                  sha256: '',
+                  bytes: Buffer.alloc(0),
+                };
+        } else rec[key] = value;
+      }
+    },
   };
 }

@@ -287,4 +287,10 @@ export interface EmulatorHandle {
   create(kind: ResourceKind, body: unknown): Record<string, unknown>;
   /** Many creates at once (an account that already holds thousands of objects); returns the ids. */
   seed(kind: ResourceKind, bodies: unknown[]): number[];
+  /**
+   * Changes a stored object behind the API's back, past its validation: what an account may hold
+   * from older rules or other clients (no name, coordinates out of range). `media_url` /
+   * `image_url` point the object's media at any URL (null: none). Unknown ids throw.
+   */
+  tamper(kind: ResourceKind, id: number, patch: Record<string, unknown>): void;
 }

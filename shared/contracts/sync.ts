@@ -8,9 +8,10 @@ import type { PayloadPreview } from './preview';
 import type { InventoryProgress, LinkProposal } from './inventory';
 import type { PushEnvironment, PushTarget } from './environment';
 import type { ResourceKind } from './remote';
+import type { ImportOptions, ImportPlan, ImportProgress } from './import';
 
 /** In the order the admin shows them. */
-export const STATUSES = ['synced', 'pending', 'failed', 'skipped', 'orphaned'] as const;
+export const STATUSES = ['synced', 'pending', 'failed', 'skipped', 'orphaned', 'imported'] as const;
 export type SyncStatus = (typeof STATUSES)[number];
 
 /** One remote object per (content type, documentId, locale); locale '' when the type is not localized. */
@@ -94,6 +95,8 @@ export interface SyncStatusReport {
   resync: ResyncProgress | null;
   /** the remote inventory: the walk under way or the last one, and what the table holds */
   inventory: InventoryProgress;
+  /** the import job running or the last one; null before the first */
+  import: ImportProgress | null;
   /** the scheduled check of the remote: off, or its rule and last run */
   reconcile: {
     cron: string | null;
@@ -158,6 +161,12 @@ export interface SyncService {
   inventory(): Promise<InventoryProgress>;
   /** Matches entries without a remote object with the objects no entry owns (after a complete walk); links them only with `dryRun: false`. */
   link(options?: LinkOptions): Promise<LinkProposal>;
+  /** Import: the plan of what the remote objects no entry owns would become (walks the account first if it never was). */
+  import(options: ImportOptions & { dryRun: true }): Promise<ImportPlan>;
+  /** Starts (or joins) the background import job and returns its progress. */
+  import(options?: ImportOptions & { dryRun?: false }): Promise<ImportProgress>;
+  /** The import job running or the last one; null before the first. */
+  importProgress(): Promise<ImportProgress | null>;
   /** Read-only: walks the account (unless `fresh: false`) and compares it with what was pushed; the report is kept. */
   check(options?: { fresh?: boolean }): Promise<DriftReport>;
   /** Queues the repairs of the chosen groups of the last report. */

@@ -12,6 +12,7 @@ const VARIANT: Record<
   failed: 'danger',
   skipped: 'neutral',
   orphaned: 'warning',
+  imported: 'secondary',
   none: 'neutral',
 };
 
@@ -21,6 +22,7 @@ export const STATUS_LABELS: Record<SyncStatus | 'none', string> = {
   failed: 'Failed',
   skipped: 'Skipped',
   orphaned: 'Removed',
+  imported: 'Imported, not published',
   none: 'Not pushed yet',
 };
 

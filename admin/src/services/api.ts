@@ -14,6 +14,7 @@ import type {
   GetLinkProposal,
   RunInventory,
 } from '../../../shared/contracts/inventory';
+import type { DryRunImport, GetImport, StartImport } from '../../../shared/contracts/import';
 import type { ListMappings } from '../../../shared/contracts/mappings';
 import { PLUGIN_ID } from '../../../shared/contracts/permissions';
 import type { GetPayloadPreview } from '../../../shared/contracts/preview';
@@ -62,6 +63,7 @@ const api = adminApi
       'LocationContentEntry',
       'LocationContentInventory',
       'LocationContentDrift',
+      'LocationContentImport',
     ],
   })
   .injectEndpoints({
@@ -166,6 +168,26 @@ const api = adminApi
         invalidatesTags: [...ALL_SYNC, 'LocationContentInventory'],
       }),
 
+      locationContentGetImport: build.query<GetImport.Response['job'], void>({
+        query: () => `/${PLUGIN_ID}/import`,
+        transformResponse: (res: GetImport.Response) => res.job,
+        providesTags: ['LocationContentImport'],
+      }),
+      locationContentDryRunImport: build.mutation<
+        DryRunImport.Response,
+        DryRunImport.Request['body']
+      >({
+        query: (data) => ({ url: `/${PLUGIN_ID}/import/dry-run`, method: 'POST', data }),
+        // A dry run may walk an account never walked.
+        invalidatesTags: ['LocationContentInventory'],
+      }),
+      locationContentStartImport: build.mutation<StartImport.Response, StartImport.Request['body']>(
+        {
+          query: (data) => ({ url: `/${PLUGIN_ID}/import`, method: 'POST', data }),
+          invalidatesTags: [...ALL_SYNC, 'LocationContentInventory', 'LocationContentImport'],
+        }
+      ),
+
       locationContentGetDrift: build.query<GetDrift.Response, void>({
         query: () => `/${PLUGIN_ID}/drift`,
         providesTags: ['LocationContentDrift'],
@@ -242,6 +264,16 @@ export function useInventory() {
   });
 }
 
+/** The import job, asked for again every second while it runs; skipped without the trigger permission. */
+export function useImportJob(enabled: boolean) {
+  const { data } = api.endpoints.locationContentGetImport.useQueryState();
+  return api.endpoints.locationContentGetImport.useQuery(undefined, {
+    ...FRESH,
+    skip: !enabled,
+    pollingInterval: data?.state === 'running' ? FAST_MS : 0,
+  });
+}
+
 /** The drift report, asked for again every second while a check runs, until it lands. */
 export function useDrift() {
   const { data } = api.endpoints.locationContentGetDrift.useQueryState();
@@ -282,5 +314,7 @@ export const useRunInventoryMutation = api.endpoints.locationContentRunInventory
 export const useLazyGetLinkProposalQuery =
   api.endpoints.locationContentGetLinkProposal.useLazyQuery;
 export const useConfirmLinksMutation = api.endpoints.locationContentConfirmLinks.useMutation;
+export const useDryRunImportMutation = api.endpoints.locationContentDryRunImport.useMutation;
+export const useStartImportMutation = api.endpoints.locationContentStartImport.useMutation;
 export const useCheckDriftMutation = api.endpoints.locationContentCheckDrift.useMutation;
 export const useRepairDriftMutation = api.endpoints.locationContentRepairDrift.useMutation;

@@ -92,6 +92,13 @@ interface MappingBase<R extends ResourceKind> {
   fields: FieldsByResource[R];
   /** runs on the populated entry before the field map; may return a changed copy, or null to skip (remove remote) */
   transform?: (entry: Entry) => Entry | null | Promise<Entry | null>;
+  /**
+   * Import only: the inverse of `transform`. Gets the data the field map wrote back from a remote
+   * object (and that object, documented fields only) and returns the data to create the entry
+   * with, or null to leave the object out. Without it, a mapping with a `transform` is not
+   * imported: what the transform computes cannot be undone by reading the paths backwards.
+   */
+  inverse?: (data: Entry, remote: Record<string, unknown>) => Entry | null | Promise<Entry | null>;
 }
 
 export type Mapping =

@@ -151,6 +151,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
       problems.push(`${at}.fields must be an object mapping remote fields to entry paths`);
     if (m.transform !== undefined && typeof m.transform !== 'function')
       problems.push(`${at}.transform must be a function`);
+    if (m.inverse !== undefined && typeof m.inverse !== 'function')
+      problems.push(`${at}.inverse must be a function`);
   });
   return problems;
 }

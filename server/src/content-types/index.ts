@@ -5,6 +5,7 @@ import inventoryObjectSchema from './inventory-object/schema.json';
 import inventoryMemberSchema from './inventory-member/schema.json';
 import leaseSchema from './lease/schema.json';
 import pushAttemptSchema from './push-attempt/schema.json';
+import importItemSchema from './import-item/schema.json';
 
 export default {
   'sync-state': { schema: syncStateSchema },
@@ -14,4 +15,5 @@ export default {
   'inventory-member': { schema: inventoryMemberSchema },
   lease: { schema: leaseSchema },
   'push-attempt': { schema: pushAttemptSchema },
+  'import-item': { schema: importItemSchema },
 };

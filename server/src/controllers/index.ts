@@ -1,8 +1,9 @@
 import drift from './drift';
+import importer from './import';
 import inventory from './inventory';
 import { resync, status } from './automation';
 import mappings from './mappings';
 import settings from './settings';
 import sync from './sync';
 
-export default { drift, inventory, mappings, settings, sync, status, resync };
+export default { drift, import: importer, inventory, mappings, settings, sync, status, resync };

@@ -74,6 +74,46 @@ export async function download(
   return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
 }
 
+/** A file's answer, its body not read yet: the import counts its bytes as they come. */
+export interface StreamedResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: AsyncIterable<Buffer>;
+  /** reads and drops the rest of the body, so that the socket goes back to the agent */
+  dump(): Promise<void>;
+}
+
+/**
+ * A remote file fetched to be kept (the import's media): like `download`, no credentials and up to
+ * five redirects followed, but the body is handed on unread. A 429's body is dropped here, since
+ * the limiter that wraps this reads only the status and asks again.
+ */
+export async function openDownload(
+  url: string,
+  init: { signal?: AbortSignal } = {}
+): Promise<StreamedResponse> {
+  let res;
+  try {
+    res = await request(url, {
+      method: 'GET',
+      signal: init.signal,
+      maxRedirections: 5,
+      dispatcher,
+    });
+  } catch (err) {
+    throw withNodeCode(err);
+  }
+  const body = res.body;
+  const dump = () => body.dump().catch(() => undefined);
+  if (res.statusCode === 429) await dump();
+  return {
+    status: res.statusCode,
+    headers: headerReader(res.headers),
+    body: body as AsyncIterable<Buffer>,
+    dump,
+  };
+}
+
 /** A response's headers as Node gives them, read the way fetch's Headers reads them. */
 const headerReader = (headers: Record<string, string | string[] | undefined>) => ({
   get(name: string) {

@@ -92,6 +92,25 @@ export default {
       handler: 'inventory.confirm',
       config: guard(ACTIONS.triggerSync),
     },
+    // An import writes entries of every mapped type: for who may push them, its reads included.
+    {
+      method: 'GET',
+      path: '/import',
+      handler: 'import.progress',
+      config: guard(ACTIONS.triggerSync),
+    },
+    {
+      method: 'POST',
+      path: '/import/dry-run',
+      handler: 'import.dryRun',
+      config: guard(ACTIONS.triggerSync),
+    },
+    {
+      method: 'POST',
+      path: '/import',
+      handler: 'import.start',
+      config: guard(ACTIONS.triggerSync),
+    },
     { method: 'GET', path: '/drift', handler: 'drift.get', config: guard(ACTIONS.readSync) },
     {
       method: 'POST',

@@ -67,6 +67,7 @@ async function build(
     rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
     resync: await resync.progress(),
     inventory: await inventory.progress(),
+    import: await engine.importer.progress(),
     reconcile: {
       cron: config().reconcile?.cron ?? null,
       repair: config().reconcile?.repair ?? null,

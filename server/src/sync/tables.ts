@@ -9,6 +9,7 @@ export const INVENTORY_UID = 'plugin::location-content.inventory-object';
 export const INVENTORY_MEMBER_UID = 'plugin::location-content.inventory-member';
 export const LEASE_UID = 'plugin::location-content.lease';
 export const ATTEMPT_UID = 'plugin::location-content.push-attempt';
+export const IMPORT_ITEM_UID = 'plugin::location-content.import-item';
 
 type TableInfo = { table: string; col: (attr: string) => string };
 /** Per metadata object: the same for the life of a Strapi instance, asked for several times per push. */

@@ -27,6 +27,7 @@ import {
 } from '../../services/api';
 import { useRequestError } from '../../services/errors';
 import { Card } from './Card';
+import { ImportSection } from './ImportSection';
 
 const SKIP = 'skip';
 
@@ -206,6 +207,7 @@ export const InventorySection = ({
             {inventory.error}
           </Typography>
         ) : null}
+        <ImportSection canTrigger={canTrigger} disabled={running || busy} />
       </Flex>
 
       {proposal ? (

@@ -12,7 +12,9 @@ import { createInventoryTable } from '../../sync/inventory/table';
 import { createInventoryWalk } from '../../sync/inventory/walk';
 import { createLease, newLeaseOwner } from '../../sync/lease';
 import { createLinker } from '../../sync/link';
+import { createImporter, createImportItems } from '../../import';
 import { createMediaReader } from '../../sync/media';
+import { openDownload } from '../../remote/transport';
 import { createOutbox } from '../../sync/outbox';
 import { createPreview } from '../../sync/preview';
 import { createPusher } from '../../sync/push';
@@ -155,6 +157,23 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     lastCompleteAt: async () => (await inventory.progress()).lastCompleteAt,
     wake: () => worker.wake(),
   });
+  const importer = createImporter(
+    {
+      strapi,
+      states,
+      pusher,
+      table: inventoryTable,
+      walk: inventory,
+      items: createImportItems(strapi),
+      client,
+      background: (fn) => limiter().background(fn),
+      // The files the remote serves are fetched behind its rate limit, like its API.
+      mediaFetch: (url, init) => limiter().wrap(openDownload)(url, init),
+      mappings: () => mappings().active(),
+      config,
+    },
+    createLease(strapi, 'import', newLeaseOwner())
+  );
   const drift = createDrift({
     strapi,
     walk: inventory,
@@ -243,6 +262,7 @@ export const createEngine = (strapi: Core.Strapi, settings: Settings) => {
     worker,
     resync,
     linker,
+    importer,
     drift,
     reconcile,
     intents,

@@ -10,13 +10,16 @@ import type {
   KeyInput,
   LinkOptions,
   ResyncProgress,
+  SyncService,
   SyncStatusReport,
 } from '../../../../shared/contracts/sync';
+import type { ImportOptions } from '../../../../shared/contracts/import';
 import { cliRun } from '../../run-mode';
 import { getService } from '../../utils';
 import { createEngine } from './engine';
 import { createEntries } from './entries';
 import { extend } from '../../utils/objects';
+import { isQuiet } from '../../import/quiet';
 
 /**
  * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
@@ -46,6 +49,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         settle: engine.coalesce,
         localesOf: engine.localesOf,
         record: (items) => {
+          // The import's own writes: it links and records the entry itself (import/quiet.ts).
+          if (isQuiet()) return;
           // A lone change goes out at once (freshness); one that follows another change of the
           // same entry closely waits for the burst to settle, so 100 quick saves make one or two pushes.
           const { settleMs } = engine.coalesce();
@@ -69,6 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await states.ensureIndexes();
       await engine.inventoryTable.ensureIndexes();
       await engine.history.ensureIndexes();
+      await engine.importer.ensureIndexes();
       // The CLI runs one command and exits: it starts the worker itself when the command waits for
       // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
       if (cliRun()) {
@@ -83,6 +89,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await resync.resume();
       await engine.catchUp.start();
       inventory.start();
+      // An import a restart interrupted goes on where it was (in the background); not in a CLI
+      // run, which starts an import only when its command asks (run-mode.ts).
+      await engine.importer.resume();
       // Credentials that now name another account drop its inventory; a walk that a stop or a
       // failure interrupted resumes, and a linked account never walked is walked, in the background.
       await engine.account.check();
@@ -95,6 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await intents.flush();
       await reconcile.stop();
       await worker.stop();
+      await engine.importer.stop();
       await inventory.stop();
       await resync.stop();
       await engine.history.flush();
@@ -154,6 +164,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * the links are recorded and the linked entries pushed (updates in place).
      */
     link: (options: LinkOptions = {}) => engine.linker.link(options),
+
+    /**
+     * Import: the remote objects no entry owns into entries of the mapped types. `dryRun: true`
+     * answers the plan; otherwise the background job starts (or the one running is joined) and
+     * its progress is answered.
+     */
+    import: ((options: ImportOptions = {}) =>
+      options.dryRun
+        ? engine.importer.run(extend(options, { dryRun: true as const }))
+        : engine.importer.run(
+            extend(options, { dryRun: false as const })
+          )) as SyncService['import'],
+
+    /** The import job running or the last one; null before the first. */
+    importProgress: () => engine.importer.progress(),
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {

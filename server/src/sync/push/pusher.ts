@@ -139,8 +139,14 @@ export function createPusher(deps: PushDeps) {
       }
 
       const hash = payloadHash(outcome);
-      if (state?.remoteId != null && state.payloadHash === hash && state.status === 'synced')
-        return { kind: 'unchanged' };
+      if (state?.remoteId != null && state.payloadHash === hash) {
+        if (state.status === 'synced') return { kind: 'unchanged' };
+        // An imported entry published as it was imported: the remote holds it already.
+        if (state.status === 'imported') {
+          await states.upsert(key, { resource, status: 'synced', lastSyncedAt: now() });
+          return { kind: 'unchanged' };
+        }
+      }
 
       const client = await deps.client();
       const membersOnly = onlyMembersChanged(outcome, state);

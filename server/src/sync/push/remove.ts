@@ -6,6 +6,7 @@ import type { EntryKey } from '../types';
 import { api, isGone, now, requeueDependants, type PushDeps, type PushResult } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';
+import { contentTypeUid } from '../strapi';
 
 /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
 export const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
@@ -14,6 +15,16 @@ export const deleteRemote = async (client: RemoteClient, resource: ResourceKind,
   } catch (err) {
     if (!isGone(err)) throw err;
   }
+};
+
+/** Any version of the entry (a draft included) is still there. */
+const documentExists = async (deps: PushDeps, key: EntryKey) => {
+  const where: Record<string, unknown> = { documentId: key.documentId };
+  if (key.locale) where.locale = key.locale;
+  const row = await deps.strapi.db
+    .query(contentTypeUid(key.contentType))
+    .findOne({ select: ['id'], where });
+  return Boolean(row);
 };
 
 export function createRemover(
@@ -72,6 +83,13 @@ export function createRemover(
     // Entries waiting for this one (never synced, so no state) must learn it will not come.
     if (!state) {
       await requeueDependants(deps, key, `${mapping.resource} gone before it was pushed`);
+      return { kind: 'removed' };
+    }
+    // An imported draft never went online from Strapi: the object stays as the remote has it.
+    // Deleting the entry only lets the object go (no entry owns it any more).
+    if (state.status === 'imported') {
+      if (await documentExists(deps, key)) return { kind: 'unchanged' };
+      await states.remove(key);
       return { kind: 'removed' };
     }
     if (state.remoteId == null && state.createStartedAt) {

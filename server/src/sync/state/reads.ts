@@ -49,6 +49,15 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
     return Boolean(row);
   };
 
+  /** The state that holds a remote object, if any. */
+  const ownerOf = async (resource: ResourceKind, remoteId: number): Promise<StateRecord | null> => {
+    const { table, col } = info();
+    const row = await knex()(table)
+      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
+      .first();
+    return row ? fromRow(row) : null;
+  };
+
   const countBy = async () => {
     const { table, col } = info();
     // (knex's count() types its rows as { n } alone, dropping the columns selected before it.)
@@ -165,6 +174,7 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
     get,
     getMany,
     isRemoteIdClaimed,
+    ownerOf,
     countBy,
     countQueuedFirstPushes,
     listByStatus,

@@ -15,49 +15,62 @@ export function createStateWrites(
 ) {
   type Upsert = { key: EntryKey; patch: Partial<StateRecord> & { resource: ResourceKind } };
 
-  const writes = createBatcher(
-    async (items: Upsert[]) => {
-      const { table, col } = info();
-      const now = new Date();
-      // One statement per set of columns: the rows of one INSERT all have the same ones.
-      const shapes = new Map<string, Array<Record<string, unknown>>>();
-      const changed = new Map<string, string[]>();
-      for (const { key, patch } of items) {
-        const row = toRow(extend(patch, key));
-        const insert = newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }, row);
-        // toRow names its columns in one order, and the others are always there.
-        const shape = Object.keys(row).join(',');
-        const same = shapes.get(shape);
-        if (same) same.push(insert);
-        else {
-          shapes.set(shape, [insert]);
-          // An existing state keeps what the patch does not name (a new one gets the defaults above).
-          changed.set(shape, [...Object.keys(row), col('updatedAt')]);
-        }
+  const writeItems = async (items: Upsert[]) => {
+    const { table, col } = info();
+    const now = new Date();
+    // One statement per set of columns: the rows of one INSERT all have the same ones.
+    const shapes = new Map<string, Array<Record<string, unknown>>>();
+    const changed = new Map<string, string[]>();
+    for (const { key, patch } of items) {
+      const row = toRow(extend(patch, key));
+      const insert = newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }, row);
+      // toRow names its columns in one order, and the others are always there.
+      const shape = Object.keys(row).join(',');
+      const same = shapes.get(shape);
+      if (same) same.push(insert);
+      else {
+        shapes.set(shape, [insert]);
+        // An existing state keeps what the patch does not name (a new one gets the defaults above).
+        changed.set(shape, [...Object.keys(row), col('updatedAt')]);
       }
-      const withRefs = items
-        .filter((it) => 'refs' in it.patch)
-        .map((it) => extend(it.key, { refs: it.patch.refs }));
-      const write = async (trx: Knex) => {
-        for (const [shape, rows] of shapes) {
-          const update = changed.get(shape)!;
-          await insertRows(trx, table, rows, { on: entryKeyColumns(col), set: update });
-        }
-        if (withRefs.length) await writeRefs(trx, withRefs);
-      };
-      // A state and the refs that find it change together, or not at all.
-      if (withRefs.length) await knex().transaction(write);
-      else await write(knex());
-      return items.map(() => undefined);
-    },
-    { keyOf: (it) => keyString(it.key), maxSize: 500, ...BUSY_WRITES }
-  );
+    }
+    const withRefs = items
+      .filter((it) => 'refs' in it.patch)
+      .map((it) => extend(it.key, { refs: it.patch.refs }));
+    const write = async (trx: Knex) => {
+      for (const [shape, rows] of shapes) {
+        const update = changed.get(shape)!;
+        await insertRows(trx, table, rows, { on: entryKeyColumns(col), set: update });
+      }
+      if (withRefs.length) await writeRefs(trx, withRefs);
+    };
+    // A state and the refs that find it change together, or not at all.
+    if (withRefs.length) await knex().transaction(write);
+    else await write(knex());
+    return items.map(() => undefined);
+  };
+  const writes = createBatcher(writeItems, {
+    keyOf: (it) => keyString(it.key),
+    maxSize: 500,
+    ...BUSY_WRITES,
+  });
 
   /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
   const upsert = (
     key: EntryKey,
     patch: Partial<StateRecord> & { resource: ResourceKind }
   ): Promise<void> => writes.load({ key, patch }) as Promise<void>;
+
+  /**
+   * The same write at once, in a statement of its own: for a caller that writes one state after
+   * another (the import), which the gathering window would make wait at each of them.
+   */
+  const upsertNow = async (
+    key: EntryKey,
+    patch: Partial<StateRecord> & { resource: ResourceKind }
+  ): Promise<void> => {
+    await writeItems([{ key, patch }]);
+  };
 
   const remove = async (key: EntryKey) => {
     const { table } = info();
@@ -80,5 +93,5 @@ export function createStateWrites(
     });
   };
 
-  return { upsert, remove, setStatus };
+  return { upsert, upsertNow, remove, setStatus };
 }

@@ -1,0 +1,319 @@
+import { mapEntry, MappingError, payloadHash, populateFor } from '../mapping';
+import type { Mapping } from '../config/types';
+import type { ResourceKind } from '../remote/types';
+import { pushedFieldsOf } from '../sync/drift/fields';
+import type { InventoryRow } from '../sync/inventory/table';
+import { documentsOf, contentTypeUid } from '../sync/strapi';
+import type { EntryKey } from '../sync/types';
+import { newDocumentId, type ImportContext, type ImportDeps } from './context';
+import { put } from './fields';
+import { invert, type Inverted } from './inverse';
+import type { ImportItem } from './items';
+import { importMedia } from './media';
+import { quietly } from './quiet';
+
+export interface EntryJob {
+  id: string;
+  /** locale of the entries of localized types */
+  locale: string;
+  publish: boolean;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Strapi's validation errors name the field in `details`: kept, it is what the report needs. */
+const strapiReason = (err: unknown) => {
+  const details = (err as { details?: { errors?: Array<{ path?: string[]; message?: string }> } })
+    ?.details?.errors;
+  return details?.length
+    ? details.map((d) => `${(d.path ?? []).join('.')}: ${d.message}`).join('; ')
+    : messageOf(err);
+};
+
+/**
+ * One remote object into one entry, exactly once. The remote id is the key: the documentId is
+ * chosen and kept in the import's table, then the sync state links it to the object, then the
+ * entry is created with that documentId. A job resumed after a crash at any point finds the
+ * entry (or creates it, with the same documentId) and finishes the state; it never makes a
+ * second entry, and no push of the entry ever creates a second object.
+ */
+export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
+  const { strapi, states, items } = deps;
+
+  const exists = async (key: EntryKey) => {
+    const where: Record<string, unknown> = { documentId: key.documentId };
+    if (ctx.isLocalized(key.contentType)) where.locale = key.locale;
+    return Boolean(
+      await strapi.db.query(contentTypeUid(key.contentType)).findOne({ select: ['id'], where })
+    );
+  };
+
+  /** Tags as related entries: found by their key, or created (published: nothing maps them). */
+  const tagRefs = async (target: string, key: string, tags: string[], locale: string) => {
+    const localized = ctx.isLocalized(target);
+    const docs = strapi.documents(contentTypeUid(target));
+    const refs: Array<{ documentId: string; locale?: string }> = [];
+    for (const tag of tags) {
+      const params = { filters: { [key]: tag }, ...(localized ? { locale } : {}) };
+      let found = (await documentsOf(strapi, target).findMany(params))[0];
+      if (!found) {
+        found = (await quietly(() =>
+          docs.create({
+            data: { [key]: tag },
+            ...(localized ? { locale } : {}),
+            ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
+          } as never)
+        )) as Record<string, unknown>;
+      }
+      refs.push(
+        localized
+          ? { documentId: String(found.documentId), locale }
+          : { documentId: String(found.documentId) }
+      );
+    }
+    return refs;
+  };
+
+  /** The entry's data: the inverse's, with files downloaded and related entries connected. */
+  const dataOf = async (
+    mapping: Mapping,
+    inv: Inverted,
+    remote: Record<string, unknown>,
+    locale: string
+  ) => {
+    const data = structuredClone(inv.data);
+    const warnings: string[] = [];
+    const config = deps.config();
+    for (const m of inv.media) {
+      try {
+        const id = await deps.background(() =>
+          importMedia(strapi, m.url, {
+            imageOnly: m.field === 'image',
+            maxBytes: config.maxMediaBytes,
+            timeoutMs: config.requestTimeoutMs,
+            fetch: deps.mediaFetch,
+          })
+        );
+        put(data, m.at, id);
+      } catch (err) {
+        warnings.push(`${m.field}: ${messageOf(err)}`);
+      }
+    }
+    for (const t of inv.tagEntries) {
+      if (!t.tags.length) continue;
+      if (t.component)
+        put(
+          data,
+          t.at,
+          t.tags.map((tag) => ({ [t.key]: tag }))
+        );
+      else put(data, t.at, { connect: await tagRefs(t.target, t.key, t.tags, locale) });
+    }
+    for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
+    if (!mapping.inverse) return { data, warnings };
+    let out: Record<string, unknown> | null;
+    try {
+      out = await mapping.inverse(data, remote);
+    } catch (err) {
+      throw new Error(`the mapping's inverse failed: ${messageOf(err)}`);
+    }
+    return { data: out, warnings };
+  };
+
+  /** The draft (or the only version) as the push will read it once published: its payload's hash. */
+  const finish = async (
+    mapping: Mapping,
+    key: EntryKey,
+    row: InventoryRow,
+    job: EntryJob,
+    warnings: string[]
+  ) => {
+    const uid = mapping.contentType;
+    const dp = ctx.hasDraftAndPublish(uid);
+    const params: Record<string, unknown> = {
+      documentId: key.documentId,
+      populate: populateFor(mapping, ctx.getModel),
+    };
+    if (ctx.isLocalized(uid)) params.locale = key.locale;
+    if (dp) params.status = 'draft';
+    const entry = await documentsOf(strapi, uid).findOne(params);
+    if (!entry) throw new Error('the entry it was imported into is gone');
+    let hash: string | null = null;
+    let refs: Array<EntryKey & { role?: string }> | undefined;
+    try {
+      const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+      if (outcome.action === 'upsert') {
+        refs = outcome.refs.map((r) => ({
+          contentType: r.contentType,
+          documentId: r.documentId,
+          locale: r.locale ?? '',
+          role: r.role,
+        }));
+        // An entry still waiting for another one would be pushed when it arrives.
+        if (!outcome.unresolved.some((u) => u.blocking)) hash = payloadHash(outcome);
+      }
+    } catch (err) {
+      if (!(err instanceof MappingError)) throw err;
+      warnings.push(
+        `as imported it cannot be pushed (${err.message}); its first publish sends what an editor fixes`
+      );
+    }
+    const remote = row.fields;
+    const resource = mapping.resource as ResourceKind;
+    const mediaUrl = (resource === 'category' ? remote.image_url : remote.media_url) ?? null;
+    await states.upsertNow(key, {
+      resource,
+      remoteId: row.remoteId,
+      payloadHash: hash,
+      // A draft is linked, not online: nothing removes its object while it stays a draft.
+      status: dp ? 'imported' : 'synced',
+      attempts: 0,
+      lastError: null,
+      lastErrorAt: null,
+      lastSyncedAt: new Date(),
+      mediaUrl: typeof mediaUrl === 'string' ? mediaUrl : null,
+      // What the remote holds: a push of the list changes only the difference with its relation.
+      members: resource === 'list' ? await deps.table.membersOf(row.remoteId) : null,
+      pushedFields: pushedFieldsOf(resource, remote),
+      ...(refs ? { refs } : {}),
+    });
+    if (dp && job.publish) {
+      await quietly(() =>
+        strapi.documents(contentTypeUid(uid)).publish({
+          documentId: key.documentId,
+          ...(ctx.isLocalized(uid) ? { locale: key.locale } : {}),
+        } as never)
+      );
+      // Online as the remote has it: nothing to push (a hash that could not be made is pushed).
+      await states.upsertNow(key, { resource, status: hash ? 'synced' : 'pending' });
+    }
+  };
+
+  /**
+   * Imports `row` (an object of `resource` that no entry owned when the job listed it). Never
+   * throws for the object's own problems: its item says what happened.
+   */
+  const importOne = async (
+    mapping: Mapping,
+    row: InventoryRow,
+    job: EntryJob,
+    pinpointOf: (id: number) => Promise<number | null>
+  ) => {
+    const resource = mapping.resource as ResourceKind;
+    const item = await items.get(resource, row.remoteId);
+    if (item?.status === 'done' || (item?.status === 'failed' && item.jobId === job.id)) return;
+    const owner = await states.ownerOf(resource, row.remoteId);
+    const planned =
+      item?.status === 'planned' && item.documentId && item.contentType === mapping.contentType
+        ? {
+            contentType: mapping.contentType,
+            documentId: item.documentId,
+            locale: item.locale ?? '',
+          }
+        : null;
+    const mine =
+      owner &&
+      planned &&
+      owner.contentType === planned.contentType &&
+      owner.documentId === planned.documentId &&
+      owner.locale === planned.locale;
+    // Linked or pushed by an editor since the job listed it: not the import's any more.
+    if (owner && !mine) return;
+
+    const base: Omit<ImportItem, 'pinpointId'> = {
+      resource,
+      remoteId: row.remoteId,
+      contentType: mapping.contentType,
+      documentId: null,
+      locale: null,
+      status: 'failed',
+      reason: null,
+      name: row.name,
+      jobId: job.id,
+    };
+    const fail = (reason: string, status: 'failed' | 'skipped' = 'failed') =>
+      items.put(Object.assign({}, base, { status, reason }));
+
+    const localized = ctx.isLocalized(mapping.contentType);
+    const key: EntryKey = planned ?? {
+      contentType: mapping.contentType,
+      documentId: newDocumentId(),
+      locale: localized ? job.locale : '',
+    };
+    try {
+      // Resumed after the entry was made: only its state is left to finish.
+      if (planned && (await exists(key))) {
+        await finish(mapping, key, row, job, item?.reason ? [item.reason] : []);
+        await items.put(
+          Object.assign({}, base, {
+            status: 'done' as const,
+            documentId: key.documentId,
+            locale: key.locale,
+            reason: item?.reason ?? null,
+          })
+        );
+        return;
+      }
+      const fields = ctx.planOf(mapping);
+      if (fields.blocked) return await fail(fields.blocked, 'skipped');
+      const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
+      if (inv.problems.length) return await fail(inv.problems.join('; '));
+      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale);
+      if (!data) return await fail("the mapping's inverse left it out (returned null)", 'skipped');
+      const notes = [...inv.warnings, ...warnings];
+      const reason = notes.length ? notes.join('; ') : null;
+      // The documentId is kept first, then the state links it to the object: from here on a
+      // resumed job reuses both, and no other import or link can take the object.
+      await items.put(
+        Object.assign({}, base, {
+          status: 'planned' as const,
+          documentId: key.documentId,
+          locale: key.locale,
+          reason,
+        })
+      );
+      if (!owner)
+        await states.upsertNow(key, {
+          resource,
+          remoteId: row.remoteId,
+          status: 'imported',
+          payloadHash: null,
+        });
+      try {
+        await quietly(() =>
+          strapi.documents(contentTypeUid(mapping.contentType)).create({
+            data: Object.assign({}, data, { documentId: key.documentId }),
+            ...(localized ? { locale: key.locale } : {}),
+          } as never)
+        );
+      } catch (err) {
+        // Refused by Strapi (a required field the remote did not give, a unique value taken):
+        // the object is not the import's after all.
+        await states.remove(key);
+        return await fail(`Strapi refused the entry: ${strapiReason(err)}`);
+      }
+      await finish(mapping, key, row, job, notes);
+      await items.put(
+        Object.assign({}, base, {
+          status: 'done' as const,
+          documentId: key.documentId,
+          locale: key.locale,
+          reason,
+        })
+      );
+    } catch (err) {
+      strapi.log.warn(
+        `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`
+      );
+      // A state that links no entry would keep the object from the next import.
+      if (!(await exists(key).catch(() => true))) {
+        const state = await states.ownerOf(resource, row.remoteId);
+        if (state?.documentId === key.documentId && state.status === 'imported')
+          await states.remove(key);
+      }
+      await fail(messageOf(err));
+    }
+  };
+
+  return { importOne };
+}

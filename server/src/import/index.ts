@@ -1,0 +1,41 @@
+/**
+ * Import (remote -> Strapi): the objects of the remote account that no entry owns become entries
+ * of the mapped content types, read backwards through the same field map that pushes them
+ * (fields.ts: which paths can be written; inverse.ts: one object into an entry's data; html.ts:
+ * the description into the field's own format). The dry run (plan.ts) says what would be written
+ * and what cannot be; the job (job.ts) imports in dependency order, each object exactly once
+ * (entry.ts, keyed by its remote id in the import's table, items.ts), reading the events'
+ * pinpoints first (links.ts). Every imported entry is linked to its object at once by its sync
+ * state, with the hash of the payload it would push: publishing it unchanged calls nothing.
+ */
+import type { Lease } from '../sync/lease';
+import type { ImportOptions, ImportPlan, ImportProgress } from '../../../shared/contracts/import';
+import { createImportContext, type ImportDeps } from './context';
+import { createImportJob } from './job';
+import { createImportPlanner } from './plan';
+
+export type { ImportDeps };
+export { createImportItems } from './items';
+
+export function createImporter(deps: ImportDeps, lease: Lease) {
+  const ctx = createImportContext(deps);
+  const planner = createImportPlanner(deps, ctx);
+  const job = createImportJob(deps, ctx, lease);
+
+  async function run(options: ImportOptions & { dryRun: true }): Promise<ImportPlan>;
+  async function run(options?: ImportOptions & { dryRun?: false }): Promise<ImportProgress>;
+  async function run(options: ImportOptions = {}): Promise<ImportPlan | ImportProgress> {
+    return options.dryRun ? planner.plan(options) : job.start(options);
+  }
+
+  return {
+    run,
+    progress: job.progress,
+    resume: job.resume,
+    stop: job.stop,
+    running: job.running,
+    ensureIndexes: deps.items.ensureIndexes,
+  };
+}
+
+export type Importer = ReturnType<typeof createImporter>;

@@ -1,0 +1,223 @@
+import type { Core } from '@strapi/strapi';
+import type { ResourceKind } from '../remote/types';
+import { insertRows } from '../sync/dialect';
+import {
+  ensureIndex,
+  IMPORT_ITEM_UID,
+  INVENTORY_UID,
+  newRow,
+  STATE_UID,
+  tableInfo,
+} from '../sync/tables';
+import type { ImportIssue } from '../../../shared/contracts/import';
+
+export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
+
+export interface ImportItem {
+  resource: ResourceKind;
+  remoteId: number;
+  contentType: string | null;
+  documentId: string | null;
+  locale: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  name: string | null;
+  pinpointId: number | null;
+  jobId: string | null;
+}
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => (v == null ? null : Number(v));
+const str = (v: unknown) => (v == null ? null : String(v));
+
+/**
+ * The import's table: one row per remote object it met, keyed by (resource, remote id). The
+ * entry's documentId is chosen and kept here before the entry is created, so that a job resumed
+ * after a crash finds the entry it made instead of making a second one.
+ */
+export function createImportItems(strapi: Core.Strapi) {
+  const knex = () => strapi.db.connection;
+  const info = () => tableInfo(strapi, IMPORT_ITEM_UID);
+
+  const ensureIndexes = async () => {
+    const { table, col } = info();
+    await ensureIndex(strapi, table, 'remote_uq', [col('resource'), col('remoteId')], {
+      unique: true,
+    });
+    await ensureIndex(strapi, table, 'job_idx', [col('jobId'), col('status')]);
+  };
+
+  const fromRow = (r: Row): ImportItem => {
+    const { col } = info();
+    return {
+      resource: r[col('resource')] as ResourceKind,
+      remoteId: Number(r[col('remoteId')]),
+      contentType: str(r[col('contentType')]),
+      documentId: str(r[col('entryDocumentId')]),
+      locale: str(r[col('entryLocale')]),
+      status: (r[col('status')] ?? 'new') as ItemStatus,
+      reason: str(r[col('reason')]),
+      name: str(r[col('name')]),
+      pinpointId: num(r[col('pinpointId')]),
+      jobId: str(r[col('jobId')]),
+    };
+  };
+
+  const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
+    const { table, col } = info();
+    const row = await knex()(table)
+      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
+      .first();
+    return row ? fromRow(row) : null;
+  };
+
+  /** Writes an item's outcome (the pinpoint an event was found under is kept). */
+  const put = async (item: Omit<ImportItem, 'pinpointId'>) => {
+    const { table, col } = info();
+    const row = newRow(col, new Date(), {
+      [col('resource')]: item.resource,
+      [col('remoteId')]: item.remoteId,
+      [col('contentType')]: item.contentType,
+      [col('entryDocumentId')]: item.documentId,
+      [col('entryLocale')]: item.locale,
+      [col('status')]: item.status,
+      [col('reason')]: item.reason,
+      [col('name')]: item.name,
+      [col('jobId')]: item.jobId,
+    });
+    const set = [
+      'contentType',
+      'entryDocumentId',
+      'entryLocale',
+      'status',
+      'reason',
+      'name',
+      'jobId',
+      'updatedAt',
+    ].map(col);
+    await insertRows(knex(), table, [row], { on: [col('resource'), col('remoteId')], set });
+  };
+
+  /** Events found under a pinpoint (`GET /v3.0/events?pinpoint=`). */
+  const setPinpoint = async (eventIds: number[], pinpointId: number) => {
+    if (!eventIds.length) return;
+    const { table, col } = info();
+    const now = new Date();
+    const rows = [...new Set(eventIds)].map((id) =>
+      newRow(col, now, {
+        [col('resource')]: 'event',
+        [col('remoteId')]: id,
+        [col('status')]: 'new',
+        [col('pinpointId')]: pinpointId,
+      })
+    );
+    await insertRows(knex(), table, rows, {
+      on: [col('resource'), col('remoteId')],
+      set: [col('pinpointId'), col('updatedAt')],
+    });
+  };
+
+  /** Outcomes of one job per resource and status. */
+  const countsOf = async (jobId: string) => {
+    const { table, col } = info();
+    const rows = (await knex()(table)
+      .where(col('jobId'), jobId)
+      .select({ resource: col('resource'), status: col('status') })
+      .count({ n: '*' })
+      .groupBy(col('resource'), col('status'))) as unknown as Array<{
+      resource: ResourceKind;
+      status: ItemStatus;
+      n: string | number;
+    }>;
+    return rows.map((r) => ({ resource: r.resource, status: r.status, n: Number(r.n) }));
+  };
+
+  /** Failed objects and those imported without part of them, first `limit`, and how many in all. */
+  const issuesOf = async (
+    jobId: string,
+    limit: number
+  ): Promise<{ issues: ImportIssue[]; count: number }> => {
+    const { table, col } = info();
+    const issues = () =>
+      knex()(table)
+        .where(col('jobId'), jobId)
+        .andWhere((w) =>
+          w
+            .where(col('status'), 'failed')
+            .orWhere((d) => d.where(col('status'), 'done').whereNotNull(col('reason')))
+        );
+    const rows = await issues().orderBy('id').limit(limit);
+    const counted = (await issues().count({ n: '*' })) as unknown as Row[];
+    return {
+      count: Number(counted[0]?.n ?? 0),
+      issues: rows.map(fromRow).map((i: ImportItem) => ({
+        resource: i.resource,
+        remoteId: i.remoteId,
+        name: i.name,
+        contentType: i.contentType,
+        documentId: i.status === 'done' ? i.documentId : null,
+        imported: i.status === 'done',
+        reason: i.reason ?? '',
+      })),
+    };
+  };
+
+  /** Inventory objects of each resource that no sync state holds: what an import takes. */
+  const unownedByResource = async (): Promise<Record<ResourceKind, number>> => {
+    const o = tableInfo(strapi, INVENTORY_UID);
+    const st = tableInfo(strapi, STATE_UID);
+    const rows = (await knex()(o.table)
+      .whereNotExists(
+        knex()(st.table)
+          .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
+          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
+          .select(knex().raw('1'))
+      )
+      .select({ resource: o.col('resource') })
+      .count({ n: '*' })
+      .groupBy(o.col('resource'))) as unknown as Array<{
+      resource: ResourceKind;
+      n: string | number;
+    }>;
+    const out: Record<ResourceKind, number> = { category: 0, pinpoint: 0, event: 0, list: 0 };
+    for (const r of rows) out[r.resource] = Number(r.n);
+    return out;
+  };
+
+  /** Unowned events whose pinpoint is not known yet. */
+  const eventsWithoutPinpoint = async (): Promise<number> => {
+    const o = tableInfo(strapi, INVENTORY_UID);
+    const st = tableInfo(strapi, STATE_UID);
+    const it = info();
+    const [row] = await knex()(o.table)
+      .where(o.col('resource'), 'event')
+      .whereNotExists(
+        knex()(st.table)
+          .where(st.col('resource'), 'event')
+          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
+          .select(knex().raw('1'))
+      )
+      .whereNotExists(
+        knex()(it.table)
+          .where(it.col('resource'), 'event')
+          .whereNotNull(it.col('pinpointId'))
+          .andWhereRaw('??.?? = ??.??', [it.table, it.col('remoteId'), o.table, o.col('remoteId')])
+          .select(knex().raw('1'))
+      )
+      .count({ n: '*' });
+    return Number((row as Row | undefined)?.n ?? 0);
+  };
+
+  return {
+    ensureIndexes,
+    get,
+    put,
+    setPinpoint,
+    countsOf,
+    issuesOf,
+    unownedByResource,
+    eventsWithoutPinpoint,
+  };
+}
+
+export type ImportItems = ReturnType<typeof createImportItems>;

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '@strapi/utils';
+import type { ResourceKind } from '../remote/types';
+import { PLUGIN_ID } from '../permissions';
+import type { Lease } from '../sync/lease';
+import type { ImportCounts, ImportOptions, ImportProgress } from '../../../shared/contracts/import';
+import { ORDER, type ImportContext, type ImportDeps } from './context';
+import { createEntryImporter } from './entry';
+import { createEventLinks } from './links';
+
+const STORE_KEY = 'import';
+const PAGE = 50;
+/** How long the job is held against other instances; renewed every page. */
+const HOLD_MS = 20_000;
+
+/** The job as kept in Strapi's core store: where it is, so that it resumes there. */
+interface StoredJob {
+  id: string;
+  state: ImportProgress['state'];
+  startedAt: string;
+  finishedAt: string | null;
+  locale: string;
+  publish: boolean;
+  phase: ImportProgress['phase'];
+  /** the last remote id done in the current resource (objects are taken by ascending id) */
+  after: number;
+  /** the last pinpoint whose events were read */
+  linksAfter: number;
+  /** objects no entry owned, per resource, when the job listed them */
+  totals: Record<ResourceKind, number>;
+  error: string | null;
+}
+
+const zero = (): ImportCounts => ({ total: 0, done: 0, failed: 0, skipped: 0 });
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The import job: walk (when the account never was), the events' pinpoints, then categories,
+ * pinpoints, events and lists, each an ascending run over the inventory's objects that no
+ * entry owns. Its place is kept in the core store and each object's outcome in the import's
+ * table, so a restart (or a kill -9) resumes it without importing an object twice. One instance
+ * runs it at a time (a lease), the others read its progress.
+ */
+export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lease) {
+  const { strapi, items } = deps;
+  const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
+  let running: Promise<void> | undefined;
+  let stopping = false;
+  let retry: NodeJS.Timeout | undefined;
+  const importer = createEntryImporter(deps, ctx);
+  const links = createEventLinks(deps, () => stopping);
+
+  const load = async () => ((await store().get({ key: STORE_KEY })) as StoredJob | null) ?? null;
+  const save = (job: StoredJob) => store().set({ key: STORE_KEY, value: job });
+
+  const progressOf = async (job: StoredJob): Promise<ImportProgress> => {
+    const byResource = Object.fromEntries(ORDER.map((r) => [r, zero()])) as Record<
+      ResourceKind,
+      ImportCounts
+    >;
+    for (const r of ORDER) byResource[r].total = job.totals?.[r] ?? 0;
+    for (const { resource, status, n } of await items.countsOf(job.id)) {
+      const c = byResource[resource];
+      if (!c) continue;
+      if (status === 'done') c.done += n;
+      else if (status === 'failed') c.failed += n;
+      else if (status === 'skipped') c.skipped += n;
+    }
+    const counts = zero();
+    for (const r of ORDER) {
+      const c = byResource[r];
+      // Objects an editor linked meanwhile leave the job: a finished job's total is what it did.
+      if (job.state === 'done') c.total = c.done + c.failed + c.skipped;
+      counts.total += c.total;
+      counts.done += c.done;
+      counts.failed += c.failed;
+      counts.skipped += c.skipped;
+    }
+    const { issues, count } = await items.issuesOf(job.id, 100);
+    return {
+      id: job.id,
+      state: job.state,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
+      locale: job.locale,
+      publish: job.publish,
+      phase: job.state === 'running' ? job.phase : null,
+      counts,
+      byResource,
+      issues,
+      issueCount: count,
+      error: job.error,
+    };
+  };
+
+  const run = async (job: StoredJob) => {
+    const hold = async () => {
+      if (!(await lease.hold(HOLD_MS))) throw new Error('another Strapi instance runs the import');
+    };
+    await hold();
+    if (job.phase === 'walk') {
+      // What the account holds now (an interrupted walk resumes): objects made since the last
+      // walk are imported too, and those deleted since are not looked for.
+      await deps.walk.walkAll();
+      job.totals = await items.unownedByResource();
+      job.phase = 'links';
+      await save(job);
+    }
+    if (job.phase === 'links') {
+      const events = ctx.mappingOf('event');
+      if (events && !ctx.planOf(events).blocked)
+        await links.run(job.linksAfter, async (after) => {
+          job.linksAfter = after;
+          await save(job);
+          await hold();
+        });
+      job.phase = 'category';
+      job.after = 0;
+      await save(job);
+    }
+    const pinpointOf = async (eventId: number) =>
+      (await items.get('event', eventId))?.pinpointId ?? null;
+    for (let i = ORDER.indexOf(job.phase as ResourceKind); i >= 0 && i < ORDER.length; i++) {
+      const resource = ORDER[i];
+      job.phase = resource;
+      const mapping = ctx.mappingOf(resource);
+      for (;;) {
+        if (!mapping) break;
+        if (stopping) throw new Error('stopped');
+        const rows = await deps.table.page(resource, job.after, PAGE);
+        if (!rows.length) break;
+        for (const row of rows) {
+          if (stopping) throw new Error('stopped');
+          await importer.importOne(mapping, row, job, pinpointOf);
+          job.after = row.remoteId;
+        }
+        await save(job);
+        await hold();
+      }
+      job.after = 0;
+      await save(job);
+    }
+    job.state = 'done';
+    job.phase = null;
+    job.finishedAt = new Date().toISOString();
+    await save(job);
+  };
+
+  /** Runs (or goes on with) `job` in the background; its end or failure is kept with it. */
+  const launch = (job: StoredJob) => {
+    running ??= run(job)
+      .catch(async (err) => {
+        if (stopping) return;
+        if (/another Strapi instance/.test(messageOf(err))) return;
+        job.state = 'failed';
+        job.error = messageOf(err);
+        await save(job).catch(() => undefined);
+        strapi.log.warn(
+          `[location-content] the import stopped: ${job.error}. Starting it again resumes it.`
+        );
+      })
+      .finally(() => {
+        running = undefined;
+        void lease.release().catch(() => undefined);
+      });
+    return running;
+  };
+
+  const start = async (options: ImportOptions = {}): Promise<ImportProgress> => {
+    const stored = await load();
+    if (stored?.state === 'running') {
+      if (!running) launch(stored);
+      return progressOf(stored);
+    }
+    const locale = options.locale ?? (await ctx.defaultLocale());
+    if (typeof locale !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*$/.test(locale))
+      throw new errors.ValidationError(
+        `locale must be a locale code such as 'en', got ${JSON.stringify(locale)}`
+      );
+    // A failed job resumes where it stopped, with the options it was started with.
+    const job: StoredJob =
+      stored?.state === 'failed'
+        ? Object.assign(stored, { state: 'running' as const, error: null })
+        : {
+            id: randomUUID(),
+            state: 'running',
+            startedAt: new Date().toISOString(),
+            finishedAt: null,
+            locale,
+            publish: options.publish === true,
+            phase: 'walk',
+            after: 0,
+            linksAfter: 0,
+            totals: { category: 0, pinpoint: 0, event: 0, list: 0 },
+            error: null,
+          };
+    await lease.ensure();
+    await save(job);
+    launch(job);
+    return progressOf(job);
+  };
+
+  /** At boot: a job a restart interrupted goes on (by one instance; the others try again later). */
+  const resume = async () => {
+    stopping = false;
+    await lease.ensure();
+    const tryResume = async () => {
+      const stored = await load();
+      if (stored?.state !== 'running' || running || stopping) return;
+      if (await lease.hold(HOLD_MS)) launch(stored);
+      else {
+        retry = setTimeout(() => void tryResume().catch(() => undefined), HOLD_MS / 2);
+        retry.unref?.();
+      }
+    };
+    await tryResume();
+  };
+
+  const stop = async () => {
+    stopping = true;
+    clearTimeout(retry);
+    await running?.catch(() => undefined);
+  };
+
+  const progress = async (): Promise<ImportProgress | null> => {
+    const stored = await load();
+    return stored ? progressOf(stored) : null;
+  };
+
+  return { start, resume, stop, progress, running: () => running };
+}
+
+export type ImportJob = ReturnType<typeof createImportJob>;

@@ -1,0 +1,64 @@
+import { RemoteError } from '../remote';
+import { isRateLimitWait } from '../remote/limiter';
+import type { ImportDeps } from './context';
+
+const ATTEMPTS = 8;
+const transient = (err: unknown) =>
+  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
+
+/**
+ * Event answers do not carry their pinpoint (the contract lists it as a request field only), so
+ * the pinpoint of each event is read the way the contract offers: `GET /v3.0/events?pinpoint=:id`
+ * for the account's pinpoints in turn, until every event to import has been found. Each page is a
+ * GET in the rate-limited queue's background lane, asked again on a transient failure; `after`
+ * is where a resumed job goes on.
+ */
+export function createEventLinks(deps: ImportDeps, stopped: () => boolean) {
+  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      if (stopped())
+        throw new Error('the import stopped with Strapi; it resumes at the next start');
+      try {
+        return await deps.background(fn);
+      } catch (err) {
+        if (!transient(err) || attempt >= ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** (attempt - 1))));
+      }
+    }
+  };
+
+  /** Ids of the events at one pinpoint, every page followed through `next`. */
+  const eventsAt = async (pinpointId: number): Promise<number[]> => {
+    const client = await deps.client();
+    const ids: number[] = [];
+    const seen = new Set<string>();
+    let link: string | null = null;
+    for (;;) {
+      const from: { link?: string; filter?: { pinpoint: number } } = link
+        ? { link }
+        : { filter: { pinpoint: pinpointId } };
+      const page = await read(() => client.events.page(from));
+      ids.push(...page.results.map((e) => e.id));
+      if (!page.next || seen.has(page.next)) return ids;
+      seen.add(page.next);
+      link = page.next;
+    }
+  };
+
+  /** Reads pinpoints after `after` until no event to import lacks its pinpoint; `onPage` keeps the place. */
+  const run = async (after: number, onPage: (after: number) => Promise<void>) => {
+    let remaining = await deps.items.eventsWithoutPinpoint();
+    while (remaining > 0) {
+      const pinpoints = await deps.table.page('pinpoint', after, 20);
+      if (!pinpoints.length) return;
+      for (const p of pinpoints) {
+        await deps.items.setPinpoint(await eventsAt(p.remoteId), p.remoteId);
+        after = p.remoteId;
+      }
+      await onPage(after);
+      remaining = await deps.items.eventsWithoutPinpoint();
+    }
+  };
+
+  return { run };
+}
