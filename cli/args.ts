@@ -6,7 +6,7 @@ export class UsageError extends Error {}
 
 export const DRIFT_GROUPS: readonly DriftGroup[] = ['missing', 'changed', 'membership', 'notOurs'];
 
-export type CommandName = 'status' | 'resync' | 'check' | 'repair' | 'link';
+export type CommandName = 'status' | 'resync' | 'check' | 'repair' | 'link' | 'import';
 
 export interface Parsed {
   command: CommandName | null;
@@ -19,6 +19,10 @@ export interface Parsed {
   timeoutMs: number;
   groups: DriftGroup[];
   failedLimit: number;
+  /** import: publish the entries at once (default: drafts) */
+  publish: boolean;
+  /** import: locale of the entries of localized types (default: the default locale) */
+  locale: string | null;
 }
 
 interface CommandSpec {
@@ -111,7 +115,27 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
       ...WAIT,
     },
   },
-  // import: once the import capability exists, its command goes here (`import [--dry-run]`).
+  import: {
+    usage: 'location-content import [--dry-run] [--wait] [--publish] [--locale <code>] [--json]',
+    summary: 'make entries of the remote objects no entry owns (see README "Import")',
+    details:
+      'Walks the remote account first. --dry-run says per resource how many objects would go into\n' +
+      'which content type and which mapped fields cannot be imported, and why; exit code 1 when\n' +
+      'objects could not be imported. Otherwise the import job starts in this process: with --wait\n' +
+      'it runs to its end here (exit code 1 when objects were not imported); without, it is\n' +
+      'recorded and goes on where it was at the next start of a Strapi on this database.\n' +
+      'The import writes entries, not the remote: it runs outside pushIn too.',
+    options: {
+      'dry-run': { type: 'boolean', help: 'the plan only, nothing written' },
+      publish: { type: 'boolean', help: 'publish the entries at once (default: drafts)' },
+      locale: {
+        type: 'string',
+        help: 'locale of the entries of localized types (default: the default locale)',
+      },
+      wait: { type: 'boolean', help: 'run the import job to its end from this process' },
+      timeout: WAIT.timeout,
+    },
+  },
 };
 
 const pad = (s: string, n: number) => s + ' '.repeat(Math.max(1, n - s.length));
@@ -134,8 +158,8 @@ export const mainHelp = () =>
     'Options of every command:',
     ...optionLines(COMMON),
     '',
-    'Exit codes: 0 all is well; 1 entries failed or drift was found; 2 bad usage;',
-    '3 the command could not run (the app did not load, the remote did not answer, a timeout).',
+    'Exit codes: 0 all is well; 1 entries failed, drift was found or objects were not imported;',
+    '2 bad usage; 3 the command could not run (the app did not load, the remote did not answer, a timeout).',
     '',
     'location-content help <command> (or <command> --help) tells more.',
   ].join('\n');
@@ -230,6 +254,13 @@ export function parse(argv: string[]): Parsed {
     positiveNumber('failed-limit', values['failed-limit'] as string | undefined, 100)
   );
   parsed.groups = groupsOf(values.groups as string | undefined);
+  parsed.publish = Boolean(values.publish);
+  if (values.locale !== undefined) {
+    const locale = String(values.locale).trim();
+    if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*$/.test(locale))
+      throw new UsageError(`--locale takes a locale code such as en or fr-FR, not "${locale}"`);
+    parsed.locale = locale;
+  }
   if (parsed.help) return parsed;
   if (command === 'repair' && !parsed.groups.length)
     throw new UsageError(`repair: --groups is required (${DRIFT_GROUPS.join(', ')})`);
@@ -251,4 +282,6 @@ const defaults = (command: CommandName | null, help: boolean): Parsed => ({
   timeoutMs: 3_600_000,
   groups: [],
   failedLimit: 100,
+  publish: false,
+  locale: null,
 });

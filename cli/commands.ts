@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { DriftGroup, DriftReport, RepairOutcome } from '../shared/contracts/drift';
+import type { ImportPlan, ImportProgress } from '../shared/contracts/import';
 import type { LinkProposal } from '../shared/contracts/inventory';
 import type {
   DryRunPlan,
@@ -359,10 +360,103 @@ async function link(ctx: Context): Promise<Outcome> {
   };
 }
 
+/** Objects of a plan that cannot be imported: their own problems, or a whole resource blocked. */
+const notImported = (plan: ImportPlan) =>
+  plan.groups.reduce((n, g) => n + (g.blocked ? g.count : g.wouldFail), 0);
+
+const importCountsLine = (job: ImportProgress) =>
+  `imported ${job.counts.done} · failed ${job.counts.failed} · skipped ${job.counts.skipped} of ${job.counts.total}`;
+
+const issueLines = (job: ImportProgress) =>
+  job.issueCount
+    ? [
+        `objects not imported or imported in part (${job.issueCount}):`,
+        ...list(
+          job.issues,
+          job.issueCount,
+          (i) =>
+            `${i.resource} ${i.remoteId}${i.name ? ` "${i.name}"` : ''}: ${i.imported ? 'imported without part of it: ' : ''}${i.reason}`
+        ),
+      ]
+    : [];
+
+async function importCommand(ctx: Context): Promise<Outcome> {
+  const sync = syncOf(ctx.strapi);
+  const options = { locale: ctx.args.locale, publish: ctx.args.publish };
+  if (ctx.args.dryRun) {
+    await withWalkProgress(ctx, sync.inventory());
+    let plan: ImportPlan;
+    try {
+      plan = await sync.import({ ...options, dryRun: true });
+    } catch (e) {
+      throw new RunError(`the import could not be planned: ${firstLine(e)}`);
+    }
+    const failing = notImported(plan);
+    const lines = [
+      `an import would write ${plan.total - failing} of ${plan.total} objects${plan.locale ? ` (locale ${plan.locale})` : ''} as ${plan.publish ? 'published entries' : 'drafts'}; ${failing} could not be imported (nothing written)`,
+    ];
+    for (const g of plan.groups) {
+      lines.push(
+        `${g.resource}: ${g.count} → ${g.contentType ?? 'no content type'}${g.blocked ? ` (none can be imported: ${g.blocked})` : g.wouldFail ? ` (${g.wouldFail} would fail)` : ''}`
+      );
+      for (const f of g.notImportable)
+        lines.push(
+          `  field ${f.field}${f.path ? ` (${f.path})` : ''} is not imported: ${f.reason}`
+        );
+      for (const sample of g.samples.filter((x) => x.problems.length).slice(0, 3))
+        lines.push(
+          `  ${g.resource} ${sample.remoteId}${sample.name ? ` "${sample.name}"` : ''}: ${sample.problems.join('; ')}`
+        );
+    }
+    return { code: failing ? 1 : 0, data: { plan, notImported: failing }, lines };
+  }
+  let job: ImportProgress;
+  try {
+    job = await sync.import({ ...options, dryRun: false });
+  } catch (e) {
+    throw new RunError(`the import could not start: ${firstLine(e)}`);
+  }
+  if (!ctx.args.wait)
+    return {
+      code: 0,
+      data: { job },
+      lines: [
+        `import ${job.id} started; it goes on where this command leaves it at the next start of a Strapi on this database (--wait runs it to its end from here)`,
+      ],
+    };
+  // The job runs in this process (or in a server's, which holds its lease): its progress is read
+  // from the store until it ends.
+  const deadline = Date.now() + ctx.args.timeoutMs;
+  try {
+    for (;;) {
+      job = (await sync.importProgress()) ?? job;
+      if (job.state !== 'running') break;
+      const c = job.counts;
+      if (job.phase === 'walk' || job.phase === 'links' || !c.total)
+        ctx.progress.update(`import (${job.phase ?? '…'})`, c.done + c.failed + c.skipped, null);
+      else ctx.progress.update(`import (${job.phase})`, c.done + c.failed + c.skipped, c.total);
+      if (Date.now() > deadline)
+        throw new RunError(
+          `the import did not end in time (--timeout ${ctx.args.timeoutMs / 1000} s); it resumes at the next start`
+        );
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } finally {
+    ctx.progress.end();
+  }
+  if (job.state !== 'done') throw new RunError(`the import ${job.state}: ${job.error ?? '?'}`);
+  return {
+    code: job.counts.failed > 0 ? 1 : 0,
+    data: { job },
+    lines: [`import ${job.id} done: ${importCountsLine(job)}`, ...issueLines(job)],
+  };
+}
+
 export const RUN: Record<CommandName, (ctx: Context) => Promise<Outcome>> = {
   status,
   resync,
   check,
   repair,
   link,
+  import: importCommand,
 };

@@ -3,11 +3,12 @@
  * The `location-content` command (package.json `bin`, built into dist/cli/ by `npm run build`):
  * it loads the Strapi app of the current folder (app.ts: JavaScript, or TypeScript compiled as
  * `strapi console` compiles it), runs one of the public sync service's calls (commands.ts: status,
- * resync, check, repair, link), prints the result for a person or as one JSON document (output.ts),
- * destroys Strapi and exits with a code a CI job can gate on: 0 all is well, 1 entries failed or
- * drift was found, 2 bad usage (args.ts), 3 the command could not run. In this process the plugin
- * runs no background work of a server; the worker runs only for --wait, started by the command
- * once its own work is recorded, beside any server on the same database (server/src/run-mode.ts).
+ * resync, check, repair, link, import), prints the result for a person or as one JSON document
+ * (output.ts), destroys Strapi and exits with a code a CI job can gate on: 0 all is well, 1 entries
+ * failed, drift was found or objects were not imported, 2 bad usage (args.ts), 3 the command could
+ * not run. In this process the plugin runs no background work of a server; the worker runs only for
+ * --wait, started by the command once its own work is recorded, beside any server on the same
+ * database (server/src/run-mode.ts); an import runs only for the `import` command.
  */
 import type { Core } from '@strapi/strapi';
 import { commandHelp, mainHelp, parse, UsageError, type Parsed } from './args';

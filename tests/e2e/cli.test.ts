@@ -282,6 +282,54 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   );
 });
 
+describe('import: an account that already has content, into a new app', () => {
+  let appDir: string;
+  const ids: Record<string, number> = {};
+  const cli = (args: string[]) => runCli({ appDir, emulator: emu, args });
+
+  beforeAll(async () => {
+    emu.reset();
+    emu.clearRequests();
+    appDir = await makeAppDir();
+    dirs.push(appDir);
+    [ids.museum] = emu.seed('categories', [{ name: 'Museums' }]);
+    [ids.louvre, ids.bad] = emu.seed('pinpoints', [
+      { name: 'Louvre', latitude: 48.8606, longitude: 2.3376, category: ids.museum },
+      { name: 'Nowhere', latitude: 48, longitude: 2 },
+    ]);
+    emu.tamper('pinpoints', ids.bad, { latitude: 123 });
+  });
+
+  test('import --dry-run: per resource the content type and what would fail, exit 1; --wait imports, exit 1 for the object that failed', async () => {
+    const dry = await cli(['import', '--dry-run']);
+    expect(dry.stdout).toContain('pinpoint: 2 → api::place.place (1 would fail)');
+    expect(dry.stdout).toContain('category: 1 → api::icon.icon');
+    expect(dry.stdout).toMatch(/pinpoint \d+ "Nowhere": .*latitude 123/);
+    expect(dry.code).toBe(1);
+
+    const run = await cli(['import', '--wait', '--json']);
+    const { job } = run.json();
+    expect(job).toMatchObject({ state: 'done', counts: { done: 2, failed: 1 } });
+    expect(job.issues).toEqual([
+      expect.objectContaining({ remoteId: ids.bad, imported: false, reason: expect.any(String) }),
+    ]);
+    expect(run.code).toBe(1);
+    // the import writes entries, not the remote
+    expect(writes()).toEqual([]);
+
+    // the entries, as Strapi reads them: drafts, linked to their objects
+    const reading = await startChildApp({ appDir, emulator: emu });
+    const found = await reading.run(async (strapi: any) => ({
+      places: (await strapi.documents('api::place.place').findMany({ status: 'draft' })).map(
+        (p: any) => p.title
+      ),
+      icons: await strapi.documents('api::icon.icon').count({}),
+    }));
+    await reading.stop();
+    expect(found).toEqual({ places: ['Louvre'], icons: 1 });
+  });
+});
+
 describe('bad usage and failures: one readable line, no stack', () => {
   const cwd = () => dirs[0];
 
