@@ -55,6 +55,7 @@ describe('admin API with credentials set in Settings', () => {
       clientId: null,
       secretSet: false,
       secretLast4: null,
+      secretUnreadable: false,
       locked: {},
       configured: false,
     });
@@ -86,13 +87,14 @@ describe('admin API with credentials set in Settings', () => {
       clientId,
       secretSet: true,
       secretLast4: clientSecret.length >= 8 ? clientSecret.slice(-4) : null,
+      secretUnreadable: false,
       locked: {},
       configured: true,
     });
     const stored: any = await app.strapi
       .store({ type: 'plugin', name: 'location-content' })
       .get({ key: 'settings' });
-    expect(stored.clientSecret).toMatch(/^v1:/);
+    expect(stored.clientSecret).toMatch(/^v2:/);
     expect(JSON.stringify(stored)).not.toContain(clientSecret);
   });
 
