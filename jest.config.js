@@ -86,13 +86,15 @@ const MATRIX = [
 //    objects is an unconditional delete of two tables.
 //  - secret-rotation: the secret is in Strapi's core store (Strapi's own statements) and opened in
 //    memory; nothing of it is per database.
+// The TypeScript test helpers, under the plain Node that reads this file.
+const helper = require('./tests/helpers/node');
 const canInstall =
   typeof process.getuid === 'function' &&
   process.getuid() === 0 &&
   require('node:child_process').spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
 const serverProjects = [
-  ['postgres', () => require('./tests/helpers/postgres').ensurePostgres({ install: false })],
-  ['mariadb', () => require('./tests/helpers/mariadb').ensureMariadb({ install: false })],
+  ['postgres', () => helper('postgres').ensurePostgres({ install: false })],
+  ['mariadb', () => helper('mariadb').ensureMariadb({ install: false })],
 ].flatMap(([kind, find]) => {
   const found = find();
   if (!found.bin && !canInstall) {
@@ -105,8 +107,8 @@ const serverProjects = [
       displayName: `integration-${kind}`,
       testMatch: MATRIX.map((name) => `<rootDir>/tests/integration/${name}.test.ts`),
       globals: { __LC_TEST_DB__: kind },
-      globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.js`,
-      globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.js`,
+      globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.ts`,
+      globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.ts`,
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
     },
   ];
