@@ -18,7 +18,7 @@ const { headline } = require('./lib/headline');
 const { ensureBuilt, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { timedResync } = require('./lib/resync');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const ENTRIES = arg('entries', 500);
 

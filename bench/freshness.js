@@ -23,7 +23,7 @@ const {
   arg,
 } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const PUBLISHES = arg('publishes', 200);
 

@@ -18,7 +18,7 @@ const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/c
 const { startEmulatorProcess } = require('./lib/emulator');
 const { useJournal } = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const SMALL = arg('small', 10_000);
 const BIG = arg('big', 100_000);

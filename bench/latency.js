@@ -37,7 +37,7 @@ const {
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startGcWatch, stopGcWatch } = require('./lib/gc');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 const { replayOnEmulator } = require('./lib/bare-client');
 
 const COUNT = arg('count', 10_000);

@@ -9,7 +9,7 @@
  * is printed, not judged (V8 sizes its heap to the allocation rate: see bench/HISTORY.md).
  *
  * Each run: one Strapi process (node --expose-gc, and the limit or not) seeds its database with
- * direct inserts (tests/helpers/seed.js: a few seconds for 100,000), collects garbage, samples its
+ * direct inserts (tests/helpers/seed.ts: a few seconds for 100,000), collects garbage, samples its
  * RSS every 20 ms during resync() until the queue is idle, then collects garbage again and reads
  * heapUsed; it counts the mark-compacts and GC pauses of the resync (bench/lib/gc.js), which a
  * noisy machine does not move the way it moves pushes/s. One boot per run: seeding in the
@@ -29,7 +29,7 @@ const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync')
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startGcWatch, stopGcWatch } = require('./lib/gc');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const SMALL = arg('small', 10_000);
 const BIG = arg('big', 100_000);

@@ -25,7 +25,7 @@ const {
   choiceArg,
 } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const OBJECTS = arg('objects', 3000);
 const ENTRIES = arg('entries', 40);

@@ -31,7 +31,7 @@ const {
 } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
 const { dbLabel, journalArg, useJournal, countQueries, queryCounts } = require('./lib/resync');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 const { startBenchDb } = require('./lib/db');
 
 const OPS = arg('ops', 1000);

@@ -25,13 +25,13 @@ const {
   queryCounts,
   timedResync,
 } = require('./lib/resync');
-const { startChildApp } = require('../tests/helpers/child-app');
-const { ensurePostgres, startCluster } = require('../tests/helpers/postgres');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
+const { ensurePostgres, startCluster } = require('../tests/helpers/node')('postgres');
 
 const COUNT = arg('count', 10_000);
 const CONCURRENCY = arg('concurrency', 8);
 const JOURNAL = journalArg(process.argv.includes('--wal') ? 'wal' : undefined);
-/** --pg: Strapi on a private PostgreSQL cluster instead of SQLite (tests/helpers/postgres.js). */
+/** --pg: Strapi on a private PostgreSQL cluster instead of SQLite (tests/helpers/postgres.ts). */
 const PG = process.argv.includes('--pg') || process.env.BENCH_PG === '1';
 
 runMain(async ({ appDir }) => {

@@ -7,12 +7,14 @@
  * fails there), so the TypeScript emulator runs as a child process.
  */
 const { execSync, spawn } = require('node:child_process');
-const { createHash } = require('node:crypto');
-const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { mkdirSync } = require('node:fs');
 const { createServer } = require('node:net');
 const path = require('node:path');
 const { builtAt, newestMtime } = require('./mtimes');
 const { seedSampleContent } = require('./sample-content');
+// The admin build shared with the browser tests (TypeScript, compiled by tsx for this one module:
+// Strapi itself does not boot under tsx).
+const { builtAdmin } = require('tsx/cjs/api').require('./admin-build.ts', __filename);
 
 const ROOT = path.resolve(__dirname, '..');
 const PLAYGROUND = path.join(ROOT, 'playground');
@@ -23,23 +25,6 @@ const PORT = process.env.PORT || '1337';
 
 const run = (cmd, cwd = ROOT) =>
   execSync(cmd, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-
-const adminSourceHash = () => {
-  const h = createHash('sha256');
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name)
-    )) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else h.update(p).update(readFileSync(p));
-    }
-  };
-  walk(path.join(ROOT, 'admin', 'src'));
-  walk(path.join(PLAYGROUND, 'src'));
-  h.update(readFileSync(path.join(ROOT, 'package-lock.json')));
-  return h.digest('hex');
-};
 
 /** Starts the emulator CLI and resolves with its base URL once it listens. */
 const startEmulator = () =>
@@ -97,14 +82,13 @@ async function main() {
     console.log('> building the plugin (dist/)');
     run('npx strapi-plugin build');
   } else console.log('> the plugin in dist/ is newer than its sources');
-  // The admin bundle embeds the plugin's admin: rebuild it only when that source changed.
-  const stamp = path.join(PLAYGROUND, 'build', '.plugin-admin-hash');
-  const hash = adminSourceHash();
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
-    console.log('> building the playground admin (about a minute)');
-    run('npx strapi build', PLAYGROUND);
-    writeFileSync(stamp, hash);
-  }
+  // The admin bundle embeds the plugin's admin: built again only when what it is made of changed,
+  // and taken from the browser tests' build when they made it first (scripts/admin-build.ts).
+  const admin = await builtAdmin(PLAYGROUND, {
+    onBuild: () => console.log('> building the playground admin (about a minute)'),
+  });
+  if (admin === 'copied')
+    console.log('> the playground admin, from the last build of the same sources');
   mkdirSync(path.join(PLAYGROUND, 'public', 'uploads'), { recursive: true });
 
   const emulator = await startEmulator();

@@ -3,7 +3,7 @@ const { execSync } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { makeAppDir, removeDir } = require('../../tests/helpers/app-dir');
+const { makeAppDir, removeDir } = require('../../tests/helpers/node')('app-dir');
 const { builtAt, newestMtime } = require('../../scripts/mtimes');
 
 const ROOT = path.resolve(__dirname, '..', '..');

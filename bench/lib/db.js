@@ -1,9 +1,9 @@
 /**
  * --db sqlite|postgres|mariadb (or BENCH_DB): the database the bench's Strapi processes use.
- * For a server, a throw-away one on 127.0.0.1 (tests/helpers/postgres.js, mariadb.js), each app
- * with its own database on it, as in the test matrix (tests/helpers/test-db.js).
+ * For a server, a throw-away one on 127.0.0.1 (tests/helpers/postgres.ts, mariadb.ts), each app
+ * with its own database on it, as in the test matrix (tests/helpers/test-db.ts).
  */
-const { KINDS } = require('../../tests/helpers/test-db');
+const { KINDS } = require('../../tests/helpers/node')('test-db');
 const { choiceArg } = require('./common');
 
 const dbArg = () => choiceArg('db', KINDS, 'sqlite');
@@ -15,7 +15,7 @@ async function startBenchDb(kind = dbArg()) {
   let handle;
   let info;
   if (kind === 'postgres') {
-    const { ensurePostgres, startCluster } = require('../../tests/helpers/postgres');
+    const { ensurePostgres, startCluster } = require('../../tests/helpers/node')('postgres');
     const found = ensurePostgres();
     if (!found.bin) throw new Error(found.reason);
     handle = await startCluster(found.bin);
@@ -27,7 +27,7 @@ async function startBenchDb(kind = dbArg()) {
       password: handle.password,
     };
   } else {
-    const { ensureMariadb, startServer } = require('../../tests/helpers/mariadb');
+    const { ensureMariadb, startServer } = require('../../tests/helpers/node')('mariadb');
     const found = ensureMariadb();
     if (!found.bin) throw new Error(found.reason);
     handle = await startServer(found.bin);

@@ -1,4 +1,4 @@
-/** Seeding and timing a resync in a Strapi child (tests/helpers/child-app.js). */
+/** Seeding and timing a resync in a Strapi child (tests/helpers/child-app.ts). */
 const { until, choiceArg } = require('./common');
 
 /**

@@ -1,10 +1,13 @@
-import { promises as fs } from 'node:fs';
+/**
+ * The one Chromium launcher and admin login of the suite: the browser tests (tests/e2e) and the
+ * package test's admin checks (tests/package/admin-browser.ts) open the admin the same way.
+ */
+import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { removeDir } from '../helpers/strapi';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Browser {
   context: BrowserContext;
@@ -14,24 +17,34 @@ export interface Browser {
 
 /** Debian's headless Chromium with a fresh profile each run: nothing cached, no stored session. */
 export async function openBrowser(waitMs: number): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH; Debian: apt-get install chromium)`
+    );
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-    timezoneId: 'Europe/Paris',
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1440, height: 900 },
+      locale: 'en-US',
+      timezoneId: 'Europe/Paris',
+    });
+  } catch (err) {
+    await fs.rm(profile, { recursive: true, force: true });
+    throw err;
+  }
   context.setDefaultTimeout(waitMs);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -39,7 +52,7 @@ export async function openBrowser(waitMs: number): Promise<Browser> {
     page,
     async close() {
       await context.close();
-      await removeDir(profile);
+      await fs.rm(profile, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The `location-content` CLI beside a running Strapi on the same database (PostgreSQL: two
- * processes on one database need a server; a private one on 127.0.0.1, tests/helpers/postgres.js).
+ * processes on one database need a server; a private one on 127.0.0.1, tests/helpers/postgres.ts).
  * Each process talks to the emulator as its own client, so the request log says who sent what.
  * Without --wait the CLI only lists the entries into the outbox and the server pushes them; with
  * --wait both workers drain the outbox under its lease: every entry is created once, nothing twice.

@@ -1,6 +1,6 @@
 /**
  * Runs the built `location-content` command (dist/cli/index.js, what package.json `bin` points
- * at) as a child process in an app's folder, with the env a test app gets (tests/helpers/app-dir.js).
+ * at) as a child process in an app's folder, with the env a test app gets (tests/helpers/app-dir.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -161,7 +161,8 @@ describe('latency', () => {
     await new Promise((r) => setTimeout(r, 50));
     const t = performance.now();
     await other.stop();
-    expect(performance.now() - t).toBeLessThan(1000);
+    // Not the 60 s the request sleeps: the bound tells waiting from not waiting, whatever the load.
+    expect(performance.now() - t).toBeLessThan(30_000);
     expect(await pending).toBe('failed');
   });
 });

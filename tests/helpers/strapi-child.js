@@ -1,20 +1,21 @@
 /**
  * A real Strapi (the playground copy in APP_DIR) in its own plain-Node process, driven over IPC
- * by tests/helpers/child-app.js. For what jest cannot host (SIGKILL, two instances on one
+ * by tests/helpers/child-app.ts. For what jest cannot host (SIGKILL, two instances on one
  * database) and for the benchmarks (Strapi does not boot under tsx).
  *
- *   node tests/helpers/strapi-child.js      (env: APP_DIR + the env of app-dir.js appEnv())
+ *   node tests/helpers/strapi-child.js      (env: APP_DIR + the env of app-dir.ts appEnv())
  *
  * Messages in: { id, cmd, args }. Out: { id, ok, value | error }, plus { event: 'ready' } once
  * loaded and { event: 'log', line } for each log line when LC_CHILD_FORWARD_LOGS=1.
  */
 const path = require('node:path');
-const { seedPlaces } = require('./seed');
+// seed.ts through tsx, scoped to it: Strapi itself does not boot under tsx.
+const { seedPlaces } = require('./node')('seed');
 
 const APP_DIR = process.env.APP_DIR;
 if (!APP_DIR || !process.send) {
   process.stderr.write(
-    'strapi-child: run me through tests/helpers/child-app.js (APP_DIR and an IPC channel are needed)\n'
+    'strapi-child: run me through tests/helpers/child-app.ts (APP_DIR and an IPC channel are needed)\n'
   );
   process.exit(2);
 }

@@ -4,7 +4,7 @@
  * and no SQL, the status report says why and since when; once the database is back, every
  * change is written and pushed.
  *
- * A private MariaDB server (tests/helpers/mariadb.js) that the test kills and starts again:
+ * A private MariaDB server (tests/helpers/mariadb.ts) that the test kills and starts again:
  * never the shared server of the integration-mariadb project.
  */
 jest.setTimeout(240_000);

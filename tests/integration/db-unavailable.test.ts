@@ -3,13 +3,15 @@
  * say so in a sentence with a 503, never with knex's statement; the log does not get a line per
  * dashboard poll; once the server is back, they answer as before.
  *
- * A private PostgreSQL server (tests/helpers/postgres.js) that the test stops and starts again.
+ * A private PostgreSQL server (tests/helpers/postgres.ts) that the test stops and starts again.
  */
 jest.setTimeout(240_000);
 import { client, createAdmin } from '../helpers/admin-api';
 import { createPlace } from '../helpers/content';
 import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { PLACE, until } from '../helpers/sync';
+import { adminQuery } from '../helpers/test-db';
 
 const found = ensurePostgres();
 if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
@@ -38,11 +40,23 @@ if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
     const { accessKey: token } = await app.strapi
       .service('admin::api-token-content-api')
       .create({ name: 'ci', description: 'ci', type: 'full-access', lifespan: null } as any);
-    await createPlace(app.strapi, { title: 'Before the outage' });
+    const place = await createPlace(app.strapi, { title: 'Before the outage' });
     await app.sync().idle();
+    // The push's history line is written a moment after the push (batched): written before the
+    // outage, so that the lines counted below are the outage's alone (a loaded machine wrote it
+    // during the outage, and its warning made a fourth line).
+    await until(
+      async () =>
+        (await app.sync().historyOf({ contentType: PLACE, documentId: place.documentId })).length,
+      'the history line of the push'
+    );
     expect((await api('GET', '/location-content/status', { token: admin })).status).toBe(200);
     expect((await api('GET', '/api/location-content/status', { token })).status).toBe(200);
 
+    // The cluster runs with synchronous_commit off, and down() stops it as a crash would: the
+    // commits of the last moment (the push's state, its history line) would be lost with it. On
+    // disk first, so that what was synced before the outage is synced after it.
+    await adminQuery({ client: 'postgres', ...pg }, 'CHECKPOINT');
     pg.down();
     const before = app.logs.length;
     try {

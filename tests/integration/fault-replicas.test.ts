@@ -4,7 +4,7 @@
  * recorded it, and both instances share the work.
  *
  * Runs in the integration-postgres and integration-mariadb projects (jest.config.js), on the
- * throw-away server of the run (tests/helpers/test-db.js): SQLite has no second instance.
+ * throw-away server of the run (tests/helpers/test-db.ts): SQLite has no second instance.
  */
 jest.setTimeout(300_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';

@@ -4,13 +4,9 @@
  * `addDocumentAction`, `addBulkAction`) only where they exist, so a release without one would pass a
  * build and a boot silently: only a page in a browser shows the panel and the actions are really there.
  */
-import { existsSync } from 'node:fs';
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, logIn, openBrowser, type Browser } from '../e2e/browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Waits in the browser: generous, the machine is shared; nothing here asserts a duration. */
 const WAIT = 60_000;
 
@@ -36,45 +32,18 @@ const settle = async (page: Page) => {
 
 export async function adminBrowserChecks(target: AdminBrowserTarget, check: Check): Promise<void> {
   const { base, pluginId, synced } = target;
-  let context: BrowserContext | undefined;
-  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-package-chromium-'));
+  let browser: Browser | undefined;
   const pageErrors: string[] = [];
   try {
     const opened = await check(`headless Chromium opens the admin (${CHROMIUM})`, async () => {
-      if (!existsSync(CHROMIUM))
-        throw new Error(
-          `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH; Debian: apt-get install chromium)`
-        );
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-        viewport: { width: 1440, height: 900 },
-        locale: 'en-US',
-      });
-      context.setDefaultTimeout(WAIT);
+      browser = await openBrowser(WAIT);
     });
-    if (!opened || !context) return;
-    const page = context.pages()[0] ?? (await context.newPage());
+    if (!opened || !browser) return;
+    const { page } = browser;
     page.on('pageerror', (err) => pageErrors.push(err.message));
 
-    const loggedIn = await check(
-      'the admin logs the super admin in through its login form',
-      async () => {
-        await page.goto(`${base}/admin/auth/login`);
-        await page.getByLabel('Email').fill(target.email);
-        await page.getByLabel('Password').fill(target.password);
-        await page.getByRole('button', { name: 'Login' }).click();
-        await page.waitForURL(/\/admin\/?$/);
-      }
+    const loggedIn = await check('the admin logs the super admin in through its login form', () =>
+      logIn(page, base, target.email, target.password)
     );
     if (!loggedIn) return;
 
@@ -123,7 +92,6 @@ export async function adminBrowserChecks(target: AdminBrowserTarget, check: Chec
       if (pageErrors.length) throw new Error(pageErrors.slice(0, 5).join('\n'));
     });
   } finally {
-    await context?.close().catch(() => undefined);
-    await fs.rm(profile, { recursive: true, force: true }).catch(() => undefined);
+    await browser?.close().catch(() => undefined);
   }
 }

@@ -5,13 +5,13 @@
  *   npm run test:package -- --strapi 5.0.0   (the app on another Strapi 5 release; or LC_PACKAGE_STRAPI=5.0.0)
  *   npm run test:package -- --strapi min     (the lowest release peerDependencies admits)
  *
- * Builds the plugin, packs it with `npm pack`, checks the tarball, writes a minimal Strapi 5 app
- * (its own content types, SQLite) in the system temp folder, installs Strapi and then the tarball
- * there with npm like a user, builds that app's admin, starts it with `strapi start` (plain node)
- * and checks, over HTTP, that the plugin is loaded, its routes are guarded, its settings page is in
- * the built admin, and that entries reach a Location Content API emulator on create and on publish;
- * then, in headless Chromium, that its pages, side panel and Content Manager actions are drawn.
- * The same checks run whatever Strapi release the app is given.
+ * Builds the plugin (unless dist/ is newer than its sources), packs it with `npm pack`, checks the
+ * tarball, writes a minimal Strapi 5 app (its own content types, SQLite) in the system temp folder,
+ * installs Strapi and then the tarball there with npm like a user, builds that app's admin, starts
+ * it with `strapi start` (plain node) and checks, over HTTP, that the plugin is loaded, its routes
+ * are guarded, its settings page is in the built admin, and that entries reach a Location Content
+ * API emulator on create and on publish; then, in headless Chromium, that its pages, side panel and
+ * Content Manager actions are drawn. The same checks run whatever Strapi release the app is given.
  *
  * The app lives outside the repository on purpose: nothing may resolve from our node_modules, and
  * no tsconfig.json above it turns it into a TypeScript app. Anything that only works inside this
@@ -20,9 +20,12 @@
  *
  * Env: LC_PACKAGE_KEEP=1 keeps the temp folder; LC_PACKAGE_VERBOSE=1 streams child output;
  * LC_PACKAGE_STATIC_ONLY=1 stops after the tarball checks (under a minute, no install).
+ * LC_PACKAGE_PACKED=<folder>: the package is built, verified and packed into that folder by the
+ * first run that names it, and taken from there by the next ones (.ci/run's second release): the
+ * same tarball, checked again, without a second build.
  * Ends with "N passed, M failed"; exit code 1 on any failure.
  */
-import { promises as fs, statSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
@@ -48,7 +51,7 @@ import {
   strapiLogChecks,
   type StrapiServer,
 } from './strapi-server';
-import { pack, tarballChecks } from './tarball';
+import { pack, tarballChecks, type PackResult } from './tarball';
 
 async function main() {
   log(
@@ -76,17 +79,32 @@ async function main() {
 
   try {
     // 1. The package as it would be published -------------------------------------------------
-    await step('plugin build (npm run build)', () =>
-      run('npm', ['run', 'build'], { cwd: ROOT, env: process.env, timeoutMs: 5 * 60_000 })
-    );
-    await step('strapi-plugin verify', () =>
-      run('npx', ['strapi-plugin', 'verify'], {
-        cwd: ROOT,
-        env: process.env,
-        timeoutMs: 2 * 60_000,
-      })
-    );
-    const packed = await step('npm pack', () => pack(work));
+    const shared = process.env.LC_PACKAGE_PACKED;
+    const sharedList = shared && path.join(shared, 'packed.json');
+    let packed: PackResult;
+    if (sharedList && existsSync(sharedList)) {
+      packed = JSON.parse(readFileSync(sharedList, 'utf8')) as PackResult;
+      log(`  the package packed by an earlier run (LC_PACKAGE_PACKED=${shared})`);
+    } else {
+      // npm run build, unless dist/ is newer than its sources (npm test built it a moment ago).
+      await step('plugin build (scripts/build-if-stale.js)', () =>
+        run('node', ['scripts/build-if-stale.js'], {
+          cwd: ROOT,
+          env: process.env,
+          timeoutMs: 5 * 60_000,
+        })
+      );
+      await step('strapi-plugin verify', () =>
+        run('npx', ['strapi-plugin', 'verify'], {
+          cwd: ROOT,
+          env: process.env,
+          timeoutMs: 2 * 60_000,
+        })
+      );
+      if (shared) await fs.mkdir(shared, { recursive: true });
+      packed = await step('npm pack', () => pack(shared ?? work));
+      if (sharedList) await fs.writeFile(sharedList, JSON.stringify(packed));
+    }
     log(
       `  ${path.basename(packed.tarball)}: ${packed.files.length} files, ${(statSync(packed.tarball).size / 1024).toFixed(1)} kB`
     );

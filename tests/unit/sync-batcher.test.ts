@@ -73,35 +73,51 @@ describe('createBatcher', () => {
     expect(sizes).toEqual([4, 4, 2]);
   });
 
+  // Fake timers (setImmediate kept real): whether a call waits for the window is read off the
+  // timers it leaves, never off a wall clock a loaded machine may stall.
+  const windowTimers = () =>
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+  afterEach(() => jest.useRealTimers());
+
   it('with windowMs, gathers calls over a window while they keep coming, and runs a call after a quiet time at once', async () => {
+    windowTimers();
     const { b, runs } = echo({ windowMs: 250 });
-    await new Promise((r) => setTimeout(r, 300));
-    const t0 = Date.now();
-    await b.load(1); // quiet before: at once
-    // Far from the window's 250 ms, with room for a stall of a loaded machine.
-    expect(Date.now() - t0).toBeLessThan(150);
-    // Busy: calls spread over several turns share one run.
+    const first = b.load(1); // quiet before: at once, no window
+    expect(jest.getTimerCount()).toBe(0);
+    await first;
+    // Busy: calls spread over several turns share one run, at the end of the window.
     const pending = [b.load(2)];
+    expect(jest.getTimerCount()).toBe(1);
     await turn();
     pending.push(b.load(3));
     await turn();
     pending.push(b.load(4));
+    await turn();
+    expect(runs).toEqual([[1]]);
+    jest.advanceTimersByTime(250);
     await Promise.all(pending);
     expect(runs).toEqual([[1], [2, 3, 4]]);
+    // Quiet again for longer than the window: at once.
+    jest.advanceTimersByTime(300);
+    const last = b.load(5);
+    expect(jest.getTimerCount()).toBe(0);
+    await last;
+    expect(runs).toEqual([[1], [2, 3, 4], [5]]);
   });
 
   it('with fullAt, a window that gathered that many calls runs at once instead of waiting out its time', async () => {
+    windowTimers();
     const { b, runs } = echo({ windowMs: 5_000, fullAt: 3 });
     await b.load(0); // quiet before: at once, and the window starts
-    const t0 = Date.now();
     const pending = [b.load(1)];
+    expect(jest.getTimerCount()).toBe(1);
     await turn();
     pending.push(b.load(2));
     await turn();
     pending.push(b.load(3), b.load(4));
+    // The third call ended the window: its timer is gone, and the fourth went with them.
+    expect(jest.getTimerCount()).toBe(0);
     await Promise.all(pending);
-    // Far less than the 5 s window: the third call ended it, and the fourth went with them.
-    expect(Date.now() - t0).toBeLessThan(1_000);
     expect(runs).toEqual([[0], [1, 2, 3, 4]]);
   });
 

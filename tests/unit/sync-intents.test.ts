@@ -34,6 +34,7 @@ function setup(opts: { fail?: () => boolean; windowMs?: number } = {}) {
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+afterEach(() => jest.useRealTimers());
 
 describe('intent buffer', () => {
   it('writes a lone change at the next turn of the event loop and wakes the worker at once', async () => {
@@ -135,6 +136,8 @@ describe('intent buffer', () => {
   });
 
   it('a failure episode: backs off to its cap, logs one line without the statement, reports it, then one line when it ends', async () => {
+    // Fake timers: the backoff is counted in timer time, so a stalled machine cannot skip tries.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
     let failing = true;
     const attempts: number[] = [];
     const logs: string[] = [];
@@ -160,10 +163,10 @@ describe('intent buffer', () => {
       log: (m) => logs.push(m),
     });
     buffer.add([item('a', { settle: undefined })]);
-    await sleep(600);
+    await jest.advanceTimersByTimeAsync(600);
     // Saves during the episode wait for the backoff instead of forcing a write each.
     for (let i = 0; i < 50; i++) buffer.add([item(`n${i}`, { settle: undefined })]);
-    await sleep(200);
+    await jest.advanceTimersByTimeAsync(200);
     const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
     // 10, 20, 40, 80, 80, ...: a handful of tries, not one per save nor one per 10 ms.
     expect(attempts.length).toBeGreaterThan(4);
@@ -181,7 +184,7 @@ describe('intent buffer', () => {
     expect(failure.waiting).toBe(51);
     expect(new Date(failure.since).getTime()).toBeLessThanOrEqual(attempts[0]);
     failing = false;
-    await sleep(200);
+    await jest.advanceTimersByTimeAsync(200);
     expect(buffer.failure()).toBeNull();
     expect(
       writes

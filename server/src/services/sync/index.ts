@@ -84,9 +84,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       // In the background: the boot does not wait for it (it warns itself if it fails).
       void refreshPlannerStatistics(strapi);
-      worker.start();
+      // The resync a stop interrupted is loaded before the worker starts: a row of it that ends at
+      // once (skipped, unchanged) is counted against it, not taken for pushed (done).
       resync.startTicker();
       await resync.resume();
+      worker.start();
       await engine.catchUp.start();
       inventory.start();
       // An import a restart interrupted goes on where it was (in the background); not in a CLI

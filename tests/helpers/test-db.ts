@@ -1,37 +1,49 @@
 /**
  * The database matrix of the integration tests. A jest project picks a kind (`sqlite`, `postgres`,
  * `mariadb`); for a server kind, its globalSetup starts one throw-away server per jest run
- * (tests/helpers/postgres.js, mariadb.js) and every test app gets its own database on it, named
+ * (tests/helpers/postgres.ts, mariadb.ts) and every test app gets its own database on it, named
  * after its folder (so an app restarted on the same folder finds its data again).
  *
  *   process.env.LC_TEST_DB          the kind of this test file's project (set by integration-setup.ts)
  *   process.env.LC_TEST_DB_<KIND>   JSON { client, host, port, user, password } of the running server
  */
-const { createHash } = require('node:crypto');
-const path = require('node:path');
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pg } from './postgres';
 
-const KINDS = ['sqlite', 'postgres', 'mariadb'];
+export type TestDbKind = 'sqlite' | 'postgres' | 'mariadb';
+export interface TestDbServer {
+  client: 'postgres' | 'mysql';
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
 
-const kind = () => {
+export const KINDS: TestDbKind[] = ['sqlite', 'postgres', 'mariadb'];
+
+export const kind = (): TestDbKind => {
   const k = process.env.LC_TEST_DB || 'sqlite';
-  if (!KINDS.includes(k)) throw new Error(`LC_TEST_DB=${k}: expected one of ${KINDS.join(', ')}`);
-  return k;
+  if (!KINDS.includes(k as TestDbKind))
+    throw new Error(`LC_TEST_DB=${k}: expected one of ${KINDS.join(', ')}`);
+  return k as TestDbKind;
 };
 
 /**
  * Where globalSetup also leaves the server's address, by the pid of jest's main process: a
  * worker started before that project's globalSetup ran does not have it in its environment.
  */
-const infoFile = (k, pid) =>
+export const infoFile = (k: TestDbKind, pid: number) =>
   path.join(__dirname, '..', '.artifacts', 'test-db', `${pid}-${k}.json`);
 
-const serverOf = (k = kind()) => {
+export const serverOf = (k: TestDbKind = kind()): TestDbServer | null => {
   if (k === 'sqlite') return null;
   let raw = process.env[`LC_TEST_DB_${k.toUpperCase()}`];
   for (const pid of [process.ppid, process.pid]) {
     if (raw) break;
     try {
-      raw = require('node:fs').readFileSync(infoFile(k, pid), 'utf8');
+      raw = readFileSync(infoFile(k, pid), 'utf8');
     } catch {
       // not this one
     }
@@ -44,11 +56,14 @@ const serverOf = (k = kind()) => {
 };
 
 /** The database name of the app in `appDir`. */
-const databaseName = (appDir) =>
+export const databaseName = (appDir: string) =>
   `lc_${createHash('sha1').update(path.resolve(appDir)).digest('hex').slice(0, 16)}`;
 
 /** env for the playground's config/database.js: the app's own database on this run's server, or its SQLite file. */
-function databaseEnv(appDir, { database } = {}) {
+export function databaseEnv(
+  appDir: string,
+  { database }: { database?: string } = {}
+): Record<string, string> {
   const server = serverOf();
   if (!server)
     return { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(appDir, '.tmp', 'data.db') };
@@ -63,9 +78,13 @@ function databaseEnv(appDir, { database } = {}) {
 }
 
 /** Runs `sql` on the server as its administrator, in `database` (default: none; PostgreSQL's `postgres`). */
-async function adminQuery(server, sql, database) {
+export async function adminQuery(
+  server: TestDbServer,
+  sql: string,
+  database?: string
+): Promise<any[]> {
   if (server.client === 'postgres') {
-    const { Client } = require('pg');
+    const { Client } = pg();
     const client = new Client({
       host: server.host,
       port: server.port,
@@ -80,7 +99,8 @@ async function adminQuery(server, sql, database) {
       await client.end();
     }
   }
-  const conn = await require('mysql2/promise').createConnection({
+  const mysql = await import('mysql2/promise');
+  const conn = await mysql.createConnection({
     host: server.host,
     port: server.port,
     user: server.user,
@@ -88,14 +108,15 @@ async function adminQuery(server, sql, database) {
     database,
   });
   try {
-    return (await conn.query(sql))[0];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (await conn.query(sql))[0] as any[];
   } finally {
     await conn.end();
   }
 }
 
 /** Creates the database `name` (default: the app's), unless it exists. No-op on SQLite. */
-async function createDatabase(appDir, name = databaseName(appDir)) {
+export async function createDatabase(appDir: string, name = databaseName(appDir)): Promise<void> {
   const server = serverOf();
   if (!server) return;
   if (server.client === 'postgres') {
@@ -110,16 +131,5 @@ async function createDatabase(appDir, name = databaseName(appDir)) {
 }
 
 /** Runs `sql` in the database of the app in `appDir`, beside the app (a test's hand on its data). */
-const appQuery = (appDir, sql) => adminQuery(serverOf(), sql, databaseName(appDir));
-
-module.exports = {
-  infoFile,
-  KINDS,
-  kind,
-  serverOf,
-  databaseName,
-  databaseEnv,
-  createDatabase,
-  adminQuery,
-  appQuery,
-};
+export const appQuery = (appDir: string, sql: string) =>
+  adminQuery(serverOf()!, sql, databaseName(appDir));

@@ -8,19 +8,60 @@
  *
  * stdout/stderr of the child are kept in `app.output` (and echoed when LC_CHILD_ECHO=1).
  */
-const { fork } = require('node:child_process');
-const path = require('node:path');
-const { appEnv } = require('./app-dir');
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { appEnv, type ConfigPatch, type EmulatorRef } from './app-dir';
 
 const CHILD = path.join(__dirname, 'strapi-child.js');
 
-/**
- * @param {{ appDir: string, emulator?: {baseUrl:string, clientId:string, clientSecret:string}, patch?: object,
- *           env?: Record<string,string>, http?: boolean, forwardLogs?: boolean, bootTimeoutMs?: number,
- *           execArgv?: string[] }} options
- */
-function spawnApp(options) {
-  const env = {
+export interface ChildAppOptions {
+  appDir: string;
+  emulator?: EmulatorRef;
+  patch?: ConfigPatch;
+  env?: Record<string, string>;
+  /** listen on 127.0.0.1 (a free port): `url` is set once ready */
+  http?: boolean;
+  /** forward every Strapi log line into `logs` */
+  forwardLogs?: boolean;
+  bootTimeoutMs?: number;
+  execArgv?: string[];
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export interface ChildApp {
+  child: ChildProcess;
+  pid: number;
+  url?: string | null;
+  /** raw stdout + stderr chunks */
+  output: string[];
+  /** Strapi log lines (with forwardLogs) */
+  logs: string[];
+  ready(): Promise<{ pid: number; url: string | null }>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a command answers is the caller's to name
+  call<T = any>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
+  /** runs `fn` by its source inside the child: it must not use variables from outside */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  run<T = any, A = any>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the playground's types are not generated; the child's helpers
+    fn: (strapi: any, args: A, helpers: any) => Promise<T> | T,
+    args?: A,
+    timeoutMs?: number
+  ): Promise<T>;
+  exited(): Promise<Exit>;
+  kill(signal?: NodeJS.Signals): Promise<Exit>;
+  stop(timeoutMs?: number): Promise<Exit>;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Message =
+  | { event: 'ready'; pid: number; url: string | null }
+  | { event: 'log'; line: string }
+  | { event?: undefined; id: number; ok: true; value: unknown }
+  | { event?: undefined; id: number; ok: false; error: { message: string; stack?: string } };
+
+export function spawnApp(options: ChildAppOptions): ChildApp {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...appEnv(options),
     APP_DIR: options.appDir,
@@ -36,10 +77,10 @@ function spawnApp(options) {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     serialization: 'advanced',
   });
-  const output = [];
-  const logs = [];
+  const output: string[] = [];
+  const logs: string[] = [];
   const echo = process.env.LC_CHILD_ECHO === '1';
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of [child.stdout!, child.stderr!]) {
     stream.setEncoding('utf8');
     stream.on('data', (chunk) => {
       output.push(chunk);
@@ -47,10 +88,13 @@ function spawnApp(options) {
     });
   }
   let nextId = 1;
-  const pending = new Map();
-  let exited = null;
-  let onReady;
-  const ready = new Promise((resolve, reject) => {
+  const pending = new Map<number, Pending>();
+  let exited: Exit | null = null;
+  let onReady!: {
+    resolve: (v: { pid: number; url: string | null }) => void;
+    reject: (e: Error) => void;
+  };
+  const ready = new Promise<{ pid: number; url: string | null }>((resolve, reject) => {
     onReady = { resolve, reject };
   });
   const bootTimer = setTimeout(
@@ -64,7 +108,7 @@ function spawnApp(options) {
   );
   bootTimer.unref?.();
 
-  child.on('message', (msg) => {
+  child.on('message', (msg: Message) => {
     if (msg?.event === 'ready') {
       clearTimeout(bootTimer);
       onReady.resolve(msg);
@@ -74,12 +118,13 @@ function spawnApp(options) {
       logs.push(msg.line);
       return;
     }
-    const p = pending.get(msg?.id);
+    if (!msg || msg.event) return;
+    const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.value);
     else {
-      const err = new Error(
+      const err: Error & { childStack?: string } = new Error(
         `[child ${child.pid}] ${msg.error.message}${process.env.LC_CHILD_STACKS ? `\n${msg.error.stack}` : ''}`
       );
       err.childStack = msg.error.stack;
@@ -102,15 +147,15 @@ function spawnApp(options) {
       );
     pending.clear();
   });
-  const exitPromise = new Promise((resolve) =>
+  const exitPromise = new Promise<Exit>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal }))
   );
 
-  const call = (cmd, args, timeoutMs = 300_000) => {
+  const call = <T>(cmd: string, args?: unknown, timeoutMs = 300_000): Promise<T> => {
     if (exited)
       return Promise.reject(new Error(`Strapi child already exited (${JSON.stringify(exited)})`));
     const id = nextId++;
-    return new Promise((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
         reject(new Error(`child call ${cmd} timed out after ${timeoutMs} ms`));
@@ -119,7 +164,7 @@ function spawnApp(options) {
       pending.set(id, {
         resolve: (v) => {
           clearTimeout(timer);
-          resolve(v);
+          resolve(v as T);
         },
         reject: (e) => {
           clearTimeout(timer);
@@ -130,9 +175,9 @@ function spawnApp(options) {
     });
   };
 
-  const app = {
+  const app: ChildApp = {
     child,
-    pid: child.pid,
+    pid: child.pid!,
     output,
     logs,
     /** resolves with { pid, url } once Strapi is loaded */
@@ -160,11 +205,9 @@ function spawnApp(options) {
 }
 
 /** spawnApp, then wait until it is loaded. */
-async function startChildApp(options) {
+export async function startChildApp(options: ChildAppOptions): Promise<ChildApp> {
   const app = spawnApp(options);
   const info = await app.ready();
   app.url = info.url;
   return app;
 }
-
-module.exports = { spawnApp, startChildApp };

@@ -9,17 +9,52 @@
  * initdb refuses to run as root: as root the cluster belongs to the `postgres` user (created by
  * Debian's package), or to `nobody`.
  */
-const { execFileSync, spawnSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { freePort, serverOwner } = require('./local-server');
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, serverOwner } from './local-server';
 
-const hasBins = (dir) =>
+export interface PgCluster {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  dir: string;
+  /** env for the playground's config/database.js */
+  env: Record<string, string>;
+  stop(): void;
+  /** stops the server as a crash would, keeping its data and port */
+  down(): void;
+  /** starts it again after down() */
+  up(): void;
+}
+
+/** The part of `pg` (no type declarations installed) the test helpers use. */
+export interface PgClient {
+  connect(): Promise<unknown>;
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+}
+export const pg = (): {
+  Client: new (options: {
+    host: string;
+    port: number;
+    user: string;
+    password?: string;
+    database: string;
+  }) => PgClient;
+} => require('pg');
+
+/** The binaries folder, or why there is none. */
+export type Found = { bin: string; reason?: undefined } | { bin?: undefined; reason: string };
+
+const hasBins = (dir: string) =>
   ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
 
-function findBin() {
-  const candidates = [];
+function findBin(): string | undefined {
+  const candidates: string[] = [];
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
   const which = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) {
@@ -36,7 +71,7 @@ function findBin() {
 }
 
 /** The PostgreSQL binaries folder, installing Debian's `postgresql` when missing and root. */
-function ensurePostgres({ install = true } = {}) {
+export function ensurePostgres({ install = true }: { install?: boolean } = {}): Found {
   let bin = findBin();
   if (bin) return { bin };
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -59,14 +94,17 @@ function ensurePostgres({ install = true } = {}) {
   };
 }
 
-async function startCluster(bin, { database = 'strapi_test' } = {}) {
+export async function startCluster(
+  bin: string,
+  { database = 'strapi_test' }: { database?: string } = {}
+): Promise<PgCluster> {
   const owner = serverOwner(['postgres', 'nobody'], 'the test cluster');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-pg-'));
   const data = path.join(dir, 'data');
   if (owner) chownSync(dir, owner.uid, owner.gid);
-  const as = (cmd, args) =>
+  const as = (cmd: string, args: string[]): [string, string[]] =>
     owner ? ['runuser', ['-u', owner.name, '--', cmd, ...args]] : [cmd, args];
-  const run = (cmd, args) => {
+  const run = (cmd: string, args: string[]) => {
     const [c, a] = as(cmd, args);
     return execFileSync(c, a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
   };
@@ -83,7 +121,7 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
     '--no-sync',
   ]);
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-  const pgCtl = (args) => run(path.join(bin, 'pg_ctl'), ['-D', data, ...args]);
+  const pgCtl = (args: string[]) => run(path.join(bin, 'pg_ctl'), ['-D', data, ...args]);
   /** The server goes away (as a crash would) and comes back on the same port with its data. */
   const down = () => pgCtl(['-m', 'immediate', '-w', 'stop']);
   const up = () =>
@@ -98,7 +136,7 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const { Client } = require('pg');
+    const { Client } = pg();
     const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await client.connect();
     await client.query(`CREATE DATABASE ${database}`);
@@ -128,5 +166,3 @@ async function startCluster(bin, { database = 'strapi_test' } = {}) {
     up,
   };
 }
-
-module.exports = { ensurePostgres, startCluster };

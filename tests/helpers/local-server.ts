@@ -2,25 +2,31 @@
  * What the throw-away servers of the tests (PostgreSQL, MariaDB, the demo) need alike: a free port
  * on 127.0.0.1, and a user other than root to run a database server as.
  */
-const { spawnSync } = require('node:child_process');
-const net = require('node:net');
+import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 
 /** A port nothing listens on at the moment of asking (the caller binds it right after). */
-const freePort = () =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });
+
+export interface ServerOwner {
+  name: string;
+  uid: number;
+  gid: number;
+}
 
 /**
  * Who is to own a database server's files and process: ourselves (null), or as root, which the
  * servers refuse to run as, the first of `names` that exists.
  */
-function serverOwner(names, what) {
+export function serverOwner(names: string[], what: string): ServerOwner | null {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   for (const name of names) {
     const id = spawnSync('id', ['-u', name], { encoding: 'utf8' });
@@ -33,5 +39,3 @@ function serverOwner(names, what) {
   }
   throw new Error(`running as root, and none of ${names.join(', ')} exists to own ${what}`);
 }
-
-module.exports = { freePort, serverOwner };

@@ -1,36 +1,54 @@
 /**
  * A private, throw-away MariaDB server for tests on a real MySQL-family database. Listens on
  * 127.0.0.1 and a unix socket in its own temp folder, data in that folder, durability off (test
- * data only). The twin of tests/helpers/postgres.js.
+ * data only). The twin of tests/helpers/postgres.ts.
  *
  *   const found = ensureMariadb();              // { bin } or { reason }; installs Debian's package when root
  *   const db = await startServer(found.bin);    // { host, port, user, password, database, env, stop() }
  *
  * As root the server runs as the `mysql` user (created by Debian's package), or as `nobody`.
  */
-const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { existsSync, mkdtempSync, rmSync, chownSync } = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { freePort, serverOwner } = require('./local-server');
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, chownSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Connection, ConnectionOptions } from 'mysql2/promise';
+import { freePort, serverOwner } from './local-server';
+
+export interface MariadbBin {
+  server: string;
+  installDb: string;
+}
+export interface MariadbServer {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  dir: string;
+  env: Record<string, string>;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 const SERVERS = ['mariadbd', 'mysqld'];
 const INSTALLERS = ['mariadb-install-db', 'mysql_install_db'];
 
-const which = (name) => {
+const which = (name: string) => {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   return found.status === 0 ? found.stdout.trim() : null;
 };
 
-function findBin() {
+function findBin(): MariadbBin | undefined {
   const dirs = [
     process.env.MARIADB_BIN,
     '/usr/sbin',
     '/usr/bin',
     '/usr/local/bin',
     '/usr/local/sbin',
-  ].filter(Boolean);
-  const inDir = (names) => {
+  ].filter((d): d is string => Boolean(d));
+  const inDir = (names: string[]) => {
     for (const name of names) {
       for (const dir of dirs) if (existsSync(path.join(dir, name))) return path.join(dir, name);
       const onPath = which(name);
@@ -44,7 +62,10 @@ function findBin() {
 }
 
 /** The MariaDB server and its data-folder installer, installing Debian's `mariadb-server` when missing and root. */
-function ensureMariadb({ install = true } = {}) {
+export function ensureMariadb({ install = true }: { install?: boolean } = {}): {
+  bin?: MariadbBin;
+  reason?: string;
+} {
   let bin = findBin();
   if (bin) return { bin };
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -72,8 +93,10 @@ function ensureMariadb({ install = true } = {}) {
   };
 }
 
-const connect = (port, extra = {}) =>
-  require('mysql2/promise').createConnection({
+const mysql = (): typeof import('mysql2/promise') => require('mysql2/promise');
+
+const connect = (port: number, extra: ConnectionOptions = {}): Promise<Connection> =>
+  mysql().createConnection({
     host: '127.0.0.1',
     port,
     user: 'root',
@@ -81,7 +104,12 @@ const connect = (port, extra = {}) =>
     ...extra,
   });
 
-async function waitForServer(port, child, log, timeoutMs = 60_000) {
+async function waitForServer(
+  port: number,
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs = 60_000
+) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null)
@@ -90,7 +118,8 @@ async function waitForServer(port, child, log, timeoutMs = 60_000) {
       const conn = await connect(port);
       await conn.end();
       return;
-    } catch (err) {
+    } catch (caught) {
+      const err = caught as Error & { errno?: number };
       // Refused credentials: the server is up (the first start, before the root password is set).
       if (err.errno === 1045) return;
       if (Date.now() > end)
@@ -107,7 +136,10 @@ async function waitForServer(port, child, log, timeoutMs = 60_000) {
  * `stop()` kills it and removes its folder; `kill()` / `restart()` are for tests of a database
  * that goes away and comes back (the data stays).
  */
-async function startServer(bin, { database = 'strapi_test' } = {}) {
+export async function startServer(
+  bin: MariadbBin,
+  { database = 'strapi_test' }: { database?: string } = {}
+): Promise<MariadbServer> {
   const owner = serverOwner(['mysql', 'nobody'], 'the test server');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lc-mariadb-'));
   const data = path.join(dir, 'data');
@@ -149,18 +181,20 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
     '--collation-server=utf8mb4_unicode_ci',
   ];
   let out = '';
-  let child;
+  let child: ChildProcess | undefined;
   const launch = async () => {
     out = '';
-    child = spawn(bin.server, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
-    for (const s of [child.stdout, child.stderr])
+    const started = spawn(bin.server, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+    child = started;
+    for (const s of [started.stdout, started.stderr])
       s.on('data', (c) => (out = (out + c).slice(-20_000)));
-    await waitForServer(port, child, () => out);
+    await waitForServer(port, started, () => out);
   };
-  const halt = async (signal) => {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill(signal);
+  const halt = async (signal: NodeJS.Signals) => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill(signal);
     await exited;
   };
   await launch();
@@ -170,7 +204,7 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
   };
   try {
     // Root by socket has no password yet (unix_socket auth as the OS user): over TCP it needs one.
-    const conn = await require('mysql2/promise')
+    const conn = await mysql()
       .createConnection({ socketPath: socket, user: 'root' })
       .catch(() => connect(port, { password: '' }));
     await conn.query("ALTER USER 'root'@'localhost' IDENTIFIED BY 'root'");
@@ -206,5 +240,3 @@ async function startServer(bin, { database = 'strapi_test' } = {}) {
     stop,
   };
 }
-
-module.exports = { ensureMariadb, startServer };

@@ -8,14 +8,15 @@
  * default locale: a draft row and a published row with the same documentId, each with its own
  * geo component row and link.
  */
-const { randomBytes } = require('node:crypto');
+import { randomBytes } from 'node:crypto';
+import type { Core, UID } from '@strapi/strapi';
 
-const PLACE = 'api::place.place';
+const PLACE = 'api::place.place' as UID.CollectionType;
 const GEO = 'shared.geo-point';
 const CHUNK = 250;
 
 /** A documentId like Strapi's (24 lowercase letters and digits). */
-const newDocumentId = () => {
+export const newDocumentId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   const bytes = randomBytes(24);
   let out = alphabet[bytes[0] % 26];
@@ -27,7 +28,7 @@ const newDocumentId = () => {
  * Where entry `i` of a seed lies: valid coordinates with 2 decimals, because Strapi's `decimal`
  * is decimal(10,2) on PostgreSQL (SQLite keeps more).
  */
-const coordinatesOf = (i) => ({
+export const coordinatesOf = (i: number) => ({
   lat: Math.round(-6000 + ((i * 7919) % 12000)) / 100,
   lng: Math.round(-17000 + ((i * 104729) % 34000)) / 100,
 });
@@ -36,21 +37,28 @@ const coordinatesOf = (i) => ({
  * The ids of a multi-row insert. MySQL and MariaDB have no RETURNING: they give the first id, and
  * the rows of one multi-row INSERT get consecutive ones (InnoDB, any auto-increment lock mode).
  */
-const insertedIds = (count, result) => {
+const insertedIds = (count: number, result: Array<{ id: number } | number>): number[] => {
   const ids = result.map((r) => (typeof r === 'object' ? r.id : r));
   if (ids.length === 1 && count > 1)
     return Array.from({ length: count }, (_, k) => Number(ids[0]) + k);
   return ids;
 };
 
-const titleOf = (prefix, i) => `${prefix} ${String(i).padStart(6, '0')}`;
+export const titleOf = (prefix: string, i: number) => `${prefix} ${String(i).padStart(6, '0')}`;
 
-/**
- * @param {import('@strapi/strapi').Core.Strapi} strapi
- * @param {{ count: number, prefix?: string, start?: number, locale?: string, published?: boolean, bodyText?: string }} options
- * @returns {Promise<{ count: number, documentIds: string[], ms: number }>}
- */
-async function seedPlaces(strapi, options) {
+export interface SeedOptions {
+  count: number;
+  prefix?: string;
+  start?: number;
+  locale?: string;
+  published?: boolean;
+  bodyText?: string;
+}
+
+export async function seedPlaces(
+  strapi: Core.Strapi,
+  options: SeedOptions
+): Promise<{ count: number; documentIds: string[]; ms: number }> {
   const t0 = Date.now();
   const {
     count,
@@ -63,10 +71,12 @@ async function seedPlaces(strapi, options) {
     options.locale ?? (await strapi.plugin('i18n').service('locales').getDefaultLocale());
   const meta = strapi.db.metadata.get(PLACE);
   const geoMeta = strapi.db.metadata.get(GEO);
-  const col = (m, a) => m.attributes[a].columnName;
-  const link = meta.attributes.geo.joinTable;
+  type Meta = typeof meta;
+  const col = (m: Meta, a: string) => (m.attributes[a] as { columnName: string }).columnName;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the component's join table, not in Strapi's attribute types
+  const link = (meta.attributes.geo as any).joinTable;
   const knex = strapi.db.connection;
-  const documentIds = [];
+  const documentIds: string[] = [];
   const body = JSON.stringify([
     { type: 'paragraph', children: [{ type: 'text', text: bodyText }] },
   ]);
@@ -75,8 +85,8 @@ async function seedPlaces(strapi, options) {
     const n = Math.min(CHUNK, count - from);
     await knex.transaction(async (trx) => {
       const now = new Date();
-      const rows = [];
-      const coords = [];
+      const rows: Record<string, unknown>[] = [];
+      const coords: Array<{ lat: number; lng: number }> = [];
       for (let k = 0; k < n; k++) {
         const i = start + from + k;
         const documentId = newDocumentId();
@@ -144,5 +154,3 @@ async function seedPlaces(strapi, options) {
   }
   return { count, documentIds, ms: Date.now() - t0 };
 }
-
-module.exports = { seedPlaces, coordinatesOf, titleOf, newDocumentId };

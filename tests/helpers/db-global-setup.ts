@@ -2,18 +2,30 @@
  * The globalSetup / globalTeardown of the integration-postgres and integration-mariadb projects: one
  * throw-away server per jest run, its address in LC_TEST_DB_<KIND> for the workers (started after this).
  */
-const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
-const path = require('node:path');
-const { ensurePostgres, startCluster } = require('./postgres');
-const { infoFile } = require('./test-db');
-const { ensureMariadb, startServer } = require('./mariadb');
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureMariadb, startServer } from './mariadb';
+import { ensurePostgres, startCluster } from './postgres';
+import { infoFile, type TestDbServer } from './test-db';
 
-/** jest runs a globalSetup module once however many projects name it: one module per kind (db-setup-<kind>.js). */
-async function setup(kind) {
+type ServerKind = 'postgres' | 'mariadb';
+interface Running {
+  handle: { stop(): void | Promise<void> };
+  info: TestDbServer;
+  file?: string;
+}
+
+// Kept on globalThis: jest runs a project's globalSetup and globalTeardown in the same process.
+const servers = (): Running[] =>
+  ((globalThis as { __LC_TEST_DB_SERVERS__?: Running[] }).__LC_TEST_DB_SERVERS__ ??= []);
+const clientOf = (kind: ServerKind) => (kind === 'postgres' ? 'postgres' : 'mysql');
+
+/** jest runs a globalSetup module once however many projects name it: one module per kind (db-setup-<kind>.ts). */
+export async function setup(kind: ServerKind): Promise<void> {
   const envName = `LC_TEST_DB_${kind.toUpperCase()}`;
   if (process.env[envName]) return;
   const t0 = Date.now();
-  let server;
+  let server: Running;
   if (kind === 'postgres') {
     const found = ensurePostgres();
     if (!found.bin) throw new Error(`integration-postgres: ${found.reason}`);
@@ -42,22 +54,18 @@ async function setup(kind) {
   process.env[envName] = JSON.stringify(server.info);
   const file = infoFile(kind, process.pid);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, process.env[envName]);
+  writeFileSync(file, process.env[envName]!);
   server.file = file;
-  globalThis.__LC_TEST_DB_SERVERS__ = [...(globalThis.__LC_TEST_DB_SERVERS__ ?? []), server];
+  servers().push(server);
   if (process.env.LC_TEST_DB_VERBOSE)
     console.log(`\n[test-db] ${kind} on 127.0.0.1:${server.info.port} in ${Date.now() - t0} ms`);
 }
 
-async function teardown(kind) {
-  for (const server of globalThis.__LC_TEST_DB_SERVERS__ ?? []) {
-    if (server.info.client !== (kind === 'postgres' ? 'postgres' : 'mysql')) continue;
-    rmSync(server.file, { force: true });
+export async function teardown(kind: ServerKind): Promise<void> {
+  const all = servers();
+  for (const server of all.filter((s) => s.info.client === clientOf(kind))) {
+    if (server.file) rmSync(server.file, { force: true });
     await server.handle.stop();
+    all.splice(all.indexOf(server), 1);
   }
-  globalThis.__LC_TEST_DB_SERVERS__ = (globalThis.__LC_TEST_DB_SERVERS__ ?? []).filter(
-    (s) => s.info.client !== (kind === 'postgres' ? 'postgres' : 'mysql')
-  );
 }
-
-module.exports = { setup, teardown };

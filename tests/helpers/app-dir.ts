@@ -1,6 +1,7 @@
 /**
  * The playground copies of every test and bench, in plain Node (CommonJS): jest's in-process apps
- * (strapi.ts), the fault tests' child processes and the benchmarks (Strapi does not boot under tsx).
+ * (strapi.ts), the fault tests' child processes and the benchmarks (Strapi does not boot under tsx:
+ * plain-Node callers load this file through tests/helpers/node.js).
  *
  * The app folder is a copy of the playground inside the repository (so its requires resolve to
  * the root node_modules). Its config/plugins.js applies, in order:
@@ -8,12 +9,23 @@
  *    (`{ "enabled": false }` = the plugin is not loaded at all);
  *  - globalThis.__LOCATION_CONTENT_TEST_PATCH__, as strapi.ts sets it (functions allowed).
  */
-const { promises: fs } = require('node:fs');
-const path = require('node:path');
-const { createDatabase, databaseEnv } = require('./test-db');
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createDatabase, databaseEnv } from './test-db';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const PLAYGROUND = path.join(ROOT, 'playground');
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const PLAYGROUND = path.join(ROOT, 'playground');
+
+export interface EmulatorRef {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+/** `{ enabled?, config? }`, deep-merged into the plugin's entry of config/plugins.js */
+export interface ConfigPatch {
+  enabled?: boolean;
+  config?: Record<string, unknown>;
+}
 
 const PLUGINS_JS = `const base = require('./plugins.playground.js');
 
@@ -35,13 +47,13 @@ module.exports = (ctx) => {
 };
 `;
 
-const skip = (src) => /[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src);
+const skip = (src: string) => /[\\/](\.tmp|dist|build|\.strapi|database|node_modules)$/.test(src);
 
 /** A fresh copy of the playground (`from`, default this tree's) under `base` (default tests/.artifacts/apps). */
-async function makeAppDir(
+export async function makeAppDir(
   base = path.join(ROOT, 'tests', '.artifacts', 'apps'),
   from = PLAYGROUND
-) {
+): Promise<string> {
   await fs.mkdir(base, { recursive: true });
   const dir = await fs.mkdtemp(path.join(base, 'app-'));
   for (const part of ['config', 'src', 'types', 'package.json', 'tsconfig.json']) {
@@ -69,7 +81,17 @@ async function makeAppDir(
  * The environment of a Strapi process on `appDir` talking to `emulator` ({ baseUrl, clientId, clientSecret }).
  * `patch` becomes LOCATION_CONTENT_CONFIG_PATCH.
  */
-function appEnv({ appDir, emulator, patch, env = {} }) {
+export function appEnv({
+  appDir,
+  emulator,
+  patch,
+  env = {},
+}: {
+  appDir: string;
+  emulator?: EmulatorRef;
+  patch?: ConfigPatch;
+  env?: Record<string, string>;
+}): Record<string, string> {
   return {
     // LC_PLUGIN_PATH: another build of the plugin (benchmarks of one commit); default this tree.
     LOCATION_CONTENT_PLUGIN_PATH: process.env.LC_PLUGIN_PATH || ROOT,
@@ -91,6 +113,4 @@ function appEnv({ appDir, emulator, patch, env = {} }) {
   };
 }
 
-const removeDir = (dir) => fs.rm(dir, { recursive: true, force: true });
-
-module.exports = { ROOT, PLAYGROUND, makeAppDir, appEnv, removeDir };
+export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });

@@ -1,2 +1,0 @@
-// globalSetup of the integration-postgres project (tests/helpers/db-global-setup.js).
-module.exports = () => require('./db-global-setup').setup('postgres');
