@@ -56,7 +56,6 @@ describe('admin API with credentials set in Settings', () => {
       secretSet: false,
       secretUnreadable: false,
       secretLast4: null,
-      secretUnreadable: false,
       locked: {},
       configured: false,
     });
@@ -89,7 +88,6 @@ describe('admin API with credentials set in Settings', () => {
       secretSet: true,
       secretUnreadable: false,
       secretLast4: clientSecret.length >= 8 ? clientSecret.slice(-4) : null,
-      secretUnreadable: false,
       locked: {},
       configured: true,
     });
