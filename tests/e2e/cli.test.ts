@@ -417,7 +417,14 @@ describe('bad usage and failures: one readable line, no stack', () => {
 
   test('stopped by a signal mid-command (a CI timeout): exit 3, not 0, and the --json document says so', async () => {
     // A remote that takes the connection and never answers: the command is under way then.
-    const silent = net.createServer(() => target?.kill('SIGTERM'));
+    // One signal only: a second one ends the command at once, without its document (by design),
+    // and the client may open another connection (the token, a retry) before the first is handled.
+    let signalled = false;
+    const silent = net.createServer(() => {
+      if (signalled || !target) return;
+      signalled = true;
+      target.kill('SIGTERM');
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     let target: ChildProcess | undefined;
     try {
