@@ -130,10 +130,10 @@ export async function tarballChecks(packed: PackResult): Promise<void> {
     }
   );
   await check(
-    'tarball holds nothing but the build, the entry files and the docs (no sources, tests, emulator, playground, maps)',
+    'tarball holds nothing but the build (the CLI included), the entry files and the docs (no sources, tests, emulator, playground, maps)',
     () => {
       const allowed =
-        /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|dist\/shared\/contracts\/.+\.d\.ts|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
+        /^(dist\/(admin|server)\/.+\.(js|mjs|d\.ts)|dist\/cli\/[^/]+\.js|dist\/shared\/contracts\/.+\.d\.ts|package\.json|README\.md|LICENSE|CHANGELOG\.md|strapi-server\.js|strapi-admin\.js)$/;
       const extra = packed.files.filter(
         (f) =>
           !allowed.test(f) ||
