@@ -86,7 +86,7 @@ async function build(
       viewUrl: viewUrlOf(config(), f.resource, f.remoteId),
     })),
     configured: settings.credentials.complete(saved),
-    credentialsError: (await settings.credentials.secretUnreadable()) ? SECRET_UNREADABLE : null,
+    credentialsError: settings.credentials.secretUnreadable() ? SECRET_UNREADABLE : null,
     recording: intents.failure(),
     environment: pushEnvironment(config()),
     target: pushTarget(saved),

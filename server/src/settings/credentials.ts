@@ -81,11 +81,8 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     };
   };
 
-  /** Whether the saved secret is there and none of this app's keys opens it (as of the last read). */
-  const secretUnreadable = async (): Promise<boolean> => {
-    await get();
-    return unreadableSince !== undefined && !config().clientSecret;
-  };
+  /** Whether the saved secret is there and none of this app's keys opens it, as of the last get(). */
+  const secretUnreadable = (): boolean => unreadableSince !== undefined && !config().clientSecret;
 
   /**
    * Seals the saved secret again with this app's first key when another key opened it (a key was
@@ -128,7 +125,7 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
       baseUrl: c.baseUrl ?? null,
       clientId: c.clientId ?? null,
       secretSet: Boolean(c.clientSecret),
-      secretUnreadable: unreadableSince !== undefined && !config().clientSecret,
+      secretUnreadable: secretUnreadable(),
       secretLast4: c.clientSecret && c.clientSecret.length >= 8 ? c.clientSecret.slice(-4) : null,
       locked: lockedFields(),
       configured: complete(c),
