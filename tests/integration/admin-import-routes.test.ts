@@ -87,3 +87,30 @@ test('dry run, start, progress', async () => {
   await app.sync().idle();
   expect(writes(app.emulator, before)).toEqual([]);
 });
+
+test('the server answers while the job imports objects that have no file to download', async () => {
+  const count = 300;
+  app.emulator.seed(
+    'pinpoints',
+    Array.from({ length: count }, (_, i) => ({
+      name: `Quay ${i}`,
+      latitude: 47 + i / 10_000,
+      longitude: -1.5,
+    }))
+  );
+  await api('POST', '/import', admin, {});
+  // SQLite answers at once: a job that never gave the event loop a turn would answer these only
+  // when it is done, never while it imports the pinpoints.
+  const seen: string[] = [];
+  await until(async () => {
+    const { body } = await api('GET', '/import', admin);
+    if (body.job.state === 'running')
+      seen.push(`${body.job.phase}:${body.job.byResource.pinpoint.done}`);
+    return body.job.state === 'done';
+  }, 'the second import to finish');
+  const during = seen.filter((s) => {
+    const [phase, done] = s.split(':');
+    return phase === 'pinpoint' && Number(done) > 0 && Number(done) < count;
+  });
+  expect(during.length).toBeGreaterThan(0);
+});

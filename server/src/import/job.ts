@@ -133,6 +133,10 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
           if (stopping) throw new Error('stopped');
           await importer.importOne(mapping, row, job, pinpointOf);
           job.after = row.remoteId;
+          // SQLite answers at once, so an object without a file to download never leaves the
+          // microtask queue: without a turn of the event loop, no HTTP request (the dashboard's
+          // progress included) would be served until the whole resource is imported.
+          await new Promise((resolve) => setImmediate(resolve));
         }
         await save(job);
         await hold();
