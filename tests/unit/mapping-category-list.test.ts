@@ -1,14 +1,10 @@
 import { mapEntry, MappingError, type UpsertOutcome } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { context, file, modelsA, modelsB, PNG } from './mapping-fixtures';
+import { context, file, mappingA, modelsA, modelsB, PNG } from './mapping-fixtures';
 
 describe('category', () => {
   it('model A: label + glyph image', async () => {
-    const mapping: Mapping = {
-      contentType: 'api::icon.icon',
-      resource: 'category',
-      fields: { name: 'label', image: 'glyph' },
-    };
+    const mapping = mappingA.icon;
     const out = (await mapEntry(
       mapping,
       {
@@ -58,11 +54,7 @@ describe('category', () => {
 
 describe('list', () => {
   it('model A: name, text intro, pinpoints as members (unsynced ones do not block)', async () => {
-    const mapping: Mapping = {
-      contentType: 'api::tour.tour',
-      resource: 'list',
-      fields: { name: 'name', description: 'intro', pinpoints: 'stops' },
-    };
+    const mapping = mappingA.tour;
     const entry = {
       documentId: 't1',
       name: 'Old port',

@@ -1,6 +1,6 @@
 import { mapEntry, MappingError, type UpsertOutcome } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { context, file, modelsA, modelsB, PNG } from './mapping-fixtures';
+import { context, file, mappingA, modelsA, modelsB, PNG } from './mapping-fixtures';
 
 const mappingError = async (promise: Promise<unknown>): Promise<MappingError> => {
   try {
@@ -13,16 +13,7 @@ const mappingError = async (promise: Promise<unknown>): Promise<MappingError> =>
 };
 
 describe('event (model A: repeatable component slots with custom keys)', () => {
-  const mapping: Mapping = {
-    contentType: 'api::happening.happening',
-    resource: 'event',
-    fields: {
-      name: 'title',
-      description: 'summary',
-      dates: { path: 'slots', start: 'from', end: 'to' },
-      pinpoint: 'place',
-    },
-  };
+  const mapping = mappingA.happening;
   const happening = (over: Record<string, unknown> = {}) => ({
     documentId: 'h1',
     locale: 'fr',

@@ -4,6 +4,7 @@
  * Model B: venues / shows / pin types / collections, with other names and other structures
  * (JSON GeoJSON, nested components, start/end fields on the entry, a multiple media field).
  */
+import type { Mapping } from '../../server/src/config/types';
 import type {
   MappingContext,
   SchemaModel,
@@ -124,6 +125,49 @@ export const modelsB: Record<string, SchemaModel> = {
     longitude: { type: 'float' },
     altitude: { type: 'float' },
   }),
+};
+
+/**
+ * Model A mapped whole, one mapping per resource: the starting point of the mapping, populate,
+ * validation and import tests. A test that needs a variant spreads one of these.
+ */
+export const mappingA: Record<'place' | 'happening' | 'icon' | 'tour', Mapping> = {
+  place: {
+    contentType: 'api::place.place',
+    resource: 'pinpoint',
+    fields: {
+      name: 'title',
+      description: 'body',
+      address: 'address',
+      latitude: 'geo.lat',
+      longitude: 'geo.lng',
+      tags: 'keywords',
+      media: 'cover',
+      media_credits: 'credits',
+      category: 'icon',
+      lists: 'tours',
+    },
+  },
+  happening: {
+    contentType: 'api::happening.happening',
+    resource: 'event',
+    fields: {
+      name: 'title',
+      description: 'summary',
+      dates: { path: 'slots', start: 'from', end: 'to' },
+      pinpoint: 'place',
+    },
+  },
+  icon: {
+    contentType: 'api::icon.icon',
+    resource: 'category',
+    fields: { name: 'label', image: 'glyph' },
+  },
+  tour: {
+    contentType: 'api::tour.tour',
+    resource: 'list',
+    fields: { name: 'name', description: 'intro', pinpoints: 'stops' },
+  },
 };
 
 export const lookup =

@@ -1,49 +1,12 @@
 import { validateMappingFields, validateMappings } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { lookup, modelsA, modelsB } from './mapping-fixtures';
+import { lookup, mappingA, modelsA, modelsB } from './mapping-fixtures';
 
 const A = lookup(modelsA);
 const B = lookup(modelsB);
 const all = { ...modelsA, ...modelsB };
 
-const goodA: Mapping[] = [
-  {
-    contentType: 'api::place.place',
-    resource: 'pinpoint',
-    fields: {
-      name: 'title',
-      description: 'body',
-      address: 'address',
-      latitude: 'geo.lat',
-      longitude: 'geo.lng',
-      tags: 'keywords',
-      media: 'cover',
-      media_credits: 'credits',
-      category: 'icon',
-      lists: 'tours',
-    },
-  },
-  {
-    contentType: 'api::happening.happening',
-    resource: 'event',
-    fields: {
-      name: 'title',
-      description: 'summary',
-      dates: { path: 'slots', start: 'from', end: 'to' },
-      pinpoint: 'place',
-    },
-  },
-  {
-    contentType: 'api::icon.icon',
-    resource: 'category',
-    fields: { name: 'label', image: 'glyph' },
-  },
-  {
-    contentType: 'api::tour.tour',
-    resource: 'list',
-    fields: { name: 'name', description: 'intro', pinpoints: 'stops' },
-  },
-];
+const goodA: Mapping[] = Object.values(mappingA);
 const goodB: Mapping[] = [
   {
     contentType: 'api::venue.venue',
