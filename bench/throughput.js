@@ -154,6 +154,6 @@ runMain(async ({ appDir }) => {
   } finally {
     await app.stop().catch(() => undefined);
     await emu.stop();
-    pg?.stop();
+    await pg?.stop();
   }
 });

@@ -10,7 +10,8 @@
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
-import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import type { DbServer } from '../helpers/db-server';
+import { ensurePostgres, startCluster } from '../helpers/postgres';
 import { runCli } from './cli-run';
 
 jest.setTimeout(300_000);
@@ -20,7 +21,7 @@ const found = ensurePostgres({ install: false });
 if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
 
 (found.bin ? describe : describe.skip)('the CLI beside a running Strapi (PostgreSQL)', () => {
-  let pg: PgCluster;
+  let pg: DbServer;
   let emu: EmulatorHandle;
   let server: ChildApp;
   let appDir: string;
@@ -69,7 +70,7 @@ if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
   afterAll(async () => {
     await server?.stop().catch(() => server.kill());
     await emu?.stop();
-    pg?.stop();
+    await pg?.stop();
     if (appDir) await removeDir(appDir);
   });
 

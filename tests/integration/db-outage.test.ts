@@ -9,7 +9,8 @@
  */
 jest.setTimeout(240_000);
 import { createPlace } from '../helpers/content';
-import { ensureMariadb, startServer, type MariadbServer } from '../helpers/mariadb';
+import type { DbServer } from '../helpers/db-server';
+import { ensureMariadb, startServer } from '../helpers/mariadb';
 import { adminQuery } from '../helpers/test-db';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { PLACE, docs, until } from '../helpers/sync';
@@ -20,7 +21,7 @@ if (!found.bin) {
 }
 
 (found.bin ? describe : describe.skip)('an outbox that cannot be written', () => {
-  let db: MariadbServer;
+  let db: DbServer;
   let app: TestApp;
   const sql = (statement: string) =>
     adminQuery(
@@ -74,9 +75,9 @@ if (!found.bin) {
 
     // The database goes away altogether for a while.
     await new Promise((r) => setTimeout(r, 2_000));
-    await db.kill();
+    await db.down();
     await new Promise((r) => setTimeout(r, 8_000));
-    await db.restart();
+    await db.up();
     await new Promise((r) => setTimeout(r, 2_000));
     const during = pluginLines().slice(before);
     // One line per episode and component (the buffer, the worker, the keep-alive), not one per try.

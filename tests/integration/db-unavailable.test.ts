@@ -8,7 +8,8 @@
 jest.setTimeout(240_000);
 import { client, createAdmin } from '../helpers/admin-api';
 import { createPlace } from '../helpers/content';
-import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import type { DbServer } from '../helpers/db-server';
+import { ensurePostgres, startCluster } from '../helpers/postgres';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { PLACE, until } from '../helpers/sync';
 import { adminQuery } from '../helpers/test-db';
@@ -17,7 +18,7 @@ const found = ensurePostgres();
 if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
 
 (found.bin ? describe : describe.skip)('a database that does not answer', () => {
-  let pg: PgCluster;
+  let pg: DbServer;
   let app: TestApp;
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
 
   afterAll(async () => {
     await stopApp(app);
-    pg?.stop();
+    await pg?.stop();
   });
 
   test('status() and the routes answer 503 with a reason, then recover', async () => {
@@ -57,7 +58,7 @@ if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
     // commits of the last moment (the push's state, its history line) would be lost with it. On
     // disk first, so that what was synced before the outage is synced after it.
     await adminQuery({ client: 'postgres', ...pg }, 'CHECKPOINT');
-    pg.down();
+    await pg.down();
     const before = app.logs.length;
     try {
       const thrown = await app
@@ -91,7 +92,7 @@ if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
         .filter((l) => l.startsWith('error:') && !l.includes('[location-content]'));
       expect(strapiErrors.length).toBeLessThanOrEqual(1);
     } finally {
-      pg.up();
+      await pg.up();
     }
     const back = await api('GET', '/location-content/status', { token: admin });
     expect(back.status).toBe(200);

@@ -8,7 +8,8 @@ jest.setTimeout(300_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
-import { ensurePostgres, startCluster, type PgCluster } from '../helpers/postgres';
+import type { DbServer } from '../helpers/db-server';
+import { ensurePostgres, startCluster } from '../helpers/postgres';
 
 const found = ensurePostgres();
 if (!found.bin) {
@@ -20,7 +21,7 @@ const describeWithPg = found.bin ? describe : describe.skip;
 const PINPOINTS = 1200;
 
 describeWithPg('the walk at linking with two instances on one database', () => {
-  let pg: PgCluster;
+  let pg: DbServer;
   let emu: EmulatorHandle;
   const dirs: string[] = [];
   const apps: ChildApp[] = [];
@@ -62,7 +63,7 @@ describeWithPg('the walk at linking with two instances on one database', () => {
   afterAll(async () => {
     for (const a of apps) await a.stop().catch(() => a.kill());
     await emu?.stop();
-    pg?.stop();
+    await pg?.stop();
     for (const d of dirs) await removeDir(d);
   });
 
