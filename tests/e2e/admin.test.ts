@@ -133,7 +133,7 @@ beforeAll(async () => {
   ).documentId;
   // (status() writes the intents still buffered in memory to the outbox first, so that none comes after.)
   await app.sync().status();
-  await app.strapi.db.query('plugin::location-content.outbox-entry' as any).deleteMany({});
+  await app.strapi.db.query('plugin::location-content.outbox-entry').deleteMany({});
 
   await fs.mkdir(SHOTS, { recursive: true });
   browser = await openBrowser(WAIT);
@@ -282,7 +282,7 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
     .sync()
     .stateOf({ contentType: 'api::place.place', documentId: brokenId, locale: 'en' });
   expect(state).toMatchObject({ status: 'synced', lastError: null, queued: false });
-  expect(app.emulator.state().pinpoints.find((p: any) => p.id === state.remoteId)).toMatchObject({
+  expect(app.emulator.state().pinpoints.find((p) => p.id === state.remoteId)).toMatchObject({
     name: 'Hidden courtyard',
     latitude: 48.8606,
     longitude: 2.3376,

@@ -44,7 +44,7 @@ async function appWithContent(variant: 'js' | 'ts') {
     emulator: emu,
     patch: { config: { syncEnabled: false } },
   });
-  const ids = await seeding.run(async (strapi: any) => {
+  const ids = await seeding.run(async (strapi) => {
     const make = async (title: string, geo?: { lat: number; lng: number }) => {
       const p = await strapi
         .documents('api::place.place')
@@ -324,7 +324,7 @@ describe('import: an account that already has content, into a new app', () => {
 
     // the entries, as Strapi reads them: drafts, linked to their objects
     const reading = await startChildApp({ appDir, emulator: emu });
-    const found = await reading.run(async (strapi: any) => ({
+    const found = await reading.run(async (strapi) => ({
       places: (await strapi.documents('api::place.place').findMany({ status: 'draft' })).map(
         (p: any) => p.title
       ),

@@ -112,7 +112,5 @@ test('a repair of one group, confirmed, goes through the queue', async () => {
   );
   // The other groups were not touched: Orsay's rename and the foreign object stay on the remote.
   expect(await remoteOf(app, PLACE, docs.Orsay)).toMatchObject({ name: 'Musée d’Orsay (portal)' });
-  expect(
-    (app.emulator.state() as any).pinpoints.some((p: any) => p.name === 'Added by a script')
-  ).toBe(true);
+  expect(app.emulator.state().pinpoints.some((p) => p.name === 'Added by a script')).toBe(true);
 });

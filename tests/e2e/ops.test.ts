@@ -253,7 +253,7 @@ test('outside pushIn, every page of the plugin shows a notice that cannot be clo
     app.emulator
       .requests()
       .slice(before)
-      .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
+      .filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
   ).toEqual([]);
 });
 

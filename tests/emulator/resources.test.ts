@@ -303,7 +303,7 @@ describe('events', () => {
       const pp = (await a.post('/v3.0/pinpoints', place('a'))).body;
       const ev = (await a.post('/v3.0/events', { name: 'E', pinpoint: pp.id, dates })).body;
       await a.del(`/v3.0/pinpoints/${pp.id}`);
-      expect(emu.state().events.map((e: any) => [e.id, e.pinpoint])).toEqual([[ev.id, pp.id]]);
+      expect(emu.state().events.map((e) => [e.id, e.pinpoint])).toEqual([[ev.id, pp.id]]);
     } finally {
       emu.configure({ pinpointDeleteTakesEvents: true });
     }

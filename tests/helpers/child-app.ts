@@ -10,6 +10,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import type { SyncService } from '../../shared/contracts/sync';
 import { appEnv, type ConfigPatch, type EmulatorRef } from './app-dir';
 
 const CHILD = path.join(__dirname, 'strapi-child.js');
@@ -27,6 +29,25 @@ export interface ChildAppOptions {
   execArgv?: string[];
 }
 
+/** What strapi-child.js hands a `run` function beside Strapi. */
+export interface ChildHelpers {
+  sync(): SyncService;
+  states(where?: Record<string, unknown>): Promise<ChildState[]>;
+  outboxDepth(): Promise<number>;
+  seedPlaces(strapi: Core.Strapi, args: unknown): Promise<unknown>;
+  require: NodeJS.Require;
+}
+/** A sync state as the child's `states` command reads it from the table. */
+export interface ChildState {
+  contentType: string;
+  documentId: string;
+  locale: string;
+  status: string;
+  remoteId: number | null;
+  lastError: string | null;
+  attempts: number;
+}
+
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
 export interface ChildApp {
@@ -41,10 +62,9 @@ export interface ChildApp {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a command answers is the caller's to name
   call<T = any>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
   /** runs `fn` by its source inside the child: it must not use variables from outside */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what `fn` answers is the caller's to name
   run<T = any, A = any>(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the playground's types are not generated; the child's helpers
-    fn: (strapi: any, args: A, helpers: any) => Promise<T> | T,
+    fn: (strapi: Core.Strapi, args: A, helpers: ChildHelpers) => Promise<T> | T,
     args?: A,
     timeoutMs?: number
   ): Promise<T>;

@@ -32,8 +32,8 @@ export const blocks = (text: string) => [{ type: 'paragraph', children: [{ type:
 
 export async function createIcon(strapi: Core.Strapi, label: string, glyph?: number) {
   return strapi
-    .documents('api::icon.icon' as any)
-    .create({ data: { label, ...(glyph ? { glyph } : {}) } as any });
+    .documents('api::icon.icon')
+    .create({ data: { label, ...(glyph ? { glyph } : {}) } });
 }
 
 export async function createPlace(
@@ -41,13 +41,13 @@ export async function createPlace(
   data: Record<string, unknown>,
   opts: { publish?: boolean; locale?: string } = {}
 ) {
-  const doc = await strapi.documents('api::place.place' as any).create({
-    data: { title: 'Place', address: '1 Main St', geo: { lat: 48.85, lng: 2.35 }, ...data } as any,
+  const doc = await strapi.documents('api::place.place').create({
+    data: { title: 'Place', address: '1 Main St', geo: { lat: 48.85, lng: 2.35 }, ...data },
     ...(opts.locale ? { locale: opts.locale } : {}),
   });
   if (opts.publish !== false)
     await strapi
-      .documents('api::place.place' as any)
+      .documents('api::place.place')
       .publish({ documentId: doc.documentId, ...(opts.locale ? { locale: opts.locale } : {}) });
   return doc;
 }
@@ -58,12 +58,10 @@ export async function createHappening(
   opts: { publish?: boolean } = {}
 ) {
   const doc = await strapi
-    .documents('api::happening.happening' as any)
-    .create({ data: { title: 'Happening', ...data } as any });
+    .documents('api::happening.happening')
+    .create({ data: { title: 'Happening', ...data } });
   if (opts.publish !== false)
-    await strapi
-      .documents('api::happening.happening' as any)
-      .publish({ documentId: doc.documentId });
+    await strapi.documents('api::happening.happening').publish({ documentId: doc.documentId });
   return doc;
 }
 
@@ -72,10 +70,8 @@ export async function createTour(
   data: Record<string, unknown>,
   opts: { publish?: boolean } = {}
 ) {
-  const doc = await strapi
-    .documents('api::tour.tour' as any)
-    .create({ data: { name: 'Tour', ...data } as any });
+  const doc = await strapi.documents('api::tour.tour').create({ data: { name: 'Tour', ...data } });
   if (opts.publish !== false)
-    await strapi.documents('api::tour.tour' as any).publish({ documentId: doc.documentId });
+    await strapi.documents('api::tour.tour').publish({ documentId: doc.documentId });
   return doc;
 }

@@ -106,7 +106,7 @@ test('a bad body is a 400 that says what is expected', async () => {
 });
 
 test('a full-access token gets the dry-run plan; nothing is written', async () => {
-  await app.strapi.db.query(PLACE as any).updateMany({
+  await app.strapi.db.query(PLACE).updateMany({
     where: { documentId: placeId },
     data: { title: 'Louvre (renamed behind the plugin)' },
   });

@@ -50,7 +50,7 @@ if (!found.bin) {
     expect(
       emulator
         .state()
-        .pinpoints.map((p: any) => p.name)
+        .pinpoints.map((p) => p.name)
         .sort()
     ).toEqual(['One', 'Three', 'Two']);
     const before = pluginLines().length;
@@ -90,7 +90,7 @@ if (!found.bin) {
       () =>
         emulator
           .state()
-          .pinpoints.map((p: any) => p.name)
+          .pinpoints.map((p) => p.name)
           .sort()
           .join() === 'Secret title 0,Secret title 1,Secret title 2',
       'every change held in memory to reach the remote',

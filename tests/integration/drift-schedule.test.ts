@@ -107,7 +107,7 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     const [a, b] = apps;
     // The rule stops here; the firings below are the cron's own task, called as it calls it.
     await Promise.all(
-      apps.map((app) => app.run((strapi: any) => strapi.cron.remove('location-content-reconcile')))
+      apps.map((app) => app.run((strapi) => strapi.cron.remove('location-content-reconcile')))
     );
     await new Promise((r) => setTimeout(r, 2500));
     await Promise.all([a.call('idle'), b.call('idle')]);

@@ -159,15 +159,15 @@ test('each group is repaired through the queue; a category is never deleted', as
     name: 'Place 1',
     latitude: 45.13346,
   });
-  const state = app.emulator.state() as any;
+  const state = app.emulator.state();
   expect(
     state.pinpoints.find(
-      (p: any) => p.id === before.notOurs.find((o) => o.resource === 'pinpoint')!.remoteId
+      (p) => p.id === before.notOurs.find((o) => o.resource === 'pinpoint')!.remoteId
     )
   ).toBeUndefined();
   expect(
     state.categories.find(
-      (c: any) => c.id === before.notOurs.find((o) => o.resource === 'category')!.remoteId
+      (c) => c.id === before.notOurs.find((o) => o.resource === 'category')!.remoteId
     )
   ).toBeDefined();
   // Every call of the repair was logged by the remote like any push (a write, then nothing more).
@@ -192,7 +192,7 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
   // After the walk, an entry comes to own the object (as a link of existing content does).
   const place = await createPlace(app.strapi, { title: 'Owner' });
   await app.sync().idle();
-  await app.strapi.db.query('plugin::location-content.sync-state' as any).updateMany({
+  await app.strapi.db.query('plugin::location-content.sync-state').updateMany({
     where: { contentType: PLACE, entryDocumentId: place.documentId },
     data: { remoteId: foreign },
   });
@@ -205,8 +205,8 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
       { resource: 'pinpoint', remoteId: foreign, reason: 'an entry owns it now' },
     ])
   );
-  expect(writes(app.emulator, since).filter((w: any) => w.method === 'DELETE')).toEqual([]);
-  expect((app.emulator.state() as any).pinpoints.find((p: any) => p.id === foreign)).toBeDefined();
+  expect(writes(app.emulator, since).filter((w) => w.method === 'DELETE')).toEqual([]);
+  expect(app.emulator.state().pinpoints.find((p) => p.id === foreign)).toBeDefined();
 });
 
 describe('admin routes', () => {

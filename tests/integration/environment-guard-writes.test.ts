@@ -43,7 +43,7 @@ const call = async (method: string, path: string, body?: unknown) => {
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 };
 
-const pinpointIds = () => (app.emulator.state() as any).pinpoints.map((p: any) => p.id);
+const pinpointIds = () => app.emulator.state().pinpoints.map((p) => p.id);
 /** Several rounds of the worker (it polls every second). */
 const rounds = () => new Promise((r) => setTimeout(r, 2500));
 

@@ -148,7 +148,7 @@ test('under 5xx, resets before and after apply, 429 bursts and a revoked token, 
   const names = (objects: Array<{ name: string }>) => objects.map((o) => o.name).sort();
   // CHAOS_DUMP=<file> keeps what it takes to replay a failure: every call, the states, the log.
   if (process.env.CHAOS_DUMP) {
-    const states = await strapi.db.query('plugin::location-content.sync-state' as any).findMany({});
+    const states = await strapi.db.query('plugin::location-content.sync-state').findMany({});
     writeFileSync(
       process.env.CHAOS_DUMP,
       JSON.stringify(

@@ -70,15 +70,15 @@ test('40 new places on a 1,000-pinpoint account converge without a duplicate', a
   for (const [i, p] of places.entries()) {
     const s = await app.sync().stateOf({ contentType: PLACE, documentId: p.documentId });
     expect(s).toMatchObject({ status: 'synced' });
-    const copies = remote.filter((o: any) => o.name === `New place ${i}`);
-    expect(copies.map((o: any) => o.id)).toEqual([s.remoteId]);
+    const copies = remote.filter((o) => o.name === `New place ${i}`);
+    expect(copies.map((o) => o.id)).toEqual([s.remoteId]);
   }
   // The faults really happened, and some creates lost their answer.
   expect(stats.resets).toBeGreaterThan(0);
   expect(stats.byStatus['503']).toBeGreaterThan(0);
   const lost = app.logs.filter((l) => l.includes('has no recorded answer'));
   console.info(
-    `${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r: any) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`
+    `${lost.length} lost creates, ${emulator.requests({ method: 'GET' }).filter((r) => r.path.startsWith('/v3.0/pinpoints')).length} pinpoint GETs, ${stats.total} calls`
   );
   expect(lost.length).toBeGreaterThan(0);
 });

@@ -93,7 +93,7 @@ describeWithPg('the walk at linking with two instances on one database', () => {
 
     // A create whose answer is lost, pushed by the second instance alone: it reads the end of the
     // first instance's walk (a few pages), not the 60 pages of the account.
-    await a.run((strapi: any) => strapi.config.set('plugin::location-content.syncEnabled', false));
+    await a.run((strapi) => strapi.config.set('plugin::location-content.syncEnabled', false));
     const since = emu.requests().at(-1)?.seq ?? 0;
     emu.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
     await b.call('seedPlaces', { count: 1, prefix: 'Lost answer' });
@@ -102,9 +102,7 @@ describeWithPg('the walk at linking with two instances on one database', () => {
     const states: any[] = await b.call('states');
     expect(states).toHaveLength(1);
     expect(states[0]).toMatchObject({ status: 'synced' });
-    expect(emu.state().pinpoints.filter((p: any) => p.name.startsWith('Lost answer'))).toHaveLength(
-      1
-    );
+    expect(emu.state().pinpoints.filter((p) => p.name.startsWith('Lost answer'))).toHaveLength(1);
     const gets = emu
       .requests({ since, method: 'GET' })
       .filter((r) => r.path.startsWith('/v3.0/pinpoints'));

@@ -96,7 +96,7 @@ describe('the linked account is walked once', () => {
     expect(progress.held).toMatchObject({ pinpoint: 3, category: 1 });
     const names = (
       (await app.strapi.db
-        .query('plugin::location-content.inventory-object' as any)
+        .query('plugin::location-content.inventory-object')
         .findMany({ select: ['name'] })) as Array<{ name: string }>
     ).map((r) => r.name);
     expect(names.some((n) => n.startsWith('First'))).toBe(false);

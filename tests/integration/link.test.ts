@@ -145,26 +145,20 @@ test('proposes links by what identifies each object, and confirming updates them
   setPluginConfig(strapi, 'syncEnabled', true);
   await app.sync().resync();
   await app.sync().idle({ timeoutMs: 120_000 });
-  const calls = emulator
-    .requests({ since })
-    .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+  const calls = emulator.requests({ since }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
   // Creates only: membership additions are POSTs too.
   const posts = calls.filter(
-    (r: any) => r.method === 'POST' && !/\/lists\/\d+\/pinpoints$/.test(r.path)
+    (r) => r.method === 'POST' && !/\/lists\/\d+\/pinpoints$/.test(r.path)
   );
   expect(posts.map((r: any) => `${r.path} ${r.body?.name}`).sort()).toEqual(
     ['/v3.0/pinpoints New cafe', '/v3.0/pinpoints Town Hall'].sort()
   );
   for (const id of [hall, kioskA, kioskB, castle1])
-    expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${id}`)).toBe(
-      true
-    );
-  expect(
-    calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/categories/${museum}`)
-  ).toBe(true);
-  expect(calls.some((r: any) => r.method === 'PUT' && r.path === `/v3.0/events/${concert}`)).toBe(
+    expect(calls.some((r) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${id}`)).toBe(true);
+  expect(calls.some((r) => r.method === 'PUT' && r.path === `/v3.0/categories/${museum}`)).toBe(
     true
   );
+  expect(calls.some((r) => r.method === 'PUT' && r.path === `/v3.0/events/${concert}`)).toBe(true);
   expect(emulator.state().pinpoints.length).toBe(pinpointsBefore + 2);
   for (const [uid, doc] of [
     [ICON, icon],
@@ -177,16 +171,16 @@ test('proposes links by what identifies each object, and confirming updates them
     });
   }
   // The list's members reconciled by difference: the one no stop names is removed, the kiosk added.
-  const list = emulator.state().lists.find((l: any) => l.id === tourList);
+  const list = emulator.state().lists.find((l) => l.id === tourList);
   expect([...list!.members].sort()).toEqual([hall, kioskA].sort());
-  const membership = calls.filter((r: any) => r.path === `/v3.0/lists/${tourList}/pinpoints`);
-  expect(membership.map((r: any) => [r.method, r.body])).toEqual(
+  const membership = calls.filter((r) => r.path === `/v3.0/lists/${tourList}/pinpoints`);
+  expect(membership.map((r) => [r.method, r.body])).toEqual(
     expect.arrayContaining([
       ['POST', [{ id: kioskA }]],
       ['DELETE', [{ id: other }]],
     ])
   );
-  expect(emulator.state().pinpoints.find((p: any) => p.id === hall)).toMatchObject({
+  expect(emulator.state().pinpoints.find((p) => p.id === hall)).toMatchObject({
     name: 'Town Hall',
     category: museum,
   });

@@ -88,7 +88,7 @@ test('only the last 20 attempts of an entry are kept; other entries keep theirs'
   expect(lines).toHaveLength(20);
   expect(lines.every((l: any) => l.outcome === 'synced')).toBe(true);
   const stored = await app.strapi.db
-    .query(ATTEMPT_UID as any)
+    .query(ATTEMPT_UID)
     .count({ where: { entryKey: `${PLACE}|${place.documentId}|en` } });
   expect(stored).toBe(20);
   expect(await history(other.documentId)).toEqual([

@@ -14,7 +14,7 @@ const PAGE = 20;
 
 /** The calls since `since` that matter here (token requests left out). */
 const callsSince = (emulator: EmulatorHandle, since: number) =>
-  emulator.requests({ since }).filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+  emulator.requests({ since }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
 const pinpointGets = (calls: any[]) =>
   calls.filter((r) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
 
@@ -51,7 +51,7 @@ describe.each(['offset', 'cursor'] as const)(
       const place = await createPlace(strapi, { title, geo: { lat, lng: 7 } });
       await app.sync().idle();
       const calls = callsSince(emulator, since);
-      const copies = emulator.state().pinpoints.filter((p: any) => p.name === title);
+      const copies = emulator.state().pinpoints.filter((p) => p.name === title);
       const state = await stateOf(app, PLACE, place.documentId);
       return { calls, copies, state };
     };
@@ -76,7 +76,7 @@ describe.each(['offset', 'cursor'] as const)(
       );
       await app.sync().idle();
 
-      const copies = emulator.state().pinpoints.filter((p: any) => p.name === 'Moved back');
+      const copies = emulator.state().pinpoints.filter((p) => p.name === 'Moved back');
       expect(copies).toHaveLength(1);
       expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
         status: 'synced',
@@ -196,20 +196,20 @@ describe.each(['offset', 'cursor'] as const)(
       const place = await createPlace(strapi, { title: 'Twin', geo: { lat: 44.5, lng: 7 } });
       await app.sync().idle();
 
-      const twins = emulator.state().pinpoints.filter((p: any) => p.name === 'Twin');
+      const twins = emulator.state().pinpoints.filter((p) => p.name === 'Twin');
       expect(twins).toHaveLength(2);
       const state = await stateOf(app, PLACE, place.documentId);
       // The newest match is the one this create made; the old one stays free.
       expect(state).toMatchObject({ status: 'synced' });
       expect(state.remoteId).not.toBe(old);
-      expect(twins.map((p: any) => p.id).sort()).toEqual([old, state.remoteId].sort());
+      expect(twins.map((p) => p.id).sort()).toEqual([old, state.remoteId].sort());
       const gets = pinpointGets(callsSince(emulator, since));
       expect(gets.some((r) => r.path === '/v3.0/pinpoints')).toBe(true);
       expect(gets.length).toBeGreaterThanOrEqual(Math.ceil(total / PAGE));
     });
 
     test('no duplicate anywhere', () => {
-      const names = app.emulator.state().pinpoints.map((p: any) => p.name);
+      const names = app.emulator.state().pinpoints.map((p) => p.name);
       expect(new Set(names).size).toBe(names.length - 1); // the two Twins
     });
   }

@@ -40,7 +40,7 @@ test('a published place becomes a pinpoint with its fields, media and category',
   const s = await state('api::place.place', place.documentId);
   expect(s).toMatchObject({ status: 'synced', queued: false, lastError: null });
   const remote = emulator.state();
-  const pinpoint = remote.pinpoints.find((p: any) => p.id === s.remoteId)!;
+  const pinpoint = remote.pinpoints.find((p) => p.id === s.remoteId)!;
   const category = remote.categories[0];
   expect(remote.categories).toHaveLength(1);
   expect(category.name).toBe('Museum');
@@ -68,29 +68,29 @@ test('a draft save changes nothing remote; publish updates; unpublish and delete
   const calls = emulator.requests().length;
 
   await strapi
-    .documents('api::place.place' as any)
+    .documents('api::place.place')
     .update({ documentId: place.documentId, data: { title: 'Draft only' } as any });
   await app.sync().idle();
   expect(emulator.requests().length).toBe(calls);
-  expect(emulator.state().pinpoints.find((p: any) => p.id === remoteId)!.name).toBe('Draft test');
+  expect(emulator.state().pinpoints.find((p) => p.id === remoteId)!.name).toBe('Draft test');
 
-  await strapi.documents('api::place.place' as any).publish({ documentId: place.documentId });
+  await strapi.documents('api::place.place').publish({ documentId: place.documentId });
   await app.sync().idle();
-  expect(emulator.state().pinpoints.find((p: any) => p.id === remoteId)!.name).toBe('Draft only');
+  expect(emulator.state().pinpoints.find((p) => p.id === remoteId)!.name).toBe('Draft only');
   expect((await state('api::place.place', place.documentId))!.remoteId).toBe(remoteId);
 
-  await strapi.documents('api::place.place' as any).unpublish({ documentId: place.documentId });
+  await strapi.documents('api::place.place').unpublish({ documentId: place.documentId });
   await app.sync().idle();
-  expect(emulator.state().pinpoints.find((p: any) => p.id === remoteId)).toBeUndefined();
+  expect(emulator.state().pinpoints.find((p) => p.id === remoteId)).toBeUndefined();
   expect(await state('api::place.place', place.documentId)).toBeNull();
 
-  await strapi.documents('api::place.place' as any).publish({ documentId: place.documentId });
+  await strapi.documents('api::place.place').publish({ documentId: place.documentId });
   await app.sync().idle();
   const again = await state('api::place.place', place.documentId);
   expect(again!.status).toBe('synced');
-  await strapi.documents('api::place.place' as any).delete({ documentId: place.documentId });
+  await strapi.documents('api::place.place').delete({ documentId: place.documentId });
   await app.sync().idle();
-  expect(emulator.state().pinpoints.find((p: any) => p.id === again!.remoteId)).toBeUndefined();
+  expect(emulator.state().pinpoints.find((p) => p.id === again!.remoteId)).toBeUndefined();
 });
 
 test('happenings become events on their pinpoint; tours become lists with their members', async () => {
@@ -113,13 +113,13 @@ test('happenings become events on their pinpoint; tours become lists with their 
   const pa = (await state('api::place.place', a.documentId))!.remoteId;
   const pb = (await state('api::place.place', b.documentId))!.remoteId;
   const eventId = (await state('api::happening.happening', h.documentId))!.remoteId;
-  const ev = emulator.state().events.find((e: any) => e.id === eventId)!;
+  const ev = emulator.state().events.find((e) => e.id === eventId)!;
   expect(ev).toMatchObject({
     pinpoint: pa,
     dates: [{ start: '2026-06-01T16:00:00.000Z', end: '2026-06-01T18:00:00.000Z' }],
   });
   const listState = (await state('api::tour.tour', t.documentId))!;
-  const list = emulator.state().lists.find((l: any) => l.id === listState.remoteId)!;
+  const list = emulator.state().lists.find((l) => l.id === listState.remoteId)!;
   expect(list.name).toBe('Walk');
   expect(list.description).toContain('<h1>Title</h1>');
   expect([...list.members].sort()).toEqual([pa, pb].sort());
@@ -127,15 +127,13 @@ test('happenings become events on their pinpoint; tours become lists with their 
   // Remove one stop: only the difference goes out.
   emulator.clearRequests();
   await strapi
-    .documents('api::tour.tour' as any)
+    .documents('api::tour.tour')
     .update({ documentId: t.documentId, data: { stops: [a.documentId] } as any });
-  await strapi.documents('api::tour.tour' as any).publish({ documentId: t.documentId });
+  await strapi.documents('api::tour.tour').publish({ documentId: t.documentId });
   await app.sync().idle();
-  expect(emulator.state().lists.find((l: any) => l.id === listState.remoteId)!.members).toEqual([
-    pa,
-  ]);
+  expect(emulator.state().lists.find((l) => l.id === listState.remoteId)!.members).toEqual([pa]);
   const membershipCalls = emulator
     .requests()
-    .filter((r: any) => r.path.endsWith('/pinpoints') && r.path.includes('/lists/'));
-  expect(membershipCalls.map((r: any) => r.method)).toEqual(['DELETE']);
+    .filter((r) => r.path.endsWith('/pinpoints') && r.path.includes('/lists/'));
+  expect(membershipCalls.map((r) => r.method)).toEqual(['DELETE']);
 });

@@ -54,7 +54,7 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
     await strapi.documents(P).update({
       documentId: kept.documentId,
       locale: 'fr',
-      data: { title: 'Garde', address: '1 Main St', geo },
+      data: { title: 'Garde', address: '1 Main St', geo } as Record<string, unknown>,
     });
     await strapi.documents(P).publish({ documentId: kept.documentId, locale: 'fr' });
     const gone = await strapi
@@ -64,9 +64,9 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
     await strapi.plugin('location-content').service('sync').idle();
     return { icon: icon.documentId, kept: kept.documentId, gone: gone.documentId };
   });
-  const before = emu.state() as any;
-  expect(before.pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
-  expect(before.categories.map((c: any) => c.name)).toEqual(['Flag']);
+  const before = emu.state();
+  expect(before.pinpoints.map((p) => p.name).sort()).toEqual(['Garde', 'Gone', 'Kept']);
+  expect(before.categories.map((c) => c.name)).toEqual(['Flag']);
 
   // From now on the outbox refuses every insert (on SQLite a TEMP trigger lives and dies with
   // this process's connection; on a server the trigger is dropped after the kill): the intents
@@ -93,10 +93,12 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
     }
     await strapi
       .documents('api::icon.icon')
-      .update({ documentId: ids.icon, data: { label: 'Flag (new)' } });
-    await strapi
-      .documents(P)
-      .update({ documentId: ids.kept, locale: 'fr', data: { title: 'Garde (nouveau)' } });
+      .update({ documentId: ids.icon, data: { label: 'Flag (new)' } as Record<string, unknown> });
+    await strapi.documents(P).update({
+      documentId: ids.kept,
+      locale: 'fr',
+      data: { title: 'Garde (nouveau)' } as Record<string, unknown>,
+    });
     await strapi.documents(P).publish({ documentId: ids.kept, locale: 'fr' });
     await strapi.documents(P).unpublish({ documentId: ids.gone });
     await new Promise((r) => setTimeout(r, 600));
@@ -105,11 +107,12 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   }, ids);
   expect(queued).toBe(0);
   // Nothing went out: the saves themselves succeeded, the worker had nothing to push.
-  expect((emu.state() as any).pinpoints.map((p: any) => p.name).sort()).toEqual([
-    'Garde',
-    'Gone',
-    'Kept',
-  ]);
+  expect(
+    emu
+      .state()
+      .pinpoints.map((p) => p.name)
+      .sort()
+  ).toEqual(['Garde', 'Gone', 'Kept']);
   await first.kill('SIGKILL');
   if (kind() === 'postgres')
     await appQuery(appDir, 'DROP TRIGGER lc_refuse_outbox ON location_content_outbox');
@@ -118,10 +121,10 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   const second = await start();
   await second.call('idle', { timeoutMs: 60_000 });
   expect(caughtUp(second)).toBe(true);
-  const after = emu.state() as any;
-  expect(after.categories.map((c: any) => c.name)).toEqual(['Flag (new)']);
+  const after = emu.state();
+  expect(after.categories.map((c) => c.name)).toEqual(['Flag (new)']);
   // The unpublished place is gone from the remote, the fr locale carries its new title.
-  expect(after.pinpoints.map((p: any) => p.name).sort()).toEqual(['Garde (nouveau)', 'Kept']);
+  expect(after.pinpoints.map((p) => p.name).sort()).toEqual(['Garde (nouveau)', 'Kept']);
   const states = await second.call('states');
   expect(states.filter((s: any) => s.status !== 'synced')).toEqual([]);
   expect(states.find((s: any) => s.documentId === ids.gone)).toBeUndefined();
@@ -130,20 +133,20 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   await second.run(async (strapi, ids: any) => {
     await strapi
       .documents('api::icon.icon')
-      .update({ documentId: ids.icon, data: { label: 'Flag (last)' } });
+      .update({ documentId: ids.icon, data: { label: 'Flag (last)' } as Record<string, unknown> });
     return null;
   }, ids);
   await second.stop();
   const writesBefore = emu
     .requests()
-    .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+    .filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
   const third = await start();
   await third.call('idle', { timeoutMs: 60_000 });
   expect(caughtUp(third)).toBe(false);
-  expect((emu.state() as any).categories.map((c: any) => c.name)).toEqual(['Flag (last)']);
+  expect(emu.state().categories.map((c) => c.name)).toEqual(['Flag (last)']);
   const writesAfter = emu
     .requests()
-    .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
+    .filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/')).length;
   // At most the one push of the last save, if the second run had not sent it before it stopped.
   expect(writesAfter - writesBefore).toBeLessThanOrEqual(1);
   await third.stop();

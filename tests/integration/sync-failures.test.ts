@@ -58,7 +58,7 @@ test('bad entries are failed with a readable reason while the rest syncs', async
   // Nothing invalid reached the remote: no 400, one POST per good entry only.
   expect(
     writes(emulator, since)
-      .map((r: any) => `${r.method} ${r.path} ${r.status}`)
+      .map((r) => `${r.method} ${r.path} ${r.status}`)
       .sort()
   ).toEqual(['POST /v3.0/events 201', 'POST /v3.0/pinpoints 201']);
 
@@ -128,7 +128,7 @@ test('a permanent refusal stops at once and waits; retryFailed sends it again', 
     lastError: null,
     attempts: 0,
   });
-  expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Refused')).toHaveLength(1);
+  expect(emulator.state().pinpoints.filter((p) => p.name === 'Refused')).toHaveLength(1);
 });
 
 test('retryable errors back off and give up after maxAttempts with the reason; retryFailed resumes', async () => {
@@ -160,7 +160,7 @@ test('retryable errors back off and give up after maxAttempts with the reason; r
   const s = await stateOf(app, PLACE, place.documentId);
   expect(s.lastError).toMatch(/^Gave up after 4 attempts: .*503/);
   expect(s.queued).toBe(false);
-  expect(writes(emulator, since).filter((r: any) => r.method === 'PUT')).toHaveLength(4);
+  expect(writes(emulator, since).filter((r) => r.method === 'PUT')).toHaveLength(4);
   expect((await failedOf(place.documentId))[0].reason).toMatch(/Gave up after 4 attempts/);
 
   emulator.clearFaults();

@@ -80,14 +80,14 @@ test('unpublish and delete remove events and lists too', async () => {
   await app.sync().idle();
   const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
   const listId = (await stateOf(app, TOUR, tour.documentId)).remoteId;
-  expect(emulator.state().events.map((e: any) => e.id)).toContain(eventId);
-  expect(emulator.state().lists.map((l: any) => l.id)).toContain(listId);
+  expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
+  expect(emulator.state().lists.map((l) => l.id)).toContain(listId);
 
   await docs(strapi, HAPPENING).unpublish({ documentId: happening.documentId });
   await docs(strapi, TOUR).unpublish({ documentId: tour.documentId });
   await app.sync().idle();
-  expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
-  expect(emulator.state().lists.map((l: any) => l.id)).not.toContain(listId);
+  expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
+  expect(emulator.state().lists.map((l) => l.id)).not.toContain(listId);
   expect(await stateOf(app, HAPPENING, happening.documentId)).toBeNull();
   expect(await stateOf(app, TOUR, tour.documentId)).toBeNull();
   // The pinpoint does not go with its list.
@@ -104,7 +104,7 @@ test('unpublish and delete remove events and lists too', async () => {
 
   await docs(strapi, TOUR).delete({ documentId: tour.documentId });
   await app.sync().idle();
-  expect(emulator.state().lists.map((l: any) => l.id)).not.toContain(again.remoteId);
+  expect(emulator.state().lists.map((l) => l.id)).not.toContain(again.remoteId);
   expect(await stateOf(app, TOUR, tour.documentId)).toBeNull();
 });
 
@@ -143,8 +143,8 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
   await docs(strapi, PLACE).unpublish({ documentId: place.documentId, locale: 'fr' });
   await app.sync().idle();
   expect(await stateOf(app, PLACE, place.documentId, 'fr')).toBeNull();
-  expect(emulator.state().pinpoints.map((p: any) => p.id)).not.toContain(fr.remoteId);
-  expect(emulator.state().pinpoints.map((p: any) => p.id)).toContain(en.remoteId);
+  expect(emulator.state().pinpoints.map((p) => p.id)).not.toContain(fr.remoteId);
+  expect(emulator.state().pinpoints.map((p) => p.id)).toContain(en.remoteId);
 
   await docs(strapi, PLACE).publish({ documentId: place.documentId, locale: 'fr' });
   await app.sync().idle();
@@ -153,7 +153,7 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
 
   await docs(strapi, PLACE).delete({ documentId: place.documentId, locale: '*' });
   await app.sync().idle();
-  const ids = emulator.state().pinpoints.map((p: any) => p.id);
+  const ids = emulator.state().pinpoints.map((p) => p.id);
   expect(ids).not.toContain(en.remoteId);
   expect(ids).not.toContain(fr2.remoteId);
   expect(await stateOf(app, PLACE, place.documentId, 'en')).toBeNull();
@@ -187,9 +187,7 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   await docs(strapi, ICON).delete({ documentId: icon.documentId });
   await app.sync().idle();
   // The contract has no category delete: nothing is attempted, the state says why.
-  expect(writes(emulator, since).filter((r: any) => r.path.startsWith('/v3.0/categories'))).toEqual(
-    []
-  );
+  expect(writes(emulator, since).filter((r) => r.path.startsWith('/v3.0/categories'))).toEqual([]);
   const orphan = await stateOf(app, ICON, icon.documentId);
   expect(orphan).toMatchObject({ status: 'orphaned', remoteId: s.remoteId });
   expect(orphan.lastError).toMatch(/no delete for categories/);

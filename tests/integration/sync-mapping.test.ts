@@ -158,7 +158,7 @@ test('a transform returning null keeps the entry off the remote, and takes it of
   });
   await app.sync().idle();
   expect(await stateOf(app, PLACE, hidden.documentId)).toBeNull();
-  expect(emulator.state().pinpoints.find((p: any) => p.name === 'PRIVATE garden')).toBeUndefined();
+  expect(emulator.state().pinpoints.find((p) => p.name === 'PRIVATE garden')).toBeUndefined();
   const pinpointId = (await stateOf(app, PLACE, shown.documentId)).remoteId;
   const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
 
@@ -168,8 +168,8 @@ test('a transform returning null keeps the entry off the remote, and takes it of
   });
   await docs(strapi, PLACE).publish({ documentId: shown.documentId });
   await app.sync().idle();
-  expect(emulator.state().pinpoints.map((p: any) => p.id)).not.toContain(pinpointId);
-  expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
+  expect(emulator.state().pinpoints.map((p) => p.id)).not.toContain(pinpointId);
+  expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
   expect(await stateOf(app, PLACE, shown.documentId)).toBeNull();
   // The happening still points at the (published) place, which is not online: it waits for it.
   expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({

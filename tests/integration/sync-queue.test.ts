@@ -51,9 +51,9 @@ test('100 quick publishes of one place are at most 2 pushes, and the last one wi
   const puts = writes(emulator, since);
   expect(puts.length).toBeGreaterThanOrEqual(1);
   expect(puts.length).toBeLessThanOrEqual(2);
-  expect(
-    puts.every((r: any) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${remoteId}`)
-  ).toBe(true);
+  expect(puts.every((r) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${remoteId}`)).toBe(
+    true
+  );
   expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({
     id: remoteId,
     name: 'Counter 100',
@@ -73,9 +73,7 @@ test('100 quick updates of an entry without draft & publish are at most 2 pushes
   expect(calls.length).toBeGreaterThanOrEqual(1);
   expect(calls.length).toBeLessThanOrEqual(2);
   expect(calls[0].method).toBe('POST');
-  expect(emulator.state().categories.filter((c: any) => c.name.startsWith('Flag '))).toHaveLength(
-    1
-  );
+  expect(emulator.state().categories.filter((c) => c.name.startsWith('Flag '))).toHaveLength(1);
   expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: 'Flag 99' });
 });
 
@@ -98,8 +96,8 @@ test('a 429 storm pauses the whole queue, and everything still syncs', async () 
       });
     const stormNames = emulator
       .state()
-      .pinpoints.filter((p: any) => p.name.startsWith('Storm '))
-      .map((p: any) => p.name);
+      .pinpoints.filter((p) => p.name.startsWith('Storm '))
+      .map((p) => p.name);
     expect(stormNames.sort()).toEqual(places.map((_, i) => `Storm ${i}`).sort());
     expect(emulator.stats().throttled).toBeGreaterThan(0);
     const report = await app.sync().status();
@@ -152,7 +150,7 @@ test('the plugin holds its own rate and concurrency: no 429 from a remote that a
     // for its 100 ms of latency, so counting at the middle of each call leaves room for clock jitter).
     const calls = emulator
       .requests({ since })
-      .map((r: any) => ({ from: Date.parse(r.time), to: Date.parse(r.time) + r.durationMs }));
+      .map((r) => ({ from: Date.parse(r.time), to: Date.parse(r.time) + r.durationMs }));
     const open = (t: number) => calls.filter((c) => c.from < t && t < c.to).length;
     expect(Math.max(...calls.map((c) => open((c.from + c.to) / 2)))).toBeLessThanOrEqual(2);
   } finally {

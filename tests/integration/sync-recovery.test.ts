@@ -54,26 +54,22 @@ import { kind } from '../helpers/test-db';
     const place = await createPlace(strapi, { title: 'Twin', geo: { lat: 47.2, lng: -1.55 } });
     await app.sync().idle();
 
-    const twins = emulator.state().pinpoints.filter((p: any) => p.name === 'Twin');
+    const twins = emulator.state().pinpoints.filter((p) => p.name === 'Twin');
     expect(twins).toHaveLength(2);
     const s = await stateOf(app, PLACE, place.documentId);
     expect(s).toMatchObject({ status: 'synced', lastError: null });
     expect(s.remoteId).not.toBe(twinId);
-    expect(twins.map((p: any) => p.id).sort()).toEqual([twinId, s.remoteId].sort());
+    expect(twins.map((p) => p.id).sort()).toEqual([twinId, s.remoteId].sort());
 
-    const calls = emulator
-      .requests({ since })
-      .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
-    const posts = calls.filter((r: any) => r.method === 'POST');
+    const calls = emulator.requests({ since }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
+    const posts = calls.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     expect(posts[0].status).toBeNull(); // the connection was reset after the pinpoint was stored
     // The walk followed `next` through every page of 13 pinpoints (pages of 5).
-    const gets = calls.filter(
-      (r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints')
-    );
+    const gets = calls.filter((r) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
     expect(gets.length).toBe(3);
-    expect(gets.slice(1).every((r: any) => r.path.includes('cursor='))).toBe(true);
-    expect(calls.filter((r: any) => r.method === 'PUT').map((r: any) => r.path)).toEqual([
+    expect(gets.slice(1).every((r) => r.path.includes('cursor='))).toBe(true);
+    expect(calls.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual([
       `/v3.0/pinpoints/${s.remoteId}`,
     ]);
   });
@@ -92,17 +88,15 @@ import { kind } from '../helpers/test-db';
       lastError: null,
     });
     const calls = emulator.requests({ since });
-    expect(
-      calls.filter((r: any) => r.path.startsWith('/v3.0/oauth2/')).map((r: any) => r.status)
-    ).toEqual([503, 200]);
+    expect(calls.filter((r) => r.path.startsWith('/v3.0/oauth2/')).map((r) => r.status)).toEqual([
+      503, 200,
+    ]);
     // No walk through the listing: the retry simply creates it.
-    expect(calls.filter((r: any) => r.method === 'GET')).toEqual([]);
+    expect(calls.filter((r) => r.method === 'GET')).toEqual([]);
     expect(
-      calls
-        .filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
-        .map((r: any) => r.status)
+      calls.filter((r) => r.method === 'POST' && r.path === '/v3.0/pinpoints').map((r) => r.status)
     ).toEqual([401, 201]);
-    expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Tokenless')).toHaveLength(1);
+    expect(emulator.state().pinpoints.filter((p) => p.name === 'Tokenless')).toHaveLength(1);
   });
 
   test('of an entry unpublished or deleted before the retry leaves no object behind', async () => {
@@ -132,28 +126,22 @@ import { kind } from '../helpers/test-db';
         expect(s.remoteId).toBeNull();
       }
       // Both objects exist on the remote, unknown to the plugin.
-      expect(
-        emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))
-      ).toHaveLength(2);
+      expect(emulator.state().pinpoints.filter((p) => p.name.startsWith('Lost then'))).toHaveLength(
+        2
+      );
 
       await docs(strapi, PLACE).unpublish({ documentId: unpublished.documentId });
       await docs(strapi, PLACE).delete({ documentId: deleted.documentId });
       await app.sync().idle();
 
-      expect(emulator.state().pinpoints.filter((p: any) => p.name.startsWith('Lost then'))).toEqual(
-        []
-      );
+      expect(emulator.state().pinpoints.filter((p) => p.name.startsWith('Lost then'))).toEqual([]);
       expect(await stateOf(app, PLACE, unpublished.documentId)).toBeNull();
       expect(await stateOf(app, PLACE, deleted.documentId)).toBeNull();
-      const calls = emulator
-        .requests({ since })
-        .filter((r: any) => !r.path.startsWith('/v3.0/oauth2/'));
+      const calls = emulator.requests({ since }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
       // Found through the listing and deleted; never created again.
-      expect(calls.filter((r: any) => r.method === 'POST')).toHaveLength(2);
-      expect(calls.filter((r: any) => r.method === 'PUT')).toEqual([]);
-      expect(calls.filter((r: any) => r.method === 'DELETE').map((r: any) => r.status)).toEqual([
-        204, 204,
-      ]);
+      expect(calls.filter((r) => r.method === 'POST')).toHaveLength(2);
+      expect(calls.filter((r) => r.method === 'PUT')).toEqual([]);
+      expect(calls.filter((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([204, 204]);
     } finally {
       setPluginConfig(strapi, 'retry', retry);
     }
@@ -180,24 +168,24 @@ import { kind } from '../helpers/test-db';
 
     const calls = emulator.requests({ since });
     // The interleaving really happened: lost POST, walk refused (401), token refused (503), then the walk again.
-    expect(
-      calls.map((r: any) => `${r.method} ${r.path.split('?')[0]} ${r.status}`).slice(0, 4)
-    ).toEqual([
-      'POST /v3.0/pinpoints null',
-      'GET /v3.0/pinpoints 401',
-      'POST /v3.0/oauth2/token 503',
-      'POST /v3.0/oauth2/token 200',
-    ]);
-    expect(
-      emulator.state().pinpoints.filter((p: any) => p.name === 'Lost behind a token')
-    ).toHaveLength(1);
+    expect(calls.map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`).slice(0, 4)).toEqual(
+      [
+        'POST /v3.0/pinpoints null',
+        'GET /v3.0/pinpoints 401',
+        'POST /v3.0/oauth2/token 503',
+        'POST /v3.0/oauth2/token 200',
+      ]
+    );
+    expect(emulator.state().pinpoints.filter((p) => p.name === 'Lost behind a token')).toHaveLength(
+      1
+    );
     expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
       status: 'synced',
       lastError: null,
     });
-    expect(
-      calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
-    ).toHaveLength(1);
+    expect(calls.filter((r) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(
+      1
+    );
   });
 
   test('of an event whose pinpoint is then deleted leaves no event behind, on a remote that keeps events of deleted pinpoints', async () => {
@@ -222,9 +210,7 @@ import { kind } from '../helpers/test-db';
         async () => (await stateOf(app, HAPPENING, happening.documentId))?.attempts >= 1,
         'the lost create to be recorded'
       );
-      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toHaveLength(
-        1
-      );
+      expect(emulator.state().events.filter((e) => e.name === 'Cancelled show')).toHaveLength(1);
 
       const since = mark(emulator);
       await docs(strapi, PLACE).delete({ documentId: place.documentId });
@@ -240,16 +226,14 @@ import { kind } from '../helpers/test-db';
       );
       await app.sync().idle();
 
-      expect(emulator.state().pinpoints.find((p: any) => p.id === pinpointId)).toBeUndefined();
-      expect(emulator.state().events.filter((e: any) => e.name === 'Cancelled show')).toEqual([]);
+      expect(emulator.state().pinpoints.find((p) => p.id === pinpointId)).toBeUndefined();
+      expect(emulator.state().events.filter((e) => e.name === 'Cancelled show')).toEqual([]);
       const s = await stateOf(app, HAPPENING, happening.documentId);
       expect(s).toMatchObject({ status: 'failed', remoteId: null });
       expect(s.lastError).toMatch(/pinpoint/);
-      const calls = emulator
-        .requests({ since })
-        .filter((r: any) => r.path.startsWith('/v3.0/events'));
+      const calls = emulator.requests({ since }).filter((r) => r.path.startsWith('/v3.0/events'));
       expect(
-        calls.map((r: any) => `${r.method} ${r.path.replace(/\d{4,}/g, ':id')} ${r.status}`)
+        calls.map((r) => `${r.method} ${r.path.replace(/\d{4,}/g, ':id')} ${r.status}`)
       ).toEqual([
         // This remote refuses to filter by a pinpoint that is gone: every event is looked at.
         'GET /v3.0/events?pinpoint=:id 400',
@@ -275,7 +259,7 @@ import { kind } from '../helpers/test-db';
         });
         await app.sync().idle();
       }
-      const before = emulator.state().pinpoints.map((p: any) => p.id);
+      const before = emulator.state().pinpoints.map((p) => p.id);
       const pagesBefore = before.length / 5;
       emulator.scriptFaults([
         { kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' },
@@ -294,7 +278,7 @@ import { kind } from '../helpers/test-db';
       const pageGets = () =>
         emulator
           .requests({ since })
-          .filter((r: any) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
+          .filter((r) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
       await until(() => pageGets().length >= pagesBefore, 'the walk to reach its last page');
       // Someone else deletes an early pinpoint meanwhile.
       expect((await remoteCall(emulator, 'DELETE', `/v3.0/pinpoints/${before[0]}`)).status).toBe(
@@ -302,15 +286,15 @@ import { kind } from '../helpers/test-db';
       );
       await app.sync().idle();
 
-      expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slipping')).toHaveLength(1);
+      expect(emulator.state().pinpoints.filter((p) => p.name === 'Slipping')).toHaveLength(1);
       expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
         status: 'synced',
         lastError: null,
       });
       const calls = emulator.requests({ since });
-      expect(
-        calls.filter((r: any) => r.method === 'POST' && r.path === '/v3.0/pinpoints')
-      ).toHaveLength(1);
+      expect(calls.filter((r) => r.method === 'POST' && r.path === '/v3.0/pinpoints')).toHaveLength(
+        1
+      );
       // The first walk ended on an empty page (its count had changed); the second found it.
       expect(pageGets()[pagesBefore]).toMatchObject({ fault: 'latency', status: 200 });
       expect(pageGets().length).toBeGreaterThan(pagesBefore + 1);
@@ -334,8 +318,8 @@ import { kind } from '../helpers/test-db';
     });
     const tour = await createTour(strapi, { name: 'Stages', stops: [place.documentId] });
     await app.sync().idle();
-    expect(emulator.state().events.filter((e: any) => e.name === 'Opera')).toHaveLength(1);
-    expect(emulator.state().lists.filter((l: any) => l.name === 'Stages')).toHaveLength(1);
+    expect(emulator.state().events.filter((e) => e.name === 'Opera')).toHaveLength(1);
+    expect(emulator.state().lists.filter((l) => l.name === 'Stages')).toHaveLength(1);
     expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ status: 'synced' });
     expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([
       (await stateOf(app, PLACE, place.documentId)).remoteId,
@@ -365,7 +349,7 @@ import { kind } from '../helpers/test-db';
       const place = await createPlace(strapi, { title, geo: { lat: 43.3, lng: 5.3 + n } });
       await app.sync().idle();
 
-      const copies = emulator.state().pinpoints.filter((p: any) => p.name === title);
+      const copies = emulator.state().pinpoints.filter((p) => p.name === title);
       expect(copies).toHaveLength(1);
       expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
         status: 'synced',
@@ -374,8 +358,8 @@ import { kind } from '../helpers/test-db';
       });
       const calls = emulator
         .requests({ since })
-        .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'));
-      expect(calls.map((r: any) => [r.method, r.path, r.status, r.fault])).toEqual([
+        .filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'));
+      expect(calls.map((r) => [r.method, r.path, r.status, r.fault])).toEqual([
         ['POST', '/v3.0/pinpoints', 201, 'garble-after'],
         ['PUT', `/v3.0/pinpoints/${copies[0].id}`, 200, null],
       ]);
@@ -446,7 +430,7 @@ describe('a restart', () => {
       // A resync started before a stop finishes after the restart.
       // Changed behind the plugin's back (no document service call): only a resync can see it.
       await app.strapi.db
-        .query(PLACE as any)
+        .query(PLACE)
         .updateMany({ where: { documentId: place.documentId }, data: { title: 'Park (renamed)' } });
       app.strapi.config.set('plugin::location-content.syncEnabled', false);
       const job = await app.sync().resync();
@@ -499,11 +483,10 @@ describe('a restart', () => {
       });
       await app.sync().idle();
       const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
-      expect(emulator.state().events.map((e: any) => e.id)).toContain(eventId);
+      expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
 
       // As an install from before the table: the refs only in the states' JSON.
-      const refs = () =>
-        app!.strapi.db.metadata.get('plugin::location-content.sync-ref' as any).tableName;
+      const refs = () => app!.strapi.db.metadata.get('plugin::location-content.sync-ref').tableName;
       await app.strapi.db.connection(refs()).del();
       await app.stop();
       app = await startApp({ appDir, emulatorHandle: emulator });
@@ -516,7 +499,7 @@ describe('a restart', () => {
       // The pinpoint goes: the event's state is found through the rebuilt refs and follows.
       await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });
       await app.sync().idle();
-      expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
+      expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
       const event = await stateOf(app, HAPPENING, happening.documentId);
       expect(event.remoteId).toBeNull();
       expect(event.lastError).toMatch(/pinpoint/);

@@ -130,7 +130,7 @@ test('a pinpoint waits for its category; the event and the list wait for the pin
   const waiting = await stateOf(app, PLACE, place.documentId);
   expect(waiting).toMatchObject({ status: 'pending', remoteId: null });
   expect(waiting.lastError).toContain(icon.documentId);
-  expect(emulator.state().pinpoints.find((p: any) => p.name === 'Lookout')).toBeUndefined();
+  expect(emulator.state().pinpoints.find((p) => p.name === 'Lookout')).toBeUndefined();
 
   emulator.clearFaults();
   await app.sync().idle();
@@ -142,7 +142,7 @@ test('a pinpoint waits for its category; the event and the list wait for the pin
   });
   expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([pinpoint.id]);
   // The emulator checks the category and pinpoint of every write: the order was right.
-  expect(emulator.requests().filter((r: any) => r.status === 400)).toEqual([]);
+  expect(emulator.requests().filter((r) => r.status === 400)).toEqual([]);
 });
 
 test('removing a pinpoint takes its events with it; the state follows and they come back with it', async () => {
@@ -159,12 +159,12 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   await app.sync().idle();
   const first = await stateOf(app, PLACE, place.documentId);
   const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
-  expect(emulator.state().events.map((e: any) => e.id)).toContain(eventId);
+  expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
 
   await docs(strapi, PLACE).unpublish({ documentId: place.documentId });
   await app.sync().idle();
-  expect(emulator.state().pinpoints.map((p: any) => p.id)).not.toContain(first.remoteId);
-  expect(emulator.state().events.map((e: any) => e.id)).not.toContain(eventId);
+  expect(emulator.state().pinpoints.map((p) => p.id)).not.toContain(first.remoteId);
+  expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
   // No state points at the deleted event; the reason is readable.
   const orphanEvent = await stateOf(app, HAPPENING, happening.documentId);
   expect(orphanEvent.remoteId).toBeNull();
@@ -201,12 +201,12 @@ test('removing a pinpoint takes its events with it; the state follows and they c
     name: 'Fair',
     pinpoint: otherId,
   });
-  expect(emulator.state().events.filter((e: any) => e.name === 'Fair')).toHaveLength(1);
+  expect(emulator.state().events.filter((e) => e.name === 'Fair')).toHaveLength(1);
 });
 
 describe('a list pushed again because of its members', () => {
   const calls = (since: number) =>
-    writes(app.emulator, since).map((r: any) => `${r.method} ${r.path.replace(/\/\d+/g, '/:id')}`);
+    writes(app.emulator, since).map((r) => `${r.method} ${r.path.replace(/\/\d+/g, '/:id')}`);
 
   test('when a member gets its remote id, makes the membership call only: no PUT of its unchanged name', async () => {
     const { strapi, emulator } = app;
@@ -267,7 +267,7 @@ describe('a list pushed again because of its members', () => {
 
     await docs(strapi, PLACE).publish({ documentId: later.documentId });
     await app.sync().idle();
-    const lists = emulator.state().lists.filter((l: any) => l.name === 'Coast walk');
+    const lists = emulator.state().lists.filter((l) => l.name === 'Coast walk');
     expect(lists).toHaveLength(1);
     expect(lists[0].id).not.toBe(gone);
     expect(lists[0].members).toEqual(

@@ -88,20 +88,18 @@ test('a resync where nothing changed makes no write call and counts everything s
 test('the dry run returns the plan and touches nothing; the resync does it and counts each entry once', async () => {
   const { strapi, emulator } = app;
   // Changes the plugin cannot have seen: straight into the database, and while the sync is off.
-  await strapi.db.query(PLACE as any).updateMany({
+  await strapi.db.query(PLACE).updateMany({
     where: { documentId: places[0].documentId },
     data: { title: 'Place 0 renamed' },
   });
   await strapi.db
-    .query(PLACE as any)
+    .query(PLACE)
     .updateMany({ where: { documentId: places[1].documentId }, data: { title: '' } });
-  await strapi.db.query(PLACE as any).updateMany({
+  await strapi.db.query(PLACE).updateMany({
     where: { documentId: places[2].documentId },
     data: { title: 'Place 2 renamed' },
   });
-  await strapi.db
-    .query(HAPPENING as any)
-    .deleteMany({ where: { documentId: happenings[4].documentId } });
+  await strapi.db.query(HAPPENING).deleteMany({ where: { documentId: happenings[4].documentId } });
   setPluginConfig(strapi, 'syncEnabled', false);
   const fresh = await createPlace(strapi, { title: 'Fresh', geo: { lat: 60, lng: 10 } });
   const depth = (await app.sync().status()).queue.depth;
@@ -227,7 +225,7 @@ test('a resync lists more entries than fit in one page (500), one outbox row eac
     label: `Bulk ${i}`,
   }));
   for (let i = 0; i < rows.length; i += 100)
-    await strapi.db.query(ICON as any).createMany({ data: rows.slice(i, i + 100) });
+    await strapi.db.query(ICON).createMany({ data: rows.slice(i, i + 100) });
   // Listing only: the sync is off, so the rows stay in the outbox where they can be counted.
   setPluginConfig(strapi, 'syncEnabled', false);
   const since = mark(emulator);

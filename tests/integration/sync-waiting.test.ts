@@ -47,10 +47,8 @@ test('an event waiting for a pinpoint whose lost create is adopted by a push tha
 
   await app.sync().idle();
   // The interleaving really happened: lost POST, listing, adoption, failed PUT, then a PUT that went through.
-  const calls = emulator
-    .requests({ since })
-    .filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
-  expect(calls.map((r: any) => `${r.method} ${r.status}`)).toEqual([
+  const calls = emulator.requests({ since }).filter((r) => r.path.startsWith('/v3.0/pinpoints'));
+  expect(calls.map((r) => `${r.method} ${r.status}`)).toEqual([
     'POST null',
     'GET 200',
     'PUT 503',
@@ -101,7 +99,7 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
   const waiting = await stateOf(app, HAPPENING, waiter.documentId);
   expect(waiting).toMatchObject({ status: 'pending', queued: false });
   expect(waiting.lastError).toMatch(/^Waiting for api::place\.place/);
-  await strapi.db.query('plugin::location-content.sync-state' as any).updateMany({
+  await strapi.db.query('plugin::location-content.sync-state').updateMany({
     where: { entryDocumentId: place.documentId },
     data: { status: 'pending', payloadHash: null },
   });

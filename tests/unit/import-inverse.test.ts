@@ -98,9 +98,7 @@ test('a mapping with a transform is imported only with an inverse', () => {
   expect(planFields(transformed, lookup(modelsA)).blocked).toMatch(
     /has a transform and no inverse/
   );
-  expect(
-    planFields({ ...transformed, inverse: (d: any) => d }, lookup(modelsA)).blocked
-  ).toBeNull();
+  expect(planFields({ ...transformed, inverse: (d) => d }, lookup(modelsA)).blocked).toBeNull();
 });
 
 test('a remote pinpoint becomes data that maps back to the same payload', async () => {

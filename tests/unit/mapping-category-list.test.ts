@@ -107,7 +107,7 @@ describe('list', () => {
       contentType: 'api::tour.tour',
       resource: 'list',
       fields: { name: 'name' },
-      transform: (e: any) => ({ ...e, id: 99, pinpoints: [1, 2], secret: 'x' }),
+      transform: (e) => ({ ...e, id: 99, pinpoints: [1, 2], secret: 'x' }),
     } as Mapping;
     const out = (await mapEntry(mapping, { name: 'T' }, context(modelsA))) as UpsertOutcome;
     expect(Object.keys(out.payload)).toEqual(['name']);

@@ -221,7 +221,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     const entry = place();
     const mapping = {
       ...placeMapping,
-      transform: (e: any) => {
+      transform: (e) => {
         e.title = `${e.title.trim()} (closed)`;
         return e;
       },
@@ -242,7 +242,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
     const mapping = {
       ...placeMapping,
       fields: { ...placeMapping.fields, address: 'fullAddress' },
-      transform: (e: any) => ({ ...e, fullAddress: `${e.address.trim()}, Marseille` }),
+      transform: (e) => ({ ...e, fullAddress: `${e.address.trim()}, Marseille` }),
     } as Mapping;
     const out = await upsert(mapping, place());
     expect((out.payload as any).address).toBe('1 quai Nord, Marseille');

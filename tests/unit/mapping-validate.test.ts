@@ -253,10 +253,10 @@ describe('validateMappingFields', () => {
     const m = {
       ...goodA[2],
       fields: { name: 'computedName' },
-      transform: (e: any) => e,
+      transform: (e) => e,
     } as Mapping;
     expect(validateMappingFields(m, A)).toEqual([]);
-    const still = { ...goodA[2], fields: { name: 'glyph' }, transform: (e: any) => e } as Mapping;
+    const still = { ...goodA[2], fields: { name: 'glyph' }, transform: (e) => e } as Mapping;
     expect(validateMappingFields(still, A)).toEqual([
       "mappings[0].fields.name: 'glyph' is a media field, a string is needed",
     ]);
