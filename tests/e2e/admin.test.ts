@@ -14,6 +14,7 @@ import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
+import { createSuperAdmin } from '../helpers/admin-api';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
@@ -98,15 +99,12 @@ const toastGone = (text: string | RegExp) =>
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir, patchConfig });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
+  await createSuperAdmin(app.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Ada',
     lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
 
   // The account already holds a few pinpoints made elsewhere.
   for (const [name, latitude, longitude] of [
@@ -351,7 +349,7 @@ async function loginAs(email: string, roleId: number | string) {
     password: PASSWORD,
     isActive: true,
     roles: [roleId],
-  } as any);
+  });
   // Log out: forget the session (cookies and storage of the admin's origin), then open the login page.
   await page.goto(`${app.url}/admin/auth/login`);
   await context.clearCookies();
@@ -359,11 +357,7 @@ async function loginAs(email: string, roleId: number | string) {
     localStorage.clear();
     sessionStorage.clear();
   });
-  await page.goto(`${app.url}/admin/auth/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(/\/admin\/?$/);
+  await logIn(page, app.url!, email, PASSWORD);
 }
 
 const entryUrl = () =>

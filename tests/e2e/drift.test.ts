@@ -13,6 +13,7 @@ import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
+import { createSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -28,15 +29,12 @@ const docs: Record<string, string> = {};
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
+  await createSuperAdmin(app.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Ada',
     lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
   for (const title of ['Louvre', 'Orsay', 'Rodin'])
     docs[title] = (await createPlace(app.strapi, { title })).documentId;
   await app.sync().idle();

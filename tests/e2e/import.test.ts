@@ -14,6 +14,7 @@ import { PLACE, HAPPENING, ICON } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
+import { createSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -29,15 +30,12 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
+  await createSuperAdmin(app.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Ada',
     lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
 
   // An account that already has content, one place of it off the map.
   [ids.museum] = app.emulator.seed('categories', [{ name: 'Museums' }]);

@@ -14,6 +14,7 @@ import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
+import { createSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -35,15 +36,12 @@ beforeAll(async () => {
     appDir,
     patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c),
   });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
+  await createSuperAdmin(app.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Ada',
     lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
 
   // The account already holds the places, one of them twice, and a place no entry has.
   [ids.louvre, ids.orsay, ids.orsayCopy, ids.rock] = app.emulator.seed('pinpoints', [

@@ -15,6 +15,7 @@ import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
+import { createSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -57,15 +58,12 @@ beforeAll(async () => {
       return config;
     },
   });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
+  await createSuperAdmin(app.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Otto',
     lastname: 'Ops',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
 
   // A history of five attempts: created, refused by the remote (400), updated three times.
   placeId = (await createPlace(app.strapi, { title: 'Louvre', geo: { lat: 48.8606, lng: 2.3376 } }))

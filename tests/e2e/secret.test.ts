@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
-import { withoutCredentials } from '../helpers/admin-api';
+import { withoutCredentials, createSuperAdmin } from '../helpers/admin-api';
 import { createPlace } from '../helpers/content';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { PLACE, remoteOf, until } from '../helpers/sync';
@@ -45,15 +45,12 @@ beforeAll(async () => {
   emulator = await startEmulator({ strict: true });
   appDir = await appWithBuiltAdmin();
   await boot('keyA');
-  const superAdmin = await app!.strapi.service('admin::role').getSuperAdmin();
-  await app!.strapi.service('admin::user').create({
+  await createSuperAdmin(app!.strapi, {
     email: EMAIL,
+    password: PASSWORD,
     firstname: 'Ada',
     lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  });
   const settings = app!.strapi.plugin('location-content').service('settings');
   await settings.credentials.save({
     baseUrl: emulator.baseUrl,

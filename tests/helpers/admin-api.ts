@@ -4,6 +4,7 @@
  * nothing listens on.
  */
 import net from 'node:net';
+import type { Core } from '@strapi/strapi';
 import type { TestApp } from './strapi';
 
 const PASSWORD = 'Str0ngPassw0rd!';
@@ -52,6 +53,15 @@ export const client =
     }
     return { status: res.status, body, text };
   };
+
+/** The super admin a browser test logs in as (tests/e2e/browser.ts logIn). */
+export async function createSuperAdmin(
+  strapi: Core.Strapi,
+  user: { email: string; password: string; firstname: string; lastname: string }
+) {
+  const superAdmin = await strapi.service('admin::role').getSuperAdmin();
+  await strapi.service('admin::user').create({ ...user, isActive: true, roles: [superAdmin.id] });
+}
 
 export async function createAdmin(app: TestApp, email: string, roleIds: Array<number | string>) {
   await app.strapi.service('admin::user').create({
