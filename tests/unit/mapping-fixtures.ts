@@ -131,7 +131,13 @@ export const modelsB: Record<string, SchemaModel> = {
  * Model A mapped whole, one mapping per resource: the starting point of the mapping, populate,
  * validation and import tests. A test that needs a variant spreads one of these.
  */
-export const mappingA: Record<'place' | 'happening' | 'icon' | 'tour', Mapping> = {
+type MappingOf<R extends Mapping['resource']> = Extract<Mapping, { resource: R }>;
+export const mappingA: {
+  place: MappingOf<'pinpoint'>;
+  happening: MappingOf<'event'>;
+  icon: MappingOf<'category'>;
+  tour: MappingOf<'list'>;
+} = {
   place: {
     contentType: 'api::place.place',
     resource: 'pinpoint',
