@@ -326,7 +326,7 @@ describe('import: an account that already has content, into a new app', () => {
     const reading = await startChildApp({ appDir, emulator: emu });
     const found = await reading.run(async (strapi) => ({
       places: (await strapi.documents('api::place.place').findMany({ status: 'draft' })).map(
-        (p: any) => p.title
+        (p) => p.title
       ),
       icons: await strapi.documents('api::icon.icon').count({}),
     }));

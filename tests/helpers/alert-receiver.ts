@@ -1,16 +1,17 @@
 /** A webhook receiver for the plugin's alerts: each JSON body it is sent, in order. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AlertMessage } from '../../shared/contracts/alerts';
 
 export interface AlertReceiver {
   /** the bodies received so far */
-  alerts: any[];
+  alerts: AlertMessage[];
   url(path?: string): string;
   close(): Promise<void>;
 }
 
 export async function startAlertReceiver(): Promise<AlertReceiver> {
-  const alerts: any[] = [];
+  const alerts: AlertMessage[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));

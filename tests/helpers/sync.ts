@@ -35,7 +35,7 @@ const WRITE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 export function writes(emulator: EmulatorHandle, since = 0) {
   return emulator
     .requests({ since })
-    .filter((r: any) => WRITE.has(r.method) && !r.path.startsWith('/v3.0/oauth2/'));
+    .filter((r) => WRITE.has(r.method) && !r.path.startsWith('/v3.0/oauth2/'));
 }
 
 /** Sequence number of the last logged request: pass it to `writes` to count what happens afterwards. */
@@ -61,7 +61,7 @@ export async function until<T>(
 
 /** Everything on the emulator, with counts: handy in assertions on "no duplicates". */
 export const counts = (emulator: EmulatorHandle) => {
-  const s = emulator.state() as any;
+  const s = emulator.state();
   return {
     pinpoints: s.pinpoints.length,
     events: s.events.length,
