@@ -19,7 +19,7 @@ const { ensureBuilt, round, table, saveResult, runMain, arg, until } = require('
 const { startEmulatorProcess } = require('./lib/emulator');
 const { useJournal } = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
-const { startChildApp } = require('../tests/helpers/child-app');
+const { startChildApp } = require('../tests/helpers/node')('child-app');
 
 const SMALL = arg('small', 10_000);
 const BIG = arg('big', 100_000);
