@@ -15,6 +15,11 @@ const { seedSampleContent } = require('./sample-content');
 // The admin build shared with the browser tests (TypeScript, compiled by tsx for this one module:
 // Strapi itself does not boot under tsx).
 const { builtAdmin } = require('tsx/cjs/api').require('./admin-build.ts', __filename);
+// The super admin the browser tests log in as, made the same way.
+const { ensureSuperAdmin } = require('tsx/cjs/api').require(
+  '../tests/helpers/admin-api.ts',
+  __filename
+);
 
 const ROOT = path.resolve(__dirname, '..');
 const PLAYGROUND = path.join(ROOT, 'playground');
@@ -111,7 +116,12 @@ async function main() {
   const strapi = createStrapi({ appDir: PLAYGROUND, distDir: PLAYGROUND });
   await strapi.load();
   // Before listen: Strapi's banner tells whoever has no admin user yet to create one.
-  await ensureAdmin(strapi);
+  await ensureSuperAdmin(strapi, {
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+    firstname: 'Demo',
+    lastname: 'Admin',
+  });
   await strapi.listen();
 
   const seeded = await seedSampleContent(strapi);
@@ -154,21 +164,6 @@ async function main() {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-}
-
-async function ensureAdmin(strapi) {
-  const users = strapi.service('admin::user');
-  if (await users.exists({ email: ADMIN_EMAIL })) return;
-  const superAdmin = await strapi.service('admin::role').getSuperAdmin();
-  await users.create({
-    email: ADMIN_EMAIL,
-    firstname: 'Demo',
-    lastname: 'Admin',
-    password: ADMIN_PASSWORD,
-    isActive: true,
-    registrationToken: null,
-    roles: superAdmin ? [superAdmin.id] : [],
-  });
 }
 
 main().catch((err) => {

@@ -14,7 +14,7 @@ import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { createSuperAdmin } from '../helpers/admin-api';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
@@ -99,7 +99,7 @@ const toastGone = (text: string | RegExp) =>
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir, patchConfig });
-  await createSuperAdmin(app.strapi, {
+  await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Ada',

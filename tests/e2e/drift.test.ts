@@ -13,7 +13,7 @@ import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { createSuperAdmin } from '../helpers/admin-api';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -29,7 +29,7 @@ const docs: Record<string, string> = {};
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
-  await createSuperAdmin(app.strapi, {
+  await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Ada',

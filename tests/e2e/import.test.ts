@@ -14,7 +14,7 @@ import { PLACE, HAPPENING, ICON } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { createSuperAdmin } from '../helpers/admin-api';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -30,7 +30,7 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
-  await createSuperAdmin(app.strapi, {
+  await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Ada',

@@ -14,7 +14,7 @@ import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { createSuperAdmin } from '../helpers/admin-api';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
     appDir,
     patchConfig: (c) => ((c['location-content'].config.syncEnabled = false), c),
   });
-  await createSuperAdmin(app.strapi, {
+  await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Ada',

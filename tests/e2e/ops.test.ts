@@ -15,7 +15,7 @@ import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { createSuperAdmin } from '../helpers/admin-api';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
       return config;
     },
   });
-  await createSuperAdmin(app.strapi, {
+  await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Otto',

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
-import { withoutCredentials, createSuperAdmin } from '../helpers/admin-api';
+import { withoutCredentials, ensureSuperAdmin } from '../helpers/admin-api';
 import { createPlace } from '../helpers/content';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { PLACE, remoteOf, until } from '../helpers/sync';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ strict: true });
   appDir = await appWithBuiltAdmin();
   await boot('keyA');
-  await createSuperAdmin(app!.strapi, {
+  await ensureSuperAdmin(app!.strapi, {
     email: EMAIL,
     password: PASSWORD,
     firstname: 'Ada',

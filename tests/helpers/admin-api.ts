@@ -1,6 +1,6 @@
 /**
  * The admin API in tests: an HTTP client that keeps every answer body (the admin-routes-*.test.ts
- * files), admin users logged in and roles (every test that calls the admin routes), and a port
+ * files), admin users logged in and roles, the super admin of the browser tests and the demo (every test that calls the admin routes), and a port
  * nothing listens on.
  */
 import net from 'node:net';
@@ -54,13 +54,23 @@ export const client =
     return { status: res.status, body, text };
   };
 
-/** The super admin a browser test logs in as (tests/e2e/browser.ts logIn). */
-export async function createSuperAdmin(
+/**
+ * The super admin a browser test (tests/e2e/browser.ts logIn) or the demo logs in as; kept when it
+ * exists (the demo's playground keeps its database between runs).
+ */
+export async function ensureSuperAdmin(
   strapi: Core.Strapi,
   user: { email: string; password: string; firstname: string; lastname: string }
 ) {
+  const users = strapi.service('admin::user');
+  if (await users.exists({ email: user.email })) return;
   const superAdmin = await strapi.service('admin::role').getSuperAdmin();
-  await strapi.service('admin::user').create({ ...user, isActive: true, roles: [superAdmin.id] });
+  await users.create({
+    ...user,
+    isActive: true,
+    registrationToken: null,
+    roles: superAdmin ? [superAdmin.id] : [],
+  });
 }
 
 export async function createAdmin(app: TestApp, email: string, roleIds: Array<number | string>) {
