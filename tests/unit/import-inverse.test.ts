@@ -186,16 +186,7 @@ test('dates go into the repeatable component, or the first range into two fields
     { start: '2026-07-01T18:00:00+02:00', end: '2026-07-01T20:00:00.000Z' },
     { start: '2026-07-02T18:00:00.000Z', end: '2026-07-02T20:00:00.000Z' },
   ];
-  const happening: Mapping = {
-    contentType: 'api::happening.happening',
-    resource: 'event',
-    fields: {
-      name: 'title',
-      description: 'summary',
-      dates: { path: 'slots', start: 'from', end: 'to' },
-      pinpoint: 'place',
-    },
-  };
+  const happening = mappingA.happening;
   const inv = await invert(
     planFields(happening, lookup(modelsA)),
     1,
