@@ -1,4 +1,5 @@
 import { mapEntry, MappingError, type UpsertOutcome } from '../../server/src/mapping';
+import type { EventRequest } from '../../server/src/remote/types';
 import type { Mapping } from '../../server/src/config/types';
 import { context, file, mappingA, modelsA, modelsB, PNG } from './mapping-fixtures';
 
@@ -110,7 +111,7 @@ describe('event (model A: repeatable component slots with custom keys)', () => {
       }),
       context(modelsA, { p1: 1 })
     )) as UpsertOutcome;
-    expect((out.payload as any).dates).toEqual([
+    expect((out.payload as EventRequest).dates).toEqual([
       { start: '2024-01-01T15:00:00.000Z', end: '2024-01-01T17:00:00.000Z' },
     ]);
   });
@@ -179,7 +180,7 @@ describe('event (model B: start/end fields on the entry, JSON dates, media, tags
       fields: { ...base, dates: 'day' },
     } as Mapping;
     const out = (await mapEntry(mapping, show(), context(modelsB, { v1: 77 }))) as UpsertOutcome;
-    expect((out.payload as any).dates).toEqual([
+    expect((out.payload as EventRequest).dates).toEqual([
       { start: '2025-03-02T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z' },
     ]);
   });
@@ -191,7 +192,7 @@ describe('event (model B: start/end fields on the entry, JSON dates, media, tags
       fields: { ...base, dates: 'times' },
     } as Mapping;
     const out = (await mapEntry(mapping, show(), context(modelsB, { v1: 77 }))) as UpsertOutcome;
-    expect((out.payload as any).dates).toEqual([
+    expect((out.payload as EventRequest).dates).toEqual([
       { start: '2025-03-03T17:00:00.000Z', end: '2025-03-03T17:00:00.000Z' },
       { start: '2025-03-04T00:00:00.000Z', end: '2025-03-04T00:00:00.000Z' },
     ]);

@@ -1,4 +1,5 @@
 import { mapEntry, MappingError, type UpsertOutcome } from '../../server/src/mapping';
+import type { PinpointRequest } from '../../server/src/remote/types';
 import type { Mapping } from '../../server/src/config/types';
 import { context, file, mappingA, modelsA, modelsB, PNG } from './mapping-fixtures';
 
@@ -82,7 +83,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
 
   it('keeps right-to-left text and emoji intact', async () => {
     const out = await upsert(placeMapping, place({ title: ' مقهى الميناء ☕ ' }));
-    expect((out.payload as any).name).toBe('مقهى الميناء ☕');
+    expect((out.payload as PinpointRequest).name).toBe('مقهى الميناء ☕');
   });
 
   it('refuses an empty name', async () => {
@@ -121,7 +122,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
 
   it('a category not synced yet blocks; lists not synced yet do not', async () => {
     const out = await upsert(placeMapping, place(), context(modelsA, { t1: 72 }));
-    expect((out.payload as any).category).toBeUndefined();
+    expect((out.payload as PinpointRequest).category).toBeUndefined();
     expect(out.members).toEqual([72]);
     expect(out.unresolved).toEqual([
       {
@@ -148,7 +149,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
   });
 
   it('has no members at all when lists are not mapped', async () => {
-    const { lists, ...fields } = placeMapping.fields as any;
+    const { lists, ...fields } = placeMapping.fields;
     void lists;
     const out = await upsert({ ...placeMapping, fields } as Mapping, place());
     expect(out.members).toBeUndefined();
@@ -227,7 +228,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
       },
     } as Mapping;
     const out = await upsert(mapping, entry);
-    expect((out.payload as any).name).toBe('Café du Port 🌊 (closed)');
+    expect((out.payload as PinpointRequest).name).toBe('Café du Port 🌊 (closed)');
     expect(entry.title).toBe('  Café du Port 🌊  ');
 
     const skip = await mapEntry(
@@ -245,7 +246,7 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
       transform: (e) => ({ ...e, fullAddress: `${e.address.trim()}, Marseille` }),
     } as Mapping;
     const out = await upsert(mapping, place());
-    expect((out.payload as any).address).toBe('1 quai Nord, Marseille');
+    expect((out.payload as PinpointRequest).address).toBe('1 quai Nord, Marseille');
   });
 
   it('wraps a failing transform in a MappingError', async () => {
@@ -408,7 +409,7 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
       }),
       ctxB()
     )) as UpsertOutcome;
-    expect((out.payload as any).tags).toEqual(['jazz', 'rock']);
+    expect((out.payload as PinpointRequest).tags).toEqual(['jazz', 'rock']);
   });
 
   it('tags with an explicit key', async () => {
@@ -421,7 +422,7 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
       venue({ info: { labels: [{ documentId: 'l1', code: 'jazz', title: ' Jazz ' }] } }),
       ctxB()
     )) as UpsertOutcome;
-    expect((out.payload as any).tags).toEqual(['Jazz']);
+    expect((out.payload as PinpointRequest).tags).toEqual(['Jazz']);
   });
 
   it('tags from a JSON list of strings keep commas inside items', async () => {
@@ -434,7 +435,7 @@ describe('pinpoint (model B: venues with JSON GeoJSON, nested components, multip
       venue({ meta: { tags: ['rock, pop', ' jazz', '', 'jazz', 7] } }),
       ctxB()
     )) as UpsertOutcome;
-    expect((out.payload as any).tags).toEqual(['rock, pop', 'jazz', '7']);
+    expect((out.payload as PinpointRequest).tags).toEqual(['rock, pop', 'jazz', '7']);
   });
 
   it('a to-one category relation given several entries is refused', async () => {
