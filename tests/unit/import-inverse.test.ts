@@ -5,7 +5,7 @@ import { mapEntry } from '../../server/src/mapping';
 import { renderBlocks } from '../../server/src/mapping/blocks';
 import { markdownToHtml } from '../../server/src/mapping/html';
 import type { Mapping } from '../../server/src/config/types';
-import { context, lookup, modelsA, modelsB } from './mapping-fixtures';
+import { context, lookup, modelsA, modelsB, placeMappingA } from './mapping-fixtures';
 
 /** The inverse of a mapping: the same paths read backwards, on models nobody chose for it. */
 
@@ -21,19 +21,13 @@ const lookups = (pinpointOf: number | null | undefined = undefined): InverseLook
   isLocalized: (uid) => uid === 'api::place.place',
 });
 
+// The lists are written from the lists' side; altitude is named as never answered.
 const place: Mapping = {
-  contentType: 'api::place.place',
-  resource: 'pinpoint',
+  ...placeMappingA,
   fields: {
-    name: 'title',
-    description: 'body',
-    address: 'address',
-    latitude: 'geo.lat',
-    longitude: 'geo.lng',
+    ...placeMappingA.fields,
     tags: { path: 'keywords', key: 'name' },
-    media: 'cover',
-    media_credits: 'credits',
-    category: 'icon',
+    lists: undefined,
     altitude: 'geo.lat',
   },
 };

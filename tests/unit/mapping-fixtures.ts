@@ -4,6 +4,7 @@
  * Model B: venues / shows / pin types / collections, with other names and other structures
  * (JSON GeoJSON, nested components, start/end fields on the entry, a multiple media field).
  */
+import type { Mapping } from '../../server/src/config/types';
 import type {
   MappingContext,
   SchemaModel,
@@ -74,6 +75,24 @@ export const modelsA: Record<string, SchemaModel> = {
     'Geo point'
   ),
   'shared.slot': comp('shared.slot', { from: { type: 'datetime' }, to: { type: 'datetime' } }),
+};
+
+/** Model A's place mapped the way the playground maps its places (lists included): the tests vary it. */
+export const placeMappingA: Mapping = {
+  contentType: 'api::place.place',
+  resource: 'pinpoint',
+  fields: {
+    name: 'title',
+    description: 'body',
+    address: 'address',
+    latitude: 'geo.lat',
+    longitude: 'geo.lng',
+    tags: 'keywords',
+    media: 'cover',
+    media_credits: 'credits',
+    category: 'icon',
+    lists: 'tours',
+  },
 };
 
 export const modelsB: Record<string, SchemaModel> = {

@@ -1,23 +1,8 @@
 import { mapEntry, MappingError, type UpsertOutcome } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { context, file, modelsA, modelsB, PNG } from './mapping-fixtures';
+import { context, file, modelsA, modelsB, placeMappingA, PNG } from './mapping-fixtures';
 
-const placeMapping: Mapping = {
-  contentType: 'api::place.place',
-  resource: 'pinpoint',
-  fields: {
-    name: 'title',
-    description: 'body',
-    address: 'address',
-    latitude: 'geo.lat',
-    longitude: 'geo.lng',
-    tags: 'keywords',
-    media: 'cover',
-    media_credits: 'credits',
-    category: 'icon',
-    lists: 'tours',
-  },
-};
+const placeMapping: Mapping = placeMappingA;
 
 const place = (over: Record<string, unknown> = {}) => ({
   id: 12,

@@ -7,26 +7,11 @@ import {
   type UpsertOutcome,
 } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { context, lookup, modelsA, modelsB } from './mapping-fixtures';
+import { context, lookup, modelsA, modelsB, placeMappingA } from './mapping-fixtures';
 
 describe('populateFor', () => {
   it('model A: component true, media true, relations limited to documentId/locale and the tag key', () => {
-    const mapping: Mapping = {
-      contentType: 'api::place.place',
-      resource: 'pinpoint',
-      fields: {
-        name: 'title',
-        description: 'body',
-        address: 'address',
-        latitude: 'geo.lat',
-        longitude: 'geo.lng',
-        tags: 'keywords',
-        media: 'cover',
-        media_credits: 'credits',
-        category: 'icon',
-        lists: 'tours',
-      },
-    };
+    const mapping = placeMappingA;
     expect(populateFor(mapping, lookup(modelsA))).toEqual({
       cover: true,
       // icon and tours are not localized: Strapi refuses 'locale' in their fields

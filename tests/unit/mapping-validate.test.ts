@@ -1,28 +1,13 @@
 import { validateMappingFields, validateMappings } from '../../server/src/mapping';
 import type { Mapping } from '../../server/src/config/types';
-import { lookup, modelsA, modelsB } from './mapping-fixtures';
+import { lookup, modelsA, modelsB, placeMappingA } from './mapping-fixtures';
 
 const A = lookup(modelsA);
 const B = lookup(modelsB);
 const all = { ...modelsA, ...modelsB };
 
 const goodA: Mapping[] = [
-  {
-    contentType: 'api::place.place',
-    resource: 'pinpoint',
-    fields: {
-      name: 'title',
-      description: 'body',
-      address: 'address',
-      latitude: 'geo.lat',
-      longitude: 'geo.lng',
-      tags: 'keywords',
-      media: 'cover',
-      media_credits: 'credits',
-      category: 'icon',
-      lists: 'tours',
-    },
-  },
+  placeMappingA,
   {
     contentType: 'api::happening.happening',
     resource: 'event',
