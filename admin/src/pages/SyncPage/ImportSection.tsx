@@ -88,7 +88,6 @@ const Group = ({
             <SingleSelect
               value={group.contentType ?? undefined}
               onChange={(v: string | number) => choose(String(v))}
-              data-testid={`import-into-${group.resource}`}
             >
               {group.candidates.map((c) => (
                 <SingleSelectOption key={c} value={c}>
