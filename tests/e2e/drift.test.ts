@@ -11,6 +11,7 @@ import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { createSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
 
@@ -28,15 +29,7 @@ const docs: Record<string, string> = {};
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
   app = await startApp({ http: true, serveAdminPanel: true, appDir });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
-    email: EMAIL,
-    firstname: 'Ada',
-    lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  await createSuperAdmin(app, EMAIL, PASSWORD);
   for (const title of ['Louvre', 'Orsay', 'Rodin'])
     docs[title] = (await createPlace(app.strapi, { title })).documentId;
   await app.sync().idle();

@@ -8,14 +8,14 @@
  *   npx strapi-plugin build && npx jest tests/e2e/import.test.ts --selectProjects e2e
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { addContentTypes } from '../helpers/app-dir';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { PLACE, HAPPENING, ICON } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { createSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
+import { saveShot, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -48,15 +48,7 @@ beforeAll(async () => {
       return config;
     },
   });
-  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
-  await app.strapi.service('admin::user').create({
-    email: EMAIL,
-    firstname: 'Ada',
-    lastname: 'Admin',
-    password: PASSWORD,
-    isActive: true,
-    roles: [superAdmin.id],
-  } as any);
+  await createSuperAdmin(app, EMAIL, PASSWORD);
 
   // An account that already has content, one place of it off the map.
   [ids.museum] = app.emulator.seed('categories', [{ name: 'Museums' }]);
@@ -94,14 +86,7 @@ afterAll(async () => {
   if (app) await removeDir(app.appDir);
 });
 
-const shot = async (name: string) => {
-  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
-  if (await closeBanner.isVisible()) await closeBanner.click();
-  // nothing hovered, nothing focused (the select keeps its focus ring after a choice)
-  await page.mouse.move(0, 0);
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
-};
+const shot = (name: string) => saveShot(page, name);
 
 test('dry run in a modal, then the job with its progress and its failures', async () => {
   await logIn(page, app.url!, EMAIL, PASSWORD);

@@ -107,3 +107,16 @@ export const pluginApi = (
   token?: string,
   body?: unknown
 ) => client(app)(method, `/location-content${path}`, { token, body });
+
+/** A super admin the browser tests log in as (the browser logs in itself: no token here). */
+export async function createSuperAdmin(app: TestApp, email: string, password: string) {
+  const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
+  await app.strapi.service('admin::user').create({
+    email,
+    firstname: 'Ada',
+    lastname: 'Admin',
+    password,
+    isActive: true,
+    roles: [superAdmin.id],
+  } as any);
+}
