@@ -1,4 +1,5 @@
 jest.setTimeout(240_000);
+import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { addContentTypes, makeAppDir } from '../helpers/app-dir';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { docs, mark, PLACE, until, writes } from '../helpers/sync';
@@ -16,7 +17,36 @@ const BOOTH = 'api::booth.booth';
 const LABEL = 'api::label.label';
 
 let app: TestApp;
+let emulator: EmulatorHandle;
 const ids: Record<string, number> = {};
+
+/** The playground's mappings, and two more content types mapped to pinpoints. */
+const patchConfig = (config: any) => {
+  const lc = config['location-content'].config;
+  lc.mappings.push(
+    {
+      contentType: STAND,
+      resource: 'pinpoint',
+      fields: {
+        name: 'name',
+        description: 'intro',
+        coordinates: 'location',
+        tags: { path: 'labels', key: 'name' },
+        media: 'photo',
+      },
+      // The map shows stands without their star; the import gives it back.
+      transform: (entry: any) => ({ ...entry, name: entry.name.replace(/^★ /, '') }),
+      inverse: (data: any) => ({ ...data, name: `★ ${data.name}`, origin: 'import' }),
+    },
+    {
+      contentType: BOOTH,
+      resource: 'pinpoint',
+      fields: { name: 'title', coordinates: 'spot' },
+      transform: (entry: any) => ({ ...entry, title: entry.title.toUpperCase() }),
+    }
+  );
+  return config;
+};
 
 beforeAll(async () => {
   const appDir = await makeAppDir();
@@ -36,36 +66,8 @@ beforeAll(async () => {
     },
     { name: 'booth', attributes: { title: { type: 'string' }, spot: { type: 'json' } } },
   ]);
-  app = await startApp({
-    appDir,
-    emulator: { pageSize: 5 },
-    patchConfig: (config) => {
-      const lc = config['location-content'].config;
-      lc.mappings.push(
-        {
-          contentType: STAND,
-          resource: 'pinpoint',
-          fields: {
-            name: 'name',
-            description: 'intro',
-            coordinates: 'location',
-            tags: { path: 'labels', key: 'name' },
-            media: 'photo',
-          },
-          // The map shows stands without their star; the import gives it back.
-          transform: (entry: any) => ({ ...entry, name: entry.name.replace(/^★ /, '') }),
-          inverse: (data: any) => ({ ...data, name: `★ ${data.name}`, origin: 'import' }),
-        },
-        {
-          contentType: BOOTH,
-          resource: 'pinpoint',
-          fields: { name: 'title', coordinates: 'spot' },
-          transform: (entry: any) => ({ ...entry, title: entry.title.toUpperCase() }),
-        }
-      );
-      return config;
-    },
-  });
+  emulator = await startEmulator({ strict: true, pageSize: 5 });
+  app = await startApp({ appDir, emulatorHandle: emulator, patchConfig });
   // A label the editors already have: the import reuses it.
   await docs(app.strapi, LABEL).create({ data: { name: 'history' }, status: 'published' });
   [ids.harbour, ids.lighthouse] = app.emulator.seed('pinpoints', [
@@ -83,7 +85,10 @@ beforeAll(async () => {
   await app.sync().inventory();
 });
 
-afterAll(() => stopApp(app, { settle: true }));
+afterAll(async () => {
+  await stopApp(app, { settle: true });
+  await emulator?.stop();
+});
 
 const finished = () =>
   until(
@@ -203,4 +208,40 @@ test('a second import takes only the new object and makes no second tag entry', 
   const pier = await stand(ids.pier);
   expect(pier.labels.map((l: any) => l.name).sort()).toEqual(['harbour', 'history']);
   expect(await docs(app.strapi, STAND).count({})).toBe(3);
+});
+
+test('a job interrupted by a restart resumes into the content type it was started with', async () => {
+  [ids.quay] = app.emulator.seed('pinpoints', [
+    { name: 'Quay', latitude: 47.24, longitude: -1.59 },
+  ]);
+  // A job as a restart leaves it: recorded as running, in its walk, with its choice.
+  const running = await app.sync().importProgress();
+  await app.strapi.store({ type: 'plugin', name: 'location-content' }).set({
+    key: 'import',
+    value: {
+      id: 'interrupted',
+      state: 'running',
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      locale: 'en',
+      publish: false,
+      into: { pinpoint: STAND },
+      phase: 'walk',
+      after: 0,
+      linksAfter: 0,
+      totals: { category: 0, pinpoint: 0, event: 0, list: 0 },
+      error: null,
+    },
+  });
+  expect(running.state).toBe('done');
+  await app.stop();
+  app = await startApp({ appDir: app.appDir, emulatorHandle: emulator, patchConfig });
+  const job = await finished();
+  expect(job).toMatchObject({ id: 'interrupted', state: 'done', into: { pinpoint: STAND } });
+  expect(job.byResource.pinpoint).toMatchObject({ done: 1, failed: 0 });
+  expect((await stand(ids.quay)).name).toBe('★ Quay');
+  const [state] = await app.strapi.db
+    .query('plugin::location-content.sync-state')
+    .findMany({ where: { remoteId: ids.quay } });
+  expect(state.contentType).toBe(STAND);
 });
