@@ -23,6 +23,8 @@ export interface Parsed {
   publish: boolean;
   /** import: locale of the entries of localized types (default: the default locale) */
   locale: string | null;
+  /** import: the content type chosen per resource (`--into pinpoint=api::place.place`) */
+  into: Record<string, string>;
 }
 
 interface CommandSpec {
@@ -116,7 +118,8 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     },
   },
   import: {
-    usage: 'location-content import [--dry-run] [--wait] [--publish] [--locale <code>] [--json]',
+    usage:
+      'location-content import [--dry-run] [--wait] [--publish] [--locale <code>] [--into <resource>=<uid>,…] [--json]',
     summary: 'make entries of the remote objects no entry owns (see README "Import")',
     details:
       'Walks the remote account first. --dry-run says per resource how many objects would go into\n' +
@@ -131,6 +134,10 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
       locale: {
         type: 'string',
         help: 'locale of the entries of localized types (default: the default locale)',
+      },
+      into: {
+        type: 'string',
+        help: 'pinpoint=api::stand.stand,…: the content type of a resource several mappings take',
       },
       wait: { type: 'boolean', help: 'run the import job to its end from this process' },
       timeout: WAIT.timeout,
@@ -261,6 +268,7 @@ export function parse(argv: string[]): Parsed {
       throw new UsageError(`--locale takes a locale code such as en or fr-FR, not "${locale}"`);
     parsed.locale = locale;
   }
+  if (values.into !== undefined) parsed.into = intoOf(String(values.into));
   if (parsed.help) return parsed;
   if (command === 'repair' && !parsed.groups.length)
     throw new UsageError(`repair: --groups is required (${DRIFT_GROUPS.join(', ')})`);
@@ -284,4 +292,19 @@ const defaults = (command: CommandName | null, help: boolean): Parsed => ({
   failedLimit: 100,
   publish: false,
   locale: null,
+  into: {},
 });
+
+/** `pinpoint=api::stand.stand,event=api::show.show`; which uids are mapped is the service's check. */
+function intoOf(value: string): Record<string, string> {
+  const into: Record<string, string> = {};
+  for (const part of value.split(',').filter((p) => p.trim())) {
+    const [resource, uid, extra] = part.split('=').map((p) => p.trim());
+    if (!resource || !uid || extra !== undefined)
+      throw new UsageError(
+        `--into takes resource=uid pairs such as pinpoint=api::place.place, not "${part}"`
+      );
+    into[resource] = uid;
+  }
+  return into;
+}

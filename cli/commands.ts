@@ -382,7 +382,7 @@ const issueLines = (job: ImportProgress) =>
 
 async function importCommand(ctx: Context): Promise<Outcome> {
   const sync = syncOf(ctx.strapi);
-  const options = { locale: ctx.args.locale, publish: ctx.args.publish };
+  const options = { locale: ctx.args.locale, publish: ctx.args.publish, into: ctx.args.into };
   if (ctx.args.dryRun) {
     await withWalkProgress(ctx, sync.inventory());
     let plan: ImportPlan;
@@ -396,8 +396,9 @@ async function importCommand(ctx: Context): Promise<Outcome> {
       `an import would write ${plan.total - failing} of ${plan.total} objects${plan.locale ? ` (locale ${plan.locale})` : ''} as ${plan.publish ? 'published entries' : 'drafts'}; ${failing} could not be imported (nothing written)`,
     ];
     for (const g of plan.groups) {
+      const others = g.candidates.filter((c) => c !== g.contentType);
       lines.push(
-        `${g.resource}: ${g.count} → ${g.contentType ?? 'no content type'}${g.blocked ? ` (none can be imported: ${g.blocked})` : g.wouldFail ? ` (${g.wouldFail} would fail)` : ''}`
+        `${g.resource}: ${g.count} → ${g.contentType ?? 'no content type'}${others.length ? ` (also mapped: ${others.join(', ')}; choose with --into ${g.resource}=<uid>)` : ''}${g.blocked ? ` (none can be imported: ${g.blocked})` : g.wouldFail ? ` (${g.wouldFail} would fail)` : ''}`
       );
       for (const f of g.notImportable)
         lines.push(

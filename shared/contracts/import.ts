@@ -4,6 +4,9 @@
  */
 import type { ResourceKind } from './remote';
 
+/** The content type chosen per resource, when several active mappings take it. */
+export type ImportInto = Partial<Record<ResourceKind, string>>;
+
 export interface ImportOptions {
   /** true: only the plan, nothing written (the default of the admin's first step) */
   dryRun?: boolean;
@@ -13,6 +16,11 @@ export interface ImportOptions {
   publish?: boolean;
   /** dry run: sample entries shown per resource (3) */
   samples?: number;
+  /**
+   * the content type that receives a resource's objects, when several active mappings take it
+   * (default: the first of them in the config); one without an active mapping of it is refused
+   */
+  into?: ImportInto | null;
 }
 
 /** A mapped field the import cannot fill, and why (the same for every object). */
@@ -38,6 +46,8 @@ export interface ImportPlanGroup {
   resource: ResourceKind;
   /** the content type that receives the objects; null when no mapping takes this resource */
   contentType: string | null;
+  /** every content type an active mapping of this resource names (choose with `into`) */
+  candidates: string[];
   /** objects no entry owns */
   count: number;
   /** of those, objects that would fail for a problem of their own (no name, coordinates out of range, …) */
@@ -53,6 +63,8 @@ export interface ImportPlan {
   inventoryCompleteAt: string;
   locale: string | null;
   publish: boolean;
+  /** the content type each resource goes into (null: no active mapping takes it) */
+  into: Record<ResourceKind, string | null>;
   /** in import order: categories, pinpoints, events, lists */
   groups: ImportPlanGroup[];
   total: number;
@@ -83,6 +95,8 @@ export interface ImportProgress {
   finishedAt: string | null;
   locale: string | null;
   publish: boolean;
+  /** the content types chosen with `into` (the others: the first active mapping of the resource) */
+  into: ImportInto;
   /** what the job does now: the walk, the events' pinpoints, or a resource's objects */
   phase: 'walk' | 'links' | ResourceKind | null;
   counts: ImportCounts;
@@ -97,7 +111,7 @@ export interface ImportProgress {
 /** POST /import/dry-run */
 export declare namespace DryRunImport {
   export interface Request {
-    body: { locale?: string | null; publish?: boolean };
+    body: { locale?: string | null; publish?: boolean; into?: ImportInto | null };
   }
   export interface Response {
     plan: ImportPlan;
@@ -107,7 +121,7 @@ export declare namespace DryRunImport {
 /** POST /import: starts the job (or joins the one running). */
 export declare namespace StartImport {
   export interface Request {
-    body: { locale?: string | null; publish?: boolean };
+    body: { locale?: string | null; publish?: boolean; into?: ImportInto | null };
   }
   export interface Response {
     job: ImportProgress;

@@ -12,9 +12,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
-import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
 import { ensureSuperAdmin } from '../helpers/admin-api';
+import { logIn, openBrowser, type Browser } from './browser';
+import { saveShot, SHOTS } from './screenshots';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
@@ -72,15 +72,7 @@ let page: Page;
 let browser: Browser;
 let brokenId: string;
 
-const shot = async (name: string) => {
-  // Strapi's own announcement banner would sit on top of every picture.
-  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
-  if (await closeBanner.isVisible()) await closeBanner.click();
-  // no tooltip on the picture: nothing hovered, nothing focused
-  await page.mouse.move(0, 0);
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
-};
+const shot = (name: string) => saveShot(page, name);
 
 /**
  * Lets the Content Manager draw what plugins add: it does so from requestIdleCallback, and headless Chromium

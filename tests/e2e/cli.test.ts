@@ -306,6 +306,14 @@ describe('import: an account that already has content, into a new app', () => {
     expect(dry.stdout).toContain('category: 1 → api::icon.icon');
     expect(dry.stdout).toMatch(/pinpoint \d+ "Nowhere": .*latitude 123/);
     expect(dry.code).toBe(1);
+    // the content type of a resource is the caller's to choose, among the mapped ones only
+    const chosen = await cli(['import', '--dry-run', '--into', 'pinpoint=api::place.place']);
+    expect(chosen.stdout).toContain('pinpoint: 2 → api::place.place (1 would fail)');
+    const wrong = await cli(['import', '--dry-run', '--into', 'pinpoint=api::tour.tour']);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain(
+      'into.pinpoint: "api::tour.tour" has no active mapping of this resource; choose one of api::place.place'
+    );
 
     // started and recorded; this process stops it where it is, and --wait goes on from there
     const started = await cli(['import']);
@@ -344,6 +352,7 @@ describe('bad usage and failures: one readable line, no stack', () => {
     [['repair'], /^location-content: repair: --groups is required/],
     [['check', '--groups', 'typos'], /^location-content: --groups takes missing, changed/],
     [[], /^location-content: a command is needed/],
+    [['import', '--into', 'pinpoint'], /^location-content: --into takes resource=uid pairs/],
   ])('%j: exit 2', async (args, message) => {
     const run = await runCli({ appDir: cwd(), emulator: emu, args });
     expect(run.code).toBe(2);

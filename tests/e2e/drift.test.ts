@@ -11,9 +11,9 @@ import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
+import { ensureSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
 import { SHOTS } from './screenshots';
-import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
 

@@ -1,26 +1,29 @@
 /**
  * Import in a real browser: "Import into Strapi" in the dashboard's Remote account card shows the
  * dry run (counts per resource and content type, sample entries, bad objects with their reason),
- * starts the job, and shows its progress and what it could not import.
+ * lets the admin choose which of two content types mapped to pinpoints takes them, starts the job,
+ * and shows its progress and what it could not import.
  * Saves import-dry-run.png and import-job.png where ./screenshots says.
  *
  *   npx strapi-plugin build && npx jest tests/e2e/import.test.ts --selectProjects e2e
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { addContentTypes } from '../helpers/app-dir';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { PLACE, HAPPENING, ICON } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
-import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
 import { ensureSuperAdmin } from '../helpers/admin-api';
+import { logIn, openBrowser, type Browser } from './browser';
+import { saveShot, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'Str0ngPassw0rd!';
 const WAIT = 60_000;
+// A second content type mapped to pinpoints: the dry run asks which of them takes the objects.
+const STAND = 'api::stand.stand';
 
 let app: TestApp;
 let page: Page;
@@ -29,7 +32,22 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   const appDir = await appWithBuiltAdmin();
-  app = await startApp({ http: true, serveAdminPanel: true, appDir });
+  await addContentTypes(appDir, [
+    { name: 'stand', attributes: { name: { type: 'string' }, spot: { type: 'json' } } },
+  ]);
+  app = await startApp({
+    http: true,
+    serveAdminPanel: true,
+    appDir,
+    patchConfig: (config) => {
+      config['location-content'].config.mappings.push({
+        contentType: STAND,
+        resource: 'pinpoint',
+        fields: { name: 'name', coordinates: 'spot' },
+      });
+      return config;
+    },
+  });
   await ensureSuperAdmin(app.strapi, {
     email: EMAIL,
     password: PASSWORD,
@@ -73,12 +91,7 @@ afterAll(async () => {
   if (app) await removeDir(app.appDir);
 });
 
-const shot = async (name: string) => {
-  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
-  if (await closeBanner.isVisible()) await closeBanner.click();
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
-};
+const shot = (name: string) => saveShot(page, name);
 
 test('dry run in a modal, then the job with its progress and its failures', async () => {
   await logIn(page, app.url!, EMAIL, PASSWORD);
@@ -88,10 +101,16 @@ test('dry run in a modal, then the job with its progress and its failures', asyn
 
   const plan = page.getByTestId('import-plan');
   await plan.getByText(/^5 remote objects that no entry owns would become entries/).waitFor();
-  await plan
-    .getByTestId('import-group-pinpoint')
-    .getByText(`3 pinpoint → ${PLACE} · 1 would fail`)
-    .waitFor();
+  const pinpoints = plan.getByTestId('import-group-pinpoint');
+  await pinpoints.getByText(`3 pinpoint → ${PLACE} · 1 would fail`).waitFor();
+  // Two content types take pinpoints: choosing one plans again with its own fields.
+  await pinpoints.getByRole('combobox').click();
+  await page.getByRole('option', { name: STAND }).click();
+  await pinpoints.getByText(`3 pinpoint → ${STAND} · 1 would fail`).waitFor({ timeout: WAIT });
+  await pinpoints.getByText('spot: {"lat":48.8606,"lng":2.3376}').waitFor();
+  await pinpoints.getByRole('combobox').click();
+  await page.getByRole('option', { name: PLACE }).click();
+  await pinpoints.getByText(`3 pinpoint → ${PLACE} · 1 would fail`).waitFor({ timeout: WAIT });
   await plan.getByTestId('import-group-category').getByText(`1 category → ${ICON}`).waitFor();
   await plan.getByTestId('import-group-event').getByText(`1 event → ${HAPPENING}`).waitFor();
   const louvre = plan

@@ -6,15 +6,14 @@
  *   npx strapi-plugin build && npx jest tests/e2e/inventory.test.ts --selectProjects e2e
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
-import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
 import { ensureSuperAdmin } from '../helpers/admin-api';
+import { logIn, openBrowser, type Browser } from './browser';
+import { saveShot, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -80,15 +79,7 @@ afterAll(async () => {
   if (app) await removeDir(app.appDir);
 });
 
-const shot = async (name: string) => {
-  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
-  if (await closeBanner.isVisible()) await closeBanner.click();
-  await page.mouse.move(0, 0);
-  await page.screenshot({
-    path: path.join(SHOTS, `${name}.png`),
-    animations: 'disabled',
-  });
-};
+const shot = (name: string) => saveShot(page, name);
 
 test('walk the remote account, then link the existing objects', async () => {
   await logIn(page, app.url!, EMAIL, PASSWORD);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { ROOT } from '../helpers/strapi';
 
 /**
@@ -9,3 +10,13 @@ export const SHOTS = path.resolve(
   ROOT,
   process.env.SCREENSHOTS_DIR ?? path.join('tests', '.artifacts', 'screenshots')
 );
+
+/** Saves the page as `<name>.png` in SHOTS, without Strapi's banner, a hover or a focus ring. */
+export async function saveShot(page: Page, name: string) {
+  // Strapi's own announcement banner would sit on top of every picture.
+  const closeBanner = page.getByRole('button', { name: 'Close the banner' });
+  if (await closeBanner.isVisible()) await closeBanner.click();
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+}

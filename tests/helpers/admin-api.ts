@@ -118,3 +118,12 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** The plugin's admin routes (`/location-content…`) as an admin with `token` calls them. */
+export const pluginApi = (
+  app: TestApp,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown
+) => client(app)(method, `/location-content${path}`, { token, body });

@@ -114,3 +114,41 @@ export function appEnv({
 }
 
 export const removeDir = (dir: string) => fs.rm(dir, { recursive: true, force: true });
+
+/**
+ * Adds collection types to an app folder made by makeAppDir, before Strapi boots on it: the
+ * models a test needs beside the playground's (`attributes` as in a schema.json), each with the
+ * core controller, service and router.
+ */
+export async function addContentTypes(
+  appDir: string,
+  types: Array<{ name: string; draftAndPublish?: boolean; attributes: Record<string, unknown> }>
+) {
+  for (const { name, draftAndPublish = false, attributes } of types) {
+    const api = path.join(appDir, 'src', 'api', name);
+    const uid = `api::${name}.${name}`;
+    await fs.mkdir(path.join(api, 'content-types', name), { recursive: true });
+    const schema = {
+      kind: 'collectionType',
+      collectionName: `${name}s`,
+      info: { singularName: name, pluralName: `${name}s`, displayName: name },
+      options: { draftAndPublish },
+      attributes,
+    };
+    await fs.writeFile(
+      path.join(api, 'content-types', name, 'schema.json'),
+      JSON.stringify(schema, null, 2)
+    );
+    for (const [part, factory] of [
+      ['controllers', 'createCoreController'],
+      ['services', 'createCoreService'],
+      ['routes', 'createCoreRouter'],
+    ]) {
+      await fs.mkdir(path.join(api, part), { recursive: true });
+      await fs.writeFile(
+        path.join(api, part, `${name}.js`),
+        `const { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.${factory}('${uid}');\n`
+      );
+    }
+  }
+}

@@ -119,3 +119,15 @@ export async function remoteCall(
     body: res.status === 204 ? undefined : await res.json().catch(() => undefined),
   };
 }
+
+/** A change made to the remote by another tool (the provider's portal, a script); throws unless it succeeds. */
+export async function behindOurBack(
+  emulator: EmulatorHandle,
+  method: string,
+  path: string,
+  body?: unknown
+) {
+  const res = await remoteCall(emulator, method, path, body);
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status}`);
+  return res.body;
+}

@@ -5,24 +5,14 @@
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { mark, PLACE, until, writes } from '../helpers/sync';
-import { createAdmin, createRole } from '../helpers/admin-api';
+import { createAdmin, createRole, pluginApi } from '../helpers/admin-api';
 
 let app: TestApp;
 let admin: string;
 let reader: string;
 
-const api = async (method: string, path: string, token: string, body?: unknown) => {
-  const res = await fetch(`${app.url}/location-content${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const api = (method: string, path: string, token: string, body?: unknown) =>
+  pluginApi(app, method, path, token, body);
 
 beforeAll(async () => {
   app = await startApp({ http: true, emulator: { pageSize: 5 } });
@@ -49,13 +39,25 @@ test('the routes need the trigger permission, reads included', async () => {
     expect((await api(method, path, reader)).status).toBe(403);
 });
 
-test('a body is { locale?, publish? } and nothing else', async () => {
+test('a body is { locale?, publish?, into? } and nothing else', async () => {
   const bad = await api('POST', '/import/dry-run', admin, { publish: 'yes' });
   expect(bad.status).toBe(400);
   expect(bad.body.error.message).toBe('publish must be true or false.');
   const unknown = await api('POST', '/import', admin, { dryRun: true });
   expect(unknown.status).toBe(400);
   expect(unknown.body.error.message).toMatch(/Unknown field dryRun/);
+  const notUid = await api('POST', '/import/dry-run', admin, { into: { pinpoint: 'places' } });
+  expect(notUid.status).toBe(400);
+  expect(notUid.body.error.message).toBe(
+    'into.pinpoint must be a content type uid such as "api::place.place".'
+  );
+  // Which content types are mapped is the service's check: the same sentence for scripts and the CLI.
+  const unmapped = await api('POST', '/import', admin, { into: { pinpoint: 'api::tour.tour' } });
+  expect(unmapped.status).toBe(400);
+  expect(unmapped.body.error.message).toBe(
+    `into.pinpoint: "api::tour.tour" has no active mapping of this resource; choose one of ${PLACE}`
+  );
+  expect((await api('GET', '/import', admin)).body).toEqual({ job: null });
 });
 
 test('dry run, start, progress', async () => {
@@ -102,12 +104,16 @@ test('the server answers while the job imports objects that have no file to down
   // SQLite answers at once: a job that never gave the event loop a turn would answer these only
   // when it is done, never while it imports the pinpoints.
   const seen: string[] = [];
-  await until(async () => {
-    const { body } = await api('GET', '/import', admin);
-    if (body.job.state === 'running')
-      seen.push(`${body.job.phase}:${body.job.byResource.pinpoint.done}`);
-    return body.job.state === 'done';
-  }, 'the second import to finish');
+  await until(
+    async () => {
+      const { body } = await api('GET', '/import', admin);
+      if (body.job.state === 'running')
+        seen.push(`${body.job.phase}:${body.job.byResource.pinpoint.done}`);
+      return body.job.state === 'done';
+    },
+    'the second import to finish',
+    120_000
+  );
   const during = seen.filter((s) => {
     const [phase, done] = s.split(':');
     return phase === 'pinpoint' && Number(done) > 0 && Number(done) < count;

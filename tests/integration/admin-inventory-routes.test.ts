@@ -5,25 +5,15 @@
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { PLACE, until } from '../helpers/sync';
-import { createAdmin, createRole } from '../helpers/admin-api';
+import { createAdmin, createRole, pluginApi } from '../helpers/admin-api';
 
 let app: TestApp;
 let admin: string;
 let reader: string;
 let nobody: string;
 
-const api = async (method: string, path: string, token: string, body?: unknown) => {
-  const res = await fetch(`${app.url}/location-content${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const api = (method: string, path: string, token: string, body?: unknown) =>
+  pluginApi(app, method, path, token, body);
 
 async function adminWith(email: string, actions: string[] | 'super') {
   const role =

@@ -1,27 +1,22 @@
 jest.setTimeout(180_000);
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { blocks, createIcon, createPlace, createTour } from '../helpers/content';
-import { mark, PLACE, remoteOf, stateOf, TOUR, until, writes } from '../helpers/sync';
-import { createAdmin } from '../helpers/admin-api';
+import {
+  behindOurBack,
+  mark,
+  PLACE,
+  remoteOf,
+  stateOf,
+  TOUR,
+  until,
+  writes,
+} from '../helpers/sync';
+import { createAdmin, pluginApi } from '../helpers/admin-api';
 import type { DriftReport, RepairOutcome } from '../../server/src/sync/drift';
 
 /** Drift: the remote changed behind the plugin's back is reported by a read-only check, then repaired. */
 
 let app: TestApp;
-let token: string;
-
-/** A call to the remote as another tool would make it (the provider's portal, a script). */
-const behindOurBack = (method: string, path: string, body?: unknown) =>
-  fetch(`${app.emulator.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  }).then((r) => {
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status}`);
-  });
 
 const remoteIdOf = async (uid: string, documentId: string) =>
   (await stateOf(app, uid, documentId))!.remoteId!;
@@ -29,7 +24,6 @@ const remoteIdOf = async (uid: string, documentId: string) =>
 beforeAll(async () => {
   // The remote keeps coordinates rounded to about 1 m: that is not drift.
   app = await startApp({ http: true, emulator: { pageSize: 5, coordinateDecimals: 5 } });
-  token = app.emulator.issueToken().access_token;
 });
 
 afterAll(() => stopApp(app));
@@ -62,12 +56,12 @@ test('deleted, edited and foreign objects and changed memberships are reported, 
     places.slice(0, 3).map((p) => remoteIdOf(PLACE, p.documentId))
   );
   const list = await remoteIdOf(TOUR, tour.documentId);
-  await behindOurBack('DELETE', `/v3.0/pinpoints/${gone}`);
-  await behindOurBack('PUT', `/v3.0/pinpoints/${edited}`, {
+  await behindOurBack(app.emulator, 'DELETE', `/v3.0/pinpoints/${gone}`);
+  await behindOurBack(app.emulator, 'PUT', `/v3.0/pinpoints/${edited}`, {
     name: 'Typo fixed in the portal',
     latitude: 10,
   });
-  await behindOurBack('DELETE', `/v3.0/lists/${list}/pinpoints`, [{ id: inTour }]);
+  await behindOurBack(app.emulator, 'DELETE', `/v3.0/lists/${list}/pinpoints`, [{ id: inTour }]);
   const [foreignPinpoint] = app.emulator.seed('pinpoints', [
     { name: 'Added by a script', latitude: 1, longitude: 2 },
   ]);
@@ -212,17 +206,8 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
 describe('admin routes', () => {
   const login = (email: string, roleIds: Array<number | string>) =>
     createAdmin(app, email, roleIds);
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${app.url}/location-content${path}`, {
-      method,
-      headers: {
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json().catch(() => null)) as any };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    pluginApi(app, method, path, token, body);
 
   test('each checks its permission on the server; the report comes with entry labels; bad groups are 400s', async () => {
     const roles = app.strapi.service('admin::role');
@@ -273,7 +258,11 @@ describe('admin routes', () => {
     const admin = await login('drift-admin2@example.com', [(await roles.getSuperAdmin()).id]);
     const place = await createPlace(app.strapi, { title: 'Labelled place' });
     await app.sync().idle();
-    await behindOurBack('DELETE', `/v3.0/pinpoints/${await remoteIdOf(PLACE, place.documentId)}`);
+    await behindOurBack(
+      app.emulator,
+      'DELETE',
+      `/v3.0/pinpoints/${await remoteIdOf(PLACE, place.documentId)}`
+    );
     await call('POST', '/drift/check', admin, {});
     await until(
       async () => {

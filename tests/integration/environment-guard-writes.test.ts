@@ -8,40 +8,26 @@
 jest.setTimeout(240_000);
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace, createTour } from '../helpers/content';
-import { createAdmin } from '../helpers/admin-api';
-import { mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
+import { createAdmin, pluginApi } from '../helpers/admin-api';
+import {
+  behindOurBack,
+  mark,
+  PLACE,
+  remoteOf,
+  setPluginConfig,
+  stateOf,
+  writes,
+} from '../helpers/sync';
 import type { DriftReport } from '../../server/src/sync/drift';
 
 const PUSHING = ['production', 'test'];
 const NOT_PUSHING = ['production'];
 
 let app: TestApp;
-let token: string;
 let admin: string;
 
-const behindOurBack = (method: string, path: string, body?: unknown) =>
-  fetch(`${app.emulator.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  }).then((r) => {
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status}`);
-  });
-
-const call = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${app.url}/location-content${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${admin}`,
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as any };
-};
+const call = (method: string, path: string, body?: unknown) =>
+  pluginApi(app, method, path, admin, body);
 
 const pinpointIds = () => app.emulator.state().pinpoints.map((p) => p.id);
 /** Several rounds of the worker (it polls every second). */
@@ -66,7 +52,6 @@ beforeAll(async () => {
       return config;
     },
   });
-  token = app.emulator.issueToken().access_token;
   const roles = app.strapi.service('admin::role');
   admin = await createAdmin(app, 'guard-admin@example.com', [(await roles.getSuperAdmin()).id]);
 
@@ -83,8 +68,10 @@ beforeAll(async () => {
   expect((await stateOf(app, PLACE, broken.documentId))?.status).toBe('failed');
   gone = (await stateOf(app, PLACE, places[0].documentId))!.remoteId!;
   edited = (await stateOf(app, PLACE, places[1].documentId))!.remoteId!;
-  await behindOurBack('DELETE', `/v3.0/pinpoints/${gone}`);
-  await behindOurBack('PUT', `/v3.0/pinpoints/${edited}`, { name: 'Edited in the portal' });
+  await behindOurBack(app.emulator, 'DELETE', `/v3.0/pinpoints/${gone}`);
+  await behindOurBack(app.emulator, 'PUT', `/v3.0/pinpoints/${edited}`, {
+    name: 'Edited in the portal',
+  });
   [foreign, foreignLinkable] = app.emulator.seed('pinpoints', [
     { name: 'Added by a script', latitude: 1, longitude: 2 },
     { name: 'Linkable', latitude: 48.85, longitude: 2.35 },

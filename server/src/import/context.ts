@@ -47,10 +47,6 @@ export function createImportContext(deps: ImportDeps) {
   const isLocalized = (uid: string) => Boolean(getModel(uid)?.pluginOptions?.i18n?.localized);
   const hasDraftAndPublish = (uid: string) => Boolean(getModel(uid)?.options?.draftAndPublish);
 
-  /** The content type that receives a resource's objects: the first active mapping of it. */
-  const mappingOf = (resource: ResourceKind): Mapping | undefined =>
-    deps.mappings().find((m) => m.resource === resource);
-
   const plans = new Map<Mapping, FieldPlan>();
   const planOf = (mapping: Mapping): FieldPlan => {
     let plan = plans.get(mapping);
@@ -71,7 +67,7 @@ export function createImportContext(deps: ImportDeps) {
     isLocalized,
   });
 
-  return { getModel, isLocalized, hasDraftAndPublish, mappingOf, planOf, defaultLocale, lookups };
+  return { getModel, isLocalized, hasDraftAndPublish, planOf, defaultLocale, lookups };
 }
 
 export type ImportContext = ReturnType<typeof createImportContext>;

@@ -3,10 +3,16 @@ import { errors } from '@strapi/utils';
 import type { ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
 import type { Lease } from '../sync/lease';
-import type { ImportCounts, ImportOptions, ImportProgress } from '../../../shared/contracts/import';
+import type {
+  ImportCounts,
+  ImportInto,
+  ImportOptions,
+  ImportProgress,
+} from '../../../shared/contracts/import';
 import { ORDER, type ImportContext, type ImportDeps } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
+import { resolveTargets } from './targets';
 
 const STORE_KEY = 'import';
 const PAGE = 50;
@@ -21,6 +27,8 @@ interface StoredJob {
   finishedAt: string | null;
   locale: string;
   publish: boolean;
+  /** the content type chosen per resource (sync.import's `into`), kept so a resumed job keeps it */
+  into?: ImportInto | null;
   phase: ImportProgress['phase'];
   /** the last remote id done in the current resource (objects are taken by ascending id) */
   after: number;
@@ -84,6 +92,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       finishedAt: job.finishedAt,
       locale: job.locale,
       publish: job.publish,
+      into: job.into ?? {},
       phase: job.state === 'running' ? job.phase : null,
       counts,
       byResource,
@@ -98,6 +107,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       if (!(await lease.hold(HOLD_MS))) throw new Error('another Strapi instance runs the import');
     };
     await hold();
+    const targets = resolveTargets(deps.mappings(), job.into);
     if (job.phase === 'walk') {
       // What the account holds now (an interrupted walk resumes): objects made since the last
       // walk are imported too, and those deleted since are not looked for.
@@ -107,7 +117,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       await save(job);
     }
     if (job.phase === 'links') {
-      const events = ctx.mappingOf('event');
+      const events = targets.event;
       if (events && !ctx.planOf(events).blocked)
         await links.run(job.linksAfter, async (after) => {
           job.linksAfter = after;
@@ -123,7 +133,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
     for (let i = ORDER.indexOf(job.phase as ResourceKind); i >= 0 && i < ORDER.length; i++) {
       const resource = ORDER[i];
       job.phase = resource;
-      const mapping = ctx.mappingOf(resource);
+      const mapping = targets[resource];
       for (;;) {
         if (!mapping) break;
         if (stopping) throw new Error('stopped');
@@ -181,6 +191,8 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       throw new errors.ValidationError(
         `locale must be a locale code such as 'en', got ${JSON.stringify(locale)}`
       );
+    // Refused before anything is recorded: a choice no active mapping backs is the caller's error.
+    resolveTargets(deps.mappings(), options.into);
     // A failed job resumes where it stopped, with the options it was started with.
     const job: StoredJob =
       stored?.state === 'failed'
@@ -192,6 +204,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
             finishedAt: null,
             locale,
             publish: options.publish === true,
+            into: options.into ?? null,
             phase: 'walk',
             after: 0,
             linksAfter: 0,

@@ -1,4 +1,5 @@
 import { errors } from '@strapi/utils';
+import type { Mapping } from '../config/types';
 import type { ResourceKind } from '../remote/types';
 import type {
   ImportOptions,
@@ -9,6 +10,7 @@ import type {
 import { ORDER, type ImportContext, type ImportDeps } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
+import { candidatesOf, resolveTargets } from './targets';
 
 const PLURAL: Record<ResourceKind, string> = {
   category: 'categories',
@@ -32,6 +34,25 @@ function sampleData(inv: Inverted): Record<string, unknown> {
 }
 
 /**
+ * A sample as the job writes it: through the mapping's inverse when it has one (an inverse that
+ * leaves the object out answers null; one that fails is the object's problem).
+ */
+async function inverseOf(
+  mapping: Mapping,
+  inv: Inverted,
+  row: { fields: Record<string, unknown> }
+): Promise<Record<string, unknown> | null> {
+  const data = sampleData(inv);
+  if (!mapping.inverse) return data;
+  try {
+    return await mapping.inverse(data, row.fields);
+  } catch (err) {
+    inv.problems.push(`the mapping's inverse failed: ${err instanceof Error ? err.message : err}`);
+    return data;
+  }
+}
+
+/**
  * The dry run: for each resource, the objects no entry owns, the content type that would receive
  * them, a few entries as they would be written, and every mapped field that cannot be imported.
  * Reads the inventory and the database only (the account is walked first if it never was).
@@ -44,14 +65,16 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
       throw new errors.ApplicationError(
         'The remote inventory could not be walked: see the walk on the dashboard.'
       );
+    const targets = resolveTargets(deps.mappings(), options.into);
     const samples = Math.max(0, Math.min(20, options.samples ?? 3));
     const unowned = await deps.items.unownedByResource();
     const groups: ImportPlanGroup[] = [];
     for (const resource of ORDER) {
-      const mapping = ctx.mappingOf(resource);
+      const mapping = targets[resource];
       const group: ImportPlanGroup = {
         resource,
         contentType: mapping?.contentType ?? null,
+        candidates: candidatesOf(deps.mappings(), resource),
         count: unowned[resource],
         wouldFail: 0,
         blocked: mapping ? null : `no active mapping takes ${PLURAL[resource]}`,
@@ -72,7 +95,7 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
         ownerOf: async (kind: ResourceKind, id: number) => {
           const owner = await real.ownerOf(kind, id);
           if (owner) return owner;
-          const target = ctx.mappingOf(kind);
+          const target = targets[kind];
           if (!target || ctx.planOf(target).blocked) return null;
           const [held] = await deps.table.page(kind, id - 1, 1);
           return held?.remoteId === id
@@ -87,12 +110,15 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
         for (const row of rows) {
           if (await deps.states.isRemoteIdClaimed(resource, row.remoteId)) continue;
           const inv = await invert(fields, row.remoteId, row.fields, lookups);
+          const data = inv.problems.length ? sampleData(inv) : await inverseOf(mapping, inv, row);
+          // As the job reports it: skipped, with the reason.
+          if (!data) inv.warnings.push("the mapping's inverse leaves it out (returned null)");
           if (inv.problems.length) group.wouldFail += 1;
           if (group.samples.length < samples) {
             const sample: ImportSample = {
               remoteId: row.remoteId,
               name: row.name,
-              data: sampleData(inv),
+              data: data ?? {},
               problems: inv.problems,
               warnings: inv.warnings,
             };
@@ -104,6 +130,9 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
     return {
       inventoryCompleteAt: new Date(completeAt).toISOString(),
       locale: options.locale ?? (await ctx.defaultLocale()),
+      into: Object.fromEntries(
+        ORDER.map((r) => [r, targets[r]?.contentType ?? null])
+      ) as ImportPlan['into'],
       publish: options.publish === true,
       groups,
       total: groups.reduce((n, g) => n + (g.contentType && !g.blocked ? g.count : 0), 0),

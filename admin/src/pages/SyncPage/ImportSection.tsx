@@ -7,12 +7,15 @@ import {
   Field,
   Flex,
   Modal,
+  SingleSelect,
+  SingleSelectOption,
   TextInput,
   Typography,
 } from '@strapi/design-system';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import type {
+  ImportInto,
   ImportPlan,
   ImportPlanGroup,
   ImportProgress,
@@ -21,6 +24,7 @@ import { useT } from '../../hooks/useT';
 import { useDryRunImportMutation, useImportJob, useStartImportMutation } from '../../services/api';
 import { useRequestError } from '../../services/errors';
 import { percent } from '../../utils/format';
+import { ProgressBar } from '../../components/ProgressBar';
 
 /** Nothing to show: an empty text, list or object. */
 const empty = (v: unknown) =>
@@ -35,7 +39,14 @@ const show = (value: unknown): string => {
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 };
 
-const Group = ({ group }: { group: ImportPlanGroup }) => {
+const Group = ({
+  group,
+  choose,
+}: {
+  group: ImportPlanGroup;
+  /** picks the content type of a resource that several mappings take */
+  choose: (contentType: string) => void;
+}) => {
   const t = useT();
   const { formatNumber } = useIntl();
   return (
@@ -63,6 +74,30 @@ const Group = ({ group }: { group: ImportPlanGroup }) => {
             ? ` · ${t('import.wouldFail', '{count} would fail', { count: formatNumber(group.wouldFail) })}`
             : ''}
         </Typography>
+        {group.candidates.length > 1 ? (
+          <Field.Root
+            hint={t(
+              'import.chooseHint',
+              'Several content types are mapped to {resource}: the objects go into the one chosen here.',
+              { resource: group.resource }
+            )}
+          >
+            <Field.Label>
+              {t('import.choose', 'Import {resource} into', { resource: group.resource })}
+            </Field.Label>
+            <SingleSelect
+              value={group.contentType ?? undefined}
+              onChange={(v: string | number) => choose(String(v))}
+            >
+              {group.candidates.map((c) => (
+                <SingleSelectOption key={c} value={c}>
+                  {c}
+                </SingleSelectOption>
+              ))}
+            </SingleSelect>
+            <Field.Hint />
+          </Field.Root>
+        ) : null}
         {group.blocked && group.contentType ? (
           <Typography textColor="danger600">{group.blocked}</Typography>
         ) : null}
@@ -119,19 +154,21 @@ const ImportModal = ({ onClose }: { onClose: () => void }) => {
   const [plan, setPlan] = React.useState<ImportPlan | null>(null);
   const [locale, setLocale] = React.useState('');
   const [publish, setPublish] = React.useState(false);
+  const [into, setInto] = React.useState<ImportInto>({});
 
+  // Planned again for each choice of content type: the samples and fields are that type's.
   React.useEffect(() => {
     (async () => {
-      const res = await dryRun({});
+      const res = await dryRun({ into });
       if ('error' in res) return notify(res.error);
       setPlan(res.data.plan);
-      setLocale(res.data.plan.locale ?? '');
+      setLocale((l) => l || (res.data.plan.locale ?? ''));
     })();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [into]);
 
   const start = async () => {
-    const res = await startImport({ locale: locale || null, publish });
+    const res = await startImport({ locale: locale || null, publish, into });
     if ('error' in res) return notify(res.error);
     toggleNotification({
       type: 'success',
@@ -165,7 +202,11 @@ const ImportModal = ({ onClose }: { onClose: () => void }) => {
                 )}
               </Typography>
               {plan.groups.map((g) => (
-                <Group key={g.resource} group={g} />
+                <Group
+                  key={g.resource}
+                  group={g}
+                  choose={(uid) => setInto((was) => ({ ...was, [g.resource]: uid }))}
+                />
               ))}
               <Field.Root
                 hint={t('import.localeHint', 'For localized content types; others have none.')}
@@ -239,31 +280,14 @@ const ImportJob = ({ job }: { job: ImportProgress }) => {
           {running && job.phase ? `${state.running}: ${job.phase}` : state[job.state]}
         </Badge>
       </Flex>
-      <Box
-        background="neutral150"
-        hasRadius
+      <ProgressBar
         height="0.75rem"
-        overflow="hidden"
-        role="progressbar"
-        aria-label={t('import.progress', 'Import progress')}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={value}
-      >
-        <Box
-          background={
-            job.state === 'failed'
-              ? 'danger500'
-              : job.counts.failed
-                ? 'warning500'
-                : running
-                  ? 'primary600'
-                  : 'success500'
-          }
-          height="100%"
-          style={{ width: `${value}%` }}
-        />
-      </Box>
+        value={value}
+        label={t('import.progress', 'Import progress')}
+        stopped={job.state === 'failed'}
+        failures={job.counts.failed}
+        running={running}
+      />
       <Typography data-testid="import-counts">
         {t(
           'import.counts',

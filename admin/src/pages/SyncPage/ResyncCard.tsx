@@ -1,8 +1,9 @@
-import { Badge, Box, Flex, Typography } from '@strapi/design-system';
+import { Badge, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { ResyncProgress } from '../../../../shared/contracts/sync';
 import { useT } from '../../hooks/useT';
 import { formatDuration, percent } from '../../utils/format';
+import { ProgressBar } from '../../components/ProgressBar';
 import { Card } from './Card';
 
 /** The running or last resync: its progress bar, counts, rate and time left. */
@@ -44,32 +45,14 @@ export const ResyncCard = ({ job }: { job: ResyncProgress }) => {
           </Typography>
         </Flex>
         <Flex gap={3} alignItems="center">
-          <Box
+          <ProgressBar
             flex="1"
-            background="neutral150"
-            hasRadius
-            height="1rem"
-            overflow="hidden"
-            role="progressbar"
-            aria-label={t('resync.progress', 'Resync progress')}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={value}
-          >
-            <Box
-              background={
-                job.state === 'failed'
-                  ? 'danger500'
-                  : job.failed
-                    ? 'warning500'
-                    : running
-                      ? 'primary600'
-                      : 'success500'
-              }
-              height="100%"
-              style={{ width: `${value}%` }}
-            />
-          </Box>
+            value={value}
+            label={t('resync.progress', 'Resync progress')}
+            stopped={job.state === 'failed'}
+            failures={job.failed}
+            running={running}
+          />
           <Typography fontWeight="bold" data-testid="resync-percent">
             {value}%
           </Typography>
