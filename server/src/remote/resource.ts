@@ -1,7 +1,6 @@
 import { RemoteError, bodyForDisplay } from './errors';
 import type { Api, ApiResponse } from './http';
 import { assertId } from './payloads';
-import { extend } from '../utils/objects';
 
 /**
  * A 2xx answer the client cannot read is reported as a `server` error with the body kept. To a
@@ -59,7 +58,7 @@ export function withKnownId<T>(id: number, read: (raw: unknown) => T): (raw: unk
   return (raw) => {
     if (raw === undefined || raw === null || raw === '') return read({ id });
     if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null) {
-      return read(extend(raw as object, { id }));
+      return read({ ...(raw as object), id });
     }
     return read(raw);
   };
