@@ -1,5 +1,13 @@
 export { createRemoteClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './client';
-export type { RemoteClient, RemoteClientOptions } from './client';
+export type {
+  RemoteClient,
+  RemoteClientOptions,
+  PinpointsApi,
+  PinpointFilter,
+  EventsApi,
+  EventFilter,
+  CategoriesApi,
+} from './client';
 export { RemoteError, isRemoteError, classifyStatus, parseRetryAfter } from './errors';
 export type { RemoteErrorCode } from './errors';
 export { toMsUtc, InvalidDateError } from './dates';
@@ -10,9 +18,6 @@ export {
   listPayload,
   membershipPayload,
 } from './payloads';
-export type { PinpointsApi, PinpointFilter } from './pinpoints';
-export type { EventsApi, EventFilter } from './events';
-export type { CategoriesApi } from './categories';
 export type { ListsApi } from './lists';
 export type {
   FetchLike,
