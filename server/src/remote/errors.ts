@@ -57,10 +57,6 @@ export class RemoteError extends Error {
   }
 }
 
-export function isRemoteError(value: unknown): value is RemoteError {
-  return value instanceof RemoteError;
-}
-
 export function classifyStatus(status: number): RemoteErrorCode {
   if (status === 408) return 'timeout';
   if (status === 429) return 'rate_limited';
@@ -72,7 +68,7 @@ export function classifyStatus(status: number): RemoteErrorCode {
   return 'client';
 }
 
-export function isRetryable(code: RemoteErrorCode, status?: number): boolean {
+function isRetryable(code: RemoteErrorCode, status?: number): boolean {
   if (code === 'network' || code === 'timeout' || code === 'rate_limited') return true;
   if (status !== undefined) return status === 408 || status === 429 || status >= 500;
   return code === 'server';

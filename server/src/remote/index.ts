@@ -1,14 +1,6 @@
-export { createRemoteClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './client';
-export type {
-  RemoteClient,
-  RemoteClientOptions,
-  PinpointsApi,
-  PinpointFilter,
-  EventsApi,
-  EventFilter,
-  CategoriesApi,
-} from './client';
-export { RemoteError, isRemoteError, classifyStatus, parseRetryAfter } from './errors';
+export { createRemoteClient, DEFAULT_TIMEOUT_MS } from './client';
+export type { RemoteClient, RemoteClientOptions } from './client';
+export { RemoteError, classifyStatus, parseRetryAfter } from './errors';
 export type { RemoteErrorCode } from './errors';
 export { toMsUtc, InvalidDateError } from './dates';
 export {
@@ -18,13 +10,5 @@ export {
   listPayload,
   membershipPayload,
 } from './payloads';
-export type { ListsApi } from './lists';
-export type {
-  FetchLike,
-  FetchInitLike,
-  FetchResponseLike,
-  Logger,
-  RequestInfo,
-  ResponseInfo,
-} from './transport';
+export type { FetchLike, FetchInitLike, FetchResponseLike } from './transport';
 export * from './types';
