@@ -13,6 +13,7 @@ import {
   type NormalizedSource,
   type ResolvedPath,
 } from './paths';
+import { isLocalized } from './populate';
 import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
@@ -91,7 +92,7 @@ export class EntryReader {
         : value === undefined || value === null
           ? []
           : [value];
-      const localized = this.ctx.getModel(step.target)?.pluginOptions?.i18n?.localized === true;
+      const localized = isLocalized(step.target, this.ctx.getModel);
       for (const item of items) {
         const documentId =
           item && typeof item === 'object'
@@ -248,7 +249,7 @@ export class EntryReader {
       throw new MappingError(field, `'${r.source.path}' is not a relation`);
     }
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
-    const localized = this.ctx.getModel(last.target)?.pluginOptions?.i18n?.localized === true;
+    const localized = isLocalized(last.target, this.ctx.getModel);
     const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
       localized ? ref : { ...ref, locale: null }
     );
