@@ -57,6 +57,16 @@ export class RemoteError extends Error {
   }
 }
 
+type Cause = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown };
+
+/** An error, then the errors of its `cause` chain; five deep, since a chain may loop. */
+export function* causes(err: unknown): Generator<Cause> {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    yield e as Cause;
+    e = (e as Cause).cause;
+  }
+}
+
 export function classifyStatus(status: number): RemoteErrorCode {
   if (status === 408) return 'timeout';
   if (status === 429) return 'rate_limited';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, errors, request } from 'undici';
-import { RemoteError } from './errors';
+import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
 
 /**
@@ -202,14 +202,7 @@ export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logg
 }
 
 function errorCode(err: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
+  for (const e of causes(err)) if (typeof e.code === 'string' && e.code !== '') return e.code;
   return undefined;
 }
 
