@@ -61,17 +61,14 @@ export async function download(
   url: string,
   options: { timeoutMs: number }
 ): Promise<{ status: number; bytes?: Buffer }> {
-  const res = await request(url, {
-    method: 'GET',
-    signal: AbortSignal.timeout(options.timeoutMs),
-    maxRedirections: 5,
-    dispatcher,
-  });
-  if (res.statusCode < 200 || res.statusCode >= 300) {
-    await res.body.dump();
-    return { status: res.statusCode };
+  const res = await openDownload(url, { signal: AbortSignal.timeout(options.timeoutMs) });
+  if (res.status < 200 || res.status >= 300) {
+    await res.dump();
+    return { status: res.status };
   }
-  return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk);
+  return { status: res.status, bytes: Buffer.concat(chunks) };
 }
 
 /** A file's answer, its body not read yet: the import counts its bytes as they come. */
