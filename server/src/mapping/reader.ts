@@ -1,4 +1,4 @@
-import { parseCoordinates, checkLatitude, checkLongitude, type Position } from './coordinates';
+import { parseCoordinates, checkInRange, type Position } from './coordinates';
 import { datesSpecOf, mapDates } from './dates';
 import { MappingError } from './errors';
 import { isBlocks } from './blocks';
@@ -182,17 +182,17 @@ export class EntryReader {
       return position;
     }
     const problems: MappingError[] = [];
-    const attempt = (field: 'latitude' | 'longitude', check: (n: number) => number) => {
+    const attempt = (field: 'latitude' | 'longitude') => {
       try {
-        return check(this.requiredNumber(field));
+        return checkInRange(field, this.requiredNumber(field));
       } catch (err) {
         if (err instanceof MappingError) problems.push(err);
         else throw err;
         return NaN;
       }
     };
-    const latitude = attempt('latitude', checkLatitude);
-    const longitude = attempt('longitude', checkLongitude);
+    const latitude = attempt('latitude');
+    const longitude = attempt('longitude');
     if (problems.length > 0) throw MappingError.combine(problems);
     return { latitude, longitude };
   }
