@@ -48,26 +48,6 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // The sync engine makes its objects per push and per row: a literal that spreads and then adds
-    // is allocated in the old generation on Node 20's V8 (server/src/utils/objects.ts).
-    files: [
-      'server/src/sync/**/*.ts',
-      'server/src/mapping/**/*.ts',
-      'server/src/remote/**/*.ts',
-      'server/src/services/sync/**/*.ts',
-    ],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ObjectExpression > SpreadElement:first-child + *',
-          message:
-            "{ ...spread, more } is allocated straight into V8's old generation: use extend() from utils/objects, or build the object by assignment.",
-        },
-      ],
-    },
-  },
-  {
     // `let resync` is declared before the worker that calls it and assigned once after: a forward
     // reference, not a missed const. Scoped here rather than edited: the file is shared work.
     files: ['server/src/services/sync.ts'],

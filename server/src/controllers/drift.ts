@@ -1,28 +1,15 @@
 import type { Core } from '@strapi/strapi';
-import type {
-  CheckDrift,
-  DriftReport,
-  GetDrift,
-  RepairDrift,
-} from '../../../shared/contracts/drift';
+import type { CheckDrift, GetDrift, RepairDrift } from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../permissions';
 import { failureOf } from '../sync/db-error';
 import { DRIFT_GROUPS } from '../sync/drift/report';
-import { withLabels } from './labels';
+import { withLabelsIn } from './labels';
 import { getService, type Context } from '../utils';
 import { yup } from '@strapi/utils';
 import type { DriftGroup } from '../sync/drift';
 import { bodySchema, invalid, validate } from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
-
-/** Entries are shown by their label in the Content Manager, with a link to them. */
-const labelled = async (strapi: Core.Strapi, r: DriftReport): Promise<DriftReport> => ({
-  ...r,
-  missing: await withLabels(strapi, r.missing),
-  changed: await withLabels(strapi, r.changed),
-  membership: await withLabels(strapi, r.membership),
-});
 
 const NOT_GROUPS = `groups must be a non-empty array of ${DRIFT_GROUPS.map((g) => `"${g}"`).join(', ')}.`;
 
@@ -54,7 +41,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       repair: string;
     } | null;
     const body: GetDrift.Response = {
-      report: kept.report ? await labelled(strapi, kept.report) : null,
+      // Entries are shown by their label in the Content Manager, with a link to them.
+      report: kept.report
+        ? await withLabelsIn(strapi, kept.report, ['missing', 'changed', 'membership'])
+        : null,
       lastRepair: kept.lastRepair,
       scheduled: kept.scheduled,
       checking: Boolean(checking),

@@ -7,19 +7,15 @@ import type {
   RunInventory,
 } from '../../../shared/contracts/inventory';
 import { getService, type Context } from '../utils';
-import { withLabels } from './labels';
+import { withLabelsIn } from './labels';
 import { yup } from '@strapi/utils';
 import { bodySchema, validate } from './validate';
 
 const service = (strapi: Core.Strapi) => getService('sync', { strapi });
 
 /** Entries are shown by their label in the Content Manager, as failed entries are. */
-const labelled = async (strapi: Core.Strapi, p: LinkProposal): Promise<LinkProposal> => ({
-  ...p,
-  linked: await withLabels(strapi, p.linked),
-  ambiguous: await withLabels(strapi, p.ambiguous),
-  unmatched: await withLabels(strapi, p.unmatched),
-});
+const labelled = (strapi: Core.Strapi, p: LinkProposal) =>
+  withLabelsIn(strapi, p, ['linked', 'ambiguous', 'unmatched']);
 
 const isRemoteId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 

@@ -80,3 +80,14 @@ export async function withLabels<T extends EntryKey>(
     label: labels.get(keyString(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null,
   }));
 }
+
+/** A report whose lists of entry keys named in `lists` get their labels; the rest is kept. */
+export async function withLabelsIn<R, K extends keyof R>(
+  strapi: Core.Strapi,
+  report: R,
+  lists: readonly K[]
+): Promise<R> {
+  const out = { ...report };
+  for (const k of lists) out[k] = (await withLabels(strapi, report[k] as EntryKey[])) as R[K];
+  return out;
+}

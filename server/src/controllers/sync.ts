@@ -12,7 +12,7 @@ import { pushEnvironment } from '../config/environment';
 import { viewUrlOf } from '../config/view-url';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
-import { withLabels } from './labels';
+import { withLabels, withLabelsIn } from './labels';
 import { yup } from '@strapi/utils';
 import {
   bodySchema,
@@ -170,12 +170,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const body = await validate(resyncSchema, ctx.request.body);
     if (body.dryRun) {
       const plan = await service(strapi).resync({ dryRun: true });
-      const [create, update, remove] = await Promise.all(
-        [plan.create, plan.update, plan.delete].map((keys) => withLabels(strapi, keys))
-      );
-      const failed = await withLabels(strapi, plan.failed);
       ctx.body = {
-        plan: { ...plan, create, update, delete: remove, failed },
+        plan: await withLabelsIn(strapi, plan, ['create', 'update', 'delete', 'failed']),
       } satisfies Resync.Response;
       return;
     }

@@ -7,25 +7,22 @@ export interface Position {
   altitude?: number;
 }
 
-const LAT_KEYS = ['lat', 'latitude'];
-const LNG_KEYS = ['lng', 'lon', 'long', 'longitude'];
+export const LAT_KEYS = ['lat', 'latitude'];
+export const LNG_KEYS = ['lng', 'lon', 'long', 'longitude'];
 const ALT_KEYS = ['alt', 'altitude', 'elevation'];
 
-export function checkLatitude(value: number, field = 'latitude'): number {
-  if (!(value >= -90 && value <= 90)) {
-    throw new MappingError(
-      field,
-      `${field === 'latitude' ? '' : 'latitude '}${value} is outside [-90, 90]`
-    );
-  }
-  return value;
-}
+const LIMIT = { latitude: 90, longitude: 180 };
 
-export function checkLongitude(value: number, field = 'longitude'): number {
-  if (!(value >= -180 && value <= 180)) {
+/** `value` when within [-90, 90] (latitude) or [-180, 180] (longitude); `field` names the field at fault. */
+export function checkInRange(
+  axis: keyof typeof LIMIT,
+  value: number,
+  field: string = axis
+): number {
+  if (!(value >= -LIMIT[axis] && value <= LIMIT[axis])) {
     throw new MappingError(
       field,
-      `${field === 'longitude' ? '' : 'longitude '}${value} is outside [-180, 180]`
+      `${field === axis ? '' : `${axis} `}${value} is outside [-${LIMIT[axis]}, ${LIMIT[axis]}]`
     );
   }
   return value;
@@ -142,7 +139,7 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
     const altitude = alt ? toNumber(alt.value, field, `${path}.${alt.key}`) : undefined;
     position = { latitude, longitude, ...(altitude !== undefined ? { altitude } : {}) };
   }
-  checkLatitude(position.latitude, field);
-  checkLongitude(position.longitude, field);
+  checkInRange('latitude', position.latitude, field);
+  checkInRange('longitude', position.longitude, field);
   return position;
 }

@@ -11,23 +11,18 @@ import { EntryReader } from './reader';
 import type { Entry, MapOutcome, Mapping, MappingContext, RemotePayload } from './types';
 
 export type {
-  DeferredMedia,
   EntryRef,
   MapOutcome,
   MappingContext,
   MediaFileObject,
-  RefRole,
-  RemotePayload,
-  SchemaAttribute,
   SchemaModel,
-  SkipOutcome,
   StrapiSchemaLookup,
   UpsertOutcome,
 } from './types';
 export { MappingError } from './errors';
-export { populateFor, relationTargets, fieldPaths } from './populate';
+export { populateFor, relationTargets } from './populate';
 export { payloadHash, canonicalJson } from './hash';
-export { validateMappingFields, validateMappings, FIELD_SPECS } from './validate';
+export { validateMappingFields, validateMappings } from './validate';
 export { toHtml, sanitize, markdownToHtml, textToHtml } from './html';
 export { renderBlocks } from './blocks';
 export { parseCoordinates } from './coordinates';

@@ -77,26 +77,9 @@ export function normalizeSource(
   };
 }
 
-export function splitPath(path: string): string[] {
-  return path.split('.');
-}
-
-function kindOf(attr: SchemaAttribute): StepKind {
-  switch (attr.type) {
-    case 'component':
-      return 'component';
-    case 'relation':
-      return 'relation';
-    case 'media':
-      return 'media';
-    case 'json':
-      return 'json';
-    case 'dynamiczone':
-      return 'dynamiczone';
-    default:
-      return 'scalar';
-  }
-}
+const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'dynamiczone']);
+const kindOf = (attr: SchemaAttribute): StepKind =>
+  STRUCTURED.has(attr.type) ? (attr.type as StepKind) : 'scalar';
 
 function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
   const model = getModel(uid);
@@ -111,7 +94,7 @@ function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
  */
 export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLookup): ResolvedPath {
   if (typeof path !== 'string' || path.trim() === '') throw new PathError('the path is empty');
-  const segments = splitPath(path);
+  const segments = path.split('.');
   if (segments.some((s) => s.trim() === '' || s !== s.trim())) {
     throw new PathError(`'${path}' is not a valid path (empty or padded segment)`);
   }
@@ -190,7 +173,7 @@ export function throughMany(resolved: ResolvedPath): PathStep | undefined {
   return resolved.steps.slice(0, -1).find((s) => s.many);
 }
 
-function isEmpty(value: unknown): boolean {
+export function isEmpty(value: unknown): boolean {
   return (
     value === undefined ||
     value === null ||
@@ -206,7 +189,7 @@ function isEmpty(value: unknown): boolean {
  */
 export function readPath(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const segment of splitPath(path)) {
+  for (const segment of path.split('.')) {
     if (current === undefined || current === null) return undefined;
     if (Array.isArray(current)) {
       const next: unknown[] = [];
@@ -234,5 +217,3 @@ export function readSource(entry: unknown, source: NormalizedSource): unknown {
   const value = readPath(entry, source.path);
   return isEmpty(value) && source.hasDefault ? source.default : value;
 }
-
-export { isEmpty };

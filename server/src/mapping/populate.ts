@@ -14,15 +14,12 @@ export const RELATION_FIELDS: Record<string, string[]> = {
 export interface FieldPath {
   field: string;
   path: string;
-  /** the path ends on a relation whose identity (documentId, locale) is read */
-  ref?: boolean;
 }
 
 /** Every path a mapping reads, with dates and tag keys spelled out. */
 export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): FieldPath[] {
   const out: FieldPath[] = [];
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
-  const refFields = RELATION_FIELDS[mapping.resource] ?? [];
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
     if (field === 'dates') {
@@ -34,7 +31,7 @@ export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
     }
     const { path } = normalizeSource(source as never);
     if (!path) continue;
-    out.push({ field, path, ref: refFields.includes(field) });
+    out.push({ field, path });
     if (field === 'tags') {
       const explicit =
         typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
@@ -59,6 +56,17 @@ export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
   return out;
 }
 
+/** fieldPaths resolved against the schema; the paths that do not fit it are left out (the validator reports them). */
+function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
+  for (const fp of fieldPaths(mapping, getModel)) {
+    try {
+      yield { field: fp.field, resolved: resolvePath(mapping.contentType, fp.path, getModel) };
+    } catch (err) {
+      if (!(err instanceof PathError)) throw err;
+    }
+  }
+}
+
 interface PopNode {
   kind: 'component' | 'relation' | 'media';
   target?: string;
@@ -66,7 +74,7 @@ interface PopNode {
   children: Map<string, PopNode>;
 }
 
-function isLocalized(uid: string | undefined, getModel: StrapiSchemaLookup): boolean {
+export function isLocalized(uid: string | undefined, getModel: StrapiSchemaLookup): boolean {
   if (!uid) return false;
   const model = getModel(uid);
   // Strapi 5 has a `locale` attribute on every content type, but refuses it in `fields` unless the type is localized.
@@ -101,14 +109,7 @@ export function populateFor(
   getModel: StrapiSchemaLookup
 ): Record<string, unknown> {
   const root = new Map<string, PopNode>();
-  for (const fp of fieldPaths(mapping, getModel)) {
-    let resolved: ResolvedPath;
-    try {
-      resolved = resolvePath(mapping.contentType, fp.path, getModel);
-    } catch (err) {
-      if (err instanceof PathError) continue;
-      throw err;
-    }
+  for (const { resolved } of resolvedPaths(mapping, getModel)) {
     let level = root;
     let parent: PopNode | undefined;
     resolved.steps.forEach((step) => {
@@ -161,24 +162,17 @@ export function relationTargets(
 ): Array<{ field: string; path: string; target: string }> {
   const out: Array<{ field: string; path: string; target: string }> = [];
   const seen = new Set<string>();
-  for (const fp of fieldPaths(mapping, getModel)) {
-    let resolved: ResolvedPath;
-    try {
-      resolved = resolvePath(mapping.contentType, fp.path, getModel);
-    } catch (err) {
-      if (err instanceof PathError) continue;
-      throw err;
-    }
+  for (const { field, resolved } of resolvedPaths(mapping, getModel)) {
     resolved.steps.forEach((step, i) => {
       if (step.kind !== 'relation' || !step.target) return;
       const path = resolved.steps
         .slice(0, i + 1)
         .map((s) => s.name)
         .join('.');
-      const key = `${fp.field}\u0000${path}`;
+      const key = `${field}\u0000${path}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ field: fp.field, path, target: step.target });
+      out.push({ field, path, target: step.target });
     });
   }
   return out;

@@ -1,4 +1,4 @@
-import { parseCoordinates, checkLatitude, checkLongitude, type Position } from './coordinates';
+import { parseCoordinates, checkInRange, type Position } from './coordinates';
 import { datesSpecOf, mapDates } from './dates';
 import { MappingError } from './errors';
 import { isBlocks } from './blocks';
@@ -13,12 +13,12 @@ import {
   type NormalizedSource,
   type ResolvedPath,
 } from './paths';
+import { isLocalized } from './populate';
 import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
 import type { DateRange, MediaFile } from '../remote/types';
 import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
-import { extend } from '../utils/objects';
 
 interface Read {
   source: NormalizedSource;
@@ -92,7 +92,7 @@ export class EntryReader {
         : value === undefined || value === null
           ? []
           : [value];
-      const localized = this.ctx.getModel(step.target)?.pluginOptions?.i18n?.localized === true;
+      const localized = isLocalized(step.target, this.ctx.getModel);
       for (const item of items) {
         const documentId =
           item && typeof item === 'object'
@@ -182,17 +182,17 @@ export class EntryReader {
       return position;
     }
     const problems: MappingError[] = [];
-    const attempt = (field: 'latitude' | 'longitude', check: (n: number) => number) => {
+    const attempt = (field: 'latitude' | 'longitude') => {
       try {
-        return check(this.requiredNumber(field));
+        return checkInRange(field, this.requiredNumber(field));
       } catch (err) {
         if (err instanceof MappingError) problems.push(err);
         else throw err;
         return NaN;
       }
     };
-    const latitude = attempt('latitude', checkLatitude);
-    const longitude = attempt('longitude', checkLongitude);
+    const latitude = attempt('latitude');
+    const longitude = attempt('longitude');
     if (problems.length > 0) throw MappingError.combine(problems);
     return { latitude, longitude };
   }
@@ -249,9 +249,9 @@ export class EntryReader {
       throw new MappingError(field, `'${r.source.path}' is not a relation`);
     }
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
-    const localized = this.ctx.getModel(last.target)?.pluginOptions?.i18n?.localized === true;
+    const localized = isLocalized(last.target, this.ctx.getModel);
     const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
-      localized ? ref : extend(ref, { locale: null })
+      localized ? ref : { ...ref, locale: null }
     );
     if (opts.single && refs.length > 1) {
       throw new MappingError(
@@ -261,10 +261,10 @@ export class EntryReader {
     }
     const ids: number[] = [];
     for (const ref of refs) {
-      this.refs.push(extend(ref, { role }));
+      this.refs.push({ ...ref, role });
       const id = await this.ctx.remoteIdOf(ref);
       if (id === undefined || id === null)
-        this.unresolved.push(extend(ref, { role, blocking: opts.blocking }));
+        this.unresolved.push({ ...ref, role, blocking: opts.blocking });
       else if (!ids.includes(id)) ids.push(id);
     }
     return { ids, count: refs.length };

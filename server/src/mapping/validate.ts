@@ -1,3 +1,4 @@
+import { LAT_KEYS, LNG_KEYS } from './coordinates';
 import { datesSpecOf, isDatesSpecSource } from './dates';
 import {
   normalizeSource,
@@ -71,8 +72,6 @@ const TEXT = new Set([
 const NUMBER = new Set(['integer', 'biginteger', 'float', 'decimal', 'string']);
 const DATE = new Set(['date', 'datetime', 'timestamp', 'string', 'text', 'json']);
 const TAG_SCALARS = new Set(['string', 'text', 'enumeration', 'json']);
-const LAT = ['lat', 'latitude'];
-const LNG = ['lng', 'lon', 'long', 'longitude'];
 
 function describe(step: PathStep): string {
   switch (step.kind) {
@@ -228,7 +227,7 @@ export function validateMappingFields(
           const geo = attrs.includes('type') && attrs.includes('coordinates');
           if (
             !geo &&
-            (!attrs.some((a) => LAT.includes(a)) || !attrs.some((a) => LNG.includes(a)))
+            (!attrs.some((a) => LAT_KEYS.includes(a)) || !attrs.some((a) => LNG_KEYS.includes(a)))
           ) {
             problem(
               field,

@@ -1,9 +1,9 @@
-import { createCategoriesApi, type CategoriesApi } from './categories';
-import { createEventsApi, type EventsApi } from './events';
 import { createApi } from './http';
 import { createListsApi, type ListsApi } from './lists';
-import { createPinpointsApi, type PinpointsApi } from './pinpoints';
+import { categoryPayload, eventPayload, pinpointPayload } from './payloads';
+import { readCategory, readEvent, readPinpoint } from './readers';
 import { createRedactor } from './redact';
+import { createResourceApi, type ResourceApi } from './resource';
 import { createTokenSource } from './token';
 import {
   createTransport,
@@ -14,6 +14,29 @@ import {
   type RequestInfo,
   type ResponseInfo,
 } from './transport';
+
+import type {
+  Category,
+  CategoryRequest,
+  EventRequest,
+  Pinpoint,
+  PinpointRequest,
+  RemoteEvent,
+} from './types';
+
+export type PinpointFilter = {
+  /** only pinpoints of this list */
+  list?: number;
+};
+export type EventFilter = {
+  /** only events at this pinpoint */
+  pinpoint?: number;
+};
+export type PinpointsApi = ResourceApi<Pinpoint, PinpointRequest, PinpointFilter>;
+/** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
+export type EventsApi = ResourceApi<RemoteEvent, EventRequest, EventFilter>;
+/** The contract lists no delete for categories, so none is offered. */
+export type CategoriesApi = Omit<ResourceApi<Category, CategoryRequest>, 'delete'>;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = 'strapi-plugin-location-content';
@@ -93,12 +116,30 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     now: options.now ?? Date.now,
   });
   const api = createApi({ transport, tokens, baseUrl, redactor, logger });
+  const pinpoints: PinpointsApi = createResourceApi(api, {
+    path: '/v3.0/pinpoints',
+    what: 'pinpoint',
+    payload: pinpointPayload,
+    read: readPinpoint,
+  });
+  const events: EventsApi = createResourceApi(api, {
+    path: '/v3.0/events',
+    what: 'event',
+    payload: eventPayload,
+    read: readEvent,
+  });
+  const { delete: _noDelete, ...categories } = createResourceApi(api, {
+    path: '/v3.0/categories',
+    what: 'category',
+    payload: categoryPayload,
+    read: readCategory,
+  });
 
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
-    pinpoints: createPinpointsApi(api),
-    events: createEventsApi(api),
-    categories: createCategoriesApi(api),
+    pinpoints,
+    events,
+    categories,
     lists: createListsApi(api),
     async authenticate() {
       await tokens.get();

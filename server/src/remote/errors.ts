@@ -57,8 +57,14 @@ export class RemoteError extends Error {
   }
 }
 
-export function isRemoteError(value: unknown): value is RemoteError {
-  return value instanceof RemoteError;
+type Cause = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown };
+
+/** An error, then the errors of its `cause` chain; five deep, since a chain may loop. */
+export function* causes(err: unknown): Generator<Cause> {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    yield e as Cause;
+    e = (e as Cause).cause;
+  }
 }
 
 export function classifyStatus(status: number): RemoteErrorCode {
@@ -72,7 +78,7 @@ export function classifyStatus(status: number): RemoteErrorCode {
   return 'client';
 }
 
-export function isRetryable(code: RemoteErrorCode, status?: number): boolean {
+function isRetryable(code: RemoteErrorCode, status?: number): boolean {
   if (code === 'network' || code === 'timeout' || code === 'rate_limited') return true;
   if (status !== undefined) return status === 408 || status === 429 || status >= 500;
   return code === 'server';

@@ -189,3 +189,27 @@ export function createApi(options: ApiOptions): Api {
     },
   };
 }
+
+/**
+ * A 2xx answer the client cannot read is reported as a `server` error with the body kept. To a
+ * write it is like a lost answer: the write may have taken effect, and is repeated as after a
+ * timeout (a create looks for the object it may have made first: sync/push/create.ts). To a read
+ * it is a contract breach that asking again would not mend.
+ */
+export function readWith<T>(response: ApiResponse, read: (raw: unknown) => T): T {
+  try {
+    return read(response.data);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new RemoteError({
+      message: `Unexpected answer (${response.status}) on ${response.method} ${response.path}: ${reason}`,
+      code: 'server',
+      status: response.status,
+      retryable: response.method !== 'GET',
+      body: bodyForDisplay(JSON.stringify(response.data ?? null)),
+      method: response.method,
+      path: response.path,
+      cause: err,
+    });
+  }
+}

@@ -1,6 +1,6 @@
-export { createRemoteClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './client';
+export { createRemoteClient, DEFAULT_TIMEOUT_MS } from './client';
 export type { RemoteClient, RemoteClientOptions } from './client';
-export { RemoteError, isRemoteError, classifyStatus, parseRetryAfter } from './errors';
+export { RemoteError, classifyStatus, parseRetryAfter } from './errors';
 export type { RemoteErrorCode } from './errors';
 export { toMsUtc, InvalidDateError } from './dates';
 export {
@@ -10,16 +10,5 @@ export {
   listPayload,
   membershipPayload,
 } from './payloads';
-export type { PinpointsApi, PinpointFilter } from './pinpoints';
-export type { EventsApi, EventFilter } from './events';
-export type { CategoriesApi } from './categories';
-export type { ListsApi } from './lists';
-export type {
-  FetchLike,
-  FetchInitLike,
-  FetchResponseLike,
-  Logger,
-  RequestInfo,
-  ResponseInfo,
-} from './transport';
+export type { FetchLike, FetchInitLike, FetchResponseLike } from './transport';
 export * from './types';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
-import { parseRetryAfter } from './errors';
+import { causes, parseRetryAfter } from './errors';
 
 /** What the limiter reads of a response: its status and Retry-After. */
 export interface LimitedResponse {
@@ -31,11 +31,8 @@ export class RateLimitWaitError extends Error {
 }
 
 /** True for an error (or any error in its `cause` chain) raised by waiting under the rate limit. */
-export const isRateLimitWait = (err: unknown): boolean => {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
-    if (e instanceof RateLimitWaitError) return true;
-  return false;
-};
+export const isRateLimitWait = (err: unknown): boolean =>
+  [...causes(err)].some((e) => e instanceof RateLimitWaitError);
 
 /** p-queue runs a greater priority first and keeps the order of equal ones. */
 const PUSH = 0;

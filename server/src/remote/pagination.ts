@@ -1,6 +1,5 @@
 import { RemoteError, bodyForDisplay } from './errors';
-import type { Api, ApiRequest } from './http';
-import { readWith } from './resource';
+import { readWith, type Api, type ApiRequest } from './http';
 import type { Page } from './types';
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, errors, request } from 'undici';
-import { RemoteError } from './errors';
+import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
 
 /**
@@ -61,17 +61,14 @@ export async function download(
   url: string,
   options: { timeoutMs: number }
 ): Promise<{ status: number; bytes?: Buffer }> {
-  const res = await request(url, {
-    method: 'GET',
-    signal: AbortSignal.timeout(options.timeoutMs),
-    maxRedirections: 5,
-    dispatcher,
-  });
-  if (res.statusCode < 200 || res.statusCode >= 300) {
-    await res.body.dump();
-    return { status: res.statusCode };
+  const res = await openDownload(url, { signal: AbortSignal.timeout(options.timeoutMs) });
+  if (res.status < 200 || res.status >= 300) {
+    await res.dump();
+    return { status: res.status };
   }
-  return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk);
+  return { status: res.status, bytes: Buffer.concat(chunks) };
 }
 
 /** A file's answer, its body not read yet: the import counts its bytes as they come. */
@@ -202,14 +199,7 @@ export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logg
 }
 
 function errorCode(err: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
+  for (const e of causes(err)) if (typeof e.code === 'string' && e.code !== '') return e.code;
   return undefined;
 }
 

@@ -31,16 +31,9 @@ export interface PinpointRequest {
   media_file?: MediaFile | null;
 }
 
-export interface Pinpoint {
+/** The contract lists altitude in requests only; answers give the media as a URL. */
+export interface Pinpoint extends Omit<PinpointRequest, 'altitude' | 'media_file'> {
   id: number;
-  name?: string;
-  description?: string;
-  address?: string;
-  latitude?: number;
-  longitude?: number;
-  category?: number | null;
-  tags?: string[];
-  media_credits?: string;
   media_url?: string | null;
 }
 
@@ -50,9 +43,8 @@ export interface CategoryRequest {
   image_file?: MediaFile | null;
 }
 
-export interface Category {
+export interface Category extends Omit<CategoryRequest, 'image_file'> {
   id: number;
-  name?: string;
   image_url?: string | null;
 }
 
@@ -67,13 +59,9 @@ export interface EventRequest {
   media_file?: MediaFile | null;
 }
 
-export interface RemoteEvent {
+/** The contract lists pinpoint in requests only; answers give the media as a URL. */
+export interface RemoteEvent extends Omit<EventRequest, 'pinpoint' | 'media_file'> {
   id: number;
-  name?: string;
-  description?: string;
-  dates?: DateRange[];
-  tags?: string[];
-  media_credits?: string;
   media_url?: string | null;
 }
 
@@ -83,10 +71,8 @@ export interface ListRequest {
 }
 
 /** The contract does not show list response bodies: only `id` is relied upon. */
-export interface RemoteList {
+export interface RemoteList extends ListRequest {
   id: number;
-  name?: string;
-  description?: string;
 }
 
 export interface MembershipResult {

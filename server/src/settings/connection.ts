@@ -1,5 +1,5 @@
 import type { RemoteClient } from '../remote';
-import type { RemoteError, RemoteErrorCode } from '../remote/errors';
+import { causes, type RemoteError, type RemoteErrorCode } from '../remote/errors';
 import type { ConnectionFailure, ConnectionTestResult } from '../../../shared/contracts/settings';
 import type { Credentials } from './credentials';
 
@@ -16,18 +16,13 @@ const hostOf = (baseUrl?: string) => {
 };
 
 /** The system error code under a network failure (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED, ...). */
-type ErrorLike = { code?: unknown; errno?: unknown; cause?: unknown; message?: unknown };
 const systemCode = (err: unknown): string | undefined => {
-  for (
-    let e = err as ErrorLike | null | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as ErrorLike | null | undefined, depth++
-  ) {
+  for (const e of causes(err)) {
     if (typeof e.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(e.code)) return e.code;
     if (typeof e.errno === 'string') return e.errno;
   }
   const m = /\b(E[A-Z]{3,}|[A-Z_]*CERT[A-Z_]*|SELF_SIGNED[A-Z_]*|UNABLE_TO_[A-Z_]+)\b/.exec(
-    String((err as ErrorLike | null | undefined)?.message ?? '')
+    String((err as { message?: unknown } | null | undefined)?.message ?? '')
   );
   return m?.[1];
 };

@@ -156,5 +156,3 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     },
   };
 };
-
-export type CredentialsStore = ReturnType<typeof createCredentialsStore>;
