@@ -3,9 +3,9 @@ import type { AlertKind, AlertMessage, SendTestAlert } from '../../../shared/con
 import { environmentName } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
-import { failureOf } from '../sync/db-error';
-import { keyLabel } from '../sync/keys';
-import type { EntryKey } from '../sync/types';
+import { failureOf } from '../sync/shared/db-error';
+import { keyLabel } from '../sync/shared/keys';
+import type { EntryKey } from '../sync/shared/types';
 import { claimAlert } from './claim';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -6,7 +6,7 @@ import type {
   RepairDrift,
 } from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../permissions';
-import { failureOf } from '../sync/db-error';
+import { failureOf } from '../sync/shared/db-error';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabels } from './labels';
 import { getService, type Context } from '../utils';

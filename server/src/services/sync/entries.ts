@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { toKey } from '../../sync/keys';
-import type { EntryKey, EntryState } from '../../sync/types';
+import { toKey } from '../../sync/shared/keys';
+import type { EntryKey, EntryState } from '../../sync/shared/types';
 import type { KeyInput } from '../../../../shared/contracts/sync';
 import type { Engine } from './engine';
 import { extend } from '../../utils/objects';

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import type { Credentials } from '../../settings/credentials';
-import { reasonOf } from '../../sync/db-error';
-import { refreshPlannerStatistics } from '../../sync/dialect';
-import { keyString } from '../../sync/keys';
-import { createDocumentMiddleware } from '../../sync/middleware';
+import { reasonOf } from '../../sync/shared/db-error';
+import { refreshPlannerStatistics } from '../../sync/shared/dialect';
+import { keyString } from '../../sync/shared/keys';
+import { createDocumentMiddleware } from '../../sync/outbox/middleware';
 import type { DriftGroup } from '../../sync/drift';
 import type {
   DryRunPlan,

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryWalk } from '../inventory/walk';
 import type { StateRecord, StateStore } from '../state';
-import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
+import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../shared/tables';
 import { changedFields } from './fields';
 import type {
   DriftChanged,

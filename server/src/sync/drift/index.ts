@@ -1,3 +1,7 @@
+/**
+ * Drift: the inventory compared with the sync states (missing, changed, not ours, membership),
+ * repaired on demand or on a schedule.
+ */
 import type { Core } from '@strapi/strapi';
 import { PLUGIN_ID } from '../../permissions';
 import { createDriftCheck, type CheckDeps } from './check';

@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
-import { failureOf } from '../db-error';
-import { keyString } from '../keys';
+import { failureOf } from '../shared/db-error';
+import { keyString } from '../shared/keys';
 import type { StateStore } from '../state';
-import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
-import type { EntryKey } from '../types';
-import { PushRefusedError } from '../refusal';
+import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../shared/tables';
+import type { EntryKey } from '../shared/types';
+import { PushRefusedError } from '../shared/refusal';
 import {
   DRIFT_GROUPS,
   type DriftEntryRef,

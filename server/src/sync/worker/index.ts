@@ -1,13 +1,18 @@
+/**
+ * The worker: claims due outbox rows under a lease (so replicas never push one row twice), pushes
+ * them side by side through the pusher, and ends each row: done, retried later with backoff
+ * (backoff.ts), or failed for an editor to see.
+ */
 import { AsyncResource } from 'node:async_hooks';
 import PQueue from 'p-queue';
 import type { Core } from '@strapi/strapi';
-import type { Outbox, OutboxRow } from './outbox';
-import type { Pusher, PushResult } from './push';
-import type { StateStore } from './state';
-import type { ResourceKind } from '../remote/types';
+import type { Outbox, OutboxRow } from '../outbox';
+import type { Pusher, PushResult } from '../push';
+import type { StateStore } from '../state';
+import type { ResourceKind } from '../../remote/types';
 import { backoffMs } from './backoff';
-import { reasonOf } from './db-error';
-import { keyLabel } from './keys';
+import { reasonOf } from '../shared/db-error';
+import { keyLabel } from '../shared/keys';
 
 export interface WorkerOptions {
   strapi: Core.Strapi;

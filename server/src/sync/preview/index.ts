@@ -1,10 +1,14 @@
+/**
+ * Preview: the payload an entry would send now, draft and published, through the push's own
+ * mapping, without a remote call.
+ */
 import type { Core } from '@strapi/strapi';
-import type { PayloadPreview } from '../../../shared/contracts/preview';
-import type { Mapping } from '../config/types';
-import { mapEntry, MappingError, populateFor, type MappingContext } from '../mapping';
-import { documentsOf, modelOf as modelIn } from './strapi';
-import type { EntryKey } from './types';
-import { extend } from '../utils/objects';
+import type { PayloadPreview } from '../../../../shared/contracts/preview';
+import type { Mapping } from '../../config/types';
+import { mapEntry, MappingError, populateFor, type MappingContext } from '../../mapping';
+import { documentsOf, modelOf as modelIn } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
 
 interface PreviewDeps {
   strapi: Core.Strapi;

@@ -1,16 +1,20 @@
+/**
+ * Dependants: which entries must be pushed again when an entry they point at changes or gets its
+ * remote id (an event follows its pinpoint, a pinpoint its category, a list its members).
+ */
 import type { Core } from '@strapi/strapi';
-import type { Mapping } from '../config/types';
-import { relationTargets } from '../mapping';
-import { reasonOf } from './db-error';
-import { RELATION_FIELDS } from '../mapping/populate';
-import { BUSY_WRITES, createBatcher, groupBy } from './batcher';
-import { onlineKeyPages } from './entries';
-import { keyString, sameKey, toKey } from './keys';
-import type { EnqueueItem, Outbox } from './outbox';
-import type { StateStore } from './state';
-import { modelOf } from './strapi';
-import type { EntryKey } from './types';
-import { extend } from '../utils/objects';
+import type { Mapping } from '../../config/types';
+import { relationTargets } from '../../mapping';
+import { reasonOf } from '../shared/db-error';
+import { RELATION_FIELDS } from '../../mapping/populate';
+import { BUSY_WRITES, createBatcher, groupBy } from '../shared/batcher';
+import { onlineKeyPages } from '../shared/entries';
+import { keyString, sameKey, toKey } from '../shared/keys';
+import type { EnqueueItem, Outbox } from '../outbox';
+import type { StateStore } from '../state';
+import { modelOf } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
 
 const PAGE = 500;
 

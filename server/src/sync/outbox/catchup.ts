@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
-import { reasonOf } from './db-error';
-import { toKey } from './keys';
-import type { EnqueueItem, Outbox } from './outbox';
-import { goneStatePages, onlineKeyPages } from './entries';
-import type { StateStore } from './state';
-import { modelOf } from './strapi';
-import type { ResourceKind } from '../remote/types';
-import { extend } from '../utils/objects';
+import { reasonOf } from '../shared/db-error';
+import { toKey } from '../shared/keys';
+import type { EnqueueItem, Outbox } from '.';
+import { goneStatePages, onlineKeyPages } from '../shared/entries';
+import type { StateStore } from '../state';
+import { modelOf } from '../shared/strapi';
+import type { ResourceKind } from '../../remote/types';
+import { extend } from '../../utils/objects';
 
 const STORE_UID = 'strapi::core-store';
 const MARKER_PREFIX = 'plugin_location-content_run_';

@@ -1,19 +1,23 @@
+/**
+ * Resync: a background job that queues every online entry of the mapped types (and the removal of
+ * those gone), paged through the database, resumable after a restart, with progress and a dry run.
+ */
 import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
-import type { Mapping } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
-import { mapEntry, payloadHash } from '../mapping';
-import { failureOf } from './db-error';
-import { refreshPlannerStatistics } from './dialect';
-import { goneStatePages, onlineKeyPages } from './entries';
-import type { Outbox, OutboxRow } from './outbox';
-import { PRIORITY } from './outbox';
-import type { Pusher, PushResult } from './push';
-import type { RowEnd } from './worker';
-import type { StateStore } from './state';
-import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
-import { extend } from '../utils/objects';
+import type { Mapping } from '../../config/types';
+import { PLUGIN_ID } from '../../permissions';
+import { mapEntry, payloadHash } from '../../mapping';
+import { failureOf } from '../shared/db-error';
+import { refreshPlannerStatistics } from '../shared/dialect';
+import { goneStatePages, onlineKeyPages } from '../shared/entries';
+import type { Outbox, OutboxRow } from '../outbox';
+import { PRIORITY } from '../outbox';
+import type { Pusher, PushResult } from '../push';
+import type { RowEnd } from '../worker';
+import type { StateStore } from '../state';
+import type { DryRunPlan, EntryKey, ResyncProgress } from '../shared/types';
+import { extend } from '../../utils/objects';
 
 const STORE_KEY = 'resync-job';
 

@@ -1,18 +1,22 @@
+/**
+ * Link: onboarding an account that already has content, by matching entries without a remote
+ * object to inventory objects no entry owns, and recording the links it is told to.
+ */
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import type { Mapping } from '../config/types';
-import { mapEntry, MappingError } from '../mapping';
-import type { ResourceKind } from '../remote/types';
-import { onlineKeyPages } from './entries';
-import { identityOf, nameKeyOf } from './inventory/identity';
-import type { InventoryRow, InventoryTable } from './inventory/table';
-import { keyString } from './keys';
-import type { Outbox } from './outbox';
-import type { Pusher } from './push';
-import type { StateStore } from './state';
-import type { EntryKey } from './types';
-import type { LinkCandidate, LinkEntry, LinkProposal } from '../../../shared/contracts/inventory';
-import { extend } from '../utils/objects';
+import type { Mapping } from '../../config/types';
+import { mapEntry, MappingError } from '../../mapping';
+import type { ResourceKind } from '../../remote/types';
+import { onlineKeyPages } from '../shared/entries';
+import { identityOf, nameKeyOf } from '../inventory/identity';
+import type { InventoryRow, InventoryTable } from '../inventory/table';
+import { keyString } from '../shared/keys';
+import type { Outbox } from '../outbox';
+import type { Pusher } from '../push';
+import type { StateStore } from '../state';
+import type { EntryKey } from '../shared/types';
+import type { LinkCandidate, LinkEntry, LinkProposal } from '../../../../shared/contracts/inventory';
+import { extend } from '../../utils/objects';
 
 export type { LinkCandidate, LinkEntry, LinkProposal };
 
