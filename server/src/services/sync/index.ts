@@ -16,6 +16,7 @@ import { cliRun } from '../../run-mode';
 import { getService, type Services } from '../../utils';
 import { createEntries } from './entries';
 import { extend } from '../../utils/objects';
+import { toKey } from '../../sync/shared/keys';
 
 /**
  * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
@@ -168,13 +169,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           'failed'
         );
         await outbox().enqueue(
-          page.map((f) => ({
-            contentType: f.contentType,
-            documentId: f.documentId,
-            locale: f.locale,
-            resource: f.resource,
-            reason: 'retry',
-          }))
+          page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );
         n += page.length;
       }

@@ -17,6 +17,7 @@ import type { PushResult } from '../push';
 import type { RowEnd } from '../worker';
 import type { DryRunPlan, EntryKey, ResyncProgress } from '../shared/types';
 import { extend } from '../../utils/objects';
+import { toKey } from '../shared/keys';
 import { getService } from '../../utils';
 
 const STORE_KEY = 'resync-job';
@@ -100,14 +101,9 @@ export function createResync(strapi: Core.Strapi) {
         if (stopping) return;
         if (gone.length) {
           await outbox().enqueue(
-            gone.map((s) => ({
-              contentType: s.contentType,
-              documentId: s.documentId,
-              locale: s.locale,
-              resource: mapping.resource,
-              reason: 'resync',
-              resyncJob: job!.id,
-            }))
+            gone.map((s) =>
+              extend(toKey(s), { resource: mapping.resource, reason: 'resync', resyncJob: job!.id })
+            )
           );
           job.total += gone.length;
           wake();

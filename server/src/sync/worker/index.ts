@@ -12,7 +12,8 @@ import { getService } from '../../utils';
 import { coalesceOf, pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
 import { reasonOf } from '../shared/db-error';
-import { keyLabel } from '../shared/keys';
+import { keyLabel, toKey } from '../shared/keys';
+import { extend } from '../../utils/objects';
 
 /** How a row ended: pushed (or removed), skipped (nothing to change, or waiting for a dependency), failed. */
 export type RowEnd = 'done' | 'skipped' | 'failed';
@@ -165,13 +166,7 @@ export function createWorker(strapi: Core.Strapi) {
       sweepAfter = next;
       if (lost.length) {
         await outbox().enqueue(
-          lost.map((s) => ({
-            contentType: s.contentType,
-            documentId: s.documentId,
-            locale: s.locale,
-            resource: s.resource,
-            reason: 'stranded',
-          }))
+          lost.map((s) => extend(toKey(s), { resource: s.resource, reason: 'stranded' }))
         );
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
         const which = lost
