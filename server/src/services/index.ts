@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createAlerts } from '../alerts';
+import { createDrift } from '../sync/drift';
 import { createHistory } from '../sync/history';
 import { createLinker } from '../sync/link';
 import { createPreview } from '../sync/preview';
@@ -7,8 +8,6 @@ import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
 import { createStateStore } from '../sync/state';
 import { createWorker } from '../sync/worker';
-import { getService } from '../utils';
-import drift from './drift';
 import importer from './import';
 import inventory from './inventory';
 import mappings from './mappings';
@@ -44,12 +43,7 @@ export default {
   preview: part(createPreview),
   inventory,
   link: part(createLinker),
-  drift,
+  drift: part(createDrift),
   import: importer,
-  alerts: part((strapi) =>
-    createAlerts(strapi, {
-      queueDue: async (): Promise<number> => (await getService('outbox', { strapi }).depth()).due,
-      canRun: (): Promise<boolean> => getService('settings', { strapi }).canPush(),
-    })
-  ),
+  alerts: part(createAlerts),
 };
