@@ -28,7 +28,7 @@ const common = {
 
 // The integration files run again on each database server (tests/helpers/test-db.ts): those whose
 // behaviour differs per database, not every file. What differs is little and known: the SQL that
-// server/src/sync/dialect.ts writes per dialect (multi-row inserts and upserts, VALUES() vs
+// server/src/sync/shared/dialect.ts writes per dialect (multi-row inserts and upserts, VALUES() vs
 // excluded., indexes), the few queries written by hand (push-history pruning, the inventory's
 // cross-table reads), what each server stores and answers (decimal scale, collations, error
 // texts, dates), and what only a server has: two instances on one database, transactions a killed

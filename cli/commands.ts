@@ -29,9 +29,10 @@ const PLUGIN = 'location-content';
 const LISTED = 20;
 
 const syncOf = (strapi: Core.Strapi) =>
-  strapi.plugin(PLUGIN).service('sync') as unknown as SyncService & {
-    engine: { resync: { running(): Promise<void> | null }; worker: { start(): void } };
-  };
+  strapi.plugin(PLUGIN).service('sync') as unknown as SyncService;
+/** The plugin's worker: the CLI starts it itself when its command waits for pushes. */
+const workerOf = (strapi: Core.Strapi) =>
+  strapi.plugin(PLUGIN).service('worker') as unknown as { start(): void };
 
 const keyLabel = (k: {
   contentType: string;
@@ -108,7 +109,7 @@ async function waitForPushes(ctx: Context, label: string) {
   const sync = syncOf(ctx.strapi);
   // The CLI's Strapi starts no worker (server/src/run-mode.ts): this one drains the outbox beside
   // any server's, each row claimed under the lease by one of them.
-  sync.engine.worker.start();
+  workerOf(ctx.strapi).start();
   const show = ({ resync: job, queue }: SyncStatusReport) => {
     if (job?.state === 'running')
       ctx.progress.update(label, job.done + job.failed + job.skipped, job.total || null);
@@ -198,9 +199,11 @@ async function resync(ctx: Context): Promise<Outcome> {
   if (ctx.args.wait) await assertCanPush(ctx.strapi);
   const started = (await sync.resync()) as ResyncProgress;
   // Pushing starts while the listing goes on.
-  if (ctx.args.wait) sync.engine.worker.start();
+  if (ctx.args.wait) workerOf(ctx.strapi).start();
   // This process lists the entries into the outbox: it must not exit before the listing is over.
-  await sync.engine.resync.running()?.catch(() => undefined);
+  await (ctx.strapi.plugin(PLUGIN).service('resync') as { running(): Promise<void> | null })
+    .running()
+    ?.catch(() => undefined);
   if (!ctx.args.wait) {
     const job = (await sync.status({ failedLimit: 0 })).resync ?? started;
     if (job.state === 'failed') throw new RunError(job.error ?? 'the resync failed');

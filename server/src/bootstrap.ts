@@ -3,6 +3,7 @@ import { pushEnvironment } from './config/environment';
 import type { PluginConfig } from './config/types';
 import { ACTIONS, PLUGIN_ID } from './permissions';
 import { cliRun } from './run-mode';
+import { SECRET_UNREADABLE } from './settings/credentials';
 import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -45,7 +46,15 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     );
   // Before the first push: a secret opened by a key that is no longer the first is sealed again.
   // Not by the CLI: a CI job's APP_KEYS may differ from the servers', which would lose the secret.
-  if (!cliRun()) await getService('settings', { strapi }).credentials.reseal();
+  if (!cliRun()) {
+    const { credentials } = getService('settings', { strapi });
+    // The alerts say when the secret cannot be read; not from the CLI, whose keys may be a CI
+    // job's: it says so in its own output (credentialsError).
+    credentials.onUnreadable(() =>
+      getService('alerts', { strapi }).secretUnreadable(SECRET_UNREADABLE)
+    );
+    await credentials.reseal();
+  }
   await getService('sync', { strapi }).start();
 };
 

@@ -3,7 +3,11 @@
  * `GET /api/location-content/status` (action `plugin::location-content.status.find`, read-only tokens allowed),
  * `POST /api/location-content/resync` (action `plugin::location-content.resync.create`).
  */
-import type { DryRunPlan, ResyncProgress, SyncStatusReport } from '../../server/src/sync/types';
+import type {
+  DryRunPlan,
+  ResyncProgress,
+  SyncStatusReport,
+} from '../../server/src/sync/shared/types';
 
 export declare namespace GetStatus {
   export interface Request {

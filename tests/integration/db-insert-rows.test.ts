@@ -5,14 +5,14 @@
  * per conflict, batches of several sizes, and a row without a column refused before any write.
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
-import { insertRows, type OnConflict } from '../../server/src/sync/dialect';
+import { insertRows, type OnConflict } from '../../server/src/sync/shared/dialect';
 import {
   ATTEMPT_UID,
   INVENTORY_MEMBER_UID,
   INVENTORY_UID,
   newRow,
   tableInfo,
-} from '../../server/src/sync/tables';
+} from '../../server/src/sync/shared/tables';
 import { kind } from '../helpers/test-db';
 
 let app: TestApp;

@@ -143,7 +143,11 @@ describe('outside pushIn', () => {
     const job = await call('POST', '/resync', {});
     expect(job.status).toBe(200);
     // Listed into the outbox; the job stays running until its entries are pushed.
-    await (app.sync() as any).engine.resync.running()?.catch(() => undefined);
+    await app.strapi
+      .plugin('location-content')
+      .service('resync')
+      .running()
+      ?.catch(() => undefined);
     expect((await app.sync().status()).resync?.state).toBe('running');
     expect(await app.sync().retryFailed()).toBe(0);
 

@@ -5,7 +5,7 @@
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf, until } from '../helpers/sync';
-import { ATTEMPT_UID, tableInfo } from '../../server/src/sync/tables';
+import { ATTEMPT_UID, tableInfo } from '../../server/src/sync/shared/tables';
 import { createAdmin } from '../helpers/admin-api';
 
 let app: TestApp;

@@ -243,10 +243,10 @@ test('a resync lists more entries than fit in one page (500), one outbox row eac
 });
 
 test("a dry run's failure reason from the database names the cause, never the statement or its values", async () => {
-  const { engine } = app.sync() as any;
-  const readEntry = engine.pusher.readEntry;
+  const pusher = app.strapi.plugin('location-content').service('push');
+  const readEntry = pusher.readEntry;
   // What knex throws: the statement and its values, then " - " and the driver's message.
-  engine.pusher.readEntry = async () => {
+  pusher.readEntry = async () => {
     throw Object.assign(
       new Error(
         "select `t0`.* from `places` as `t0` where `t0`.`title` = 'An editor''s draft' - SQLITE_BUSY: database is locked"
@@ -261,6 +261,6 @@ test("a dry run's failure reason from the database names the cause, never the st
       expect(f.reason).toBe('SQLITE_BUSY: database is locked');
     }
   } finally {
-    engine.pusher.readEntry = readEntry;
+    pusher.readEntry = readEntry;
   }
 });

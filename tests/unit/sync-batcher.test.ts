@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type BatcherOptions, createBatcher } from '../../server/src/sync/batcher';
+import { type BatcherOptions, createBatcher } from '../../server/src/sync/shared/batcher';
 
 const turn = () => new Promise((r) => setImmediate(r));
 

@@ -3,7 +3,7 @@
  * values it held (editors' content), on a real SQLite database through knex.
  */
 import knex, { type Knex } from 'knex';
-import { failureOf, reasonOf } from '../../server/src/sync/db-error';
+import { failureOf, reasonOf } from '../../server/src/sync/shared/db-error';
 import { MappingError } from '../../server/src/mapping/errors';
 import { RemoteError } from '../../server/src/remote/errors';
 

@@ -1,6 +1,6 @@
-import { backoffMs } from '../../server/src/sync/backoff';
+import { backoffMs } from '../../server/src/sync/worker/backoff';
 import { idsInErrors } from '../../server/src/sync/push';
-import { fingerprintOf, matches } from '../../server/src/sync/recovery';
+import { fingerprintOf, matches } from '../../server/src/sync/push/recovery';
 
 describe('backoffMs', () => {
   const opts = { baseMs: 1000, maxMs: 60_000 };

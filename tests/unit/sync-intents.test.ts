@@ -1,4 +1,4 @@
-import { createIntentBuffer } from '../../server/src/sync/intents';
+import { createIntentBuffer } from '../../server/src/sync/outbox/intents';
 import type { EnqueueItem } from '../../server/src/sync/outbox';
 
 const settle = { settleMs: 300, maxWaitMs: 5000 };

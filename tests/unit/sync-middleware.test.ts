@@ -1,4 +1,4 @@
-import { createDocumentMiddleware } from '../../server/src/sync/middleware';
+import { createDocumentMiddleware } from '../../server/src/sync/outbox/middleware';
 import type { EnqueueItem } from '../../server/src/sync/outbox';
 
 const ICON = 'api::icon.icon';

@@ -4,7 +4,7 @@
  * in ascending order; any other order means a full walk, and the lost object is found either way.
  */
 import { createInventoryWalk } from '../../server/src/sync/inventory/walk';
-import { createRecovery, fingerprintOf } from '../../server/src/sync/recovery';
+import { createRecovery, fingerprintOf } from '../../server/src/sync/push/recovery';
 import type { InventoryRow } from '../../server/src/sync/inventory/table';
 
 type Obj = { id: number; name: string; latitude: number; longitude: number };

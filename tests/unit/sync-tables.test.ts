@@ -1,4 +1,4 @@
-import { newRow } from '../../server/src/sync/tables';
+import { newRow } from '../../server/src/sync/shared/tables';
 
 const col = (attr: string) => attr;
 

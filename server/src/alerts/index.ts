@@ -3,10 +3,11 @@ import type { AlertKind, AlertMessage, SendTestAlert } from '../../../shared/con
 import { environmentName } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
-import { failureOf } from '../sync/db-error';
-import { keyLabel } from '../sync/keys';
-import type { EntryKey } from '../sync/types';
+import { failureOf } from '../sync/shared/db-error';
+import { keyLabel } from '../sync/shared/keys';
+import type { EntryKey } from '../sync/shared/types';
 import { claimAlert } from './claim';
+import { getService } from '../utils';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /** how often the stuck check runs: a tenth of the shortest stuck time, at most every minute */
@@ -26,10 +27,7 @@ const dashboardUrl = (strapi: Core.Strapi) => {
  * at most one per kind per `intervalMinutes` across instances. The texts are built from entry keys
  * and the remote's redacted reasons only.
  */
-export function createAlerts(
-  strapi: Core.Strapi,
-  deps: { queueDue: () => Promise<number>; canRun: () => Promise<boolean> }
-) {
+export function createAlerts(strapi: Core.Strapi) {
   const config = () => (strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig).alerts;
   let lastProgressAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -100,8 +98,8 @@ export function createAlerts(
   const checkStuck = async () => {
     const c = config();
     if (!c || Date.now() - lastProgressAt < (c.stuckMinutes ?? 15) * 60_000) return;
-    if (!(await deps.canRun())) return;
-    const due = await deps.queueDue();
+    if (!(await getService('settings', { strapi }).canPush())) return;
+    const { due } = await getService('outbox', { strapi }).depth();
     if (due > 0) {
       const minutes = Math.round((Date.now() - lastProgressAt) / 60_000);
       await raise(

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { CheckDrift, GetDrift, RepairDrift } from '../../../shared/contracts/drift';
 import { PLUGIN_ID } from '../permissions';
-import { failureOf } from '../sync/db-error';
+import { failureOf } from '../sync/shared/db-error';
 import { DRIFT_GROUPS } from '../sync/drift/report';
 import { withLabelsIn } from './labels';
 import { getService, type Context } from '../utils';

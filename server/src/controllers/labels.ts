@@ -1,6 +1,6 @@
 import type { Core, Schema, UID } from '@strapi/strapi';
-import { keyString } from '../sync/keys';
-import type { EntryKey } from '../sync/types';
+import { keyString } from '../sync/shared/keys';
+import type { EntryKey } from '../sync/shared/types';
 import { isLocalized } from '../utils';
 
 /** The field the Content Manager shows as an entry's title (its "main field"), when it is a plain attribute. */

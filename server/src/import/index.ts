@@ -8,7 +8,7 @@
  * pinpoints first (links.ts). Every imported entry is linked to its object at once by its sync
  * state, with the hash of the payload it would push: publishing it unchanged calls nothing.
  */
-import type { Lease } from '../sync/lease';
+import type { Lease } from '../sync/shared/lease';
 import type { ImportOptions, ImportPlan, ImportProgress } from '../../../shared/contracts/import';
 import { createImportContext, type ImportDeps } from './context';
 import { createImportJob } from './job';

@@ -1,7 +1,7 @@
 import { toMsUtc } from '../remote/dates';
 import type { ResourceKind } from '../remote/types';
 import type { ResolvedPath } from '../mapping/paths';
-import type { EntryKey } from '../sync/types';
+import type { EntryKey } from '../sync/shared/types';
 import { put, type FieldPlan, type FieldTarget } from './fields';
 import { htmlToBlocks, htmlToMarkdown, htmlToText } from './html';
 

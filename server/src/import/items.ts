@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { ResourceKind } from '../remote/types';
-import { insertRows } from '../sync/dialect';
+import { insertRows } from '../sync/shared/dialect';
 import {
   ensureIndex,
   IMPORT_ITEM_UID,
@@ -8,7 +8,7 @@ import {
   newRow,
   STATE_UID,
   tableInfo,
-} from '../sync/tables';
+} from '../sync/shared/tables';
 import type { ImportIssue } from '../../../shared/contracts/import';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';

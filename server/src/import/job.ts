@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '@strapi/utils';
 import type { ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
-import type { Lease } from '../sync/lease';
+import type { Lease } from '../sync/shared/lease';
 import type {
   ImportCounts,
   ImportInto,

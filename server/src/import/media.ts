@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { downloadMedia, type MediaFetch } from '../sync/media';
+import { downloadMedia, type MediaFetch } from '../sync/push/media';
 
 /** Types a media field of the map takes: what the remote serves at `media_url` / `image_url`. */
 const IMAGE = /^image\/[\w.+-]+$/;

@@ -2,7 +2,7 @@ import type { Core, UID } from '@strapi/strapi';
 import type { Mapping, PluginConfig } from '../config/types';
 import { validateMappingFields, type StrapiSchemaLookup } from '../mapping';
 import { decimalSourcesOf, NEEDED_SCALE, precisionWarning } from '../mapping/precision';
-import { decimalScale } from '../sync/dialect';
+import { decimalScale } from '../sync/shared/dialect';
 import { PLUGIN_ID } from '../permissions';
 import type { MappingView as AdminMappingView } from '../../../shared/contracts/mappings';
 

@@ -5,6 +5,7 @@ import { STATUSES, type SyncStatus, type SyncStatusReport } from '../../../share
 import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';
 import { explained } from '../utils/database';
+import { pluginConfig } from '../sync/shared/config';
 
 const emptyCounts = () =>
   Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
@@ -27,11 +28,12 @@ async function build(
   options: { failedLimit?: number }
 ): Promise<SyncStatusReport> {
   const settings = getService('settings', { strapi });
-  const { engine } = getService('sync', { strapi });
-  const { config, states, outbox, intents, worker, resync, inventory, drift } = engine;
+  const config = () => pluginConfig(strapi);
+  const states = getService('state', { strapi });
+  const { intents, ...outbox } = getService('outbox', { strapi });
   const counts = emptyCounts();
   const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
-  for (const m of engine.mappings().active())
+  for (const m of getService('mappings', { strapi }).active())
     byType.set(m.contentType, {
       contentType: m.contentType,
       resource: m.resource,
@@ -59,15 +61,15 @@ async function build(
   }
   const q = await outbox.depth();
   const lim = settings.limiter().stats();
-  const kept = await drift.stored();
+  const kept = await getService('drift', { strapi }).stored();
   return {
     counts,
     byContentType: [...byType.values()],
-    queue: { ...q, inFlight: worker.stats().inFlight },
+    queue: { ...q, inFlight: getService('worker', { strapi }).stats().inFlight },
     rateLimit: { pauses: lim.pauses, pausedUntil: lim.pausedUntil, ...config().rateLimit },
-    resync: await resync.progress(),
-    inventory: await inventory.progress(),
-    import: await engine.importer.progress(),
+    resync: await getService('resync', { strapi }).progress(),
+    inventory: await getService('inventory', { strapi }).walk.progress(),
+    import: await getService('import', { strapi }).progress(),
     reconcile: {
       cron: config().reconcile?.cron ?? null,
       repair: config().reconcile?.repair ?? null,

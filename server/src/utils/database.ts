@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { reasonOf } from '../sync/db-error';
+import { reasonOf } from '../sync/shared/db-error';
 
 const PING_TIMEOUT_MS = 3_000;
 

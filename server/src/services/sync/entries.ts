@@ -1,18 +1,20 @@
 import type { Core } from '@strapi/strapi';
-import { toKey } from '../../sync/keys';
-import type { EntryKey, EntryState } from '../../sync/types';
+import { toKey } from '../../sync/shared/keys';
+import type { EntryKey, EntryState } from '../../sync/shared/types';
 import type { KeyInput } from '../../../../shared/contracts/sync';
-import type { Engine } from './engine';
 import { extend } from '../../utils/objects';
+import { getService } from '../../utils';
 
 /** One entry at a time: queue it, read its state, its preview, its history. */
-export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
-  const { outbox, states, pusher, intents, worker, resourceOf } = engine;
+export const createEntries = (strapi: Core.Strapi) => {
+  const outbox = () => getService('outbox', { strapi });
+  const resourceOf = (uid: string) =>
+    getService('mappings', { strapi }).forContentType(uid)?.resource;
 
   /** A key without a locale names the default locale of a localized type, and '' otherwise. */
   const keyOf = async (key: KeyInput): Promise<EntryKey> => {
     let locale = key.locale;
-    if (!locale && pusher.isLocalized(key.contentType))
+    if (!locale && getService('push', { strapi }).isLocalized(key.contentType))
       locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
     return toKey(extend(key, { locale }));
   };
@@ -24,15 +26,15 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
       items.push(extend(await keyOf(k), { resource, reason }));
     }
-    await outbox.enqueue(items);
-    worker.wake();
+    await outbox().enqueue(items);
+    getService('worker', { strapi }).wake();
     return items.length;
   };
 
   const stateOf = async (key: KeyInput): Promise<EntryState | null> => {
     const k = await keyOf(key);
-    const s = await states.get(k);
-    const queued = intents.has(k) || (await outbox.isQueued(k));
+    const s = await getService('state', { strapi }).get(k);
+    const queued = outbox().intents.has(k) || (await outbox().isQueued(k));
     if (!s)
       return queued
         ? extend(k, {
@@ -64,7 +66,7 @@ export const createEntries = (strapi: Core.Strapi, engine: Engine) => {
   return {
     enqueue,
     stateOf,
-    previewOf: async (key: KeyInput) => engine.preview(await keyOf(key)),
-    historyOf: async (key: KeyInput) => engine.history.list(await keyOf(key)),
+    previewOf: async (key: KeyInput) => getService('preview', { strapi })(await keyOf(key)),
+    historyOf: async (key: KeyInput) => getService('history', { strapi }).list(await keyOf(key)),
   };
 };

@@ -1,9 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Credentials } from '../../settings/credentials';
-import { reasonOf } from '../../sync/db-error';
-import { refreshPlannerStatistics } from '../../sync/dialect';
-import { keyString } from '../../sync/keys';
-import { createDocumentMiddleware } from '../../sync/middleware';
+import { reasonOf } from '../../sync/shared/db-error';
+import { refreshPlannerStatistics } from '../../sync/shared/dialect';
 import type { DriftGroup } from '../../sync/drift';
 import type {
   DryRunPlan,
@@ -15,11 +13,10 @@ import type {
 } from '../../../../shared/contracts/sync';
 import type { ImportOptions } from '../../../../shared/contracts/import';
 import { cliRun } from '../../run-mode';
-import { getService } from '../../utils';
-import { createEngine } from './engine';
+import { getService, type Services } from '../../utils';
 import { createEntries } from './entries';
 import { extend } from '../../utils/objects';
-import { isQuiet } from '../../import/quiet';
+import { toKey } from '../../sync/shared/keys';
 
 /**
  * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
@@ -29,93 +26,69 @@ import { isQuiet } from '../../import/quiet';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = getService('settings', { strapi });
-  const engine = createEngine(strapi, settings);
-  const entries = createEntries(strapi, engine);
-  const { outbox, states, worker, intents, resync, inventory, drift, reconcile } = engine;
-
-  /** last change of each entry seen by this instance's middleware */
-  const lastChange = new Map<string, number>();
+  const entries = createEntries(strapi);
+  const service = <K extends keyof Services>(name: K) => getService(name, { strapi });
+  const outbox = () => service('outbox');
+  const worker = () => service('worker');
+  const resync = () => service('resync');
+  const inventory = () => service('inventory').walk;
+  const drift = () => service('drift');
+  const importer = () => service('import');
 
   return {
-    /** The sync's parts, for the plugin's other services (the status report); not a public API. */
-    engine,
-
-    /** document service middleware; registered in register() */
-    middleware: () =>
-      createDocumentMiddleware({
-        strapi,
-        resourceOf: engine.resourceOf,
-        isRead: (uid) => engine.related.isRead(uid),
-        settle: engine.coalesce,
-        localesOf: engine.localesOf,
-        record: (items) => {
-          // The import's own writes: it links and records the entry itself (import/quiet.ts).
-          if (isQuiet()) return;
-          // A lone change goes out at once (freshness); one that follows another change of the
-          // same entry closely waits for the burst to settle, so 100 quick saves make one or two pushes.
-          const { settleMs } = engine.coalesce();
-          const now = Date.now();
-          const paced = items.map((it) => {
-            const key = keyString(it);
-            const previous = lastChange.get(key);
-            lastChange.delete(key);
-            lastChange.set(key, now);
-            if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
-            return previous !== undefined && now - previous < settleMs
-              ? it
-              : extend(it, { leading: true });
-          });
-          intents.add(paced);
-        },
-      }),
-
     async start() {
-      await outbox.ensureIndexes();
-      await states.ensureIndexes();
-      await engine.inventoryTable.ensureIndexes();
-      await engine.history.ensureIndexes();
-      await engine.importer.ensureIndexes();
+      // Changed settings: the worker looks again, and credentials naming another account drop its inventory.
+      settings.onChange(() => {
+        worker().wake();
+        void service('inventory').account.check();
+      });
+      await outbox().ensureIndexes();
+      await service('state').ensureIndexes();
+      await service('inventory').table.ensureIndexes();
+      await service('history').ensureIndexes();
+      await importer().ensureIndexes();
       // The CLI runs one command and exits: it starts the worker itself when the command waits for
       // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
       if (cliRun()) {
-        resync.startTicker();
-        inventory.start();
+        resync().startTicker();
+        inventory().start();
         return;
       }
       // In the background: the boot does not wait for it (it warns itself if it fails).
       void refreshPlannerStatistics(strapi);
       // The resync a stop interrupted is loaded before the worker starts: a row of it that ends at
       // once (skipped, unchanged) is counted against it, not taken for pushed (done).
-      resync.startTicker();
-      await resync.resume();
-      worker.start();
-      await engine.catchUp.start();
-      inventory.start();
+      resync().startTicker();
+      await resync().resume();
+      worker().start();
+      await outbox().catchUp.start();
+      inventory().start();
       // An import a restart interrupted goes on where it was (in the background); not in a CLI
       // run, which starts an import only when its command asks (run-mode.ts).
-      await engine.importer.resume();
+      await importer().resume();
       // Credentials that now name another account drop its inventory; a walk that a stop or a
       // failure interrupted resumes, and a linked account never walked is walked, in the background.
-      await engine.account.check();
-      await reconcile.start();
-      engine.alerts.start();
+      await service('inventory').account.check();
+      await drift().reconcile.start();
+      service('alerts').start();
     },
 
     async stop() {
       // Every intent reaches the outbox before the worker stops; the run is then marked clean.
+      const { intents, catchUp } = outbox();
       await intents.flush();
-      await reconcile.stop();
-      await worker.stop();
-      await engine.importer.stop();
-      await inventory.stop();
-      await resync.stop();
-      await engine.history.flush();
-      engine.alerts.stop();
+      await drift().reconcile.stop();
+      await worker().stop();
+      await importer().stop();
+      await inventory().stop();
+      await resync().stop();
+      await service('history').flush();
+      service('alerts').stop();
       // A save that finished while the worker stopped: its intent is in the outbox too, and only
       // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
       const clean = await intents.flush();
       intents.stop();
-      await engine.catchUp
+      await catchUp
         .stop(clean)
         .catch((err: unknown) =>
           strapi.log.warn(
@@ -133,7 +106,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     pushMany: (keys: KeyInput[]) => entries.enqueue(keys, 'manual'),
 
     resync(options: { dryRun?: boolean } = {}): Promise<ResyncProgress | DryRunPlan> {
-      return options.dryRun ? resync.dryRun() : resync.start();
+      return options.dryRun ? resync().dryRun() : resync().start();
     },
 
     /**
@@ -141,31 +114,31 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * walk is complete, rejects when it stopped (it resumes from the last page at the next call).
      */
     async inventory() {
-      await inventory.walkAll();
-      return inventory.progress();
+      await inventory().walkAll();
+      return inventory().progress();
     },
 
     /**
      * Compares the remote account with the sync states (after a fresh inventory walk unless
      * `fresh: false`) and keeps the report; reads only.
      */
-    check: (options: { fresh?: boolean } = {}) => drift.check(options),
+    check: (options: { fresh?: boolean } = {}) => drift().check(options),
 
     /** Queues the repairs of the given groups of the last drift report. */
-    repair: (options: { groups: DriftGroup[] }) => drift.repair(options.groups),
+    repair: (options: { groups: DriftGroup[] }) => drift().repair(options.groups),
 
     /** One firing of the scheduled check, as the cron runs it (`fireDate`: the time it fired for). */
-    reconcileNow: (fireDate?: Date) => reconcile.fire(fireDate),
+    reconcileNow: (fireDate?: Date) => drift().reconcile.fire(fireDate),
 
     /** The last drift report and repair, as kept. */
-    drift: () => drift.stored(),
+    drift: () => drift().stored(),
 
     /**
      * Onboarding: entries without a remote object matched with the objects no entry owns, from the
      * last complete inventory walk. A dry run (unless `dryRun: false`) only proposes; otherwise
      * the links are recorded and the linked entries pushed (updates in place).
      */
-    link: (options: LinkOptions = {}) => engine.linker.link(options),
+    link: (options: LinkOptions = {}) => service('link').link(options),
 
     /**
      * Import: the remote objects no entry owns into entries of the mapped types. `dryRun: true`
@@ -174,16 +147,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     import: ((options: ImportOptions = {}) =>
       options.dryRun
-        ? engine.importer.run(extend(options, { dryRun: true as const }))
-        : engine.importer.run(
-            extend(options, { dryRun: false as const })
-          )) as SyncService['import'],
+        ? importer().run(extend(options, { dryRun: true as const }))
+        : importer().run(extend(options, { dryRun: false as const }))) as SyncService['import'],
 
     /** The import job running or the last one; null before the first. */
-    importProgress: () => engine.importer.progress(),
+    importProgress: () => importer().progress(),
 
     /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {
+      const states = service('state');
       let n = 0;
       let after = 0;
       for (;;) {
@@ -196,18 +168,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           'pending',
           'failed'
         );
-        await outbox.enqueue(
-          page.map((f) => ({
-            contentType: f.contentType,
-            documentId: f.documentId,
-            locale: f.locale,
-            resource: f.resource,
-            reason: 'retry',
-          }))
+        await outbox().enqueue(
+          page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );
         n += page.length;
       }
-      worker.wake();
+      worker().wake();
       return n;
     },
 
@@ -227,17 +193,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const end = Date.now() + (options.timeoutMs ?? 60_000);
       for (;;) {
         // Intents still in memory are work to do too.
+        const { intents } = outbox();
         if (!(await intents.flush())) await new Promise((r) => setTimeout(r, 100));
-        const listing = resync.running();
+        const listing = resync().running();
         if (listing) await listing;
-        await worker.idle(Math.max(1, end - Date.now()));
-        if (!resync.running() && !intents.size()) return;
+        await worker().idle(Math.max(1, end - Date.now()));
+        if (!resync().running() && !intents.size()) return;
         if (Date.now() > end)
           throw new Error('location-content: the sync queue was not idle in time');
       }
     },
 
-    alerts: engine.alerts,
+    get alerts() {
+      return service('alerts');
+    },
     /** The `settings` service's, kept here for callers of `sync.credentials`. */
     credentials: settings.credentials,
     testClient: (c: Credentials) => settings.testClient(c),

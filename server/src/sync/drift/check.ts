@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { ResourceKind } from '../../remote/types';
-import type { InventoryWalk } from '../inventory/walk';
-import type { StateRecord, StateStore } from '../state';
-import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
+import type { StateRecord } from '../state';
+import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../shared/tables';
 import { changedFields } from './fields';
 import type {
   DriftChanged,
@@ -13,12 +12,7 @@ import type {
   DriftReport,
 } from './report';
 import { extend } from '../../utils/objects';
-
-export interface CheckDeps {
-  strapi: Core.Strapi;
-  walk: InventoryWalk;
-  states: StateStore;
-}
+import { getService } from '../../utils';
 
 const PAGE = 500;
 const LIST_LIMIT = 1000;
@@ -101,9 +95,10 @@ const refOf = (s: StateRecord): DriftEntryRef => ({
  * GETs). An entry pushed after the walk of its resource began is not judged: the walk may have
  * read the object before the push.
  */
-export function createDriftCheck(deps: CheckDeps) {
-  const { walk, states } = deps;
-  const reads = createDriftReads(deps.strapi);
+export function createDriftCheck(strapi: Core.Strapi) {
+  const { walk } = getService('inventory', { strapi });
+  const states = getService('state', { strapi });
+  const reads = createDriftReads(strapi);
 
   return async function check(options: { fresh?: boolean } = {}): Promise<DriftReport> {
     if (options.fresh !== false) await walk.walkAll();

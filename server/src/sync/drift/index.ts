@@ -1,9 +1,14 @@
+/**
+ * Drift: the inventory compared with the sync states (missing, changed, not ours, membership),
+ * repaired on demand or on a schedule.
+ */
 import type { Core } from '@strapi/strapi';
 import { PLUGIN_ID } from '../../permissions';
-import { createDriftCheck, type CheckDeps } from './check';
-import { createDriftRepair, type RepairDeps } from './repair';
+import { createDriftCheck } from './check';
+import { createDriftRepair } from './repair';
+import { pluginConfig } from '../shared/config';
 import type { DriftGroup, DriftReport, RepairOutcome } from './report';
-import type { ScheduledRun } from './schedule';
+import { createReconcileSchedule, type ScheduledRun } from './schedule';
 
 export type { DriftGroup, DriftReport, RepairOutcome } from './report';
 export { DRIFT_GROUPS } from './report';
@@ -26,12 +31,10 @@ export class NoDriftReportError extends Error {
 }
 
 /** Check the remote against Strapi, keep the report, repair from it. */
-export function createDrift(
-  deps: CheckDeps & Omit<RepairDeps, 'states' | 'strapi'> & { strapi: Core.Strapi }
-) {
-  const store = () => deps.strapi.store({ type: 'plugin', name: PLUGIN_ID });
-  const runCheck = createDriftCheck(deps);
-  const runRepair = createDriftRepair({ ...deps });
+export function createDrift(strapi: Core.Strapi) {
+  const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
+  const runCheck = createDriftCheck(strapi);
+  const runRepair = createDriftRepair(strapi);
   let checking: Promise<DriftReport> | undefined;
 
   const load = async (): Promise<DriftStored> => {
@@ -69,7 +72,23 @@ export function createDrift(
     await save({ scheduled: run });
   };
 
-  return { check, repair, stored: load, recordScheduled, isChecking: () => Boolean(checking) };
+  /** The scheduled check (and repair), on Strapi's cron. */
+  const reconcile = createReconcileSchedule({
+    strapi,
+    config: () => pluginConfig(strapi).reconcile,
+    check: () => check(),
+    repair,
+    record: recordScheduled,
+  });
+
+  return {
+    check,
+    repair,
+    stored: load,
+    recordScheduled,
+    isChecking: () => Boolean(checking),
+    reconcile,
+  };
 }
 
 export type Drift = ReturnType<typeof createDrift>;

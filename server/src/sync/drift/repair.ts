@@ -1,12 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
-import { failureOf } from '../db-error';
-import { keyString } from '../keys';
-import type { StateStore } from '../state';
-import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../tables';
-import type { EntryKey } from '../types';
-import { PushRefusedError } from '../refusal';
+import { failureOf } from '../shared/db-error';
+import { keyString, toKey } from '../shared/keys';
+import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../shared/tables';
+import { PushRefusedError } from '../shared/refusal';
+import { pushRefusal } from '../../config/environment';
+import { pluginConfig } from '../shared/config';
+import { getService } from '../../utils';
+import { extend } from '../../utils/objects';
 import {
   DRIFT_GROUPS,
   type DriftEntryRef,
@@ -14,18 +16,6 @@ import {
   type DriftReport,
   type RepairOutcome,
 } from './report';
-
-export interface RepairDeps {
-  strapi: Core.Strapi;
-  states: StateStore;
-  client: () => Promise<RemoteClient>;
-  /** puts entries in the sync queue, as any other push */
-  enqueue: (items: Array<EntryKey & { resource: ResourceKind; reason: string }>) => Promise<void>;
-  /** why this instance may not write to the remote itself (pushIn, syncEnabled), or null */
-  refusal: () => string | null;
-  deleteAttempts?: number;
-  retryDelayMs?: (attempt: number) => number;
-}
 
 const REASON = 'drift repair';
 
@@ -36,11 +26,13 @@ const REASON = 'drift repair';
  * are deleted one call at a time, each after ownership is read again, and only where this
  * instance pushes: elsewhere a repair that names them is refused before anything is done.
  */
-export function createDriftRepair(deps: RepairDeps) {
-  const { strapi, states } = deps;
+export function createDriftRepair(strapi: Core.Strapi) {
+  const states = getService('state', { strapi });
+  /** why this instance may not write to the remote itself (pushIn, syncEnabled), or null */
+  const refusal = () => pushRefusal(pluginConfig(strapi));
   const knex = () => strapi.db.connection;
-  const attempts = deps.deleteAttempts ?? 3;
-  const delay = deps.retryDelayMs ?? ((n: number) => 500 * 2 ** (n - 1));
+  const attempts = 3;
+  const delay = (n: number) => 500 * 2 ** (n - 1);
 
   /** Entries of the report whose state still names the same remote object. */
   const current = async (refs: DriftEntryRef[]) => {
@@ -60,15 +52,11 @@ export function createDriftRepair(deps: RepairDeps) {
         { resource: s.resource, payloadHash: null, ...(members ? { members } : {}) }
       );
     }
-    await deps.enqueue(
-      live.map((s) => ({
-        contentType: s.contentType,
-        documentId: s.documentId,
-        locale: s.locale,
-        resource: s.resource,
-        reason: REASON,
-      }))
+    // Queued as any other push.
+    await getService('outbox', { strapi }).enqueue(
+      live.map((s) => extend(toKey(s), { resource: s.resource, reason: REASON }))
     );
+    getService('worker', { strapi }).wake();
     return live.length;
   };
 
@@ -119,7 +107,7 @@ export function createDriftRepair(deps: RepairDeps) {
     // The deletes are the one repair that is not queued: where nothing is pushed (a staging copy
     // of production's database), they would change the account anyway. The whole repair is
     // refused, not done in part, so that its answer is one sentence.
-    const refused = groups.includes('notOurs') ? deps.refusal() : null;
+    const refused = groups.includes('notOurs') ? refusal() : null;
     if (refused)
       throw new PushRefusedError(
         'the objects no entry owns are deleted on the remote by the repair itself, not queued.',
@@ -137,7 +125,7 @@ export function createDriftRepair(deps: RepairDeps) {
     // Deletions first: the creates this repair queues would otherwise be in flight, and an
     // unresolved create blocks the deletion of objects it might have made.
     if (groups.includes('notOurs')) {
-      const client = await deps.client();
+      const client = await getService('settings', { strapi }).remoteClient();
       const blocked = new Map<ResourceKind, boolean>();
       for (const o of report.notOurs) {
         if (o.resource === 'category') {
@@ -167,7 +155,7 @@ export function createDriftRepair(deps: RepairDeps) {
           continue;
         }
         // The config may change during a long repair: each delete asks again.
-        const now = deps.refusal();
+        const now = refusal();
         if (now) {
           outcome.skipped.push({
             resource: o.resource,

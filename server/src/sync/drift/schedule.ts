@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { ReconcileConfig } from '../../config/types';
-import { failureOf } from '../db-error';
-import { createLease, newLeaseOwner } from '../lease';
+import { failureOf } from '../shared/db-error';
+import { createLease, newLeaseOwner } from '../shared/lease';
 import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
 
 export type { ScheduledRun } from './report';

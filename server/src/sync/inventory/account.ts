@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
-import type { Lease } from '../lease';
-import { failureOf } from '../db-error';
+import type { Lease } from '../shared/lease';
+import { failureOf } from '../shared/db-error';
 import type { InventoryWalk } from './walk';
 
 /**

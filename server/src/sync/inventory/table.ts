@@ -7,9 +7,9 @@ import {
   newRow,
   STATE_UID,
   tableInfo,
-} from '../tables';
+} from '../shared/tables';
 import type { RemoteIdentity } from './identity';
-import { insertRows } from '../dialect';
+import { insertRows } from '../shared/dialect';
 
 export interface InventoryRow extends RemoteIdentity {
   resource: ResourceKind;

@@ -3,7 +3,7 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../../remote/limiter';
-import { reasonOf } from '../db-error';
+import { reasonOf } from '../shared/db-error';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
-import { failureOf } from '../db-error';
+import { failureOf } from '../shared/db-error';
 import { identityOf } from './identity';
 import { walkMembers } from './members';
 import { createTailReader, type RunningWalk } from './tail';

@@ -4,10 +4,10 @@ import type { MappingContext } from '../../mapping';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import type { Outbox } from '../outbox';
-import type { Recovery } from '../recovery';
+import type { Recovery } from './recovery';
 import type { Related } from '../related';
 import type { StateStore } from '../state';
-import type { EntryKey } from '../types';
+import type { EntryKey } from '../shared/types';
 
 export interface PushDeps {
   strapi: Core.Strapi;

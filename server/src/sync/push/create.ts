@@ -2,11 +2,11 @@ import type { Mapping } from '../../config/types';
 import { RemoteError, type RemoteClient } from '../../remote';
 import { TOKEN_PATH } from '../../remote/token';
 import type { ResourceKind } from '../../remote/types';
-import { keyLabel } from '../keys';
+import { keyLabel } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
-import { fingerprintOf, type Fingerprint } from '../recovery';
+import { fingerprintOf, type Fingerprint } from './recovery';
 import type { StateRecord } from '../state';
-import type { EntryKey } from '../types';
+import type { EntryKey } from '../shared/types';
 import { api, now, requeueDependants, type PushDeps, type RemoteAnswer } from './context';
 import { extend } from '../../utils/objects';
 

@@ -2,10 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
 import { populateFor, type MappingContext } from '../../mapping';
 import type { MediaFileObject } from '../../mapping/types';
-import { createBatcher, groupBy } from '../batcher';
-import { keyString, toKey } from '../keys';
-import { documentsOf, modelOf as modelIn, type Row } from '../strapi';
-import type { EntryKey } from '../types';
+import { createBatcher, groupBy } from '../shared/batcher';
+import { keyString, toKey } from '../shared/keys';
+import { documentsOf, modelOf as modelIn, type Row } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
 import type { PushDeps } from './context';
 
 /** An absolute public URL of this Strapi (server.url), for links to /uploads inside descriptions. */

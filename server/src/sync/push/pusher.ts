@@ -3,10 +3,10 @@ import { RemoteError } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import PQueue from 'p-queue';
 import { pushedFieldsOf } from '../drift/fields';
-import { keyLabel, keyString, toKey } from '../keys';
+import { keyLabel, keyString, toKey } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
 import type { StateRecord } from '../state';
-import type { EntryKey } from '../types';
+import type { EntryKey } from '../shared/types';
 import { now, requeueDependants, type PushDeps, type PushResult } from './context';
 import { createCreator } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
@@ -14,7 +14,7 @@ import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
 import { extend } from '../../utils/objects';
-import { failureOf } from '../db-error';
+import { failureOf } from '../shared/db-error';
 
 export function createPusher(deps: PushDeps) {
   const { strapi, states } = deps;

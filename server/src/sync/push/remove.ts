@@ -2,11 +2,11 @@ import type { Mapping } from '../../config/types';
 import type { RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord } from '../state';
-import type { EntryKey } from '../types';
+import type { EntryKey } from '../shared/types';
 import { api, isGone, now, requeueDependants, type PushDeps, type PushResult } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';
-import { contentTypeUid } from '../strapi';
+import { contentTypeUid } from '../shared/strapi';
 
 /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
 export const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {

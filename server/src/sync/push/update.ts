@@ -1,7 +1,7 @@
 import type { Mapping } from '../../config/types';
 import type { RemoteClient } from '../../remote';
 import type { StateRecord } from '../state';
-import type { EntryKey } from '../types';
+import type { EntryKey } from '../shared/types';
 import { api, isGone, type PushDeps, type RemoteAnswer } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';

@@ -1,5 +1,9 @@
+/**
+ * Sync state: per (content type, documentId, locale) the remote id, payload hash, status,
+ * attempts and last error, and the references a payload used (for dependants).
+ */
 import type { Core } from '@strapi/strapi';
-import { ensureIndex, entryKeyColumns } from '../tables';
+import { ensureIndex, entryKeyColumns } from '../shared/tables';
 import { createStateReads } from './reads';
 import { createStateRows } from './record';
 import { createStateRefs } from './refs';

@@ -1,8 +1,8 @@
-import { createBatcher, groupBy } from '../batcher';
-import { keyString } from '../keys';
-import type { EntryKey, SyncStatus } from '../types';
+import { createBatcher, groupBy } from '../shared/batcher';
+import { keyString } from '../shared/keys';
+import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
-import { OUTBOX_UID, tableInfo } from '../tables';
+import { OUTBOX_UID, tableInfo } from '../shared/tables';
 import type { Knex } from 'knex';
 import type { StateRecord, StateRows } from './record';
 

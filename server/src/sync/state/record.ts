@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { REF_UID, STATE_UID, tableInfo } from '../tables';
-import type { EntryKey, SyncStatus } from '../types';
+import { REF_UID, STATE_UID, tableInfo } from '../shared/tables';
+import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
 
 export interface StateRecord extends EntryKey {

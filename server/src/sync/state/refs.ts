@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { createBatcher, groupBy } from '../batcher';
-import { keyString } from '../keys';
-import { insertRows } from '../dialect';
-import type { EntryKey } from '../types';
+import { createBatcher, groupBy } from '../shared/batcher';
+import { keyString } from '../shared/keys';
+import { insertRows } from '../shared/dialect';
+import type { EntryKey } from '../shared/types';
 import type { StateRecord, StateRows } from './record';
 
 /** The refs table: which entries' last payloads used which others, so that they can follow them. */

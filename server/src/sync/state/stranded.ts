@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { keyString, toKey } from '../keys';
-import { OUTBOX_UID, tableInfo } from '../tables';
+import { keyString, toKey } from '../shared/keys';
+import { OUTBOX_UID, tableInfo } from '../shared/tables';
 import type { StateRecord, StateRows } from './record';
 import type { StateReads } from './reads';
 

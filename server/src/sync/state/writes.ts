@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { BUSY_WRITES, createBatcher } from '../batcher';
-import { insertRows } from '../dialect';
-import { entryKeyColumns, newRow } from '../tables';
-import { keyString } from '../keys';
-import type { EntryKey, SyncStatus } from '../types';
+import { BUSY_WRITES, createBatcher } from '../shared/batcher';
+import { insertRows } from '../shared/dialect';
+import { entryKeyColumns, newRow } from '../shared/tables';
+import { keyString } from '../shared/keys';
+import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord, StateRows } from './record';
 import type { StateRefs } from './refs';

@@ -1,11 +1,15 @@
+/**
+ * Push history: the last attempts of each entry (result, HTTP status, duration), as the side
+ * panel and the dashboard show them.
+ */
 import type { Core } from '@strapi/strapi';
-import type { PushAttempt } from '../../../shared/contracts/history';
-import { reasonOf } from './db-error';
-import { keyString } from './keys';
-import { insertRows } from './dialect';
-import type { PushResult } from './push';
-import { ATTEMPT_UID, ensureIndex, newRow, tableInfo } from './tables';
-import type { EntryKey } from './types';
+import type { PushAttempt } from '../../../../shared/contracts/history';
+import { reasonOf } from '../shared/db-error';
+import { keyString } from '../shared/keys';
+import { insertRows } from '../shared/dialect';
+import type { PushResult } from '../push';
+import { ATTEMPT_UID, ensureIndex, newRow, tableInfo } from '../shared/tables';
+import type { EntryKey } from '../shared/types';
 
 /** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
 type AttemptRow = Omit<PushAttempt, 'at' | 'httpStatus' | 'message' | 'durationMs'> & {

@@ -1,42 +1,19 @@
+/**
+ * The worker: claims due outbox rows under a lease (so replicas never push one row twice), pushes
+ * them side by side through the pusher, and ends each row: done, retried later with backoff
+ * (backoff.ts), or failed for an editor to see.
+ */
 import { AsyncResource } from 'node:async_hooks';
 import PQueue from 'p-queue';
 import type { Core } from '@strapi/strapi';
-import type { Outbox, OutboxRow } from './outbox';
-import type { Pusher, PushResult } from './push';
-import type { StateStore } from './state';
-import type { ResourceKind } from '../remote/types';
+import type { OutboxRow } from '../outbox';
+import type { PushResult } from '../push';
+import { getService } from '../../utils';
+import { coalesceOf, pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
-import { reasonOf } from './db-error';
-import { keyLabel } from './keys';
-
-export interface WorkerOptions {
-  strapi: Core.Strapi;
-  outbox: Outbox;
-  states: StateStore;
-  pusher: Pusher;
-  resourceOf: (contentType: string) => ResourceKind | undefined;
-  /**
-   * rows pushed side by side (HTTP calls are limited separately): they are claimed and started
-   * together, so that their reads and writes share statements
-   */
-  maxInFlight: number;
-  batchSize: number;
-  leaseMs: number;
-  pollMs: number;
-  retry: () => { baseMs: number; maxMs: number; maxAttempts: number };
-  /** settle window given to a row that changed again while it was pushed */
-  settleWindowMs: () => number;
-  /** a row left the outbox (or was given up): how it ended */
-  onRowDone?: (row: OutboxRow, result: PushResult, end: RowEnd) => void;
-  /** every push attempt, with how long it took (the entry's push history) */
-  onPushed?: (
-    key: { contentType: string; documentId: string; locale: string },
-    result: PushResult,
-    durationMs: number
-  ) => void;
-  /** false when the remote is not configured: rows wait in the outbox */
-  canRun: () => Promise<boolean>;
-}
+import { reasonOf } from '../shared/db-error';
+import { keyLabel, toKey } from '../shared/keys';
+import { extend } from '../../utils/objects';
 
 /** How a row ended: pushed (or removed), skipped (nothing to change, or waiting for a dependency), failed. */
 export type RowEnd = 'done' | 'skipped' | 'failed';
@@ -53,8 +30,28 @@ export const endOf = (result: PushResult): RowEnd =>
  * then completes, reschedules or gives up on each. Woken at once by a change and by a timer
  * set to the next due row; a slow poll picks up work enqueued by other instances.
  */
-export function createWorker(o: WorkerOptions) {
-  const queue = new PQueue({ concurrency: o.maxInFlight });
+export function createWorker(strapi: Core.Strapi) {
+  const config = pluginConfig(strapi);
+  // Enough pushes side by side for their reads and writes to share statements, no more than the
+  // rate limit lets out in about two seconds (the others would wait in the limiter, leased).
+  const maxInFlight = Math.min(
+    200,
+    Math.max(config.rateLimit.concurrency * 4, Math.ceil(config.rateLimit.requestsPerSecond * 2))
+  );
+  const { batchSize, leaseMs } = config;
+  const pollMs = 1000;
+  const outbox = () => getService('outbox', { strapi });
+  const states = () => getService('state', { strapi });
+
+  /** A row left the outbox (or was given up): the resync counts it, an alert says a failure. */
+  const rowDone = (row: OutboxRow, result: PushResult, end: RowEnd) => {
+    getService('resync', { strapi }).onRowDone(row, result, end);
+    // Refused credentials fail every entry: one alert of their own says so.
+    if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
+      getService('alerts', { strapi }).failed(row, result.reason);
+  };
+
+  const queue = new PQueue({ concurrency: maxInFlight });
   const inFlight = new Map<number, OutboxRow>();
   let stopped = true;
   let pumping = false;
@@ -71,7 +68,7 @@ export function createWorker(o: WorkerOptions) {
     let result: PushResult;
     const started = performance.now();
     try {
-      result = await o.pusher.push(key);
+      result = await getService('push', { strapi }).push(key);
     } catch (err) {
       result = {
         kind: 'failed',
@@ -79,44 +76,47 @@ export function createWorker(o: WorkerOptions) {
         retryable: true,
       };
     }
-    o.onPushed?.(key, result, performance.now() - started);
+    getService('history', { strapi }).record(key, result, performance.now() - started);
+    getService('alerts', { strapi }).pushed(result);
     try {
-      const retry = o.retry();
+      const { retry } = pluginConfig(strapi);
       if (result.kind === 'failed' && result.retryable) {
         if (result.throttled) {
           // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await o.outbox.retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), {
+          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), {
             countAttempt: false,
           });
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
-          const resource = o.resourceOf(row.contentType);
+          const resource = getService('mappings', { strapi }).forContentType(
+            row.contentType
+          )?.resource;
           if (resource) {
-            await o.states.upsert(key, {
+            await states().upsert(key, {
               resource,
               status: 'failed',
               lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
               lastErrorAt: new Date(),
             });
           } else {
-            o.strapi.log.error(
+            strapi.log.error(
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          const finished = await o.outbox.complete(row, o.settleWindowMs());
-          if (finished) o.onRowDone?.(row, result, 'failed');
+          const finished = await outbox().complete(row, coalesceOf(strapi).maxWaitMs);
+          if (finished) rowDone(row, result, 'failed');
         } else {
-          await o.outbox.retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
+          await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
       } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
-        const finished = await o.outbox.complete(row, o.settleWindowMs());
-        if (finished) o.onRowDone?.(row, result, endOf(result));
+        const finished = await outbox().complete(row, coalesceOf(strapi).maxWaitMs);
+        if (finished) rowDone(row, result, endOf(result));
       }
     } catch (err) {
       lastError = reasonOf(err);
-      o.strapi.log.error(
+      strapi.log.error(
         `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`
       );
     }
@@ -125,8 +125,10 @@ export function createWorker(o: WorkerOptions) {
   /** Wakes the worker when the next waiting row (settling, backing off) becomes due. */
   const armDueTimer = async () => {
     // Rows already due wait for room, and finishing rows make room and wake the worker.
-    if (stopped || inFlight.size >= o.maxInFlight) return;
-    const next = await o.outbox.nextDueAt().catch(() => null);
+    if (stopped || inFlight.size >= maxInFlight) return;
+    const next = await outbox()
+      .nextDueAt()
+      .catch(() => null);
     if (next == null || stopped) return;
     wakeAt(next);
   };
@@ -136,7 +138,7 @@ export function createWorker(o: WorkerOptions) {
     if (stopped) return;
     const at = Math.max(next, Date.now());
     // The poll covers what is further away than one poll interval.
-    if (at - Date.now() > o.pollMs || at >= dueTimerAt) return;
+    if (at - Date.now() > pollMs || at >= dueTimerAt) return;
     clearTimeout(dueTimer);
     dueTimerAt = at;
     dueTimer = setTimeout(
@@ -160,17 +162,11 @@ export function createWorker(o: WorkerOptions) {
     sweeping = true;
     try {
       // Entries waiting for one that has no remote id yet are not lost: stranded() leaves them out.
-      const { lost, next } = await o.states.stranded(10_000, 50, sweepAfter);
+      const { lost, next } = await states().stranded(10_000, 50, sweepAfter);
       sweepAfter = next;
       if (lost.length) {
-        await o.outbox.enqueue(
-          lost.map((s) => ({
-            contentType: s.contentType,
-            documentId: s.documentId,
-            locale: s.locale,
-            resource: s.resource,
-            reason: 'stranded',
-          }))
+        await outbox().enqueue(
+          lost.map((s) => extend(toKey(s), { resource: s.resource, reason: 'stranded' }))
         );
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
         const which = lost
@@ -179,7 +175,7 @@ export function createWorker(o: WorkerOptions) {
               `${keyLabel(s)} [updated ${s.updatedAt?.toISOString() ?? '?'}, attempts ${s.attempts}, remote id ${s.remoteId ?? 'none'}, last error: ${s.lastError ?? 'none'}]`
           )
           .join('; ');
-        o.strapi.log.warn(
+        strapi.log.warn(
           `[location-content] ${lost.length} pending entr${lost.length === 1 ? 'y' : 'ies'} had nothing queued; queued again: ${which}`
         );
       }
@@ -198,13 +194,13 @@ export function createWorker(o: WorkerOptions) {
     }
     pumping = true;
     try {
-      if (!(await o.canRun())) return;
+      if (!(await getService('settings', { strapi }).canPush())) return;
       do {
         again = false;
         while (!stopped) {
-          const room = o.maxInFlight - inFlight.size;
+          const room = maxInFlight - inFlight.size;
           if (room <= 0) break;
-          const rows = await o.outbox.claim(Math.min(room, o.batchSize), o.leaseMs);
+          const rows = await outbox().claim(Math.min(room, batchSize), leaseMs);
           if (!rows.length) break;
           for (const row of rows) {
             // Our own push of it still runs (its lease ran out under a stalled event loop): one push of an entry at a time.
@@ -215,7 +211,7 @@ export function createWorker(o: WorkerOptions) {
               .finally(() => {
                 inFlight.delete(row.id);
                 // Refill in batches, not one claim query per finished row.
-                if (inFlight.size <= o.maxInFlight / 2) wake();
+                if (inFlight.size <= maxInFlight / 2) wake();
                 if (!inFlight.size) checkIdle();
               });
           }
@@ -223,7 +219,7 @@ export function createWorker(o: WorkerOptions) {
       } while (again && !stopped);
       await armDueTimer();
       if (failingSince !== undefined) {
-        o.strapi.log.info(
+        strapi.log.info(
           `[location-content] worker: the outbox can be read again (after ${Math.round((Date.now() - failingSince) / 1000)} s)`
         );
         failingSince = undefined;
@@ -233,7 +229,7 @@ export function createWorker(o: WorkerOptions) {
       // One line per episode (a database that is down fails every poll), without the statement.
       if (!stopped && failingSince === undefined) {
         failingSince = Date.now();
-        o.strapi.log.error(
+        strapi.log.error(
           `[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`
         );
       }
@@ -251,7 +247,9 @@ export function createWorker(o: WorkerOptions) {
 
   const checkIdle = async () => {
     if (!idleWaiters.size || inFlight.size || pumping) return;
-    const { depth } = await o.outbox.depth().catch(() => ({ depth: 1 }));
+    const { depth } = await outbox()
+      .depth()
+      .catch(() => ({ depth: 1 }));
     if (depth === 0 && !inFlight.size) {
       for (const resolve of idleWaiters) resolve();
       idleWaiters.clear();
@@ -270,13 +268,16 @@ export function createWorker(o: WorkerOptions) {
       pump();
       checkIdle();
     });
-    pollTimer = setInterval(poll, o.pollMs);
+    pollTimer = setInterval(poll, pollMs);
     pollTimer.unref?.();
     renewTimer = setInterval(
       resource.bind(() => {
-        if (inFlight.size) o.outbox.renew([...inFlight.keys()], o.leaseMs).catch(() => undefined);
+        if (inFlight.size)
+          outbox()
+            .renew([...inFlight.keys()], leaseMs)
+            .catch(() => undefined);
       }),
-      Math.max(1000, Math.floor(o.leaseMs / 3))
+      Math.max(1000, Math.floor(leaseMs / 3))
     );
     renewTimer.unref?.();
     wake();
@@ -291,7 +292,9 @@ export function createWorker(o: WorkerOptions) {
     await queue.onIdle();
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
-    await o.outbox.release([...inFlight.keys()]).catch(() => undefined);
+    await outbox()
+      .release([...inFlight.keys()])
+      .catch(() => undefined);
     inFlight.clear();
   };
 

@@ -1,25 +1,22 @@
+/**
+ * Dependants: which entries must be pushed again when an entry they point at changes or gets its
+ * remote id (an event follows its pinpoint, a pinpoint its category, a list its members).
+ */
 import type { Core } from '@strapi/strapi';
-import type { Mapping } from '../config/types';
-import { relationTargets } from '../mapping';
-import { reasonOf } from './db-error';
-import { RELATION_FIELDS } from '../mapping/populate';
-import { BUSY_WRITES, createBatcher, groupBy } from './batcher';
-import { onlineKeyPages } from './entries';
-import { keyString, sameKey, toKey } from './keys';
-import type { EnqueueItem, Outbox } from './outbox';
-import type { StateStore } from './state';
-import { modelOf } from './strapi';
-import type { EntryKey } from './types';
-import { extend } from '../utils/objects';
+import type { Mapping } from '../../config/types';
+import { relationTargets } from '../../mapping';
+import { reasonOf } from '../shared/db-error';
+import { RELATION_FIELDS } from '../../mapping/populate';
+import { BUSY_WRITES, createBatcher, groupBy } from '../shared/batcher';
+import { onlineKeyPages } from '../shared/entries';
+import { keyString, sameKey, toKey } from '../shared/keys';
+import type { EnqueueItem } from '../outbox';
+import { modelOf } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
+import { getService } from '../../utils';
 
 const PAGE = 500;
-
-export interface RelatedDeps {
-  strapi: Core.Strapi;
-  states: StateStore;
-  outbox: Outbox;
-  mappings: () => Mapping[];
-}
 
 interface Reader {
   mapping: Mapping;
@@ -47,12 +44,11 @@ export interface RequeueOptions {
  *   while the entry was not online yet (Strapi reconnects relations to an entry when it is
  *   published), and readers of fields other than the remote id (tags from related names).
  */
-export function createRelated(deps: RelatedDeps) {
-  const { strapi } = deps;
+export function createRelated(strapi: Core.Strapi) {
   let cache: { mappings: Mapping[]; readers: Map<string, Reader[]> } | undefined;
 
   const readersByTarget = () => {
-    const mappings = deps.mappings();
+    const mappings = getService('mappings', { strapi }).active();
     if (
       cache &&
       cache.mappings.length === mappings.length &&
@@ -140,7 +136,11 @@ export function createRelated(deps: RelatedDeps) {
       const keys = group.map((r) => r.key);
       const used = (
         await Promise.all(
-          keys.map((k) => deps.states.dependantsOf(k).then((ds) => ds.map((d) => ({ d, k }))))
+          keys.map((k) =>
+            getService('state', { strapi })
+              .dependantsOf(k)
+              .then((ds) => ds.map((d) => ({ d, k })))
+          )
         )
       ).flat();
       const queued = new Set<string>();
@@ -161,7 +161,7 @@ export function createRelated(deps: RelatedDeps) {
           reason,
         });
       }
-      await deps.outbox.enqueue(items);
+      await getService('outbox', { strapi }).enqueue(items);
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
       for (let i = 0; i < documentIds.length; i += PAGE) {
         for await (const page of relatedNow(
@@ -169,7 +169,7 @@ export function createRelated(deps: RelatedDeps) {
           documentIds.slice(i, i + PAGE),
           opts
         )) {
-          await deps.outbox.enqueue(page.map((p) => extend(p, { reason })));
+          await getService('outbox', { strapi }).enqueue(page.map((p) => extend(p, { reason })));
         }
       }
     }

@@ -62,10 +62,7 @@ const rowDocumentId = (at: Date) => {
  * of a content type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3
  * for each id, which cost more than the rest of a batched insert of push attempts) and the two
  * timestamps.
- *
- * Built by assignment, never as `{ ...spread, more }`: on Node 20's V8 an object literal that
- * adds properties after a spread is allocated straight into the old generation, so each such row
- * of a resync was garbage that only a full collection frees (bench/HISTORY.md, tenth session).
+ * Built by assignment, not by a spread: such literals went to V8's old generation (bench:memory).
  */
 export const newRow = (
   col: (attr: string) => string,

@@ -1,8 +1,8 @@
-import { RemoteError, type RemoteClient } from '../remote';
-import type { Page, ResourceKind } from '../remote/types';
-import { nameKeyOf } from './inventory/identity';
-import type { InventoryRow, InventoryTable } from './inventory/table';
-import type { InventoryWalk } from './inventory/walk';
+import { RemoteError, type RemoteClient } from '../../remote';
+import type { Page, ResourceKind } from '../../remote/types';
+import { nameKeyOf } from '../inventory/identity';
+import type { InventoryRow, InventoryTable } from '../inventory/table';
+import type { InventoryWalk } from '../inventory/walk';
 
 /**
  * What identifies the object a lost POST may have created: the fields the remote

@@ -1,19 +1,24 @@
+/**
+ * Resync: a background job that queues every online entry of the mapped types (and the removal of
+ * those gone), paged through the database, resumable after a restart, with progress and a dry run.
+ */
 import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
-import type { Mapping } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
-import { mapEntry, payloadHash } from '../mapping';
-import { failureOf } from './db-error';
-import { refreshPlannerStatistics } from './dialect';
-import { goneStatePages, onlineKeyPages } from './entries';
-import type { Outbox, OutboxRow } from './outbox';
-import { PRIORITY } from './outbox';
-import type { Pusher, PushResult } from './push';
-import type { RowEnd } from './worker';
-import type { StateStore } from './state';
-import type { DryRunPlan, EntryKey, ResyncProgress } from './types';
-import { extend } from '../utils/objects';
+import type { Mapping } from '../../config/types';
+import { PLUGIN_ID } from '../../permissions';
+import { mapEntry, payloadHash } from '../../mapping';
+import { failureOf } from '../shared/db-error';
+import { refreshPlannerStatistics } from '../shared/dialect';
+import { goneStatePages, onlineKeyPages } from '../shared/entries';
+import type { OutboxRow } from '../outbox';
+import { PRIORITY } from '../outbox';
+import type { PushResult } from '../push';
+import type { RowEnd } from '../worker';
+import type { DryRunPlan, EntryKey, ResyncProgress } from '../shared/types';
+import { extend } from '../../utils/objects';
+import { toKey } from '../shared/keys';
+import { getService } from '../../utils';
 
 const STORE_KEY = 'resync-job';
 
@@ -22,17 +27,11 @@ interface StoredJob extends ResyncProgress {
   cursor: { mapping: number; phase: 'entries' | 'states'; after: number } | null;
 }
 
-export interface ResyncDeps {
-  strapi: Core.Strapi;
-  outbox: Outbox;
-  states: StateStore;
-  pusher: Pusher;
-  mappings: () => Mapping[];
-  wake: () => void;
-}
-
-export function createResync(deps: ResyncDeps) {
-  const { strapi } = deps;
+export function createResync(strapi: Core.Strapi) {
+  const outbox = () => getService('outbox', { strapi });
+  const states = () => getService('state', { strapi });
+  const pusher = () => getService('push', { strapi });
+  const wake = () => getService('worker', { strapi }).wake();
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let job: StoredJob | null = null;
   let running: Promise<void> | null = null;
@@ -43,7 +42,9 @@ export function createResync(deps: ResyncDeps) {
   const window: Array<{ at: number; done: number }> = [];
 
   const ordered = () =>
-    [...deps.mappings()].sort((a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]);
+    [...getService('mappings', { strapi }).active()].sort(
+      (a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]
+    );
 
   let saved = '';
   /** Writes the job when it changed since the last write (status polls must not cost a write each). */
@@ -66,7 +67,7 @@ export function createResync(deps: ResyncDeps) {
 
   /** States whose entry is gone: they must be removed from the remote too. */
   const orphanPages = (mapping: Mapping, after = 0) =>
-    goneStatePages(strapi, deps.states, mapping.contentType, after);
+    goneStatePages(strapi, states(), mapping.contentType, after);
 
   const enumerate = async () => {
     if (!job?.cursor) return;
@@ -76,7 +77,7 @@ export function createResync(deps: ResyncDeps) {
       if (job.cursor.phase === 'entries') {
         for await (const page of entryPages(mapping, job.cursor.after)) {
           if (stopping) return;
-          await deps.outbox.enqueue(
+          await outbox().enqueue(
             page.keys.map((k) =>
               extend(k, {
                 resource: mapping.resource,
@@ -88,7 +89,7 @@ export function createResync(deps: ResyncDeps) {
           job.total += page.keys.length;
           job.cursor.after = page.after;
           await save();
-          deps.wake();
+          wake();
         }
         job.cursor = { mapping: m, phase: 'states', after: 0 };
       }
@@ -99,18 +100,13 @@ export function createResync(deps: ResyncDeps) {
       )) {
         if (stopping) return;
         if (gone.length) {
-          await deps.outbox.enqueue(
-            gone.map((s) => ({
-              contentType: s.contentType,
-              documentId: s.documentId,
-              locale: s.locale,
-              resource: mapping.resource,
-              reason: 'resync',
-              resyncJob: job!.id,
-            }))
+          await outbox().enqueue(
+            gone.map((s) =>
+              extend(toKey(s), { resource: mapping.resource, reason: 'resync', resyncJob: job!.id })
+            )
           );
           job.total += gone.length;
-          deps.wake();
+          wake();
         }
         job.cursor = { mapping: m, phase: 'states', after: gone.after };
         await save();
@@ -125,7 +121,7 @@ export function createResync(deps: ResyncDeps) {
   /** Recomputes the counters; written only by the ticker and when the job ends (`persist`). */
   const refresh = async (persist = true) => {
     if (!job || job.state !== 'running') return;
-    const remaining = await deps.outbox.countForJob(job.id);
+    const remaining = await outbox().countForJob(job.id);
     // Failed and skipped rows are counted as they end; every other row that left the outbox was pushed.
     job.done = Math.max(0, job.total - remaining - job.failed - job.skipped);
     const finished = job.done + job.failed + job.skipped;
@@ -242,13 +238,13 @@ export function createResync(deps: ResyncDeps) {
     const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
     for (const mapping of ordered()) {
       for await (const page of entryPages(mapping, 0)) {
-        const states = await deps.states.getMany(page.keys);
+        const known = await states().getMany(page.keys);
         for (const key of page.keys as EntryKey[]) {
-          const state = states.get(`${key.contentType}|${key.documentId}|${key.locale}`);
+          const state = known.get(`${key.contentType}|${key.documentId}|${key.locale}`);
           try {
-            const entry = await deps.pusher.readEntry(key, mapping);
+            const entry = await pusher().readEntry(key, mapping);
             if (!entry) continue;
-            const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+            const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
             if (outcome.action === 'skip') {
               if (state?.remoteId != null) push(plan.delete, key);
               continue;

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import type { EnqueueItem } from './outbox';
-import type { ResourceKind } from '../remote/types';
-import type { SchemaModel } from '../mapping/types';
-import { reasonOf } from './db-error';
-import { modelOf } from './strapi';
+import type { EnqueueItem } from '.';
+import type { ResourceKind } from '../../remote/types';
+import type { SchemaModel } from '../../mapping/types';
+import { reasonOf } from '../shared/db-error';
+import { modelOf } from '../shared/strapi';
 
 const WRITE_ACTIONS = new Set([
   'create',

@@ -7,4 +7,4 @@ export type {
   SyncService,
   SyncStatus,
   SyncStatusReport,
-} from '../../../shared/contracts/sync';
+} from '../../../../shared/contracts/sync';

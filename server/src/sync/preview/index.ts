@@ -1,27 +1,24 @@
+/**
+ * Preview: the payload an entry would send now, draft and published, through the push's own
+ * mapping, without a remote call.
+ */
 import type { Core } from '@strapi/strapi';
-import type { PayloadPreview } from '../../../shared/contracts/preview';
-import type { Mapping } from '../config/types';
-import { mapEntry, MappingError, populateFor, type MappingContext } from '../mapping';
-import { documentsOf, modelOf as modelIn } from './strapi';
-import type { EntryKey } from './types';
-import { extend } from '../utils/objects';
-
-interface PreviewDeps {
-  strapi: Core.Strapi;
-  mappingFor(uid: string): Mapping | undefined;
-  /** the push's own mapping context: media are deferred (identity only, no bytes read) */
-  mappingContext(key: EntryKey): MappingContext;
-  isLocalized(uid: string): boolean;
-  hasDraftAndPublish(uid: string): boolean;
-}
+import type { PayloadPreview } from '../../../../shared/contracts/preview';
+import type { Mapping } from '../../config/types';
+import { mapEntry, MappingError, populateFor } from '../../mapping';
+import { documentsOf, modelOf as modelIn } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
+import { getService } from '../../utils';
 
 /**
  * What an entry would send now, for its draft and its published version, through the push's own
  * mapping (`mapEntry` with the push's context): the payload the push would build, without reading
  * media bytes and without any remote call.
  */
-export function createPreview(deps: PreviewDeps) {
-  const modelOf = (uid: string) => modelIn(deps.strapi, uid);
+export function createPreview(strapi: Core.Strapi) {
+  const modelOf = (uid: string) => modelIn(strapi, uid);
+  const pusher = () => getService('push', { strapi });
 
   const one = async (
     key: EntryKey,
@@ -33,15 +30,15 @@ export function createPreview(deps: PreviewDeps) {
       populate: populateFor(mapping, modelOf),
       status: version,
     };
-    if (deps.isLocalized(key.contentType)) params.locale = key.locale;
-    const entry = await documentsOf(deps.strapi, key.contentType).findOne(params);
+    if (pusher().isLocalized(key.contentType)) params.locale = key.locale;
+    const entry = await documentsOf(strapi, key.contentType).findOne(params);
     const empty = { version, payload: null, waitsFor: [], problems: [] };
     if (!entry)
       return extend(empty, {
         skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
       });
     try {
-      const outcome = await mapEntry(mapping, entry, deps.mappingContext(key));
+      const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
       if (outcome.action === 'skip') return extend(empty, { skipped: outcome.reason });
       const payload: Record<string, unknown> = { ...outcome.payload };
       for (const m of outcome.deferredMedia ?? [])
@@ -70,9 +67,9 @@ export function createPreview(deps: PreviewDeps) {
   };
 
   return async (key: EntryKey): Promise<PayloadPreview[]> => {
-    const mapping = deps.mappingFor(key.contentType);
+    const mapping = getService('mappings', { strapi }).forContentType(key.contentType);
     if (!mapping) throw new Error(`${key.contentType} is not mapped`);
-    const versions: Array<'draft' | 'published'> = deps.hasDraftAndPublish(key.contentType)
+    const versions: Array<'draft' | 'published'> = pusher().hasDraftAndPublish(key.contentType)
       ? ['draft', 'published']
       : ['published'];
     return Promise.all(versions.map((v) => one(key, mapping, v)));

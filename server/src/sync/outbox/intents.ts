@@ -1,9 +1,9 @@
-import type { RecordingFailure } from '../../../shared/contracts/sync';
+import type { RecordingFailure } from '../../../../shared/contracts/sync';
 import { AsyncResource } from 'node:async_hooks';
-import { reasonOf } from './db-error';
-import { keyString } from './keys';
-import type { EnqueueItem } from './outbox';
-import { extend } from '../utils/objects';
+import { reasonOf } from '../shared/db-error';
+import { keyString } from '../shared/keys';
+import type { EnqueueItem } from '.';
+import { extend } from '../../utils/objects';
 
 export interface IntentBufferOptions {
   /** writes intents to the outbox (one multi-row upsert) */

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { PLUGIN_ID } from '../permissions';
+import { PLUGIN_ID } from '../../permissions';
 import { reasonOf } from './db-error';
 
 /**

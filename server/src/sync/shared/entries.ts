@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import type { SchemaModel } from '../mapping/types';
-import type { StateRecord, StateStore } from './state';
+import type { SchemaModel } from '../../mapping/types';
+import type { StateRecord, StateStore } from '../state';
 import { modelOf } from './strapi';
 import type { EntryKey } from './types';
 

@@ -16,13 +16,9 @@ export interface BatcherOptions<K> {
 }
 
 /**
- * The window of the writes made as pushes finish (states, completions, requeues) while the
- * engine is busy: 5 ms gave ~15 rows per statement in a resync, 20 ms ~40, and 12% more pushes/s.
- * Against a remote that answers in 50 ms, pushes finish ~8 per round trip: a 50 ms window wrote
- * them ~8 per statement (1.3 statements per push), 200 ms writes ~30 (0.8 per push), and the
- * process spent 1.6 ms of CPU per push instead of 1.95 (bench:latency). `fullAt` ends a window
- * early: a resync without latency fills it in ~40 ms and writes as it did.
- * A write after a quiet time still runs at once (freshness).
+ * The window of the writes made as pushes finish (states, completions, requeues) while the sync
+ * is busy: ~30 rows per statement against a remote answering in 50 ms (bench:latency), ended
+ * early at `fullAt`. A write after a quiet time still runs at once (freshness).
  */
 export const BUSY_WRITES = { windowMs: 200, fullAt: 50 } satisfies BatcherOptions<unknown>;
 

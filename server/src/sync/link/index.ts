@@ -1,18 +1,23 @@
+/**
+ * Link: onboarding an account that already has content, by matching entries without a remote
+ * object to inventory objects no entry owns, and recording the links it is told to.
+ */
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import type { Mapping } from '../config/types';
-import { mapEntry, MappingError } from '../mapping';
-import type { ResourceKind } from '../remote/types';
-import { onlineKeyPages } from './entries';
-import { identityOf, nameKeyOf } from './inventory/identity';
-import type { InventoryRow, InventoryTable } from './inventory/table';
-import { keyString } from './keys';
-import type { Outbox } from './outbox';
-import type { Pusher } from './push';
-import type { StateStore } from './state';
-import type { EntryKey } from './types';
-import type { LinkCandidate, LinkEntry, LinkProposal } from '../../../shared/contracts/inventory';
-import { extend } from '../utils/objects';
+import { mapEntry, MappingError } from '../../mapping';
+import type { ResourceKind } from '../../remote/types';
+import { onlineKeyPages } from '../shared/entries';
+import { identityOf, nameKeyOf } from '../inventory/identity';
+import type { InventoryRow } from '../inventory/table';
+import { keyString } from '../shared/keys';
+import type { EntryKey } from '../shared/types';
+import type {
+  LinkCandidate,
+  LinkEntry,
+  LinkProposal,
+} from '../../../../shared/contracts/inventory';
+import { extend } from '../../utils/objects';
+import { getService } from '../../utils';
 
 export type { LinkCandidate, LinkEntry, LinkProposal };
 
@@ -76,17 +81,10 @@ const candidateOf = (r: InventoryRow): LinkCandidate => ({
  * them. Confirming records the links (the next push of a linked entry is an update) and queues
  * those pushes.
  */
-export function createLinker(deps: {
-  strapi: Core.Strapi;
-  states: StateStore;
-  outbox: Outbox;
-  pusher: Pusher;
-  table: InventoryTable;
-  mappings: () => Mapping[];
-  lastCompleteAt: () => Promise<string | null>;
-  wake: () => void;
-}) {
-  const { states, table } = deps;
+export function createLinker(strapi: Core.Strapi) {
+  const states = () => getService('state', { strapi });
+  const table = () => getService('inventory', { strapi }).table;
+  const pusher = () => getService('push', { strapi });
 
   const propose = async (
     limit: number
@@ -98,7 +96,7 @@ export function createLinker(deps: {
       };
     }
   > => {
-    const completeAt = await deps.lastCompleteAt();
+    const completeAt = (await getService('inventory', { strapi }).walk.progress()).lastCompleteAt;
     if (!completeAt)
       throw new errors.ValidationError(
         'Walk the remote inventory first: linking compares entries with the objects it found.'
@@ -107,21 +105,21 @@ export function createLinker(deps: {
     const ambiguous: LinkProposal['ambiguous'] = [];
     const unmatched: LinkEntry[] = [];
     const proposed = new Map<string, string[]>();
-    const mappings = [...deps.mappings()].sort(
+    const mappings = [...getService('mappings', { strapi }).active()].sort(
       (a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource)
     );
 
     for (const mapping of mappings) {
       const resource = mapping.resource;
-      for await (const page of onlineKeyPages(deps.strapi, mapping.contentType)) {
-        const known = await states.getMany(page.keys);
+      for await (const page of onlineKeyPages(strapi, mapping.contentType)) {
+        const known = await states().getMany(page.keys);
         for (const key of page.keys) {
           if (known.get(keyString(key))?.remoteId != null) continue;
           let payload: Record<string, unknown>;
           try {
-            const entry = await deps.pusher.readEntry(key, mapping);
+            const entry = await pusher().readEntry(key, mapping);
             if (!entry) continue;
-            const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+            const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
             if (outcome.action === 'skip') continue;
             // (A request interface, read here by field name: identity and name.)
             payload = outcome.payload as Record<string, unknown>;
@@ -131,12 +129,12 @@ export function createLinker(deps: {
             throw err;
           }
           const mine = identityOf(resource, extend(payload, { id: 0 }));
-          const rows = (await table.byNameKey(resource, nameKeyOf(payload.name))).filter((r) =>
+          const rows = (await table().byNameKey(resource, nameKeyOf(payload.name))).filter((r) =>
             sameObject(resource, mine, r)
           );
           const free: InventoryRow[] = [];
           for (const r of rows)
-            if (!(await states.isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
+            if (!(await states().isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
           const item: LinkEntry = extend(key, { resource, name: String(payload.name ?? '') });
           if (!free.length) unmatched.push(item);
           else if (free.length === 1) linked.push(extend(item, { remoteId: free[0].remoteId }));
@@ -152,7 +150,7 @@ export function createLinker(deps: {
     const contested = (l: LinkProposal['linked'][number]) =>
       (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
     for (const l of linked.filter(contested)) {
-      const row = (await table.byNameKey(l.resource, nameKeyOf(l.name))).find(
+      const row = (await table().byNameKey(l.resource, nameKeyOf(l.name))).find(
         (r) => r.remoteId === l.remoteId
       )!;
       ambiguous.push({
@@ -170,13 +168,13 @@ export function createLinker(deps: {
     let unownedCount = 0;
     for (const resource of ORDER) {
       for (let after = 0; ;) {
-        const rows = await table.page(resource, after, 500);
+        const rows = await table().page(resource, after, 500);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const r of rows) {
           if (
             proposed.has(`${resource}:${r.remoteId}`) ||
-            (await states.isRemoteIdClaimed(resource, r.remoteId))
+            (await states().isRemoteIdClaimed(resource, r.remoteId))
           )
             continue;
           unownedCount += 1;
@@ -204,12 +202,12 @@ export function createLinker(deps: {
 
   /** Records one link unless the entry got an object or the object an owner meanwhile. */
   const linkOne = async (key: EntryKey, resource: ResourceKind, remoteId: number) => {
-    const state = await states.get(key);
-    if (state?.remoteId != null || (await states.isRemoteIdClaimed(resource, remoteId)))
+    const state = await states().get(key);
+    if (state?.remoteId != null || (await states().isRemoteIdClaimed(resource, remoteId)))
       return false;
     // The list's members as the remote holds them: the next push adds and removes only the difference.
-    const members = resource === 'list' ? await table.membersOf(remoteId) : null;
-    await states.upsert(key, {
+    const members = resource === 'list' ? await table().membersOf(remoteId) : null;
+    await states().upsert(key, {
       resource,
       remoteId,
       payloadHash: null,
@@ -259,8 +257,8 @@ export function createLinker(deps: {
         queued.push(extend(key, { resource: p.resource, reason: 'linked' }));
     }
     // Each linked entry is pushed: an update in place, never a create.
-    await deps.outbox.enqueue(queued);
-    deps.wake();
+    await getService('outbox', { strapi }).enqueue(queued);
+    getService('worker', { strapi }).wake();
     return done(queued.length);
   };
 

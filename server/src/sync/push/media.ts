@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { download, openDownload, type StreamedResponse } from '../remote/transport';
+import { download, openDownload, type StreamedResponse } from '../../remote/transport';
 
 /**
  * Bytes of an uploaded file: from disk for the local provider (url `/uploads/...`),

@@ -1,5 +1,5 @@
 import type { Core, Modules, UID } from '@strapi/strapi';
-import type { SchemaModel } from '../mapping/types';
+import type { SchemaModel } from '../../mapping/types';
 
 /**
  * The boundary between the plugin's run-time uids and Strapi's types. Strapi types uids as the

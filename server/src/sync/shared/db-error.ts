@@ -1,5 +1,5 @@
-import { MappingError } from '../mapping/errors';
-import { RemoteError } from '../remote/errors';
+import { MappingError } from '../../mapping/errors';
+import { RemoteError } from '../../remote/errors';
 import { PushRefusedError } from './refusal';
 
 /**

@@ -1,12 +1,18 @@
+/**
+ * The outbox: editors' intents, durable. The document middleware (middleware.ts) sees a write and
+ * hands its keys to the intent buffer (intents.ts), which upserts one row per (content type,
+ * documentId, locale), coalescing later changes into it; the worker claims due rows from here.
+ * What a crash lost before the buffer wrote it is queued again at the next boot (catchup.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { BUSY_WRITES, createBatcher } from './batcher';
-import { insertRows, proposed, type OnConflict } from './dialect';
-import { ensureIndex, entryKeyColumns, newRow, OUTBOX_UID, tableInfo } from './tables';
-import type { Row } from './strapi';
-import type { EntryKey } from './types';
-import type { ResourceKind } from '../remote/types';
+import { BUSY_WRITES, createBatcher } from '../shared/batcher';
+import { insertRows, proposed, type OnConflict } from '../shared/dialect';
+import { ensureIndex, entryKeyColumns, newRow, OUTBOX_UID, tableInfo } from '../shared/tables';
+import type { Row } from '../shared/strapi';
+import type { EntryKey } from '../shared/types';
+import type { ResourceKind } from '../../remote/types';
 
 /** Dependencies first: a category before the pinpoints using it, a pinpoint before its events and lists. */
 export const PRIORITY: Record<ResourceKind, number> = {

@@ -1,13 +1,14 @@
 import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
-import { reasonOf } from './db-error';
-import { toKey } from './keys';
-import type { EnqueueItem, Outbox } from './outbox';
-import { goneStatePages, onlineKeyPages } from './entries';
-import type { StateStore } from './state';
-import { modelOf } from './strapi';
-import type { ResourceKind } from '../remote/types';
-import { extend } from '../utils/objects';
+import { reasonOf } from '../shared/db-error';
+import { toKey } from '../shared/keys';
+import type { EnqueueItem, Outbox } from '.';
+import { goneStatePages, onlineKeyPages } from '../shared/entries';
+import type { StateStore } from '../state';
+import { modelOf } from '../shared/strapi';
+import type { ResourceKind } from '../../remote/types';
+import { extend } from '../../utils/objects';
+import { getService } from '../../utils';
 
 const STORE_UID = 'strapi::core-store';
 const MARKER_PREFIX = 'plugin_location-content_run_';
@@ -20,8 +21,6 @@ export interface CatchUpDeps {
   owner: string;
   /** content types whose changes the middleware records: mapped ones, and those mapped ones read */
   types: () => Array<{ uid: string; resource?: ResourceKind }>;
-  /** the worker must look at the outbox */
-  wake: () => void;
   /** how often a running instance says it is alive */
   intervalMs?: number;
   /** how far before a dead instance's last beat its unwritten intents may go back */
@@ -148,7 +147,7 @@ export function createCatchUp(deps: CatchUpDeps) {
       n += await changedSince(uid, resource, new Date(since));
       if (resource) n += await goneOnline(uid, resource);
     }
-    if (n) deps.wake();
+    if (n) getService('worker', { strapi }).wake();
     return n;
   };
 
