@@ -7,7 +7,6 @@ import { createDocumentMiddleware } from '../sync/outbox/middleware';
 import { coalesceOf } from '../sync/shared/config';
 import { keyString } from '../sync/shared/keys';
 import { getService } from '../utils';
-import { extend } from '../utils/objects';
 
 /**
  * The outbox service: the table of intents (sync/outbox), the buffer that writes editors'
@@ -92,11 +91,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
           return previous !== undefined && now - previous < settleMs
             ? it
-            : extend(it, { leading: true });
+            : { ...it, leading: true };
         });
         intents.add(paced);
       },
     });
 
-  return extend(outbox, { intents, catchUp, middleware });
+  return { ...outbox, intents, catchUp, middleware };
 };

@@ -2,7 +2,6 @@ import type { Core } from '@strapi/strapi';
 import { toKey } from '../../sync/shared/keys';
 import type { EntryKey, EntryState } from '../../sync/shared/types';
 import type { KeyInput } from '../../../../shared/contracts/sync';
-import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 /** One entry at a time: queue it, read its state, its preview, its history. */
@@ -16,7 +15,7 @@ export const createEntries = (strapi: Core.Strapi) => {
     let locale = key.locale;
     if (!locale && getService('push', { strapi }).isLocalized(key.contentType))
       locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
-    return toKey(extend(key, { locale }));
+    return toKey({ ...key, locale });
   };
 
   const enqueue = async (keys: KeyInput[], reason: string) => {
@@ -24,7 +23,7 @@ export const createEntries = (strapi: Core.Strapi) => {
     for (const k of keys) {
       const resource = resourceOf(k.contentType);
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
-      items.push(extend(await keyOf(k), { resource, reason }));
+      items.push({ ...(await keyOf(k)), resource, reason });
     }
     await outbox().enqueue(items);
     getService('worker', { strapi }).wake();
@@ -37,8 +36,8 @@ export const createEntries = (strapi: Core.Strapi) => {
     const queued = outbox().intents.has(k) || (await outbox().isQueued(k));
     if (!s)
       return queued
-        ? extend(k, {
-            // queued entries are of mapped types: the outbox takes no other
+        ? {
+            ...k, // queued entries are of mapped types: the outbox takes no other
             resource: resourceOf(k.contentType)!,
             status: 'pending' as const,
             remoteId: null,
@@ -48,9 +47,10 @@ export const createEntries = (strapi: Core.Strapi) => {
             lastSyncedAt: null,
             mediaUrl: null,
             queued,
-          })
+          }
         : null;
-    return extend(k, {
+    return {
+      ...k,
       resource: s.resource,
       status: s.status,
       remoteId: s.remoteId,
@@ -60,7 +60,7 @@ export const createEntries = (strapi: Core.Strapi) => {
       lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
       mediaUrl: s.mediaUrl,
       queued,
-    });
+    };
   };
 
   return {

@@ -7,7 +7,6 @@ import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import type { StateStore } from '../state';
 import { modelOf } from '../shared/strapi';
 import type { ResourceKind } from '../../remote/types';
-import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 const STORE_UID = 'strapi::core-store';
@@ -122,7 +121,7 @@ export function createCatchUp(deps: CatchUpDeps) {
     if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
     let n = 0;
     for await (const page of onlineKeyPages(strapi, uid, { $or: changed })) {
-      n += await enqueue(page.keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
+      n += await enqueue(page.keys.map((k) => ({ ...k, resource, reason: 'catch-up' })));
     }
     return n;
   };
@@ -135,7 +134,7 @@ export function createCatchUp(deps: CatchUpDeps) {
       const online = gone.filter(
         (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
       );
-      n += await enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
+      n += await enqueue(online.map((s) => ({ ...toKey(s), resource, reason: 'catch-up' })));
     }
     return n;
   };

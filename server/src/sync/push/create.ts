@@ -8,7 +8,6 @@ import { fingerprintOf, type Fingerprint } from './recovery';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import { api, now, requeueDependants, type PushDeps, type RemoteAnswer } from './context';
-import { extend } from '../../utils/objects';
 
 /**
  * A POST that failed this way created nothing, so the next attempt need not look for it:
@@ -91,7 +90,7 @@ export function createCreator(deps: PushDeps) {
       // that only updates, and it does not tell them (its id is not new to it).
       await requeueDependants(deps, key, `${resource} got its remote id`);
       const updated = await api(client, resource).update(adopted, payload);
-      return extend(updated, { id: adopted, adopted: true });
+      return { ...updated, id: adopted, adopted: true };
     }
     await states.upsert(key, {
       resource,
@@ -100,7 +99,7 @@ export function createCreator(deps: PushDeps) {
     });
     try {
       const created = await api(client, resource).create(payload);
-      return extend(created, { adopted: false });
+      return { ...created, adopted: false };
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.

@@ -13,7 +13,6 @@ import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
-import { extend } from '../../utils/objects';
 import { failureOf } from '../shared/db-error';
 
 export function createPusher(deps: PushDeps) {
@@ -43,7 +42,7 @@ export function createPusher(deps: PushDeps) {
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
       if ((await states.get(ref))?.remoteId != null) {
-        await deps.outbox.enqueue([extend(key, { resource, reason: 'dependency ready' })]);
+        await deps.outbox.enqueue([{ ...key, resource, reason: 'dependency ready' }]);
         return;
       }
     }
@@ -120,7 +119,7 @@ export function createPusher(deps: PushDeps) {
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
-      const refs = outcome.refs.map((r) => extend(toKey(r), { role: r.role }));
+      const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
       const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
       if (blocking.length) {
         // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
@@ -130,7 +129,7 @@ export function createPusher(deps: PushDeps) {
           status: 'pending',
           ...refsIfChanged(
             state,
-            refs.map((r) => (waitsFor.has(keyString(r)) ? extend(r, { blocking: true }) : r))
+            refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))
           ),
           lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
         });

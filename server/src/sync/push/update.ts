@@ -4,7 +4,6 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import { api, isGone, type PushDeps, type RemoteAnswer } from './context';
 import type { Creator } from './create';
-import { extend } from '../../utils/objects';
 
 /** What a push sent and what the remote answered. */
 export type Sent = {
@@ -80,7 +79,7 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
         const sent = withClears(mapping, state, payload);
         const remote: RemoteAnswer = await api(client, resource).update(state.remoteId, sent);
         return {
-          remote: extend(remote, { id: state.remoteId }),
+          remote: { ...remote, id: state.remoteId },
           sent,
           firstId: false,
           adopted: false,
