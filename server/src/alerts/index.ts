@@ -7,6 +7,7 @@ import { failureOf } from '../sync/shared/db-error';
 import { keyLabel } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
 import { claimAlert } from './claim';
+import { httpFetch } from '../remote/transport';
 import { getService } from '../utils';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -61,13 +62,15 @@ export function createAlerts(strapi: Core.Strapi) {
     }
     if (c?.webhook) {
       try {
-        const res = await fetch(c.webhook, {
+        // The plugin's one HTTP client, which follows no redirect: a webhook URL is its final address.
+        const res = await httpFetch(c.webhook, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(m),
           signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
         });
-        result.webhook = { status: res.status, error: res.ok ? null : `answered ${res.status}` };
+        const ok = res.status >= 200 && res.status < 300;
+        result.webhook = { status: res.status, error: ok ? null : `answered ${res.status}` };
       } catch (err) {
         result.webhook = {
           status: null,
