@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createAlerts } from '../alerts';
+import { createImporter } from '../import';
 import { createDrift } from '../sync/drift';
 import { createHistory } from '../sync/history';
 import { createLinker } from '../sync/link';
@@ -9,7 +10,6 @@ import { createResync } from '../sync/resync';
 import { createPusher } from '../sync/push';
 import { createStateStore } from '../sync/state';
 import { createWorker } from '../sync/worker';
-import importer from './import';
 import inventory from './inventory';
 import mappings from './mappings';
 import outbox from './outbox';
@@ -44,6 +44,6 @@ export default {
   inventory,
   link: part(createLinker),
   drift: part(createDrift),
-  import: importer,
+  import: part(createImporter),
   alerts: part(createAlerts),
 };
