@@ -253,18 +253,13 @@ export function createEntryImporter(ctx: ImportContext) {
       documentId: newDocumentId(),
       locale: localized ? job.locale : '',
     };
+    const recordEntry = (status: 'planned' | 'done', reason: string | null) =>
+      items.put({ ...base, status, documentId: key.documentId, locale: key.locale, reason });
     try {
       // Resumed after the entry was made: only its state is left to finish.
       if (planned && (await exists(key))) {
         await finish(mapping, key, row, job, item?.reason ? [item.reason] : []);
-        await items.put(
-          Object.assign({}, base, {
-            status: 'done' as const,
-            documentId: key.documentId,
-            locale: key.locale,
-            reason: item?.reason ?? null,
-          })
-        );
+        await recordEntry('done', item?.reason ?? null);
         return;
       }
       const fields = ctx.planOf(mapping);
@@ -277,14 +272,7 @@ export function createEntryImporter(ctx: ImportContext) {
       const reason = notes.length ? notes.join('; ') : null;
       // The documentId is kept first, then the state links it to the object: from here on a
       // resumed job reuses both, and no other import or link can take the object.
-      await items.put(
-        Object.assign({}, base, {
-          status: 'planned' as const,
-          documentId: key.documentId,
-          locale: key.locale,
-          reason,
-        })
-      );
+      await recordEntry('planned', reason);
       if (!owner)
         await states().upsertNow(key, {
           resource,
@@ -306,14 +294,7 @@ export function createEntryImporter(ctx: ImportContext) {
         return await fail(`Strapi refused the entry: ${strapiReason(err)}`);
       }
       await finish(mapping, key, row, job, notes);
-      await items.put(
-        Object.assign({}, base, {
-          status: 'done' as const,
-          documentId: key.documentId,
-          locale: key.locale,
-          reason,
-        })
-      );
+      await recordEntry('done', reason);
     } catch (err) {
       strapi.log.warn(
         `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`
