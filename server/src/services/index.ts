@@ -3,6 +3,7 @@ import { createAlerts } from '../alerts';
 import { createImporter } from '../import';
 import { createDrift } from '../sync/drift';
 import { createHistory } from '../sync/history';
+import { createInventory } from '../sync/inventory';
 import { createLinker } from '../sync/link';
 import { createPreview } from '../sync/preview';
 import { createRelated } from '../sync/related';
@@ -10,7 +11,6 @@ import { createResync } from '../sync/resync';
 import { createPusher } from '../sync/push';
 import { createStateStore } from '../sync/state';
 import { createWorker } from '../sync/worker';
-import inventory from './inventory';
 import mappings from './mappings';
 import outbox from './outbox';
 import settings from './settings';
@@ -41,7 +41,7 @@ export default {
   resync: part(createResync),
   history: part(createHistory),
   preview: part(createPreview),
-  inventory,
+  inventory: part(createInventory),
   link: part(createLinker),
   drift: part(createDrift),
   import: part(createImporter),
