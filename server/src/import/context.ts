@@ -1,34 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import type { Mapping, PluginConfig } from '../config/types';
-import type { RemoteClient } from '../remote';
+import type { Mapping } from '../config/types';
 import type { ResourceKind } from '../remote/types';
-import type { InventoryTable } from '../sync/inventory/table';
-import type { InventoryWalk } from '../sync/inventory/walk';
-import type { Pusher } from '../sync/push';
-import type { MediaFetch } from '../sync/push/media';
-import type { StateStore } from '../sync/state';
 import { modelOf } from '../sync/shared/strapi';
+import { getService } from '../utils';
 import type { StrapiSchemaLookup } from '../mapping/types';
 import { planFields, type FieldPlan } from './fields';
 import type { InverseLookups } from './inverse';
-import type { ImportItems } from './items';
-
-export interface ImportDeps {
-  strapi: Core.Strapi;
-  states: StateStore;
-  pusher: Pusher;
-  table: InventoryTable;
-  walk: InventoryWalk;
-  items: ImportItems;
-  client: () => Promise<RemoteClient>;
-  /** runs a remote call behind the pushes in the rate-limited queue */
-  background: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** fetch behind the same rate limit, for the files the remote serves (media_url, image_url) */
-  mediaFetch: MediaFetch;
-  mappings: () => Mapping[];
-  config: () => PluginConfig;
-}
+import { createImportItems } from './items';
 
 export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 
@@ -42,8 +21,9 @@ export const newDocumentId = () => {
 };
 
 /** What every part of an import reads: the target mapping of each resource and its field plan. */
-export function createImportContext(deps: ImportDeps) {
-  const getModel: StrapiSchemaLookup = (uid) => modelOf(deps.strapi, uid);
+export function createImportContext(strapi: Core.Strapi) {
+  const items = createImportItems(strapi);
+  const getModel: StrapiSchemaLookup = (uid) => modelOf(strapi, uid);
   const isLocalized = (uid: string) => Boolean(getModel(uid)?.pluginOptions?.i18n?.localized);
   const hasDraftAndPublish = (uid: string) => Boolean(getModel(uid)?.options?.draftAndPublish);
 
@@ -55,19 +35,28 @@ export function createImportContext(deps: ImportDeps) {
   };
 
   const defaultLocale = async (): Promise<string> =>
-    deps.strapi.plugin('i18n').service('locales').getDefaultLocale();
+    strapi.plugin('i18n').service('locales').getDefaultLocale();
 
   const lookups = (pinpointOf: InverseLookups['pinpointOf']): InverseLookups => ({
     ownerOf: async (resource, remoteId) => {
-      const s = await deps.states.ownerOf(resource, remoteId);
+      const s = await getService('state', { strapi }).ownerOf(resource, remoteId);
       return s ? { contentType: s.contentType, documentId: s.documentId, locale: s.locale } : null;
     },
-    membersOf: (listId) => deps.table.membersOf(listId),
+    membersOf: (listId) => getService('inventory', { strapi }).table.membersOf(listId),
     pinpointOf,
     isLocalized,
   });
 
-  return { getModel, isLocalized, hasDraftAndPublish, planOf, defaultLocale, lookups };
+  return {
+    strapi,
+    items,
+    getModel,
+    isLocalized,
+    hasDraftAndPublish,
+    planOf,
+    defaultLocale,
+    lookups,
+  };
 }
 
 export type ImportContext = ReturnType<typeof createImportContext>;

@@ -5,7 +5,10 @@ import { pushedFieldsOf } from '../sync/drift/fields';
 import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
 import type { EntryKey } from '../sync/shared/types';
-import { newDocumentId, type ImportContext, type ImportDeps } from './context';
+import { openDownload } from '../remote/transport';
+import { pluginConfig } from '../sync/shared/config';
+import { getService } from '../utils';
+import { newDocumentId, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 import type { ImportItem } from './items';
@@ -37,8 +40,10 @@ const strapiReason = (err: unknown) => {
  * entry (or creates it, with the same documentId) and finishes the state; it never makes a
  * second entry, and no push of the entry ever creates a second object.
  */
-export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
-  const { strapi, states, items } = deps;
+export function createEntryImporter(ctx: ImportContext) {
+  const { strapi, items } = ctx;
+  const states = () => getService('state', { strapi });
+  const limiter = () => getService('settings', { strapi }).limiter();
 
   const exists = async (key: EntryKey) => {
     const where: Record<string, unknown> = { documentId: key.documentId };
@@ -83,15 +88,16 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
-    const config = deps.config();
+    const config = pluginConfig(strapi);
     for (const m of inv.media) {
       try {
-        const id = await deps.background(() =>
+        const id = await limiter().background(() =>
           importMedia(strapi, m.url, {
             imageOnly: m.field === 'image',
             maxBytes: config.maxMediaBytes,
             timeoutMs: config.requestTimeoutMs,
-            fetch: deps.mediaFetch,
+            // The files the remote serves are fetched behind its rate limit, like its API.
+            fetch: limiter().wrap(openDownload),
           })
         );
         put(data, m.at, id);
@@ -141,7 +147,11 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
     let hash: string | null = null;
     let refs: Array<EntryKey & { role?: string }> | undefined;
     try {
-      const outcome = await mapEntry(mapping, entry, deps.pusher.mappingContext(key));
+      const outcome = await mapEntry(
+        mapping,
+        entry,
+        getService('push', { strapi }).mappingContext(key)
+      );
       if (outcome.action === 'upsert') {
         refs = outcome.refs.map((r) => ({
           contentType: r.contentType,
@@ -161,7 +171,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
     const remote = row.fields;
     const resource = mapping.resource as ResourceKind;
     const mediaUrl = (resource === 'category' ? remote.image_url : remote.media_url) ?? null;
-    await states.upsertNow(key, {
+    await states().upsertNow(key, {
       resource,
       remoteId: row.remoteId,
       payloadHash: hash,
@@ -173,7 +183,10 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
       lastSyncedAt: new Date(),
       mediaUrl: typeof mediaUrl === 'string' ? mediaUrl : null,
       // What the remote holds: a push of the list changes only the difference with its relation.
-      members: resource === 'list' ? await deps.table.membersOf(row.remoteId) : null,
+      members:
+        resource === 'list'
+          ? await getService('inventory', { strapi }).table.membersOf(row.remoteId)
+          : null,
       pushedFields: pushedFieldsOf(resource, remote),
       ...(refs ? { refs } : {}),
     });
@@ -185,7 +198,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
         } as never)
       );
       // Online as the remote has it: nothing to push (a hash that could not be made is pushed).
-      await states.upsertNow(key, { resource, status: hash ? 'synced' : 'pending' });
+      await states().upsertNow(key, { resource, status: hash ? 'synced' : 'pending' });
     }
   };
 
@@ -202,7 +215,7 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
     const resource = mapping.resource as ResourceKind;
     const item = await items.get(resource, row.remoteId);
     if (item?.status === 'done' || (item?.status === 'failed' && item.jobId === job.id)) return;
-    const owner = await states.ownerOf(resource, row.remoteId);
+    const owner = await states().ownerOf(resource, row.remoteId);
     const planned =
       item?.status === 'planned' && item.documentId && item.contentType === mapping.contentType
         ? {
@@ -240,18 +253,13 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
       documentId: newDocumentId(),
       locale: localized ? job.locale : '',
     };
+    const recordEntry = (status: 'planned' | 'done', reason: string | null) =>
+      items.put({ ...base, status, documentId: key.documentId, locale: key.locale, reason });
     try {
       // Resumed after the entry was made: only its state is left to finish.
       if (planned && (await exists(key))) {
         await finish(mapping, key, row, job, item?.reason ? [item.reason] : []);
-        await items.put(
-          Object.assign({}, base, {
-            status: 'done' as const,
-            documentId: key.documentId,
-            locale: key.locale,
-            reason: item?.reason ?? null,
-          })
-        );
+        await recordEntry('done', item?.reason ?? null);
         return;
       }
       const fields = ctx.planOf(mapping);
@@ -264,16 +272,9 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
       const reason = notes.length ? notes.join('; ') : null;
       // The documentId is kept first, then the state links it to the object: from here on a
       // resumed job reuses both, and no other import or link can take the object.
-      await items.put(
-        Object.assign({}, base, {
-          status: 'planned' as const,
-          documentId: key.documentId,
-          locale: key.locale,
-          reason,
-        })
-      );
+      await recordEntry('planned', reason);
       if (!owner)
-        await states.upsertNow(key, {
+        await states().upsertNow(key, {
           resource,
           remoteId: row.remoteId,
           status: 'imported',
@@ -289,27 +290,20 @@ export function createEntryImporter(deps: ImportDeps, ctx: ImportContext) {
       } catch (err) {
         // Refused by Strapi (a required field the remote did not give, a unique value taken):
         // the object is not the import's after all.
-        await states.remove(key);
+        await states().remove(key);
         return await fail(`Strapi refused the entry: ${strapiReason(err)}`);
       }
       await finish(mapping, key, row, job, notes);
-      await items.put(
-        Object.assign({}, base, {
-          status: 'done' as const,
-          documentId: key.documentId,
-          locale: key.locale,
-          reason,
-        })
-      );
+      await recordEntry('done', reason);
     } catch (err) {
       strapi.log.warn(
         `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`
       );
       // A state that links no entry would keep the object from the next import.
       if (!(await exists(key).catch(() => true))) {
-        const state = await states.ownerOf(resource, row.remoteId);
+        const state = await states().ownerOf(resource, row.remoteId);
         if (state?.documentId === key.documentId && state.status === 'imported')
-          await states.remove(key);
+          await states().remove(key);
       }
       await fail(messageOf(err));
     }

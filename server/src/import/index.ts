@@ -8,19 +8,16 @@
  * pinpoints first (links.ts). Every imported entry is linked to its object at once by its sync
  * state, with the hash of the payload it would push: publishing it unchanged calls nothing.
  */
-import type { Lease } from '../sync/shared/lease';
+import type { Core } from '@strapi/strapi';
 import type { ImportOptions, ImportPlan, ImportProgress } from '../../../shared/contracts/import';
-import { createImportContext, type ImportDeps } from './context';
+import { createImportContext } from './context';
 import { createImportJob } from './job';
 import { createImportPlanner } from './plan';
 
-export type { ImportDeps };
-export { createImportItems } from './items';
-
-export function createImporter(deps: ImportDeps, lease: Lease) {
-  const ctx = createImportContext(deps);
-  const planner = createImportPlanner(deps, ctx);
-  const job = createImportJob(deps, ctx, lease);
+export function createImporter(strapi: Core.Strapi) {
+  const ctx = createImportContext(strapi);
+  const planner = createImportPlanner(ctx);
+  const job = createImportJob(ctx);
 
   async function run(options: ImportOptions & { dryRun: true }): Promise<ImportPlan>;
   async function run(options?: ImportOptions & { dryRun?: false }): Promise<ImportProgress>;
@@ -34,8 +31,6 @@ export function createImporter(deps: ImportDeps, lease: Lease) {
     resume: job.resume,
     stop: job.stop,
     running: job.running,
-    ensureIndexes: deps.items.ensureIndexes,
+    ensureIndexes: ctx.items.ensureIndexes,
   };
 }
-
-export type Importer = ReturnType<typeof createImporter>;

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '@strapi/utils';
 import type { ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
-import type { Lease } from '../sync/shared/lease';
+import { createLease, newLeaseOwner } from '../sync/shared/lease';
+import { getService } from '../utils';
 import type {
   ImportCounts,
   ImportInto,
   ImportOptions,
   ImportProgress,
 } from '../../../shared/contracts/import';
-import { ORDER, type ImportContext, type ImportDeps } from './context';
+import { ORDER, type ImportContext } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
 import { resolveTargets } from './targets';
@@ -49,14 +50,17 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * table, so a restart (or a kill -9) resumes it without importing an object twice. One instance
  * runs it at a time (a lease), the others read its progress.
  */
-export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lease) {
-  const { strapi, items } = deps;
+export function createImportJob(ctx: ImportContext) {
+  const { strapi, items } = ctx;
+  const lease = createLease(strapi, 'import', newLeaseOwner());
+  const inventory = () => getService('inventory', { strapi });
+  const mappings = () => getService('mappings', { strapi }).active();
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let running: Promise<void> | undefined;
   let stopping = false;
   let retry: NodeJS.Timeout | undefined;
-  const importer = createEntryImporter(deps, ctx);
-  const links = createEventLinks(deps, () => stopping);
+  const importer = createEntryImporter(ctx);
+  const links = createEventLinks(ctx, () => stopping);
 
   const load = async () => ((await store().get({ key: STORE_KEY })) as StoredJob | null) ?? null;
   const save = (job: StoredJob) => store().set({ key: STORE_KEY, value: job });
@@ -107,11 +111,11 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       if (!(await lease.hold(HOLD_MS))) throw new Error('another Strapi instance runs the import');
     };
     await hold();
-    const targets = resolveTargets(deps.mappings(), job.into);
+    const targets = resolveTargets(mappings(), job.into);
     if (job.phase === 'walk') {
       // What the account holds now (an interrupted walk resumes): objects made since the last
       // walk are imported too, and those deleted since are not looked for.
-      await deps.walk.walkAll();
+      await inventory().walk.walkAll();
       job.totals = await items.unownedByResource();
       job.phase = 'links';
       await save(job);
@@ -137,7 +141,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
       for (;;) {
         if (!mapping) break;
         if (stopping) throw new Error('stopped');
-        const rows = await deps.table.page(resource, job.after, PAGE);
+        const rows = await inventory().table.page(resource, job.after, PAGE);
         if (!rows.length) break;
         for (const row of rows) {
           if (stopping) throw new Error('stopped');
@@ -192,7 +196,7 @@ export function createImportJob(deps: ImportDeps, ctx: ImportContext, lease: Lea
         `locale must be a locale code such as 'en', got ${JSON.stringify(locale)}`
       );
     // Refused before anything is recorded: a choice no active mapping backs is the caller's error.
-    resolveTargets(deps.mappings(), options.into);
+    resolveTargets(mappings(), options.into);
     // A failed job resumes where it stopped, with the options it was started with.
     const job: StoredJob =
       stored?.state === 'failed'

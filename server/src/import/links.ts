@@ -1,6 +1,7 @@
 import { RemoteError } from '../remote';
 import { isRateLimitWait } from '../remote/limiter';
-import type { ImportDeps } from './context';
+import { getService } from '../utils';
+import type { ImportContext } from './context';
 
 const ATTEMPTS = 8;
 const transient = (err: unknown) =>
@@ -13,13 +14,14 @@ const transient = (err: unknown) =>
  * GET in the rate-limited queue's background lane, asked again on a transient failure; `after`
  * is where a resumed job goes on.
  */
-export function createEventLinks(deps: ImportDeps, stopped: () => boolean) {
+export function createEventLinks({ strapi, items }: ImportContext, stopped: () => boolean) {
+  const settings = () => getService('settings', { strapi });
   const read = async <T>(fn: () => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       if (stopped())
         throw new Error('the import stopped with Strapi; it resumes at the next start');
       try {
-        return await deps.background(fn);
+        return await settings().limiter().background(fn);
       } catch (err) {
         if (!transient(err) || attempt >= ATTEMPTS) throw err;
         await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** (attempt - 1))));
@@ -29,7 +31,7 @@ export function createEventLinks(deps: ImportDeps, stopped: () => boolean) {
 
   /** Ids of the events at one pinpoint, every page followed through `next`. */
   const eventsAt = async (pinpointId: number): Promise<number[]> => {
-    const client = await deps.client();
+    const client = await settings().remoteClient();
     const ids: number[] = [];
     const seen = new Set<string>();
     let link: string | null = null;
@@ -47,16 +49,16 @@ export function createEventLinks(deps: ImportDeps, stopped: () => boolean) {
 
   /** Reads pinpoints after `after` until no event to import lacks its pinpoint; `onPage` keeps the place. */
   const run = async (after: number, onPage: (after: number) => Promise<void>) => {
-    let remaining = await deps.items.eventsWithoutPinpoint();
+    let remaining = await items.eventsWithoutPinpoint();
     while (remaining > 0) {
-      const pinpoints = await deps.table.page('pinpoint', after, 20);
+      const pinpoints = await getService('inventory', { strapi }).table.page('pinpoint', after, 20);
       if (!pinpoints.length) return;
       for (const p of pinpoints) {
-        await deps.items.setPinpoint(await eventsAt(p.remoteId), p.remoteId);
+        await items.setPinpoint(await eventsAt(p.remoteId), p.remoteId);
         after = p.remoteId;
       }
       await onPage(after);
-      remaining = await deps.items.eventsWithoutPinpoint();
+      remaining = await items.eventsWithoutPinpoint();
     }
   };
 

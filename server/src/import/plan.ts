@@ -7,7 +7,8 @@ import type {
   ImportPlanGroup,
   ImportSample,
 } from '../../../shared/contracts/import';
-import { ORDER, type ImportContext, type ImportDeps } from './context';
+import { getService } from '../utils';
+import { ORDER, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 import { candidatesOf, resolveTargets } from './targets';
@@ -57,24 +58,27 @@ async function inverseOf(
  * them, a few entries as they would be written, and every mapped field that cannot be imported.
  * Reads the inventory and the database only (the account is walked first if it never was).
  */
-export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
+export function createImportPlanner(ctx: ImportContext) {
+  const { strapi, items } = ctx;
+  const inventory = () => getService('inventory', { strapi });
+  const mappings = () => getService('mappings', { strapi }).active();
   const plan = async (options: ImportOptions = {}): Promise<ImportPlan> => {
-    if (!(await deps.walk.lastCompleteAt())) await deps.walk.walkAll();
-    const completeAt = await deps.walk.lastCompleteAt();
+    if (!(await inventory().walk.lastCompleteAt())) await inventory().walk.walkAll();
+    const completeAt = await inventory().walk.lastCompleteAt();
     if (!completeAt)
       throw new errors.ApplicationError(
         'The remote inventory could not be walked: see the walk on the dashboard.'
       );
-    const targets = resolveTargets(deps.mappings(), options.into);
+    const targets = resolveTargets(mappings(), options.into);
     const samples = Math.max(0, Math.min(20, options.samples ?? 3));
-    const unowned = await deps.items.unownedByResource();
+    const unowned = await items.unownedByResource();
     const groups: ImportPlanGroup[] = [];
     for (const resource of ORDER) {
       const mapping = targets[resource];
       const group: ImportPlanGroup = {
         resource,
         contentType: mapping?.contentType ?? null,
-        candidates: candidatesOf(deps.mappings(), resource),
+        candidates: candidatesOf(mappings(), resource),
         count: unowned[resource],
         wouldFail: 0,
         blocked: mapping ? null : `no active mapping takes ${PLURAL[resource]}`,
@@ -88,7 +92,7 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
       group.notImportable = fields.notImportable;
       if (fields.blocked) continue;
       const real = ctx.lookups(
-        async (eventId) => (await deps.items.get('event', eventId))?.pinpointId ?? undefined
+        async (eventId) => (await items.get('event', eventId))?.pinpointId ?? undefined
       );
       // An object the import takes before this one (its category, its pinpoint) will have an entry.
       const lookups = Object.assign({}, real, {
@@ -97,18 +101,19 @@ export function createImportPlanner(deps: ImportDeps, ctx: ImportContext) {
           if (owner) return owner;
           const target = targets[kind];
           if (!target || ctx.planOf(target).blocked) return null;
-          const [held] = await deps.table.page(kind, id - 1, 1);
+          const [held] = await inventory().table.page(kind, id - 1, 1);
           return held?.remoteId === id
             ? { contentType: target.contentType, documentId: '', locale: '' }
             : null;
         },
       });
       for (let after = 0; ;) {
-        const rows = await deps.table.page(resource as ResourceKind, after, 200);
+        const rows = await inventory().table.page(resource as ResourceKind, after, 200);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const row of rows) {
-          if (await deps.states.isRemoteIdClaimed(resource, row.remoteId)) continue;
+          if (await getService('state', { strapi }).isRemoteIdClaimed(resource, row.remoteId))
+            continue;
           const inv = await invert(fields, row.remoteId, row.fields, lookups);
           const data = inv.problems.length ? sampleData(inv) : await inverseOf(mapping, inv, row);
           // As the job reports it: skipped, with the reason.

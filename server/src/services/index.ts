@@ -1,18 +1,18 @@
 import type { Core } from '@strapi/strapi';
 import { createAlerts } from '../alerts';
+import { createImporter } from '../import';
 import { createDrift } from '../sync/drift';
 import { createHistory } from '../sync/history';
+import { createInventory } from '../sync/inventory';
 import { createLinker } from '../sync/link';
 import { createPreview } from '../sync/preview';
 import { createRelated } from '../sync/related';
 import { createResync } from '../sync/resync';
+import { createPusher } from '../sync/push';
 import { createStateStore } from '../sync/state';
 import { createWorker } from '../sync/worker';
-import importer from './import';
-import inventory from './inventory';
 import mappings from './mappings';
 import outbox from './outbox';
-import push from './push';
 import settings from './settings';
 import status from './status';
 import sync from './sync';
@@ -36,14 +36,14 @@ export default {
   outbox,
   state: part(createStateStore),
   worker: part(createWorker),
-  push,
+  push: part(createPusher),
   related: part(createRelated),
   resync: part(createResync),
   history: part(createHistory),
   preview: part(createPreview),
-  inventory,
+  inventory: part(createInventory),
   link: part(createLinker),
   drift: part(createDrift),
-  import: importer,
+  import: part(createImporter),
   alerts: part(createAlerts),
 };

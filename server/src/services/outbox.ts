@@ -35,22 +35,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   });
 
   /** What a crash loses of those intents is queued again at the next boot. */
-  const catchUp = createCatchUp({
-    strapi,
-    outbox,
-    states: states(),
-    owner: outbox.owner,
-    types: () => {
-      const mapped = mappings()
-        .active()
-        .map((m) => ({ uid: m.contentType, resource: m.resource }));
-      const related = getService('related', { strapi });
-      const read = Object.keys(strapi.contentTypes)
-        .filter((uid) => !mapped.some((m) => m.uid === uid) && related.isRead(uid))
-        .map((uid) => ({ uid }));
-      return [...mapped, ...read];
-    },
-  });
+  const catchUp = createCatchUp(strapi, outbox);
 
   /** Locales of a document in the database and in the sync state (after a delete, only the state knows them). */
   const localesOf = async (uid: string, documentId: string) => {

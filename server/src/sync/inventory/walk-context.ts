@@ -4,6 +4,7 @@ import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../../remote/limiter';
 import { reasonOf } from '../shared/db-error';
+import { pluginConfig } from '../shared/config';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
@@ -76,18 +77,25 @@ export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;
 
+// Injected, not read from the services: the unit test of lost creates walks a fake remote and table.
 export interface WalkDeps {
   strapi: Core.Strapi;
   table: InventoryTable;
   client: () => Promise<RemoteClient>;
   /** runs remote calls behind the pushes in the rate-limited queue */
   background: <T>(fn: () => Promise<T>, onSent?: (at: number) => void) => Promise<T>;
-  /** pause before attempt `n` (1-based) of a page; tests and benchmarks shorten it */
+  /** pause before attempt `n` (1-based) of a page; the unit test of lost creates makes it 0 */
   pageRetryDelayMs?: (attempt: number) => number;
 }
 
-const defaultDelay = (attempt: number) =>
-  Math.min(10_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+// A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
+const configuredDelay = (strapi: Core.Strapi) => (attempt: number) => {
+  const { retry } = pluginConfig(strapi);
+  return (
+    Math.min(retry.maxMs, 10_000, (retry.baseMs / 4) * 2 ** (attempt - 1)) *
+    (0.5 + Math.random() / 2)
+  );
+};
 
 /** A stored link the remote no longer takes (an expired cursor, a changed format): walk again from the start. */
 export const refused = (err: unknown) =>
@@ -134,7 +142,7 @@ export interface WalkContext {
 
 export function createWalkContext(deps: WalkDeps): WalkContext {
   const { strapi } = deps;
-  const delay = deps.pageRetryDelayMs ?? defaultDelay;
+  const delay = deps.pageRetryDelayMs ?? configuredDelay(strapi);
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let stored: Stored | undefined;
   let readAt = 0;

@@ -19,7 +19,6 @@ import {
 } from './walk-context';
 
 export { RESOURCES, WalkStoppedError };
-export type { PhaseState, TailMark, TailRead, WalkDeps } from './walk-context';
 
 /**
  * The inventory walk: every collection page by page through `next`, each page stored as it

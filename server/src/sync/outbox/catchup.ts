@@ -4,7 +4,6 @@ import { reasonOf } from '../shared/db-error';
 import { toKey } from '../shared/keys';
 import type { EnqueueItem, Outbox } from '.';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
-import type { StateStore } from '../state';
 import { modelOf } from '../shared/strapi';
 import type { ResourceKind } from '../../remote/types';
 import { getService } from '../../utils';
@@ -12,25 +11,27 @@ import { getService } from '../../utils';
 const STORE_UID = 'strapi::core-store';
 const MARKER_PREFIX = 'plugin_location-content_run_';
 
-export interface CatchUpDeps {
-  strapi: Core.Strapi;
-  outbox: Outbox;
-  states: StateStore;
-  /** this instance's id (the outbox lease owner) */
-  owner: string;
-  /** content types whose changes the middleware records: mapped ones, and those mapped ones read */
-  types: () => Array<{ uid: string; resource?: ResourceKind }>;
-  /** how often a running instance says it is alive */
-  intervalMs?: number;
-  /** how far before a dead instance's last beat its unwritten intents may go back */
-  slackMs?: number;
-  now?: () => number;
-}
+/** How often a running instance says it is alive. */
+const INTERVAL_MS = 30_000;
+/** How far before a dead instance's last beat its unwritten intents may go back. */
+const SLACK_MS = 60_000;
+
+/** Content types whose changes the middleware records: mapped ones, and those mapped ones read. */
+const recordedTypes = (strapi: Core.Strapi): Array<{ uid: string; resource?: ResourceKind }> => {
+  const mapped = getService('mappings', { strapi })
+    .active()
+    .map((m) => ({ uid: m.contentType, resource: m.resource }));
+  const related = getService('related', { strapi });
+  const read = Object.keys(strapi.contentTypes)
+    .filter((uid) => !mapped.some((m) => m.uid === uid) && related.isRead(uid))
+    .map((uid) => ({ uid }));
+  return [...mapped, ...read];
+};
 
 /**
  * Covers the intents a crash (kill -9) lost before the intent buffer wrote them.
  * Each running instance keeps a marker in Strapi's core store, written at boot and every
- * `intervalMs`, deleted at a clean stop (after the buffer was written). A marker left behind
+ * INTERVAL_MS, deleted at a clean stop (after the buffer was written). A marker left behind
  * is a run that did not stop cleanly: every entry of a recorded type that was published,
  * changed or went away since shortly before that run's last beat is queued again. An entry
  * queued for nothing costs a read and a hash compare (the push finds the payload unchanged).
@@ -40,13 +41,9 @@ export interface CatchUpDeps {
  * it catches up after every foreign marker (a live one costs a minute or so of changes queued
  * again), and live instances reap a marker that stopped beating, catching up after it once more.
  */
-export function createCatchUp(deps: CatchUpDeps) {
-  const { strapi } = deps;
-  const now = deps.now ?? Date.now;
-  const intervalMs = deps.intervalMs ?? 30_000;
-  const slackMs = deps.slackMs ?? 60_000;
-  const staleMs = intervalMs * 3;
-  const ownKey = `${MARKER_PREFIX}${deps.owner}`;
+export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
+  const staleMs = INTERVAL_MS * 3;
+  const ownKey = `${MARKER_PREFIX}${outbox.owner}`;
   const store = () => strapi.db.query(STORE_UID);
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> | undefined;
@@ -84,7 +81,7 @@ export function createCatchUp(deps: CatchUpDeps) {
   /** Sure to be dead: silent for too long, or a process of this host that no longer exists. */
   const dead = (m: Marker) =>
     m.beat == null ||
-    m.beat < now() - staleMs ||
+    m.beat < Date.now() - staleMs ||
     (m.host === host && typeof m.pid === 'number' && processGone(m.pid));
 
   const foreignMarkers = async (): Promise<Marker[]> => {
@@ -95,7 +92,7 @@ export function createCatchUp(deps: CatchUpDeps) {
   };
 
   const writeBeat = async (create: boolean) => {
-    const value = JSON.stringify({ beat: now(), pid: process.pid, host });
+    const value = JSON.stringify({ beat: Date.now(), pid: process.pid, host });
     // (A marker deleted meanwhile, by a live instance that took this one for dead, is written again.)
     const updated = create
       ? null
@@ -108,7 +105,7 @@ export function createCatchUp(deps: CatchUpDeps) {
 
   const enqueue = async (items: EnqueueItem[]) => {
     if (!items.length) return 0;
-    await deps.outbox.enqueue(items);
+    await outbox.enqueue(items);
     return items.length;
   };
 
@@ -130,7 +127,7 @@ export function createCatchUp(deps: CatchUpDeps) {
   const goneOnline = async (uid: string, resource: ResourceKind) => {
     if (!modelOf(strapi, uid)) return 0;
     let n = 0;
-    for await (const gone of goneStatePages(strapi, deps.states, uid)) {
+    for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid)) {
       const online = gone.filter(
         (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
       );
@@ -142,7 +139,7 @@ export function createCatchUp(deps: CatchUpDeps) {
   /** Queues every recorded entry that may have changed since `since`; returns how many. */
   const catchUp = async (since: number) => {
     let n = 0;
-    for (const { uid, resource } of deps.types()) {
+    for (const { uid, resource } of recordedTypes(strapi)) {
       n += await changedSince(uid, resource, new Date(since));
       if (resource) n += await goneOnline(uid, resource);
     }
@@ -154,7 +151,7 @@ export function createCatchUp(deps: CatchUpDeps) {
   const recover = async (markers: Marker[], forget: (m: Marker) => boolean) => {
     const beats = markers.map((m) => m.beat).filter((b): b is number => b != null);
     if (beats.length) {
-      const n = await catchUp(Math.min(...beats) - slackMs);
+      const n = await catchUp(Math.min(...beats) - SLACK_MS);
       if (n)
         strapi.log.warn(
           `[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`
@@ -189,7 +186,7 @@ export function createCatchUp(deps: CatchUpDeps) {
           .finally(() => {
             beating = undefined;
           });
-      }, intervalMs);
+      }, INTERVAL_MS);
       timer.unref?.();
     },
     /** at a stop; `clean` once every intent is written: the next boot has nothing to catch up after this run */

@@ -1,28 +1,12 @@
 import type { Core } from '@strapi/strapi';
-import type { Mapping } from '../../config/types';
-import type { MappingContext } from '../../mapping';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
-import type { Outbox } from '../outbox';
-import type { Recovery } from './recovery';
-import type { Related } from '../related';
-import type { StateStore } from '../state';
 import type { EntryKey } from '../shared/types';
+import { getService } from '../../utils';
 
-export interface PushDeps {
-  strapi: Core.Strapi;
-  states: StateStore;
-  outbox: Outbox;
-  recovery: Recovery;
-  related: Related;
-  client: () => Promise<RemoteClient>;
-  mappingFor: (contentType: string) => Mapping | undefined;
-  readMedia: MappingContext['readMedia'];
-  maxMediaBytes: () => number;
-  requestTimeoutMs: () => number;
-  /** pushes whose media bytes may be held in memory at once */
-  mediaConcurrency: number;
-}
+/** The remote client as the settings make it now (credentials may change between pushes). */
+export const remoteClient = (strapi: Core.Strapi) =>
+  getService('settings', { strapi }).remoteClient();
 
 export type PushResult =
   | { kind: 'synced'; changed: boolean; operation?: 'create' | 'update' }
@@ -68,8 +52,8 @@ export const api = (client: RemoteClient, resource: ResourceKind): ResourceApi =
   })[resource] as ResourceApi;
 
 export const requeueDependants = (
-  deps: Pick<PushDeps, 'related'>,
+  strapi: Core.Strapi,
   key: EntryKey,
   reason: string,
   identity = true
-) => deps.related.requeue(key, reason, { identity });
+) => getService('related', { strapi }).requeue(key, reason, { identity });

@@ -4,10 +4,13 @@ import { TOKEN_PATH } from '../../remote/token';
 import type { ResourceKind } from '../../remote/types';
 import { keyLabel } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
-import { fingerprintOf, type Fingerprint } from './recovery';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
-import { api, now, requeueDependants, type PushDeps, type RemoteAnswer } from './context';
+import type { Core } from '@strapi/strapi';
+import { getService } from '../../utils';
+import { pluginConfig } from '../shared/config';
+import { createRecovery, fingerprintOf, type Fingerprint } from './recovery';
+import { api, now, requeueDependants, type RemoteAnswer } from './context';
 
 /**
  * A POST that failed this way created nothing, so the next attempt need not look for it:
@@ -23,8 +26,8 @@ const createDidNotHappen = (err: unknown) =>
 
 export type Created = RemoteAnswer & { adopted: boolean };
 
-export function createCreator(deps: PushDeps) {
-  const { strapi, states } = deps;
+export function createCreator(strapi: Core.Strapi) {
+  const states = () => getService('state', { strapi });
 
   /** Remote ids being claimed by a push of this process: the claim's write may still be in its batch. */
   const claiming = new Set<string>();
@@ -48,18 +51,23 @@ export function createCreator(deps: PushDeps) {
       state.lastErrorAt && state.lastErrorAt.getTime() >= started
         ? state.lastErrorAt.getTime()
         : undefined;
-    const lostAt = seen ?? Math.min(started + deps.requestTimeoutMs(), Date.now());
+    const lostAt = seen ?? Math.min(started + pluginConfig(strapi).requestTimeoutMs, Date.now());
     strapi.log.warn(
       `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`
     );
-    for (const id of await deps.recovery.candidates(client, resource, fp, lostAt)) {
+    for (const id of await createRecovery(getService('inventory', { strapi })).candidates(
+      client,
+      resource,
+      fp,
+      lostAt
+    )) {
       // Twins (same name and place) of other entries may be claimed at the same moment.
       const tag = `${resource}:${id}`;
       if (claiming.has(tag)) continue;
       claiming.add(tag);
       try {
-        if (await states.isRemoteIdClaimed(resource, id)) continue;
-        await states.upsert(key, {
+        if (await states().isRemoteIdClaimed(resource, id)) continue;
+        await states().upsert(key, {
           resource,
           remoteId: id,
           createStartedAt: null,
@@ -88,11 +96,11 @@ export function createCreator(deps: PushDeps) {
       // From the claim on, entries that read this one see its id. Those that went waiting for
       // it are told now: if the update below fails, the push that ends synced is a later one
       // that only updates, and it does not tell them (its id is not new to it).
-      await requeueDependants(deps, key, `${resource} got its remote id`);
+      await requeueDependants(strapi, key, `${resource} got its remote id`);
       const updated = await api(client, resource).update(adopted, payload);
       return { ...updated, id: adopted, adopted: true };
     }
-    await states.upsert(key, {
+    await states().upsert(key, {
       resource,
       createStartedAt: now(),
       createFingerprint: { ...fingerprint },
@@ -104,7 +112,7 @@ export function createCreator(deps: PushDeps) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.
       if (createDidNotHappen(err))
-        await states.upsert(key, { resource, createStartedAt: null, createFingerprint: null });
+        await states().upsert(key, { resource, createStartedAt: null, createFingerprint: null });
       throw err;
     }
   };

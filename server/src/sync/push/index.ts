@@ -4,6 +4,6 @@
  * sync state. A create whose answer was lost is looked up in the inventory (recovery.ts) before it
  * is sent again; media bytes are read from the upload provider (media.ts).
  */
-export { createPusher, type Pusher } from './pusher';
-export type { PushDeps, PushResult } from './context';
+export { createPusher } from './pusher';
+export type { PushResult } from './context';
 export { idsInErrors } from './membership';

@@ -2,17 +2,19 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { download, openDownload, type StreamedResponse } from '../../remote/transport';
+import { pluginConfig } from '../shared/config';
 
 /**
  * Bytes of an uploaded file: from disk for the local provider (url `/uploads/...`),
  * over HTTP for providers that store files elsewhere (absolute url).
  */
 export const createMediaReader =
-  (strapi: Core.Strapi, options: { timeoutMs: number }) =>
+  (strapi: Core.Strapi) =>
   async (file: { url: string; name?: string }): Promise<Buffer> => {
     if (!file?.url) throw new Error(`media ${file?.name ?? ''} has no url`);
     if (/^https?:\/\//i.test(file.url)) {
-      const { status, bytes } = await download(file.url, options);
+      const timeoutMs = pluginConfig(strapi).requestTimeoutMs;
+      const { status, bytes } = await download(file.url, { timeoutMs });
       if (!bytes)
         throw new Error(`media ${file.name ?? file.url} could not be downloaded: HTTP ${status}`);
       return bytes;

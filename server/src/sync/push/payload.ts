@@ -6,7 +6,9 @@ import { createBatcher, groupBy } from '../shared/batcher';
 import { keyString, toKey } from '../shared/keys';
 import { documentsOf, modelOf as modelIn, type Row } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
-import type { PushDeps } from './context';
+import { getService } from '../../utils';
+import { pluginConfig } from '../shared/config';
+import { createMediaReader } from './media';
 
 /** An absolute public URL of this Strapi (server.url), for links to /uploads inside descriptions. */
 const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
@@ -29,8 +31,8 @@ const mediaIdentity = (file: MediaFileObject): string | undefined => {
 };
 
 /** What a payload is made from: the entry as it is now, and what mapping it needs to know. */
-export function createPayloadSource(deps: PushDeps) {
-  const { strapi, states } = deps;
+export function createPayloadSource(strapi: Core.Strapi) {
+  const readMedia = createMediaReader(strapi);
 
   const modelOf = (uid: string) => modelIn(strapi, uid);
   const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
@@ -75,12 +77,12 @@ export function createPayloadSource(deps: PushDeps) {
   const mappingContext = (key: EntryKey): MappingContext => ({
     getModel: modelOf,
     locale: key.locale || null,
-    maxMediaBytes: deps.maxMediaBytes(),
-    readMedia: deps.readMedia,
+    maxMediaBytes: pluginConfig(strapi).maxMediaBytes,
+    readMedia,
     mediaIdentity,
     publicUrl: publicUrlOf(strapi),
     remoteIdOf: async (ref) => {
-      const state = await states.get(toKey(ref));
+      const state = await getService('state', { strapi }).get(toKey(ref));
       return state?.remoteId ?? undefined;
     },
   });

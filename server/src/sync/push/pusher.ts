@@ -7,7 +7,10 @@ import { keyLabel, keyString, toKey } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
-import { now, requeueDependants, type PushDeps, type PushResult } from './context';
+import type { Core } from '@strapi/strapi';
+import { getService } from '../../utils';
+import { pluginConfig } from '../shared/config';
+import { now, remoteClient, requeueDependants, type PushResult } from './context';
 import { createCreator } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
@@ -15,14 +18,18 @@ import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
 import { failureOf } from '../shared/db-error';
 
-export function createPusher(deps: PushDeps) {
-  const { strapi, states } = deps;
-  const mediaSlots = new PQueue({ concurrency: Math.max(1, deps.mediaConcurrency) });
-  const { readEntry, mappingContext, isLocalized, hasDraftAndPublish } = createPayloadSource(deps);
-  const creator = createCreator(deps);
+export function createPusher(strapi: Core.Strapi) {
+  const states = () => getService('state', { strapi });
+  // Pushes whose media bytes may be held in memory at once.
+  const mediaSlots = new PQueue({
+    concurrency: Math.max(1, pluginConfig(strapi).rateLimit.concurrency * 2),
+  });
+  const { readEntry, mappingContext, isLocalized, hasDraftAndPublish } =
+    createPayloadSource(strapi);
+  const creator = createCreator(strapi);
   const { claimLostCreate } = creator;
-  const { remove } = createRemover(deps, creator);
-  const { updateOrCreate } = createUpdater(deps, creator);
+  const { remove } = createRemover(strapi, creator);
+  const { updateOrCreate } = createUpdater(strapi, creator);
 
   /**
    * The refs of a state are rewritten (with their rows in the refs table) only when they change:
@@ -41,8 +48,10 @@ export function createPusher(deps: PushDeps) {
    */
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
-      if ((await states.get(ref))?.remoteId != null) {
-        await deps.outbox.enqueue([{ ...key, resource, reason: 'dependency ready' }]);
+      if ((await states().get(ref))?.remoteId != null) {
+        await getService('outbox', { strapi }).enqueue([
+          { ...key, resource, reason: 'dependency ready' },
+        ]);
         return;
       }
     }
@@ -53,17 +62,17 @@ export function createPusher(deps: PushDeps) {
    * Never throws for an entry's own problem: the outcome says what happened.
    */
   const push = async (key: EntryKey): Promise<PushResult> => {
-    const mapping = deps.mappingFor(key.contentType);
+    const mapping = getService('mappings', { strapi }).forContentType(key.contentType);
     if (!mapping) {
       // A type only read through relations by mapped types: its readers are pushed again.
       // Unmapped, it has no remote object: only values read through it can have changed.
-      if (deps.related.isRead(key.contentType))
-        await requeueDependants(deps, key, `${key.contentType} changed`, false);
+      if (getService('related', { strapi }).isRead(key.contentType))
+        await requeueDependants(strapi, key, `${key.contentType} changed`, false);
       return { kind: 'unchanged' };
     }
     const resource = mapping.resource;
-    let state = await states.get(key);
-    const reread = async () => (state = await states.get(key));
+    let state = await states().get(key);
+    const reread = async () => (state = await states().get(key));
 
     const fail = async (
       reason: string,
@@ -75,7 +84,7 @@ export function createPusher(deps: PushDeps) {
         mapping?: boolean;
       } = {}
     ): Promise<PushResult> => {
-      await states.upsert(key, {
+      await states().upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
         status: retryable ? 'pending' : 'failed',
@@ -103,10 +112,10 @@ export function createPusher(deps: PushDeps) {
           err.field === 'pinpoint' &&
           (state?.remoteId != null || state?.createStartedAt)
         ) {
-          const client = await deps.client();
+          const client = await remoteClient(strapi);
           const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
           if (eventId != null) await deleteRemote(client, 'event', eventId);
-          await states.upsert(key, {
+          await states().upsert(key, {
             resource,
             remoteId: null,
             payloadHash: null,
@@ -124,7 +133,7 @@ export function createPusher(deps: PushDeps) {
       if (blocking.length) {
         // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
         const waitsFor = new Set(blocking.map(keyString));
-        await states.upsert(key, {
+        await states().upsert(key, {
           resource,
           status: 'pending',
           ...refsIfChanged(
@@ -142,12 +151,12 @@ export function createPusher(deps: PushDeps) {
         if (state.status === 'synced') return { kind: 'unchanged' };
         // An imported entry published as it was imported: the remote holds it already.
         if (state.status === 'imported') {
-          await states.upsert(key, { resource, status: 'synced', lastSyncedAt: now() });
+          await states().upsert(key, { resource, status: 'synced', lastSyncedAt: now() });
           return { kind: 'unchanged' };
         }
       }
 
-      const client = await deps.client();
+      const client = await remoteClient(strapi);
       const membersOnly = onlyMembersChanged(outcome, state);
       const send = async (): Promise<Sent | { refused: string }> => {
         // The bytes of media are read only now that they are sent.
@@ -190,7 +199,7 @@ export function createPusher(deps: PushDeps) {
           // The PUT left out is what finds a list deleted by someone else (and makes it again):
           // the next attempt sends it.
           if (!(answer.unsent && err instanceof RemoteError && !err.retryable)) throw err;
-          await states.upsert(key, { resource, payloadHash: null });
+          await states().upsert(key, { resource, payloadHash: null });
           return await fail(err.message, true, { httpStatus: err.status });
         }
         members = result.members;
@@ -211,7 +220,7 @@ export function createPusher(deps: PushDeps) {
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;
-      await states.upsert(key, {
+      await states().upsert(key, {
         resource,
         remoteId,
         // No hash after refused members: the next push must try them again.
@@ -231,7 +240,7 @@ export function createPusher(deps: PushDeps) {
       });
       // Entries that read this one (its remote id, or other fields through a relation) follow it.
       await requeueDependants(
-        deps,
+        strapi,
         key,
         changedId ? `${resource} got its remote id` : `${resource} changed`,
         changedId
@@ -265,5 +274,3 @@ export function createPusher(deps: PushDeps) {
 
   return { push, readEntry, mappingContext, isLocalized, hasDraftAndPublish };
 }
-
-export type Pusher = ReturnType<typeof createPusher>;

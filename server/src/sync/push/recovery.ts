@@ -156,5 +156,3 @@ export function createRecovery(deps: RecoveryDeps) {
 
   return { candidates };
 }
-
-export type Recovery = ReturnType<typeof createRecovery>;

@@ -3,7 +3,9 @@ import type { RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
-import { api, isGone, now, requeueDependants, type PushDeps, type PushResult } from './context';
+import type { Core } from '@strapi/strapi';
+import { getService } from '../../utils';
+import { api, isGone, now, remoteClient, requeueDependants, type PushResult } from './context';
 import type { Creator } from './create';
 import { contentTypeUid } from '../shared/strapi';
 
@@ -17,20 +19,20 @@ export const deleteRemote = async (client: RemoteClient, resource: ResourceKind,
 };
 
 /** Any version of the entry (a draft included) is still there. */
-const documentExists = async (deps: PushDeps, key: EntryKey) => {
+const documentExists = async (strapi: Core.Strapi, key: EntryKey) => {
   const where: Record<string, unknown> = { documentId: key.documentId };
   if (key.locale) where.locale = key.locale;
-  const row = await deps.strapi.db
+  const row = await strapi.db
     .query(contentTypeUid(key.contentType))
     .findOne({ select: ['id'], where });
   return Boolean(row);
 };
 
 export function createRemover(
-  deps: PushDeps,
+  strapi: Core.Strapi,
   { claimLostCreate }: Pick<Creator, 'claimLostCreate'>
 ) {
-  const { states } = deps;
+  const states = () => getService('state', { strapi });
 
   /**
    * What the remote holds for other entries once the object of `key` (remote id `remoteId`) is
@@ -43,12 +45,12 @@ export function createRemover(
     resource: ResourceKind,
     remoteId: number
   ) => {
-    for (const d of await states.dependantsOf(key)) {
+    for (const d of await states().dependantsOf(key)) {
       const dKey = { contentType: d.contentType, documentId: d.documentId, locale: d.locale };
       if (resource === 'pinpoint' && d.resource === 'event' && d.remoteId != null) {
         // Whether or not the remote cascades, no event stays online at a pinpoint that is gone.
         await deleteRemote(client, 'event', d.remoteId);
-        await states.upsert(dKey, {
+        await states().upsert(dKey, {
           resource: 'event',
           remoteId: null,
           payloadHash: null,
@@ -63,7 +65,7 @@ export function createRemover(
         ((resource === 'pinpoint' && d.resource === 'list') ||
           (resource === 'list' && d.resource === 'pinpoint'))
       ) {
-        await states.upsert(dKey, {
+        await states().upsert(dKey, {
           resource: d.resource,
           members: d.members.filter((m) => m !== remoteId),
           payloadHash: null,
@@ -81,25 +83,25 @@ export function createRemover(
   ): Promise<PushResult> => {
     // Entries waiting for this one (never synced, so no state) must learn it will not come.
     if (!state) {
-      await requeueDependants(deps, key, `${mapping.resource} gone before it was pushed`);
+      await requeueDependants(strapi, key, `${mapping.resource} gone before it was pushed`);
       return { kind: 'removed' };
     }
     // An imported draft never went online from Strapi: the object stays as the remote has it.
     // Deleting the entry only lets the object go (no entry owns it any more).
     if (state.status === 'imported') {
-      if (await documentExists(deps, key)) return { kind: 'unchanged' };
-      await states.remove(key);
+      if (await documentExists(strapi, key)) return { kind: 'unchanged' };
+      await states().remove(key);
       return { kind: 'removed' };
     }
     if (state.remoteId == null && state.createStartedAt) {
       // An object made by a create whose answer was lost would stay online without a source.
-      const lost = await claimLostCreate(await deps.client(), key, mapping.resource, state);
+      const lost = await claimLostCreate(await remoteClient(strapi), key, mapping.resource, state);
       if (lost != null) state = { ...state, remoteId: lost, status: 'pending' };
     }
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {
         if (state.status !== 'orphaned') {
-          await states.upsert(key, {
+          await states().upsert(key, {
             resource: 'category',
             status: 'orphaned',
             payloadHash: null,
@@ -107,16 +109,16 @@ export function createRemover(
             lastErrorAt: now(),
           });
           // Pinpoints using it must drop it.
-          await requeueDependants(deps, key, 'category orphaned');
+          await requeueDependants(strapi, key, 'category orphaned');
         }
         return { kind: 'removed' };
       }
-      const client = await deps.client();
+      const client = await remoteClient(strapi);
       await forgetLinksTo(client, key, mapping.resource, state.remoteId);
       await deleteRemote(client, mapping.resource, state.remoteId);
     }
-    await states.remove(key);
-    await requeueDependants(deps, key, `${mapping.resource} removed`);
+    await states().remove(key);
+    await requeueDependants(strapi, key, `${mapping.resource} removed`);
     return { kind: 'removed' };
   };
 

@@ -2,7 +2,9 @@ import type { Mapping } from '../../config/types';
 import type { RemoteClient } from '../../remote';
 import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
-import { api, isGone, type PushDeps, type RemoteAnswer } from './context';
+import type { Core } from '@strapi/strapi';
+import { getService } from '../../utils';
+import { api, isGone, type RemoteAnswer } from './context';
 import type { Creator } from './create';
 
 /** What a push sent and what the remote answered. */
@@ -47,8 +49,8 @@ const withClears = (
   return out;
 };
 
-export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'>) {
-  const { states } = deps;
+export function createUpdater(strapi: Core.Strapi, { create }: Pick<Creator, 'create'>) {
+  const states = () => getService('state', { strapi });
 
   /**
    * Updates the entry's remote object, or creates it when it has none. `reread` is the push's
@@ -87,7 +89,7 @@ export function createUpdater(deps: PushDeps, { create }: Pick<Creator, 'create'
       } catch (err) {
         // Deleted on the remote by someone else: create it again rather than fail forever.
         if (!isGone(err)) throw err;
-        await states.upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
+        await states().upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
         state = await reread();
       }
     }
