@@ -91,6 +91,9 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (options.http) {
     // strapi.server.listen mounts the routes first (httpServer.listen alone answers 404 everywhere).
     await new Promise<void>((resolve) => strapi.server.listen(0, '127.0.0.1', () => resolve()));
+    // Node closes an idle keep-alive socket after 5 s, and a loaded machine lets fetch reuse it in
+    // that very moment (ECONNRESET); a test rarely pauses a minute between two requests.
+    strapi.server.httpServer.keepAliveTimeout = 65_000;
     const address = strapi.server.httpServer.address() as { port: number };
     url = `http://127.0.0.1:${address.port}`;
   }

@@ -44,11 +44,14 @@ export const mark = (emulator: EmulatorHandle) => {
   return all.length ? all[all.length - 1].seq : 0;
 };
 
-/** Polls until `check` returns a truthy value (no timed assertion: only a ceiling against hanging). */
+/**
+ * Polls until `check` returns a truthy value (no timed assertion: only a ceiling against hanging,
+ * below jest's 120 s; 20 s was not enough for 300 imports on a machine at load 20).
+ */
 export async function until<T>(
   check: () => Promise<T> | T,
   what = 'condition',
-  timeoutMs = 20_000
+  timeoutMs = 90_000
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sqliteFromTemplate, useTemplates } from './db-template';
 import { pg } from './postgres';
 
 export type TestDbKind = 'sqlite' | 'postgres' | 'mariadb';
@@ -115,10 +116,17 @@ export async function adminQuery(
   }
 }
 
-/** Creates the database `name` (default: the app's), unless it exists. No-op on SQLite. */
+/**
+ * Creates the database `name` (default: the app's), unless it exists. On SQLite under jest, the
+ * app's file is a copy of the template of its schema (tests/helpers/db-template.ts); not on a
+ * server: CREATE DATABASE ... TEMPLATE measured no faster on PostgreSQL (15 files, same load).
+ */
 export async function createDatabase(appDir: string, name = databaseName(appDir)): Promise<void> {
   const server = serverOf();
-  if (!server) return;
+  if (!server) {
+    if (useTemplates()) await sqliteFromTemplate(appDir, databaseEnv(appDir).DATABASE_FILENAME);
+    return;
+  }
   if (server.client === 'postgres') {
     const found = await adminQuery(server, `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
     if (!found.length) await adminQuery(server, `CREATE DATABASE ${name}`);

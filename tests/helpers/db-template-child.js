@@ -1,0 +1,54 @@
+/**
+ * Makes the template database of tests/helpers/db-template.ts: boots Strapi once on APP_DIR (the
+ * env names the database), so that Strapi creates its schema, then takes back everything that boot
+ * wrote besides the schema: every row (the schema's own record and the migrations run excepted)
+ * and every index Strapi's schema does not declare (the plugin creates its own at each boot). What
+ * is left is the database Strapi's schema sync would leave on an empty one, before any bootstrap.
+ *
+ *   APP_DIR=... DATABASE_CLIENT=sqlite DATABASE_FILENAME=... node tests/helpers/db-template-child.js
+ *
+ * Plain Node: Strapi does not boot under tsx.
+ */
+const APP_DIR = process.env.APP_DIR;
+// What Strapi reads to tell a schema it made (and the migrations it ran) from a new database.
+const KEEP = new Set(['strapi_database_schema', 'strapi_migrations', 'strapi_migrations_internal']);
+
+async function main() {
+  const { createStrapi } = require('@strapi/strapi');
+  const strapi = await createStrapi({
+    appDir: APP_DIR,
+    distDir: APP_DIR,
+    autoReload: false,
+    serveAdminPanel: false,
+  }).load();
+  const db = strapi.db;
+  const declared = new Set(
+    db.schema.schema.tables.flatMap((t) => (t.indexes ?? []).map((index) => index.name))
+  );
+  const found = await db.dialect.schemaInspector.getSchema();
+  const knex = db.connection;
+  if (db.dialect.client !== 'sqlite') throw new Error(`db-template: ${db.dialect.client}`);
+  for (const table of found.tables) {
+    for (const index of table.indexes ?? []) {
+      if (declared.has(index.name)) continue;
+      await knex.raw(`DROP INDEX IF EXISTS "${index.name}"`);
+    }
+  }
+  await knex.raw('PRAGMA foreign_keys = OFF');
+  for (const table of found.tables) if (!KEEP.has(table.name)) await knex(table.name).del();
+  // Row ids start at 1 again, as in a new database.
+  const sequence = await knex('sqlite_master').where({ name: 'sqlite_sequence' }).first();
+  if (sequence) await knex('sqlite_sequence').del();
+  await knex.raw('VACUUM');
+  // One self-contained file to copy (the app turns WAL on again at its first connection).
+  await knex.raw('PRAGMA journal_mode = DELETE');
+  await strapi.destroy();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`db-template: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  }
+);
