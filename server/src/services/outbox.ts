@@ -7,6 +7,7 @@ import { createDocumentMiddleware } from '../sync/outbox/middleware';
 import { coalesceOf } from '../sync/shared/config';
 import { keyString } from '../sync/shared/keys';
 import { getService } from '../utils';
+import { extend } from '../utils/objects';
 
 /**
  * The outbox service: the table of intents (sync/outbox), the buffer that writes editors'
@@ -76,11 +77,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (lastChange.size > 10_000) lastChange.delete(lastChange.keys().next().value!);
           return previous !== undefined && now - previous < settleMs
             ? it
-            : { ...it, leading: true };
+            : extend(it, { leading: true });
         });
         intents.add(paced);
       },
     });
 
-  return { ...outbox, intents, catchUp, middleware };
+  return extend(outbox, { intents, catchUp, middleware });
 };

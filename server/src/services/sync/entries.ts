@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { toKey } from '../../sync/shared/keys';
 import type { EntryKey, EntryState } from '../../sync/shared/types';
 import type { KeyInput } from '../../../../shared/contracts/sync';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 /** One entry at a time: queue it, read its state, its preview, its history. */
@@ -15,7 +16,7 @@ export const createEntries = (strapi: Core.Strapi) => {
     let locale = key.locale;
     if (!locale && getService('push', { strapi }).isLocalized(key.contentType))
       locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
-    return toKey({ ...key, locale });
+    return toKey(extend(key, { locale }));
   };
 
   const enqueue = async (keys: KeyInput[], reason: string) => {
@@ -23,7 +24,7 @@ export const createEntries = (strapi: Core.Strapi) => {
     for (const k of keys) {
       const resource = resourceOf(k.contentType);
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
-      items.push({ ...(await keyOf(k)), resource, reason });
+      items.push(extend(await keyOf(k), { resource, reason }));
     }
     await outbox().enqueue(items);
     getService('worker', { strapi }).wake();
@@ -36,8 +37,8 @@ export const createEntries = (strapi: Core.Strapi) => {
     const queued = outbox().intents.has(k) || (await outbox().isQueued(k));
     if (!s)
       return queued
-        ? {
-            ...k, // queued entries are of mapped types: the outbox takes no other
+        ? extend(k, {
+            // queued entries are of mapped types: the outbox takes no other
             resource: resourceOf(k.contentType)!,
             status: 'pending' as const,
             remoteId: null,
@@ -47,10 +48,9 @@ export const createEntries = (strapi: Core.Strapi) => {
             lastSyncedAt: null,
             mediaUrl: null,
             queued,
-          }
+          })
         : null;
-    return {
-      ...k,
+    return extend(k, {
       resource: s.resource,
       status: s.status,
       remoteId: s.remoteId,
@@ -60,7 +60,7 @@ export const createEntries = (strapi: Core.Strapi) => {
       lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
       mediaUrl: s.mediaUrl,
       queued,
-    };
+    });
   };
 
   return {

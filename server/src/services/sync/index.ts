@@ -15,6 +15,7 @@ import type { ImportOptions } from '../../../../shared/contracts/import';
 import { cliRun } from '../../run-mode';
 import { getService, type Services } from '../../utils';
 import { createEntries } from './entries';
+import { extend } from '../../utils/objects';
 import { toKey } from '../../sync/shared/keys';
 
 /**
@@ -146,8 +147,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     import: ((options: ImportOptions = {}) =>
       options.dryRun
-        ? importer().run({ ...options, dryRun: true as const })
-        : importer().run({ ...options, dryRun: false as const })) as SyncService['import'],
+        ? importer().run(extend(options, { dryRun: true as const }))
+        : importer().run(extend(options, { dryRun: false as const }))) as SyncService['import'],
 
     /** The import job running or the last one; null before the first. */
     importProgress: () => importer().progress(),
@@ -168,7 +169,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           'failed'
         );
         await outbox().enqueue(
-          page.map((f) => ({ ...toKey(f), resource: f.resource, reason: 'retry' }))
+          page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );
         n += page.length;
       }

@@ -11,6 +11,7 @@ import type {
   DriftNotOurs,
   DriftReport,
 } from './report';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 const PAGE = 500;
@@ -175,7 +176,7 @@ export function createDriftCheck(strapi: Core.Strapi) {
         const fields = s.pushedFields ? changedFields(s.resource, s.pushedFields, remote) : [];
         if (fields.length) {
           countsOf(s).changed += 1;
-          keep<DriftChanged>('changed', report.changed, { ...refOf(s), fields });
+          keep<DriftChanged>('changed', report.changed, extend(refOf(s), { fields }));
         }
       }
       // Memberships as last pushed (`members`) against the ones the walk saw.
@@ -202,18 +203,22 @@ export function createDriftCheck(strapi: Core.Strapi) {
         const extra = [...new Set(have)].filter((p) => !want.has(p));
         if (absent.length || extra.length) {
           countsOf(s).membership += 1;
-          keep<DriftMembership>('membership', report.membership, { ...refOf(s), absent, extra });
+          keep<DriftMembership>(
+            'membership',
+            report.membership,
+            extend(refOf(s), { absent, extra })
+          );
         }
       }
       for (const s of pinpoints) {
         const absent = s.members!.filter((l) => !pairs.has(`${l}:${s.remoteId}`));
         if (absent.length) {
           countsOf(s).membership += 1;
-          keep<DriftMembership>('membership', report.membership, {
-            ...refOf(s),
-            absent,
-            extra: [],
-          });
+          keep<DriftMembership>(
+            'membership',
+            report.membership,
+            extend(refOf(s), { absent, extra: [] })
+          );
         }
       }
     }

@@ -8,6 +8,7 @@ import { PushRefusedError } from '../shared/refusal';
 import { pushRefusal } from '../../config/environment';
 import { pluginConfig } from '../shared/config';
 import { getService } from '../../utils';
+import { extend } from '../../utils/objects';
 import {
   DRIFT_GROUPS,
   type DriftEntryRef,
@@ -53,7 +54,7 @@ export function createDriftRepair(strapi: Core.Strapi) {
     }
     // Queued as any other push.
     await getService('outbox', { strapi }).enqueue(
-      live.map((s) => ({ ...toKey(s), resource: s.resource, reason: REASON }))
+      live.map((s) => extend(toKey(s), { resource: s.resource, reason: REASON }))
     );
     getService('worker', { strapi }).wake();
     return live.length;

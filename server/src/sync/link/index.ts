@@ -16,6 +16,7 @@ import type {
   LinkEntry,
   LinkProposal,
 } from '../../../../shared/contracts/inventory';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 export type { LinkCandidate, LinkEntry, LinkProposal };
@@ -127,17 +128,17 @@ export function createLinker(strapi: Core.Strapi) {
             if (err instanceof MappingError) continue;
             throw err;
           }
-          const mine = identityOf(resource, { ...payload, id: 0 });
+          const mine = identityOf(resource, extend(payload, { id: 0 }));
           const rows = (await table().byNameKey(resource, nameKeyOf(payload.name))).filter((r) =>
             sameObject(resource, mine, r)
           );
           const free: InventoryRow[] = [];
           for (const r of rows)
             if (!(await states().isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
-          const item: LinkEntry = { ...key, resource, name: String(payload.name ?? '') };
+          const item: LinkEntry = extend(key, { resource, name: String(payload.name ?? '') });
           if (!free.length) unmatched.push(item);
-          else if (free.length === 1) linked.push({ ...item, remoteId: free[0].remoteId });
-          else ambiguous.push({ ...item, candidates: free.map(candidateOf) });
+          else if (free.length === 1) linked.push(extend(item, { remoteId: free[0].remoteId }));
+          else ambiguous.push(extend(item, { candidates: free.map(candidateOf) }));
           for (const r of free) {
             const tag = `${resource}:${r.remoteId}`;
             proposed.set(tag, [...(proposed.get(tag) ?? []), keyString(key)]);
@@ -220,7 +221,7 @@ export function createLinker(strapi: Core.Strapi) {
 
   const link = async (options: LinkOptions = {}) => {
     const { all, ...proposal } = await propose(options.limit ?? 100);
-    const done = (applied: number): LinkProposal => ({ ...proposal, applied });
+    const done = (applied: number): LinkProposal => extend(proposal, { applied });
     if (options.dryRun !== false) return done(0);
     const picks: Array<{
       key: EntryKey;
@@ -253,7 +254,7 @@ export function createLinker(strapi: Core.Strapi) {
         locale: p.key.locale,
       };
       if (await linkOne(key, p.resource, p.remoteId))
-        queued.push({ ...key, resource: p.resource, reason: 'linked' });
+        queued.push(extend(key, { resource: p.resource, reason: 'linked' }));
     }
     // Each linked entry is pushed: an update in place, never a create.
     await getService('outbox', { strapi }).enqueue(queued);

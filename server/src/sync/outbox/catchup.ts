@@ -6,6 +6,7 @@ import type { EnqueueItem, Outbox } from '.';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import { modelOf } from '../shared/strapi';
 import type { ResourceKind } from '../../remote/types';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 const STORE_UID = 'strapi::core-store';
@@ -118,7 +119,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
     let n = 0;
     for await (const page of onlineKeyPages(strapi, uid, { $or: changed })) {
-      n += await enqueue(page.keys.map((k) => ({ ...k, resource, reason: 'catch-up' })));
+      n += await enqueue(page.keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
     }
     return n;
   };
@@ -131,7 +132,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       const online = gone.filter(
         (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
       );
-      n += await enqueue(online.map((s) => ({ ...toKey(s), resource, reason: 'catch-up' })));
+      n += await enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
     }
     return n;
   };

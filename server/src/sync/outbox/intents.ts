@@ -3,6 +3,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { reasonOf } from '../shared/db-error';
 import { keyString } from '../shared/keys';
 import type { EnqueueItem } from '.';
+import { extend } from '../../utils/objects';
 
 export interface IntentBufferOptions {
   /** writes intents to the outbox (one multi-row upsert) */
@@ -140,11 +141,10 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     if (!settle) return b.item;
     const maxWaitMs = Math.max(0, b.first + Math.max(settle.maxWaitMs, settle.settleMs) - at);
     if (b.leading)
-      return { ...b.item, leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } };
-    return {
-      ...b.item,
+      return extend(b.item, { leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } });
+    return extend(b.item, {
       settle: { settleMs: Math.max(0, b.last + settle.settleMs - at), maxWaitMs },
-    };
+    });
   };
 
   /** Writes what is buffered; false when the write failed (the intents stay buffered). Never throws. */

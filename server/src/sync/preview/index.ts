@@ -8,6 +8,7 @@ import type { Mapping } from '../../config/types';
 import { mapEntry, MappingError, populateFor } from '../../mapping';
 import { documentsOf, modelOf as modelIn } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 /**
@@ -33,13 +34,12 @@ export function createPreview(strapi: Core.Strapi) {
     const entry = await documentsOf(strapi, key.contentType).findOne(params);
     const empty = { version, payload: null, waitsFor: [], problems: [] };
     if (!entry)
-      return {
-        ...empty,
+      return extend(empty, {
         skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
-      };
+      });
     try {
       const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
-      if (outcome.action === 'skip') return { ...empty, skipped: outcome.reason };
+      if (outcome.action === 'skip') return extend(empty, { skipped: outcome.reason });
       const payload: Record<string, unknown> = { ...outcome.payload };
       for (const m of outcome.deferredMedia ?? [])
         payload[m.remoteField] = {
@@ -62,7 +62,7 @@ export function createPreview(strapi: Core.Strapi) {
       };
     } catch (err) {
       if (!(err instanceof MappingError)) throw err;
-      return { ...empty, problems: err.problems, skipped: null };
+      return extend(empty, { problems: err.problems, skipped: null });
     }
   };
 

@@ -11,6 +11,7 @@ import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { createRecovery, fingerprintOf, type Fingerprint } from './recovery';
 import { api, now, requeueDependants, type RemoteAnswer } from './context';
+import { extend } from '../../utils/objects';
 
 /**
  * A POST that failed this way created nothing, so the next attempt need not look for it:
@@ -98,7 +99,7 @@ export function createCreator(strapi: Core.Strapi) {
       // that only updates, and it does not tell them (its id is not new to it).
       await requeueDependants(strapi, key, `${resource} got its remote id`);
       const updated = await api(client, resource).update(adopted, payload);
-      return { ...updated, id: adopted, adopted: true };
+      return extend(updated, { id: adopted, adopted: true });
     }
     await states().upsert(key, {
       resource,
@@ -107,7 +108,7 @@ export function createCreator(strapi: Core.Strapi) {
     });
     try {
       const created = await api(client, resource).create(payload);
-      return { ...created, adopted: false };
+      return extend(created, { adopted: false });
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.

@@ -16,6 +16,7 @@ import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
 import { createUpdater, type Sent } from './update';
+import { extend } from '../../utils/objects';
 import { failureOf } from '../shared/db-error';
 
 export function createPusher(strapi: Core.Strapi) {
@@ -49,9 +50,7 @@ export function createPusher(strapi: Core.Strapi) {
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
       if ((await states().get(ref))?.remoteId != null) {
-        await getService('outbox', { strapi }).enqueue([
-          { ...key, resource, reason: 'dependency ready' },
-        ]);
+        await getService('outbox', { strapi }).enqueue([extend(key, { resource, reason: 'dependency ready' })]);
         return;
       }
     }
@@ -128,7 +127,7 @@ export function createPusher(strapi: Core.Strapi) {
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
-      const refs = outcome.refs.map((r) => ({ ...toKey(r), role: r.role }));
+      const refs = outcome.refs.map((r) => extend(toKey(r), { role: r.role }));
       const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
       if (blocking.length) {
         // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
@@ -138,7 +137,7 @@ export function createPusher(strapi: Core.Strapi) {
           status: 'pending',
           ...refsIfChanged(
             state,
-            refs.map((r) => (waitsFor.has(keyString(r)) ? { ...r, blocking: true } : r))
+            refs.map((r) => (waitsFor.has(keyString(r)) ? extend(r, { blocking: true }) : r))
           ),
           lastError: `Waiting for ${blocking.map(keyLabel).join(', ')} to reach the remote first.`,
         });

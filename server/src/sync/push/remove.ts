@@ -7,6 +7,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { api, isGone, now, remoteClient, requeueDependants, type PushResult } from './context';
 import type { Creator } from './create';
+import { extend } from '../../utils/objects';
 import { contentTypeUid } from '../shared/strapi';
 
 /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
@@ -96,7 +97,7 @@ export function createRemover(
     if (state.remoteId == null && state.createStartedAt) {
       // An object made by a create whose answer was lost would stay online without a source.
       const lost = await claimLostCreate(await remoteClient(strapi), key, mapping.resource, state);
-      if (lost != null) state = { ...state, remoteId: lost, status: 'pending' };
+      if (lost != null) state = extend(state, { remoteId: lost, status: 'pending' });
     }
     if (state.remoteId != null) {
       if (mapping.resource === 'category') {

@@ -6,6 +6,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { api, isGone, type RemoteAnswer } from './context';
 import type { Creator } from './create';
+import { extend } from '../../utils/objects';
 
 /** What a push sent and what the remote answered. */
 export type Sent = {
@@ -81,7 +82,7 @@ export function createUpdater(strapi: Core.Strapi, { create }: Pick<Creator, 'cr
         const sent = withClears(mapping, state, payload);
         const remote: RemoteAnswer = await api(client, resource).update(state.remoteId, sent);
         return {
-          remote: { ...remote, id: state.remoteId },
+          remote: extend(remote, { id: state.remoteId }),
           sent,
           firstId: false,
           adopted: false,

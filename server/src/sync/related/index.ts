@@ -13,6 +13,7 @@ import { keyString, sameKey, toKey } from '../shared/keys';
 import type { EnqueueItem } from '../outbox';
 import { modelOf } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
+import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
 const PAGE = 500;
@@ -111,7 +112,7 @@ export function createRelated(strapi: Core.Strapi) {
           mapping.contentType,
           whereOn(path, documentIds)
         )) {
-          yield page.keys.map((k) => ({ ...k, resource: mapping.resource, reason: '' }));
+          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason: '' }));
         }
       } catch (err) {
         strapi.log.warn(
@@ -168,7 +169,7 @@ export function createRelated(strapi: Core.Strapi) {
           documentIds.slice(i, i + PAGE),
           opts
         )) {
-          await getService('outbox', { strapi }).enqueue(page.map((p) => ({ ...p, reason })));
+          await getService('outbox', { strapi }).enqueue(page.map((p) => extend(p, { reason })));
         }
       }
     }

@@ -16,6 +16,7 @@ import { PRIORITY } from '../outbox';
 import type { PushResult } from '../push';
 import type { RowEnd } from '../worker';
 import type { DryRunPlan, EntryKey, ResyncProgress } from '../shared/types';
+import { extend } from '../../utils/objects';
 import { toKey } from '../shared/keys';
 import { getService } from '../../utils';
 
@@ -77,12 +78,13 @@ export function createResync(strapi: Core.Strapi) {
         for await (const page of entryPages(mapping, job.cursor.after)) {
           if (stopping) return;
           await outbox().enqueue(
-            page.keys.map((k) => ({
-              ...k,
-              resource: mapping.resource,
-              reason: 'resync',
-              resyncJob: job!.id,
-            }))
+            page.keys.map((k) =>
+              extend(k, {
+                resource: mapping.resource,
+                reason: 'resync',
+                resyncJob: job!.id,
+              })
+            )
           );
           job.total += page.keys.length;
           job.cursor.after = page.after;
@@ -99,12 +101,9 @@ export function createResync(strapi: Core.Strapi) {
         if (stopping) return;
         if (gone.length) {
           await outbox().enqueue(
-            gone.map((s) => ({
-              ...toKey(s),
-              resource: mapping.resource,
-              reason: 'resync',
-              resyncJob: job!.id,
-            }))
+            gone.map((s) =>
+              extend(toKey(s), { resource: mapping.resource, reason: 'resync', resyncJob: job!.id })
+            )
           );
           job.total += gone.length;
           wake();
@@ -258,7 +257,7 @@ export function createResync(strapi: Core.Strapi) {
             push(
               plan.failed,
               // A database error's message holds its statement and values: its cause only.
-              { ...key, reason: failureOf(err) }
+              extend(key, { reason: failureOf(err) })
             );
           }
         }

@@ -7,6 +7,7 @@ import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord, StateRows } from './record';
 import type { StateRefs } from './refs';
+import { extend } from '../../utils/objects';
 
 export function createStateWrites(
   { info, knex, toRow, whereKey }: StateRows,
@@ -21,7 +22,7 @@ export function createStateWrites(
     const shapes = new Map<string, Array<Record<string, unknown>>>();
     const changed = new Map<string, string[]>();
     for (const { key, patch } of items) {
-      const row = toRow({ ...patch, ...key });
+      const row = toRow(extend(patch, key));
       const insert = newRow(col, now, { [col('status')]: 'pending', [col('attempts')]: 0 }, row);
       // toRow names its columns in one order, and the others are always there.
       const shape = Object.keys(row).join(',');
@@ -35,7 +36,7 @@ export function createStateWrites(
     }
     const withRefs = items
       .filter((it) => 'refs' in it.patch)
-      .map((it) => ({ ...it.key, refs: it.patch.refs }));
+      .map((it) => extend(it.key, { refs: it.patch.refs }));
     const write = async (trx: Knex) => {
       for (const [shape, rows] of shapes) {
         const update = changed.get(shape)!;
@@ -75,7 +76,7 @@ export function createStateWrites(
     const { table } = info();
     await knex().transaction(async (trx) => {
       await trx(table).where(whereKey(key)).del();
-      await writeRefs(trx, [{ ...key, refs: [] }]);
+      await writeRefs(trx, [extend(key, { refs: [] })]);
     });
   };
 

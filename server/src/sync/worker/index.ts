@@ -13,6 +13,7 @@ import { coalesceOf, pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
 import { reasonOf } from '../shared/db-error';
 import { keyLabel, toKey } from '../shared/keys';
+import { extend } from '../../utils/objects';
 
 /** How a row ended: pushed (or removed), skipped (nothing to change, or waiting for a dependency), failed. */
 export type RowEnd = 'done' | 'skipped' | 'failed';
@@ -165,7 +166,7 @@ export function createWorker(strapi: Core.Strapi) {
       sweepAfter = next;
       if (lost.length) {
         await outbox().enqueue(
-          lost.map((s) => ({ ...toKey(s), resource: s.resource, reason: 'stranded' }))
+          lost.map((s) => extend(toKey(s), { resource: s.resource, reason: 'stranded' }))
         );
         // Each one is a race this engine did not foresee: say which entries, and what they last did.
         const which = lost
