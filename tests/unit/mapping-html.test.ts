@@ -5,6 +5,11 @@ import {
   textToHtml,
   toHtml,
 } from '../../server/src/mapping';
+import {
+  INLINE_TAGS,
+  sanitizeParagraphs,
+  sanitizeWithLibrary,
+} from '../../server/src/mapping/html';
 
 describe('description HTML', () => {
   it('plain text is escaped, newlines become <br>, blank lines paragraphs', () => {
@@ -147,21 +152,138 @@ describe('Strapi blocks renderer', () => {
     expect(toHtml({ some: 'object' }, 'json')).toBeUndefined();
   });
 
-  it('keeps what textToHtml and renderBlocks write for plain prose', () => {
-    const prose = 'It\'s "here" & <there>\nnext line\n\nsecond paragraph';
-    expect(sanitize(textToHtml(prose))).toBe(
-      '<p>It\'s "here" &amp; &lt;there&gt;<br />next line</p><p>second paragraph</p>'
-    );
-    const blocks = [
-      {
-        type: 'paragraph',
-        children: [
-          text('A '),
-          { type: 'text', text: 'bold', bold: true, italic: true },
-          text(' one.'),
-        ],
-      },
+  describe('the shortcut for paragraphs of text', () => {
+    /** A seeded generator: the same cases at every run, so a failure can be replayed. */
+    const random = (seed: number) => () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(r: () => number, xs: T[]) => xs[Math.floor(r() * xs.length)];
+    const chars = [
+      'a',
+      'Zé',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '\u00a0',
+      "'",
+      '"',
+      '=',
+      '中😀',
+      '\ud800',
+      '\u0000',
+      '/',
     ];
-    expect(sanitize(renderBlocks(blocks))).toBe('<p>A <strong><em>bold</em></strong> one.</p>');
+    const risky = [
+      '<',
+      '>',
+      '&',
+      '&nbsp;',
+      '&#60;',
+      '&amp',
+      '<a href="javascript:x">',
+      '</a>',
+      '<P>',
+      '<p >',
+      '<br/>',
+      '<br />',
+      '<hr>',
+      '<img src=x onerror=y>',
+      '<script>',
+      '</script>',
+      '<ul><li>',
+      '</li></ul>',
+      '<span>',
+      '</span>',
+      '<blink>',
+      '</blink>',
+      '<!-- c -->',
+      '<p>',
+      '</p>',
+    ];
+    const entities = ['&amp;', '&lt;', '&gt;', '&quot;', '&#39;'];
+
+    /** Mostly well-formed paragraphs, sometimes broken on purpose. */
+    const generate = (r: () => number): string => {
+      const inlineRun = (depth: number): string => {
+        let out = '';
+        const n = Math.floor(r() * 4);
+        for (let i = 0; i < n; i++) {
+          const x = r();
+          if (x < 0.45) out += pick(r, chars);
+          else if (x < 0.6) out += pick(r, entities);
+          else if (x < 0.68) out += '<br>';
+          else if (x < 0.85 && depth < 3) {
+            const tag = pick(r, INLINE_TAGS);
+            // Now and then closed by another tag's end tag, or not closed.
+            const end = r() < 0.1 ? pick(r, INLINE_TAGS) : tag;
+            out += `<${tag}>${inlineRun(depth + 1)}${r() < 0.05 ? '' : `</${end}>`}`;
+          } else if (x < 0.9) out += pick(r, risky);
+          else out += pick(r, chars).repeat(3);
+        }
+        return out;
+      };
+      const paragraphs = 1 + Math.floor(r() * 3);
+      let html = r() < 0.1 ? pick(r, chars) : '';
+      for (let i = 0; i < paragraphs; i++) {
+        html += `<p>${inlineRun(0)}${r() < 0.05 ? '' : '</p>'}`;
+        if (r() < 0.2) html += pick(r, [' ', '\n', 'x', '<br>']);
+      }
+      return html;
+    };
+
+    it('gives what sanitize-html gives, or leaves the HTML to it', () => {
+      const r = random(Number(process.env.HTML_SEED ?? 20261126));
+      let taken = 0;
+      const cases = Number(process.env.HTML_CASES ?? 20_000);
+      for (let i = 0; i < cases; i++) {
+        const html = generate(r);
+        const fast = sanitizeParagraphs(html);
+        if (fast === undefined) continue;
+        taken++;
+        // The input is in the message: a failure names the HTML that differs.
+        expect({ html, out: fast }).toEqual({ html, out: sanitizeWithLibrary(html) });
+      }
+      // The cases must exercise the shortcut, and the fallback too.
+      expect(taken).toBeGreaterThan(cases * 0.1);
+      expect(taken).toBeLessThan(cases * 0.9);
+    });
+
+    it('takes what textToHtml and renderBlocks write for plain prose', () => {
+      const prose = 'It\'s "here" & <there>\nnext line\n\nsecond paragraph';
+      expect(sanitizeParagraphs(textToHtml(prose))).toBe(sanitizeWithLibrary(textToHtml(prose)));
+      expect(sanitizeParagraphs(textToHtml(prose))).toBe(
+        '<p>It\'s "here" &amp; &lt;there&gt;<br />next line</p><p>second paragraph</p>'
+      );
+      const blocks = [
+        {
+          type: 'paragraph',
+          children: [
+            text('A '),
+            { type: 'text', text: 'bold', bold: true, italic: true },
+            text(' one.'),
+          ],
+        },
+      ];
+      expect(sanitizeParagraphs(renderBlocks(blocks))).toBe(
+        '<p>A <strong><em>bold</em></strong> one.</p>'
+      );
+    });
+
+    it('leaves links, images, lists, attributes and empty paragraphs to sanitize-html', () => {
+      for (const html of [
+        '<p><a href="javascript:alert(1)">x</a></p>',
+        '<p><img src=x onerror=alert(1)></p>',
+        '<ul><li>a</li></ul>',
+        '<p class="x">a</p>',
+        '<p> </p><p>a</p>',
+        '<p><strong>a</p></strong>',
+        '<p>a</p>x',
+        '<p>a &nbsp; b</p>',
+        '<p>a > b</p>',
+      ])
+        expect(sanitizeParagraphs(html)).toBeUndefined();
+    });
   });
 });

@@ -3,6 +3,7 @@ import { MappingError } from './errors';
 import { show } from './values';
 import type { MediaFile } from '../remote/types';
 import type { DeferredMedia, MappingContext, MediaFileObject } from './types';
+import { extend } from '../utils/objects';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB'];
 
@@ -156,7 +157,7 @@ export async function loadMedia<P extends object>(
     const current = out[d.remoteField] as { content?: unknown } | null | undefined;
     if (!current || current.content !== d.placeholder) continue;
     const bytes = await readBytes(d.file, d.name, d.field, ctx);
-    out[d.remoteField] = { ...current, content: bytes.toString('base64') };
+    out[d.remoteField] = extend(current, { content: bytes.toString('base64') });
   }
   return out as P;
 }

@@ -19,6 +19,7 @@ import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
 import type { DateRange, MediaFile } from '../remote/types';
 import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
+import { extend } from '../utils/objects';
 
 interface Read {
   source: NormalizedSource;
@@ -251,7 +252,7 @@ export class EntryReader {
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = isLocalized(last.target, this.ctx.getModel);
     const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
-      localized ? ref : { ...ref, locale: null }
+      localized ? ref : extend(ref, { locale: null })
     );
     if (opts.single && refs.length > 1) {
       throw new MappingError(
@@ -261,10 +262,10 @@ export class EntryReader {
     }
     const ids: number[] = [];
     for (const ref of refs) {
-      this.refs.push({ ...ref, role });
+      this.refs.push(extend(ref, { role }));
       const id = await this.ctx.remoteIdOf(ref);
       if (id === undefined || id === null)
-        this.unresolved.push({ ...ref, role, blocking: opts.blocking });
+        this.unresolved.push(extend(ref, { role, blocking: opts.blocking }));
       else if (!ids.includes(id)) ids.push(id);
     }
     return { ids, count: refs.length };

@@ -50,7 +50,9 @@ export function createPusher(strapi: Core.Strapi) {
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
       if ((await states().get(ref))?.remoteId != null) {
-        await getService('outbox', { strapi }).enqueue([extend(key, { resource, reason: 'dependency ready' })]);
+        await getService('outbox', { strapi }).enqueue([
+          extend(key, { resource, reason: 'dependency ready' }),
+        ]);
         return;
       }
     }
