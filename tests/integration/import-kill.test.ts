@@ -11,6 +11,7 @@ import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
 import { png, startMediaServer, type MediaServer } from '../helpers/media-server';
+import { until } from '../helpers/sync';
 
 const CATEGORIES = 60;
 const PINPOINTS = 2_200;
@@ -24,16 +25,6 @@ let emu: EmulatorHandle;
 let media: MediaServer;
 let appDir: string;
 const apps: ChildApp[] = [];
-
-async function until<T>(check: () => Promise<T> | T, what: string, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const progress = (app: ChildApp) =>
   app.run(async (strapi) => strapi.plugin('location-content').service('sync').importProgress());

@@ -152,7 +152,7 @@ export function createResync(strapi: Core.Strapi) {
       } catch (err) {
         if (job) {
           job.state = 'failed';
-          job.error = `Resync stopped while listing entries: ${(err as Error | null)?.message ?? err}`;
+          job.error = `Resync stopped while listing entries: ${failureOf(err)}`;
           await save();
         }
       }
