@@ -1,23 +1,140 @@
 /**
  * Sync state: per (content type, documentId, locale) the remote id, payload hash, status,
- * attempts and last error, and the references a payload used (for dependants).
+ * attempts and last error, and the references a payload used (for dependants). Rows go through
+ * knex: the worker touches them on every push and needs no lifecycles.
  */
 import type { Core } from '@strapi/strapi';
-import { ensureIndex, entryKeyColumns } from '../shared/tables';
+import type { Knex } from 'knex';
+import { BUSY_WRITES, createBatcher, groupBy } from '../shared/batcher';
+import { insertRows } from '../shared/dialect';
+import { keyString } from '../shared/keys';
+import {
+  ensureIndex,
+  entryKeyColumns,
+  newRow,
+  REF_UID,
+  STATE_UID,
+  tableInfo,
+} from '../shared/tables';
+import type { EntryKey, SyncStatus } from '../shared/types';
+import type { ResourceKind } from '../../remote/types';
+import { extend } from '../../utils/objects';
 import { createStateReads } from './reads';
-import { createStateRows } from './record';
 import { createStateRefs } from './refs';
-import { createStranded } from './stranded';
-import { createStateWrites } from './writes';
 
-export type { StateRecord } from './record';
+export interface StateRecord extends EntryKey {
+  id?: number;
+  resource: ResourceKind;
+  remoteId: number | null;
+  payloadHash: string | null;
+  status: SyncStatus;
+  attempts: number;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastSyncedAt: Date | null;
+  mediaUrl: string | null;
+  members: number[] | null;
+  /**
+   * related entries the last payload used, with the role they played (category, pinpoint, member, list);
+   * while the entry waits for some of them to reach the remote, those are marked `blocking`
+   */
+  refs: Array<EntryKey & { role?: string; blocking?: boolean }> | null;
+  membershipErrors: unknown[] | null;
+  createStartedAt: Date | null;
+  createFingerprint: Record<string, unknown> | null;
+  /** the documented fields of the last payload the remote accepted: what a drift check compares with */
+  pushedFields?: Record<string, unknown> | null;
+  /** when the state row was last written (read only) */
+  updatedAt?: Date | null;
+}
 
-/** Sync state rows through knex: the worker touches them on every push and needs no lifecycles. */
+/** A JSON column written as its text: read back as the type it was written as. */
+const jsonIn = (v: unknown) => {
+  if (typeof v !== 'string') return v ?? null; // PostgreSQL's jsonb comes parsed
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
+  }
+};
+const dateIn = (v: unknown) => (v == null ? null : new Date(v as string | number | Date));
+
+/** The fields a state row holds, in the order every write names them (one statement per shape). */
+const FIELDS = [
+  'contentType',
+  'documentId',
+  'locale',
+  'resource',
+  'remoteId',
+  'payloadHash',
+  'status',
+  'attempts',
+  'lastError',
+  'lastErrorAt',
+  'lastSyncedAt',
+  'mediaUrl',
+  'members',
+  'membershipErrors',
+  'createStartedAt',
+  'createFingerprint',
+  'pushedFields',
+  'refs',
+] as const;
+const READ_FIELDS = [...FIELDS, 'updatedAt'] as const;
+const COLUMN: Partial<Record<keyof StateRecord, string>> = {
+  documentId: 'entryDocumentId',
+  locale: 'entryLocale',
+};
+const READ: Partial<Record<keyof StateRecord, (v: unknown) => unknown>> = {
+  locale: (v) => v ?? '',
+  remoteId: (v) => (v == null ? null : Number(v)),
+  attempts: (v) => Number(v ?? 0),
+  lastErrorAt: dateIn,
+  lastSyncedAt: dateIn,
+  createStartedAt: dateIn,
+  updatedAt: dateIn,
+  members: jsonIn,
+  refs: jsonIn,
+  membershipErrors: jsonIn,
+  createFingerprint: jsonIn,
+  pushedFields: jsonIn,
+};
+const isJson = (k: keyof StateRecord) => READ[k] === jsonIn;
+
+/** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
+export function createStateRows(strapi: Core.Strapi) {
+  const info = () => tableInfo(strapi, STATE_UID);
+  const knex = (): Core.Strapi['db']['connection'] => strapi.db.connection;
+
+  const fromRow = (r: Record<string, unknown>): StateRecord => {
+    const { col } = info();
+    const record: Record<string, unknown> = { id: r.id };
+    for (const k of READ_FIELDS)
+      record[k] = (READ[k] ?? ((v: unknown) => v ?? null))(r[col(COLUMN[k] ?? k)]);
+    return record as unknown as StateRecord;
+  };
+
+  /** The columns of the fields `s` names (and only those). */
+  const toRow = (s: Partial<StateRecord>) => {
+    const { col } = info();
+    const row: Record<string, unknown> = {};
+    for (const k of FIELDS) {
+      if (!(k in s)) continue;
+      row[col(COLUMN[k] ?? k)] = isJson(k) && s[k] != null ? JSON.stringify(s[k]) : (s[k] ?? null);
+    }
+    return row;
+  };
+
+  return { strapi, info, refInfo: () => tableInfo(strapi, REF_UID), knex, fromRow, toRow };
+}
+
+export type StateRows = ReturnType<typeof createStateRows>;
+type Patch = Partial<StateRecord> & { resource: ResourceKind };
+
 export const createStateStore = (strapi: Core.Strapi) => {
   const rows = createStateRows(strapi);
-  const { info, refInfo } = rows;
+  const { info, refInfo, knex, toRow } = rows;
   const { backfillRefs, writeRefs, dependantsOf } = createStateRefs(rows);
-  const reads = createStateReads(rows);
 
   const ensureIndexes = async () => {
     const { table, col } = info();
@@ -32,12 +149,73 @@ export const createStateStore = (strapi: Core.Strapi) => {
     await backfillRefs();
   };
 
+  const writeItems = async (items: Array<{ key: EntryKey; patch: Patch }>) => {
+    const { table, col } = info();
+    const now = new Date();
+    const defaults = { [col('status')]: 'pending', [col('attempts')]: 0 };
+    // One statement per set of columns (the rows of one INSERT all have the same ones): an existing
+    // state keeps what the patch does not name, a new one gets the defaults.
+    const shapes = groupBy(
+      items.map(({ key, patch }) => toRow(extend(patch, key))),
+      (row) => Object.keys(row).join(',')
+    );
+    const withRefs = items
+      .filter((it) => 'refs' in it.patch)
+      .map((it) => extend(it.key, { refs: it.patch.refs }));
+    const write = async (trx: Knex) => {
+      for (const [shape, rows] of shapes) {
+        const set = [...shape.split(','), col('updatedAt')];
+        const inserts = rows.map((row) => newRow(col, now, defaults, row));
+        await insertRows(trx, table, inserts, { on: entryKeyColumns(col), set });
+      }
+      if (withRefs.length) await writeRefs(trx, withRefs);
+    };
+    // A state and the refs that find it change together, or not at all.
+    if (withRefs.length) await knex().transaction(write);
+    else await write(knex());
+    return items.map(() => undefined);
+  };
+  const writes = createBatcher(writeItems, {
+    keyOf: (it) => keyString(it.key),
+    maxSize: 500,
+    ...BUSY_WRITES,
+  });
+
   return {
     ensureIndexes,
-    ...reads,
-    ...createStateWrites(rows, { writeRefs }),
+    ...createStateReads(rows),
     dependantsOf,
-    stranded: createStranded(rows, reads),
+    /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
+    upsert: (key: EntryKey, patch: Patch): Promise<void> => writes.load({ key, patch }),
+    /** The same at once, for a caller that writes one state after another (the import). */
+    upsertNow: async (key: EntryKey, patch: Patch) => {
+      await writeItems([{ key, patch }]);
+    },
+    remove: async (key: EntryKey) => {
+      await knex().transaction(async (trx) => {
+        const { table, col } = info();
+        await trx(table)
+          .where({
+            [col('contentType')]: key.contentType,
+            [col('entryDocumentId')]: key.documentId,
+            [col('entryLocale')]: key.locale,
+          })
+          .del();
+        await writeRefs(trx, [extend(key, { refs: [] })]);
+      });
+    },
+    /** Sets status (and resets attempts) of the given state rows in one statement. */
+    setStatus: async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
+      if (!ids.length) return 0;
+      const { table, col } = info();
+      const q = knex()(table).whereIn('id', ids);
+      if (from) q.andWhere(col('status'), from);
+      return q.update({
+        [col('status')]: status,
+        [col('attempts')]: 0,
+        [col('updatedAt')]: new Date(),
+      });
+    },
   };
 };
 

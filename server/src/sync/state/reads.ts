@@ -1,19 +1,25 @@
+import type { Knex } from 'knex';
 import { createBatcher, groupBy } from '../shared/batcher';
-import { keyString } from '../shared/keys';
+import { keyString, toKey } from '../shared/keys';
 import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
 import { OUTBOX_UID, tableInfo } from '../shared/tables';
-import type { Knex } from 'knex';
-import type { StateRecord, StateRows } from './record';
+import type { StateRecord, StateRows } from '.';
+
+type Table = ReturnType<typeof tableInfo>;
+/** A NOT EXISTS of the row of `other` that has the entry of the current row of `table`. */
+const entryIn = (knex: Knex, table: Table, other: Table) =>
+  function (this: Knex.QueryBuilder) {
+    this.select(knex.raw('1')).from(other.table);
+    for (const c of ['contentType', 'entryDocumentId', 'entryLocale'])
+      this.whereRaw('??.?? = ??.??', [other.table, other.col(c), table.table, table.col(c)]);
+  };
 
 export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
-  const get = (key: EntryKey): Promise<StateRecord | null> => reads.load(key);
-
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
     const { table, col } = info();
     const out = new Map<string, StateRecord>();
-    const groups = groupBy(keys, (k) => `${k.contentType}|${k.locale}`);
-    for (const group of groups.values()) {
+    for (const group of groupBy(keys, (k) => `${k.contentType}|${k.locale}`).values()) {
       for (let i = 0; i < group.length; i += 500) {
         const slice = group.slice(i, i + 500);
         const rows = await knex()(table)
@@ -41,147 +47,124 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
     return keys.map((k) => found.get(keyString(k)) ?? null);
   });
 
-  const isRemoteIdClaimed = async (resource: ResourceKind, remoteId: number) => {
+  const byRemoteId = (resource: ResourceKind, remoteId: number) => {
     const { table, col } = info();
-    const row = await knex()(table)
-      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
-      .first('id');
-    return Boolean(row);
+    return knex()(table).where({ [col('resource')]: resource, [col('remoteId')]: remoteId });
   };
 
-  /** The state that holds a remote object, if any. */
-  const ownerOf = async (resource: ResourceKind, remoteId: number): Promise<StateRecord | null> => {
-    const { table, col } = info();
-    const row = await knex()(table)
-      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
-      .first();
-    return row ? fromRow(row) : null;
-  };
-
-  const countBy = async () => {
-    const { table, col } = info();
-    // (knex's count() types its rows as { n } alone, dropping the columns selected before it.)
-    const rows = (await knex()(table)
-      .select({ contentType: col('contentType'), resource: col('resource'), status: col('status') })
-      .count({ n: '*' })
-      .groupBy(col('contentType'), col('resource'), col('status'))) as unknown as Array<{
-      contentType: string;
-      resource: ResourceKind;
-      status: SyncStatus;
-      n: string | number;
-    }>;
-    return rows.map((r) => ({
-      contentType: r.contentType,
-      resource: r.resource,
-      status: r.status,
-      n: Number(r.n),
-    }));
-  };
-
-  /**
-   * Entries queued for their first push (an upsert in the outbox, no state yet), per content
-   * type: pending like the others on their way (the entry's own answer calls them so too).
-   */
-  const countQueuedFirstPushes = async () => {
-    const { table, col } = info();
-    const outbox = tableInfo(strapi, OUTBOX_UID);
-    const rows = (await knex()(outbox.table)
-      .select({ contentType: outbox.col('contentType') })
-      .count({ n: '*' })
-      .where(outbox.col('operation'), 'upsert')
-      .whereNotExists(function (this: Knex.QueryBuilder) {
-        this.select(knex().raw('1'))
-          .from(table)
-          .whereRaw('??.?? = ??.??', [
-            table,
-            col('contentType'),
-            outbox.table,
-            outbox.col('contentType'),
-          ])
-          .andWhereRaw('??.?? = ??.??', [
-            table,
-            col('entryDocumentId'),
-            outbox.table,
-            outbox.col('entryDocumentId'),
-          ])
-          .andWhereRaw('??.?? = ??.??', [
-            table,
-            col('entryLocale'),
-            outbox.table,
-            outbox.col('entryLocale'),
-          ]);
-      })
-      .groupBy(outbox.col('contentType'))) as unknown as Array<{
-      contentType: string;
-      n: string | number;
-    }>;
-    return rows.map((r) => ({ contentType: r.contentType, n: Number(r.n) }));
-  };
-
-  const listByStatus = async (status: SyncStatus, limit: number) => {
+  /** States where `where` holds, `size` at a time by id after `after` (a cursor that later changes cannot upset). */
+  const page = async (where: Record<string, unknown>, after: number, size: number) => {
     const { table, col } = info();
     const rows = await knex()(table)
-      .where(col('status'), status)
-      .orderBy(col('updatedAt'), 'desc')
-      .limit(limit);
-    return rows.map(fromRow);
-  };
-
-  /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
-  async function* iterate(
-    contentType: string,
-    size = 500,
-    after = 0
-  ): AsyncGenerator<StateRecord[]> {
-    const { table, col } = info();
-    for (;;) {
-      const rows = await knex()(table)
-        .where(col('contentType'), contentType)
-        .andWhere('id', '>', after)
-        .orderBy('id')
-        .limit(size);
-      if (!rows.length) return;
-      after = rows[rows.length - 1].id;
-      yield rows.map(fromRow);
-    }
-  }
-
-  /** Locales of one document that have a state. */
-  const localesOf = async (contentType: string, documentId: string): Promise<string[]> => {
-    const { table, col } = info();
-    const rows = await knex()(table)
-      .where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId })
-      .select({ locale: col('entryLocale') });
-    return rows.map((r: { locale: string | null }) => r.locale ?? '');
-  };
-
-  /** States with `status`, `size` at a time by id after `after` (a cursor that later status changes cannot upset). */
-  const pageByStatus = async (
-    status: SyncStatus,
-    after: number,
-    size: number
-  ): Promise<StateRecord[]> => {
-    const { table, col } = info();
-    const rows = await knex()(table)
-      .where(col('status'), status)
+      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [col(k), v])))
       .andWhere('id', '>', after)
       .orderBy('id')
       .limit(size);
     return rows.map(fromRow);
   };
 
+  /**
+   * Pending entries with nothing queued for them, untouched for `olderThanMs`: nothing would ever
+   * push them. One page of candidates (by id, after `after`) per call; `next` is where the next
+   * call goes on (0 at the end), so entries left out do not hide the others for ever. An entry
+   * waiting for one that has no remote id yet is not stranded: that one re-queues it when it gets
+   * its id. Only when every entry it waits for has had an id for `olderThanMs`, and nothing
+   * re-queued it, is it lost.
+   */
+  const stranded = async (olderThanMs: number, limit: number, after = 0) => {
+    const { table, col } = info();
+    const before = new Date(Date.now() - olderThanMs);
+    const rows = await knex()(table)
+      .where(col('status'), 'pending')
+      .andWhere(col('updatedAt'), '<', before)
+      .andWhere('id', '>', after)
+      .whereNotExists(entryIn(knex(), info(), tableInfo(strapi, OUTBOX_UID)))
+      .orderBy('id')
+      .limit(limit);
+    const candidates: StateRecord[] = rows.map(fromRow);
+    const next = candidates.length < limit ? 0 : (candidates[candidates.length - 1].id as number);
+    const waitsFor = (s: StateRecord) =>
+      (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
+    const dependencies = await getMany(candidates.flatMap(waitsFor));
+    const arrived = (d: StateRecord | undefined) =>
+      d?.remoteId != null && d.updatedAt != null && d.updatedAt < before;
+    const stillWaiting = (s: StateRecord) =>
+      waitsFor(s).some((k) => !arrived(dependencies.get(keyString(k))));
+    return { lost: candidates.filter((s) => !stillWaiting(s)), next };
+  };
+
   return {
-    get,
+    get: (key: EntryKey): Promise<StateRecord | null> => reads.load(key),
     getMany,
-    isRemoteIdClaimed,
-    ownerOf,
-    countBy,
-    countQueuedFirstPushes,
-    listByStatus,
-    iterate,
-    localesOf,
-    pageByStatus,
+    isRemoteIdClaimed: async (resource: ResourceKind, remoteId: number) =>
+      Boolean(await byRemoteId(resource, remoteId).first('id')),
+    /** The state that holds a remote object, if any. */
+    ownerOf: async (resource: ResourceKind, remoteId: number): Promise<StateRecord | null> => {
+      const row = await byRemoteId(resource, remoteId).first();
+      return row ? fromRow(row) : null;
+    },
+    countBy: async () => {
+      const { table, col } = info();
+      // (knex's count() types its rows as { n } alone, dropping the columns selected before it.)
+      const rows = (await knex()(table)
+        .select({
+          contentType: col('contentType'),
+          resource: col('resource'),
+          status: col('status'),
+        })
+        .count({ n: '*' })
+        .groupBy(col('contentType'), col('resource'), col('status'))) as unknown as Array<{
+        contentType: string;
+        resource: ResourceKind;
+        status: SyncStatus;
+        n: string | number;
+      }>;
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    },
+    /**
+     * Entries queued for their first push (an upsert in the outbox, no state yet), per content
+     * type: pending like the others on their way (the entry's own answer calls them so too).
+     */
+    countQueuedFirstPushes: async () => {
+      const outbox = tableInfo(strapi, OUTBOX_UID);
+      const rows = (await knex()(outbox.table)
+        .select({ contentType: outbox.col('contentType') })
+        .count({ n: '*' })
+        .where(outbox.col('operation'), 'upsert')
+        .whereNotExists(entryIn(knex(), outbox, info()))
+        .groupBy(outbox.col('contentType'))) as unknown as Array<{
+        contentType: string;
+        n: string | number;
+      }>;
+      return rows.map((r) => ({ contentType: r.contentType, n: Number(r.n) }));
+    },
+    listByStatus: async (status: SyncStatus, limit: number) => {
+      const { table, col } = info();
+      const rows = await knex()(table)
+        .where(col('status'), status)
+        .orderBy(col('updatedAt'), 'desc')
+        .limit(limit);
+      return rows.map(fromRow);
+    },
+    /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
+    async *iterate(contentType: string, size = 500, after = 0): AsyncGenerator<StateRecord[]> {
+      for (;;) {
+        const rows = await page({ contentType }, after, size);
+        if (!rows.length) return;
+        after = rows[rows.length - 1].id as number;
+        yield rows;
+      }
+    },
+    /** Locales of one document that have a state. */
+    localesOf: async (contentType: string, documentId: string): Promise<string[]> => {
+      const { table, col } = info();
+      const rows = await knex()(table)
+        .where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId })
+        .select({ locale: col('entryLocale') });
+      return rows.map((r: { locale: string | null }) => r.locale ?? '');
+    },
+    pageByStatus: (status: SyncStatus, after: number, size: number) =>
+      page({ status }, after, size),
+    stranded,
   };
 }
-
-export type StateReads = ReturnType<typeof createStateReads>;

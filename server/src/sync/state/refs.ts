@@ -3,7 +3,7 @@ import { createBatcher, groupBy } from '../shared/batcher';
 import { keyString } from '../shared/keys';
 import { insertRows } from '../shared/dialect';
 import type { EntryKey } from '../shared/types';
-import type { StateRecord, StateRows } from './record';
+import type { StateRecord, StateRows } from '.';
 
 /** The refs table: which entries' last payloads used which others, so that they can follow them. */
 export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
@@ -94,5 +94,3 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
 
   return { backfillRefs, writeRefs, dependantsOf };
 }
-
-export type StateRefs = ReturnType<typeof createStateRefs>;
