@@ -16,7 +16,7 @@ const WRITE_ACTIONS = new Set([
 ]);
 
 /** The params of a document-service write, as far as the middleware reads them. */
-export interface WriteParams {
+interface WriteParams {
   documentId?: string;
   /** one locale, '*' (every locale), or a list of locales */
   locale?: string | string[];
@@ -29,7 +29,7 @@ export interface WriteParams {
  * as a union over every registered uid and action, whose params differ; register.ts hands the
  * middleware to `strapi.documents.use` with one cast at that boundary.
  */
-export interface WriteContext {
+interface WriteContext {
   uid: string;
   action: string;
   params?: WriteParams | null;
@@ -38,7 +38,7 @@ export interface WriteContext {
 /** What a write resolves to, as far as the middleware reads it (publish & co. give `entries`). */
 type WriteResult = { documentId?: string; entries?: Array<{ documentId?: string }> } | null;
 
-export interface MiddlewareDeps {
+interface MiddlewareDeps {
   strapi: Core.Strapi;
   resourceOf: (contentType: string) => ResourceKind | undefined;
   /** a type that is not mapped but that mapped types read through relations */
@@ -74,14 +74,13 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     documentId: string,
     locales: string[]
   ): EnqueueItem[] => {
-    const reason = ctx.action;
     const settle = deps.settle();
     return locales.map((locale) => ({
       contentType: ctx.uid,
       documentId,
       locale,
       resource,
-      reason,
+      reason: ctx.action,
       settle,
     }));
   };
@@ -117,11 +116,10 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     })();
   };
 
-  const failed = (ctx: WriteContext, err: unknown) => {
+  const failed = (ctx: WriteContext, err: unknown) =>
     strapi.log.error(
       `[location-content] could not queue ${ctx.action} of ${ctx.uid}: ${reasonOf(err)}`
     );
-  };
 
   /** Hands the intents over once the change is committed: never when it rolls back. */
   const record = (ctx: WriteContext, items: EnqueueItem[]): void | Promise<unknown> => {

@@ -5,31 +5,20 @@ export interface BatcherOptions<K> {
   maxSize?: number;
   /** items that must not share a run (e.g. two upserts of one row, which PostgreSQL refuses in one statement) */
   keyOf?: (item: K) => string;
-  /**
-   * While calls keep coming (the previous run was less than this long ago), wait this long to
-   * gather more of them: pushes finish a few at a time as their answers arrive, and a busy
-   * resync then writes fifty at once instead of eight. A call after a quiet time runs at once.
-   */
+  /** while calls keep coming (the last run was less than this long ago), wait this long to gather more */
   windowMs?: number;
   /** items that end a window at once (a busy resync then writes as soon as it has this many) */
   fullAt?: number;
 }
 
-/**
- * The window of the writes made as pushes finish (states, completions, requeues) while the sync
- * is busy: ~30 rows per statement against a remote answering in 50 ms (bench:latency), ended
- * early at `fullAt`. A write after a quiet time still runs at once (freshness).
- */
+/** The writes made as pushes finish, while busy: ~30 rows per statement at 50 ms (bench:latency). */
 export const BUSY_WRITES = { windowMs: 200, fullAt: 50 } satisfies BatcherOptions<unknown>;
 
 /**
- * Gathers the calls made while the event loop turns once and runs them as one: the pushes
- * that run side by side issue the same queries at the same moments, and one statement for
- * fifty rows costs about what one statement for one row does.
- *
- * `run` gets the items of one turn and answers one result per item, in order, or throws for
- * all of them. Runs start in the async context the batcher was created in, never in a
- * caller's (a caller inside a transaction must not drag other callers' work into it).
+ * Runs the calls of one turn of the event loop as one: pushes side by side issue the same queries
+ * at the same moments, and one statement for fifty rows costs about what one for one row does.
+ * `run` answers one result per item, in order, or throws for all. Runs start in the batcher's
+ * async context: a caller inside a transaction must not drag other callers' work into it.
  */
 export function createBatcher<K, V>(
   run: (items: K[]) => Promise<V[]>,
@@ -37,7 +26,8 @@ export function createBatcher<K, V>(
 ) {
   const maxSize = options.maxSize ?? 200;
   const fullAt = Math.min(maxSize, options.fullAt ?? maxSize);
-  let waiting: Array<{ item: K; resolve: (v: V) => void; reject: (e: unknown) => void }> = [];
+  type Waiting = { item: K; resolve: (v: V) => void; reject: (e: unknown) => void };
+  let waiting: Waiting[] = [];
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
   let lastRunAt = 0;
@@ -47,8 +37,8 @@ export function createBatcher<K, V>(
     clearTimeout(timer);
     timer = undefined;
     lastRunAt = Date.now();
-    const slice: typeof waiting = [];
-    const rest: typeof waiting = [];
+    const slice: Waiting[] = [];
+    const rest: Waiting[] = [];
     const seen = new Set<string>();
     for (const w of waiting) {
       const key = options.keyOf?.(w.item);
@@ -60,23 +50,17 @@ export function createBatcher<K, V>(
     }
     waiting = [];
     // What did not fit (or repeats an item of this run) goes after this run, so order is kept.
-    void runSlice(slice).then(() => {
-      if (!rest.length) return;
-      waiting.unshift(...rest);
-      schedule();
-    });
+    void run(slice.map((w) => w.item))
+      .then(
+        (results) => slice.forEach((w, i) => w.resolve(results[i])),
+        (err) => slice.forEach((w) => w.reject(err))
+      )
+      .then(() => {
+        if (!rest.length) return;
+        waiting.unshift(...rest);
+        schedule();
+      });
   });
-
-  const runSlice = async (
-    slice: Array<{ item: K; resolve: (v: V) => void; reject: (e: unknown) => void }>
-  ) => {
-    try {
-      const results = await run(slice.map((w) => w.item));
-      slice.forEach((w, i) => w.resolve(results[i]));
-    } catch (err) {
-      for (const w of slice) w.reject(err);
-    }
-  };
 
   const schedule = () => {
     if (scheduled) {
@@ -104,8 +88,6 @@ export function createBatcher<K, V>(
     },
   };
 }
-
-export type Batcher<K, V> = ReturnType<typeof createBatcher<K, V>>;
 
 /** Items by key, in their order (a batch is split by content type and locale, by statement shape...). */
 export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {

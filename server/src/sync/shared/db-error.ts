@@ -20,10 +20,7 @@ export const reasonOf = (thrown: unknown): string => {
   return code && !text.includes(code) ? `${code}: ${text}` : text;
 };
 
-/**
- * Why something failed, for a log line or an editor: the remote's, the mapping's and a refused
- * write's own words as they are (they hold no statement, and may hold a ' - ' of their own), anything else as reasonOf.
- */
+/** Why something failed: the remote's, the mapping's and a refusal's own words (no statement in them), else reasonOf. */
 export const failureOf = (thrown: unknown): string =>
   thrown instanceof RemoteError ||
   thrown instanceof MappingError ||

@@ -7,24 +7,19 @@ import { reasonOf } from './db-error';
  * The statements whose SQL differs between the databases Strapi 5 runs on and that knex's
  * builders cannot write for each of them: each raw piece here says why.
  */
-export type DialectName = 'sqlite' | 'postgres' | 'mysql';
-
-const dialectNamed = (client: string): DialectName => {
-  if (/^(pg|postgres)/.test(client)) return 'postgres';
-  if (/^(mysql|mariadb)/.test(client)) return 'mysql';
-  return 'sqlite';
+const dialectOf = (strapi: Core.Strapi) => {
+  const client = String(strapi.db.dialect?.client ?? strapi.db.config?.connection?.client);
+  return /^(pg|postgres)/.test(client)
+    ? 'postgres'
+    : /^(mysql|mariadb)/.test(client)
+      ? 'mysql'
+      : 'sqlite';
 };
-
-export const dialectOf = (strapi: Core.Strapi): DialectName =>
-  dialectNamed(
-    String(strapi.db.dialect?.client ?? strapi.db.config?.connection?.client ?? 'sqlite')
-  );
 
 /**
  * In an upsert's update part, the value the INSERT proposed for `column`, for SQL that computes
- * from it (knex's merge() names it only as a whole column's new value): PostgreSQL and SQLite name
- * it `excluded.col`; MySQL and MariaDB `VALUES(col)` (MariaDB has no row alias, and MySQL 8 still
- * accepts VALUES()).
+ * from it (knex's merge() names only a whole column): `excluded.col` on PostgreSQL and SQLite,
+ * `VALUES(col)` on MySQL and MariaDB (MariaDB has no row alias).
  */
 export const proposed = (strapi: Core.Strapi, column: string) => {
   const knex = strapi.db.connection;
@@ -33,17 +28,8 @@ export const proposed = (strapi: Core.Strapi, column: string) => {
     : knex.raw('excluded.??', [column]);
 };
 
-/** What a multi-row insert does with a row whose unique key is taken already. */
-export type OnConflict = {
-  /** The columns of the unique key. */
-  on: string[];
-  /** Columns that take the proposed row's value, or the SQL each column takes. */
-  set: string[] | Record<string, Knex.Raw>;
-};
-
-/** Rows per statement: at most 200, and never more bindings than any of the databases takes. */
-const rowsPerStatement = (columnCount: number) =>
-  Math.max(1, Math.min(200, Math.floor(10_000 / columnCount)));
+/** What a multi-row insert does with a row whose unique key (`on`) is taken: the columns that take the proposed value, or the SQL each takes. */
+export type OnConflict = { on: string[]; set: string[] | Record<string, Knex.Raw> };
 
 /**
  * A multi-row insert of rows that have the columns of the first one, or an upsert with
@@ -60,7 +46,8 @@ export async function insertRows(
   // Every row is checked before the first statement runs: a bad row in a later statement must not
   // leave the earlier ones written.
   const values = valuesOf(table, columns, rows);
-  const size = rowsPerStatement(columns.length);
+  // At most 200 rows, and never more bindings than any of the databases takes.
+  const size = Math.max(1, Math.min(200, Math.floor(10_000 / columns.length)));
   for (let start = 0; start < values.length; start += size) {
     const insert = db(table).insert(values.slice(start, start + size));
     await (conflict ? insert.onConflict(conflict.on).merge(conflict.set) : insert);
@@ -88,20 +75,6 @@ const isPlainObject = (value: unknown) => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Whether `table` has an index named `name`: MySQL 8 has no CREATE INDEX IF NOT EXISTS. */
-const hasIndex = async (strapi: Core.Strapi, table: string, name: string) => {
-  const rows = await strapi.db
-    .connection('information_schema.statistics')
-    // Raw: the current database is a function call, which knex's builder has no name for.
-    .where({
-      table_schema: strapi.db.connection.raw('DATABASE()'),
-      table_name: table,
-      index_name: name,
-    })
-    .first('index_name');
-  return Boolean(rows);
-};
-
 /** Creates an index unless it is there already. */
 export async function createIndexIfMissing(
   strapi: Core.Strapi,
@@ -112,7 +85,9 @@ export async function createIndexIfMissing(
 ) {
   const knex = strapi.db.connection;
   if (dialectOf(strapi) === 'mysql') {
-    if (await hasIndex(strapi, table, name)) return;
+    // MySQL 8 has no CREATE INDEX IF NOT EXISTS; raw: the current database is a function call.
+    const where = { table_schema: knex.raw('DATABASE()'), table_name: table, index_name: name };
+    if (await knex('information_schema.statistics').where(where).first('index_name')) return;
     await knex.schema.alterTable(table, (t: Knex.AlterTableBuilder) =>
       unique ? t.unique(columns, { indexName: name }) : t.index(columns, name)
     );
@@ -151,11 +126,8 @@ export async function decimalScale(
 }
 
 /**
- * When `sqliteOptimize` is on, gathers SQLite's planner statistics where they are missing or stale
- * (`PRAGMA optimize=0x10002`: every table; raw, a pragma has no builder). Strapi never does, and
- * without them SQLite reads a component populate through the index on `field`, which every row
- * matches: 23 ms per hundred entries at 100,000, 0.6 ms with statistics (a resync of 100,000 ran at
- * 369 pushes/s without, 871 with). PostgreSQL and MySQL keep their statistics themselves.
+ * With `sqliteOptimize`, SQLite's planner statistics where missing or stale (raw: a pragma has no
+ * builder): without them a resync of 100,000 ran at 369 pushes/s, with them 871 (bench/HISTORY.md).
  */
 export async function refreshPlannerStatistics(strapi: Core.Strapi): Promise<void> {
   if (dialectOf(strapi) !== 'sqlite' || !strapi.config.get(`plugin::${PLUGIN_ID}.sqliteOptimize`))

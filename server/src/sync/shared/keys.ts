@@ -1,7 +1,5 @@
 import type { EntryKey } from './types';
 
-export const normalizeLocale = (locale: string | null | undefined): string => locale ?? '';
-
 export const toKey = (k: {
   contentType: string;
   documentId: string;
@@ -9,7 +7,7 @@ export const toKey = (k: {
 }): EntryKey => ({
   contentType: k.contentType,
   documentId: k.documentId,
-  locale: normalizeLocale(k.locale),
+  locale: k.locale ?? '',
 });
 
 /** Text form used in `refKeys` so dependants can be found with a LIKE on any database. */

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { ensureIndex, LEASE_UID, newRow, tableInfo } from './tables';
 
 /** Who holds a lease: one per Strapi instance (two apps in one process are two owners). */
@@ -11,26 +12,17 @@ export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().
  * lease table, claimed by one UPDATE whose WHERE only the first instance can match.
  */
 export function createLease(strapi: Core.Strapi, name: string, owner: string) {
-  const knex = () => strapi.db.connection;
-
-  const ensure = async () => {
+  const lease = () => {
     const { table, col } = tableInfo(strapi, LEASE_UID);
-    await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
-    await knex()(table)
-      .insert(newRow(col, new Date(), { [col('name')]: name, [col('slot')]: 0 }))
-      .onConflict([col('name')])
-      .ignore();
+    return { col, row: () => strapi.db.connection(table).where(col('name'), name) };
   };
 
-  const update = async (
-    where: (q: ReturnType<ReturnType<typeof knex>>) => unknown,
-    slot: number
-  ) => {
-    const { table, col } = tableInfo(strapi, LEASE_UID);
-    const n = await knex()(table)
-      .where(col('name'), name)
+  /** Moves the row to `slot` when `free` holds; true for the one instance that did. */
+  const take = async (free: (q: Knex.QueryBuilder) => unknown, slot: number) => {
+    const { col, row } = lease();
+    const n = await row()
       .andWhere((q) => {
-        where(q);
+        free(q);
       })
       .update({ [col('slot')]: slot, [col('owner')]: owner, [col('updatedAt')]: new Date() });
     return Number(n) === 1;
@@ -38,33 +30,38 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
 
   return {
     owner,
-    ensure,
+    ensure: async () => {
+      const { table, col } = tableInfo(strapi, LEASE_UID);
+      await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
+      await strapi.db
+        .connection(table)
+        .insert(newRow(col, new Date(), { [col('name')]: name, [col('slot')]: 0 }))
+        .onConflict([col('name')])
+        .ignore();
+    },
     /** True for the one instance that moves the row to `slot` first (a run of a schedule, in ms). */
     claimSlot: (slot: number) => {
-      const { col } = tableInfo(strapi, LEASE_UID);
-      return update((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot);
+      const { col } = lease();
+      return take((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot);
     },
     /**
      * Holds the job for `ms` unless another instance holds it now. A holder that dies lets it go
      * when the time runs out; this owner may take it again at any time.
      */
     hold: (ms: number) => {
-      const { col } = tableInfo(strapi, LEASE_UID);
+      const { col } = lease();
       const now = Date.now();
-      return update(
+      return take(
         (q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', now).orWhere(col('owner'), owner),
         now + ms
       );
     },
     /** Lets the job go before its time runs out (only when this owner holds it). */
     release: async () => {
-      const { table, col } = tableInfo(strapi, LEASE_UID);
-      await knex()(table)
-        .where(col('name'), name)
+      const { col, row } = lease();
+      await row()
         .andWhere(col('owner'), owner)
         .update({ [col('slot')]: 0, [col('updatedAt')]: new Date() });
     },
   };
 }
-
-export type Lease = ReturnType<typeof createLease>;

@@ -19,20 +19,16 @@ export const modelOf = (strapi: Core.Strapi, uid: string): SchemaModel | undefin
 export type Row = Record<string, unknown>;
 
 /**
- * Document Service params the plugin builds at run time (populate from its mappings, filters on
- * documentId): Strapi checks them when it runs the query; its static types, made for an app's
- * own generated uids, cannot, so they are asserted once here.
+ * The Document Service of a run-time uid, its answers read as plain rows. The params the plugin
+ * builds (populate from its mappings) are checked by Strapi when it runs the query; its static
+ * types, made for an app's generated uids, cannot, so they are asserted once here.
  */
-export type FindParams = Modules.Documents.ServiceParams['findMany'];
-export type FindOneParams = Modules.Documents.ServiceParams['findOne'];
-
-/** The Document Service of a run-time uid; what it returns is read as plain rows. */
 export const documentsOf = (strapi: Core.Strapi, uid: string) => {
   const service = strapi.documents(contentTypeUid(uid));
   return {
     findMany: (params: Record<string, unknown>) =>
-      service.findMany(params as FindParams) as Promise<Row[]>,
+      service.findMany(params as Modules.Documents.ServiceParams['findMany']) as Promise<Row[]>,
     findOne: (params: Record<string, unknown>) =>
-      service.findOne(params as FindOneParams) as Promise<Row | null>,
+      service.findOne(params as Modules.Documents.ServiceParams['findOne']) as Promise<Row | null>,
   };
 };

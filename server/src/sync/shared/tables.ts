@@ -46,10 +46,9 @@ let rowsMade = 0;
 const processTag = randomUUID().replace(/-/g, '').slice(0, 8);
 
 /**
- * A document id for a row of the plugin's own tables, 24 characters of [0-9a-z] like Strapi's, in
- * the order the rows are made: Strapi indexes the column, and a random id (as Strapi's cuid2 is)
- * lands each insert on a random page of that index, which at 100,000 rows no longer fits SQLite's
- * page cache. Time, then a counter, then a tag of this process keep ids of replicas apart.
+ * A document id like Strapi's (24 of [0-9a-z]) in the order rows are made: a random one lands each
+ * insert on a random page of the column's index, which at 100,000 rows outgrows SQLite's page cache.
+ * Time, a counter, then a tag of this process keep ids of replicas apart.
  */
 const rowDocumentId = (at: Date) => {
   rowsMade = (rowsMade + 1) % 36 ** 7;
@@ -58,11 +57,9 @@ const rowDocumentId = (at: Date) => {
 };
 
 /**
- * A row the plugin inserts (insertRows): `columns` (later sets win) and what Strapi gives every row
- * of a content type's table, a document id (nothing reads it; Strapi's own cuid2 hashes with SHA-3
- * for each id, which cost more than the rest of a batched insert of push attempts) and the two
- * timestamps.
- * Built by assignment, not by a spread: such literals went to V8's old generation (bench:memory).
+ * A row the plugin inserts: `columns` (later sets win), a document id (Strapi's cuid2 hashes with
+ * SHA-3, which cost more than the rest of a batched insert) and the two timestamps. Built by
+ * assignment, not by a spread: such literals went to V8's old generation (bench:memory).
  */
 export const newRow = (
   col: (attr: string) => string,
