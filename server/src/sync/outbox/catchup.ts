@@ -30,17 +30,12 @@ const recordedTypes = (strapi: Core.Strapi): Array<{ uid: string; resource?: Res
 };
 
 /**
- * Covers the intents a crash (kill -9) lost before the intent buffer wrote them.
- * Each running instance keeps a marker in Strapi's core store, written at boot and every
- * INTERVAL_MS, deleted at a clean stop (after the buffer was written). A marker left behind
- * is a run that did not stop cleanly: every entry of a recorded type that was published,
- * changed or went away since shortly before that run's last beat is queued again. An entry
- * queued for nothing costs a read and a hash compare (the push finds the payload unchanged).
- *
- * A marker is known dead when its process is gone from this host, or when it stopped beating.
- * A boot cannot tell a dead instance of another host from a live replica whose marker is fresh:
- * it catches up after every foreign marker (a live one costs a minute or so of changes queued
- * again), and live instances reap a marker that stopped beating, catching up after it once more.
+ * Covers the intents a crash (kill -9) lost before the intent buffer wrote them. Each instance
+ * keeps a marker in Strapi's core store, beaten every INTERVAL_MS and deleted at a clean stop; a
+ * marker left behind makes every recorded entry changed since shortly before its last beat queued
+ * again (one queued for nothing costs a read and a hash compare). A boot cannot tell a dead
+ * instance of another host from a live replica: it catches up after every foreign marker, and live
+ * instances reap a marker that stopped beating (or whose process is gone from this host).
  */
 export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   const staleMs = INTERVAL_MS * 3;
@@ -105,7 +100,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   };
 
   const enqueue = async (items: EnqueueItem[]) => {
-    if (!items.length) return 0;
     await outbox.enqueue(items);
     return items.length;
   };

@@ -56,6 +56,16 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, OUTBOX_UID);
   const knex = () => strapi.db.connection;
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  /** Rows of `ids` this instance holds. */
+  const held = (ids: number[]) => {
+    const { table, col } = info();
+    return knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner);
+  };
+  /** No lease, and `extra`. */
+  const unleased = (extra: Record<string, unknown> = {}) => {
+    const { col } = info();
+    return Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
+  };
 
   const ensureIndexes = async () => {
     const { table, col } = info();
@@ -72,11 +82,10 @@ export const createOutbox = (strapi: Core.Strapi) => {
    * other work (dependencies, resync, retries asked by an editor) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
-    if (!items.length) return;
-    const settling = items.filter((it) => it.settle);
-    const direct = items.filter((it) => !it.settle);
-    if (direct.length) await upsertRows(direct, false);
-    if (settling.length) await upsertRows(settling, true);
+    for (const settle of [false, true]) {
+      const some = items.filter((it) => Boolean(it.settle) === settle);
+      if (some.length) await upsertRows(some, settle);
+    }
   };
 
   const upsertRows = async (items: EnqueueItem[], settle: boolean) => {
@@ -109,39 +118,23 @@ export const createOutbox = (strapi: Core.Strapi) => {
     if (known) return known;
     const { table, col } = info();
     const k = knex();
-    const dueCol = col('dueAt');
-    const settleCol = col('settleBy');
-    const mine = (column: string) => k.raw('??.??', [table, column]);
-    const their = (column: string) => proposed(strapi, column);
-    const due = settle
-      ? // Later (the burst goes on), but not past the end of the row's settle window.
-        k.raw(`CASE WHEN ? IS NULL OR ? < ? THEN ? ELSE ? END`, [
-          mine(settleCol),
-          their(dueCol),
-          mine(settleCol),
-          their(dueCol),
-          mine(settleCol),
-        ])
-      : // Sooner wins.
-        k.raw(`CASE WHEN ? < ? THEN ? ELSE ? END`, [
-          their(dueCol),
-          mine(dueCol),
-          their(dueCol),
-          mine(dueCol),
-        ]);
+    const mine = (column: string) => k.raw('??.??', [table, col(column)]);
+    const their = (column: string) => proposed(strapi, col(column));
+    const due = { mine: mine('dueAt'), their: their('dueAt'), by: mine('settleBy') };
     const conflict: OnConflict = {
       on: entryKeyColumns(col),
       // A resync tag is kept until that row is done.
       set: {
-        [col('operation')]: their(col('operation')),
-        [col('reason')]: their(col('reason')),
-        [dueCol]: due,
-        [col('generation')]: k.raw('? + 1', [mine(col('generation'))]),
-        [col('resyncJob')]: k.raw('COALESCE(?, ?)', [
-          their(col('resyncJob')),
-          mine(col('resyncJob')),
-        ]),
-        [col('updatedAt')]: their(col('updatedAt')),
+        [col('operation')]: their('operation'),
+        [col('reason')]: their('reason'),
+        [col('dueAt')]: settle
+          ? // Later (the burst goes on), but not past the end of the row's settle window.
+            k.raw('CASE WHEN :by IS NULL OR :their < :by THEN :their ELSE :by END', due)
+          : // Sooner wins.
+            k.raw('CASE WHEN :their < :mine THEN :their ELSE :mine END', due),
+        [col('generation')]: k.raw('? + 1', [mine('generation')]),
+        [col('resyncJob')]: k.raw('COALESCE(?, ?)', [their('resyncJob'), mine('resyncJob')]),
+        [col('updatedAt')]: their('updatedAt'),
       },
     };
     conflicts.set(settle, conflict);
@@ -195,10 +188,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .whereIn('id', ids)
         .modify(free)
         .update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
-      const rows = await k(table)
-        .whereIn('id', ids)
-        .andWhere(col('leaseOwner'), owner)
-        .andWhere(col('leaseUntil'), until);
+      const rows = await held(ids).andWhere(col('leaseUntil'), until);
       claimed.push(...rows.map(toRow));
       if (taken === ids.length) break;
     }
@@ -215,15 +205,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
   const completions = createBatcher(
     async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
-      const { table, col } = info();
-      const k = knex();
+      const { col } = info();
       const ids = items.map((it) => it.row.id);
       // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
       // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
       const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
-      await k(table)
-        .whereIn('id', ids)
-        .andWhere(col('leaseOwner'), owner)
+      await held(ids)
         .andWhereRaw(`CASE ?? ${cases} END`, [
           'id',
           ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation]),
@@ -231,103 +218,19 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .del();
       // What is left changed while it was pushed: it runs again.
       const left = new Set(
-        (await k(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner).select('id')).map(
-          (r: { id: number | string }) => Number(r.id)
-        )
+        (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id))
       );
       const again = items.filter((it) => left.has(it.row.id));
       for (const windowMs of new Set(again.map((it) => it.windowMs))) {
-        await k(table)
-          .whereIn(
-            'id',
-            again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id)
-          )
-          .andWhere(col('leaseOwner'), owner)
-          .update({
-            [col('leaseOwner')]: null,
-            [col('leaseUntil')]: null,
-            [col('attempts')]: 0,
-            [col('settleBy')]: Date.now() + windowMs,
-          });
+        const rows = again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id);
+        await held(rows).update(
+          unleased({ [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs })
+        );
       }
       return items.map((it) => !left.has(it.row.id));
     },
     { keyOf: (it) => String(it.row.id), ...BUSY_WRITES }
   );
-
-  /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
-  const retryLater = async (
-    row: OutboxRow,
-    delayMs: number,
-    opts: { countAttempt?: boolean } = {}
-  ) => {
-    const { table, col } = info();
-    await knex()(table)
-      .where({ id: row.id, [col('leaseOwner')]: owner })
-      .update({
-        [col('leaseOwner')]: null,
-        [col('leaseUntil')]: null,
-        [col('dueAt')]: Date.now() + delayMs,
-        [col('attempts')]: row.attempts + (opts.countAttempt === false ? 0 : 1),
-      });
-  };
-
-  /** Gives back rows this instance claimed but will not push (it is stopping): others may take them at once. */
-  const release = async (ids: number[]) => {
-    if (!ids.length) return;
-    const { table, col } = info();
-    await knex()(table)
-      .whereIn('id', ids)
-      .andWhere(col('leaseOwner'), owner)
-      .update({ [col('leaseOwner')]: null, [col('leaseUntil')]: null });
-  };
-
-  /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
-  const renew = async (ids: number[], leaseMs: number) => {
-    if (!ids.length) return;
-    const { table, col } = info();
-    await knex()(table)
-      .whereIn('id', ids)
-      .andWhere(col('leaseOwner'), owner)
-      .update({ [col('leaseUntil')]: Date.now() + leaseMs });
-  };
-
-  const depth = async () => {
-    const { table, col } = info();
-    const now = Date.now();
-    const [{ total }] = await knex()(table).count({ total: '*' });
-    const [{ due }] = await knex()(table).where(col('dueAt'), '<=', now).count({ due: '*' });
-    return { depth: Number(total), due: Number(due) };
-  };
-
-  /** When the next row nobody holds becomes due. */
-  const nextDueAt = async (): Promise<number | null> => {
-    const { table, col } = info();
-    const now = Date.now();
-    const row = await knex()(table)
-      .where((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
-      .min({ next: col('dueAt') })
-      .first();
-    return row?.next == null ? null : Number(row.next);
-  };
-
-  const isQueued = async (key: EntryKey) => {
-    const { table, col } = info();
-    const row = await knex()(table)
-      .where({
-        [col('contentType')]: key.contentType,
-        [col('entryDocumentId')]: key.documentId,
-        [col('entryLocale')]: key.locale,
-      })
-      .first('id');
-    return Boolean(row);
-  };
-
-  const countForJob = async (job: string) => {
-    const { table, col } = info();
-    const [{ n }] = await knex()(table).where(col('resyncJob'), job).count({ n: '*' });
-    return Number(n);
-  };
 
   return {
     owner,
@@ -335,13 +238,53 @@ export const createOutbox = (strapi: Core.Strapi) => {
     enqueue,
     claim,
     complete,
-    retryLater,
-    release,
-    renew,
-    depth,
-    nextDueAt,
-    isQueued,
-    countForJob,
+    /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
+    retryLater: async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
+      const { col } = info();
+      const attempts = row.attempts + (opts.countAttempt === false ? 0 : 1);
+      await held([row.id]).update(
+        unleased({ [col('dueAt')]: Date.now() + delayMs, [col('attempts')]: attempts })
+      );
+    },
+    /** Gives back rows this instance claimed but will not push (it is stopping): others may take them at once. */
+    release: async (ids: number[]) => {
+      if (ids.length) await held(ids).update(unleased());
+    },
+    /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
+    renew: async (ids: number[], leaseMs: number) => {
+      if (ids.length) await held(ids).update({ [info().col('leaseUntil')]: Date.now() + leaseMs });
+    },
+    depth: async () => {
+      const { table, col } = info();
+      const now = Date.now();
+      const [{ total }] = await knex()(table).count({ total: '*' });
+      const [{ due }] = await knex()(table).where(col('dueAt'), '<=', now).count({ due: '*' });
+      return { depth: Number(total), due: Number(due) };
+    },
+    /** When the next row nobody holds becomes due. */
+    nextDueAt: async (): Promise<number | null> => {
+      const { table, col } = info();
+      const now = Date.now();
+      const row = await knex()(table)
+        .where((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
+        .min({ next: col('dueAt') })
+        .first();
+      return row?.next == null ? null : Number(row.next);
+    },
+    isQueued: async (key: EntryKey) => {
+      const { table, col } = info();
+      const where = {
+        [col('contentType')]: key.contentType,
+        [col('entryDocumentId')]: key.documentId,
+        [col('entryLocale')]: key.locale,
+      };
+      return Boolean(await knex()(table).where(where).first('id'));
+    },
+    countForJob: async (job: string) => {
+      const { table, col } = info();
+      const [{ n }] = await knex()(table).where(col('resyncJob'), job).count({ n: '*' });
+      return Number(n);
+    },
   };
 };
 

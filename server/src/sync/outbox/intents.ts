@@ -26,23 +26,13 @@ export interface IntentBufferOptions {
   now?: () => number;
 }
 
-/** An outbox that cannot be written: since when, why, and what waits in memory meanwhile. */
-export type { RecordingFailure };
-
-interface Buffered {
-  item: EnqueueItem;
-  /** first and last change of the entry seen since the last write */
-  first: number;
-  last: number;
-  leading: boolean;
-}
+/** An entry's latest intent, with its first and last change seen since the last write. */
+type Buffered = { item: EnqueueItem; first: number; last: number; leading: boolean };
 
 /**
- * Editors' intents wait here for a moment instead of costing the save an outbox write:
- * a lone change is written at the next turn of the event loop (and the worker woken), a
- * change in a burst within a short window, so a burst of saves costs one multi-row upsert,
- * not one per save. Nothing here is durable: what a crash loses in that window is picked up
- * at the next boot (catchup.ts).
+ * Editors' intents wait here instead of costing the save an outbox write: a lone change is written
+ * at the next turn of the event loop, a burst's within a short window (one multi-row upsert). What
+ * a crash loses meanwhile is picked up at the next boot (catchup.ts).
  */
 export function createIntentBuffer(o: IntentBufferOptions) {
   const now = o.now ?? Date.now;
@@ -54,7 +44,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   const retryMs = o.retryMs ?? 1000;
   const retryMaxMs = Math.max(retryMs, o.retryMaxMs ?? 30_000);
   const maxWaiting = o.maxWaiting ?? 100_000;
-  /** the failure episode going on, if any: one log line when it begins, one when it ends */
+  // The failure episode going on: one log line when it begins, one when it ends.
   let failing: { reason: string; since: number; failures: number } | undefined;
   let dropped = 0;
   // Timers bound to the context the buffer was made in, not to an editor's request (or its
@@ -94,7 +84,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     timer.unref?.();
   };
 
-  /** `held`: a change already held (back from a failed write), kept whatever the bound */
+  /** `held`: back from a failed write, kept whatever the bound */
   const merge = (key: string, b: Buffered, held = false) => {
     const known = pending.get(key);
     if (!known) {
@@ -132,10 +122,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     else scheduleIn(Math.max(0, o.windowMs()));
   };
 
-  /**
-   * As the outbox would have it had each change been written when it happened: a settling
-   * row is due `settleMs` after the last change, and never later than `maxWaitMs` after the first.
-   */
+  /** As the outbox would have it had each change been written when it happened. */
   const toItem = (b: Buffered, at: number): EnqueueItem => {
     const { settle } = b.item;
     if (!settle) return b.item;
