@@ -1,6 +1,10 @@
 /**
  * Dependants: which entries must be pushed again when an entry they point at changes or gets its
- * remote id (an event follows its pinpoint, a pinpoint its category, a list its members).
+ * remote id (an event follows its pinpoint, a pinpoint its category, a list its members). Two
+ * sources, because each misses cases the other sees: the sync state (entries whose last payload
+ * used the entry: finds links Strapi has since dropped, an unpublished pinpoint's events) and the
+ * database (entries whose published version relates to it now: links made while it was not online
+ * yet, and readers of fields other than the remote id, tags from related names).
  */
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
@@ -22,28 +26,18 @@ interface Reader {
   mapping: Mapping;
   /** relation path from the reading type to the changed type, e.g. 'place' or 'tours' */
   path: string;
+  target: string;
   /** the mapping only needs the related entry's remote id there (category, pinpoint, lists, members) */
   identityOnly: boolean;
 }
 
-export interface RequeueOptions {
-  /**
-   * The entry's remote object appeared, changed id or went away: everything that uses it must
-   * follow. Otherwise only its content changed, which matters only to entries that read a
-   * value through it (tags from its name...), not to those that only point at it.
-   */
-  identity: boolean;
-}
-
 /**
- * Which entries must be pushed again when another entry changes. Two sources, because each
- * misses cases the other sees:
- * - the sync state: entries whose last payload used the entry (its remote id, a membership).
- *   Finds links Strapi has since dropped (an unpublished pinpoint's events).
- * - the database: entries whose published version relates to the entry now. Finds links made
- *   while the entry was not online yet (Strapi reconnects relations to an entry when it is
- *   published), and readers of fields other than the remote id (tags from related names).
+ * `identity`: the entry's remote object appeared, changed id or went away, and everything that uses
+ * it follows; otherwise only its content changed, which matters only to entries that read a value
+ * through it (tags from its name...), not to those that only point at it.
  */
+type RequeueOptions = { identity: boolean };
+
 export function createRelated(strapi: Core.Strapi) {
   let cache: { mappings: Mapping[]; readers: Map<string, Reader[]> } | undefined;
 
@@ -56,11 +50,10 @@ export function createRelated(strapi: Core.Strapi) {
     )
       return cache.readers;
     const readers = new Map<string, Reader[]>();
-    const getModel = (uid: string) => modelOf(strapi, uid);
     for (const mapping of mappings) {
-      const byPath = new Map<string, Reader & { target: string }>();
+      const byPath = new Map<string, Reader>();
       const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
-      for (const t of relationTargets(mapping, getModel)) {
+      for (const t of relationTargets(mapping, (uid) => modelOf(strapi, uid))) {
         const source = fields[t.field];
         const fieldPath =
           typeof source === 'string' ? source : (source as { path?: string } | undefined)?.path;
@@ -69,26 +62,13 @@ export function createRelated(strapi: Core.Strapi) {
         const known = byPath.get(`${t.target}|${t.path}`);
         // A path used both ways (identity and a value read through it) counts as a read.
         if (known) known.identityOnly = known.identityOnly && identity;
-        else
-          byPath.set(`${t.target}|${t.path}`, {
-            mapping,
-            path: t.path,
-            target: t.target,
-            identityOnly: identity,
-          });
+        else byPath.set(`${t.target}|${t.path}`, { mapping, ...t, identityOnly: identity });
       }
-      for (const r of byPath.values())
-        readers.set(r.target, [
-          ...(readers.get(r.target) ?? []),
-          { mapping: r.mapping, path: r.path, identityOnly: r.identityOnly },
-        ]);
+      for (const r of byPath.values()) readers.set(r.target, [...(readers.get(r.target) ?? []), r]);
     }
     cache = { mappings, readers };
     return readers;
   };
-
-  /** True when a mapped content type reads entries of `uid` through a relation. */
-  const isRead = (uid: string) => readersByTarget().has(uid);
 
   const whereOn = (path: string, documentIds: string[]): Record<string, unknown> =>
     path
@@ -122,12 +102,7 @@ export function createRelated(strapi: Core.Strapi) {
     }
   }
 
-  interface Request {
-    key: EntryKey;
-    reason: string;
-    opts: RequeueOptions;
-  }
-
+  type Request = { key: EntryKey; reason: string; opts: RequeueOptions };
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
     const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
@@ -153,13 +128,7 @@ export function createRelated(strapi: Core.Strapi) {
           continue;
         if (queued.has(keyString(d))) continue;
         queued.add(keyString(d));
-        items.push({
-          contentType: d.contentType,
-          documentId: d.documentId,
-          locale: d.locale,
-          resource: d.resource,
-          reason,
-        });
+        items.push(extend(toKey(d), { resource: d.resource, reason }));
       }
       await getService('outbox', { strapi }).enqueue(items);
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
@@ -183,7 +152,9 @@ export function createRelated(strapi: Core.Strapi) {
     opts: RequeueOptions = { identity: true }
   ): Promise<void> => requeues.load({ key, reason, opts }) as Promise<void>;
 
-  return { isRead, requeue };
+  return {
+    /** True when a mapped content type reads entries of `uid` through a relation. */
+    isRead: (uid: string) => readersByTarget().has(uid),
+    requeue,
+  };
 }
-
-export type Related = ReturnType<typeof createRelated>;

@@ -1,7 +1,8 @@
 /**
  * The worker: claims due outbox rows under a lease (so replicas never push one row twice), pushes
  * them side by side through the pusher, and ends each row: done, retried later with backoff
- * (backoff.ts), or failed for an editor to see.
+ * (backoff.ts), or failed for an editor to see. Woken at once by a change and by a timer set to
+ * the next due row; a slow poll picks up work enqueued by other instances.
  */
 import { AsyncResource } from 'node:async_hooks';
 import PQueue from 'p-queue';
@@ -18,18 +19,14 @@ import { extend } from '../../utils/objects';
 /** How a row ended: pushed (or removed), skipped (nothing to change, or waiting for a dependency), failed. */
 export type RowEnd = 'done' | 'skipped' | 'failed';
 
-export const endOf = (result: PushResult): RowEnd =>
-  result.kind === 'failed'
-    ? 'failed'
-    : result.kind === 'unchanged' || result.kind === 'waiting'
-      ? 'skipped'
-      : 'done';
+const END: Record<PushResult['kind'], RowEnd> = {
+  synced: 'done',
+  removed: 'done',
+  unchanged: 'skipped',
+  waiting: 'skipped',
+  failed: 'failed',
+};
 
-/**
- * Drains the outbox: claims due rows under a lease, pushes them with bounded concurrency,
- * then completes, reschedules or gives up on each. Woken at once by a change and by a timer
- * set to the next due row; a slow poll picks up work enqueued by other instances.
- */
 export function createWorker(strapi: Core.Strapi) {
   const config = pluginConfig(strapi);
   // Enough pushes side by side for their reads and writes to share statements, no more than the
@@ -43,8 +40,9 @@ export function createWorker(strapi: Core.Strapi) {
   const outbox = () => getService('outbox', { strapi });
   const states = () => getService('state', { strapi });
 
-  /** A row left the outbox (or was given up): the resync counts it, an alert says a failure. */
-  const rowDone = (row: OutboxRow, result: PushResult, end: RowEnd) => {
+  /** The row leaves the outbox unless its entry changed meanwhile (then it runs again): the resync counts it, an alert says a failure. */
+  const finish = async (row: OutboxRow, result: PushResult, end: RowEnd) => {
+    if (!(await outbox().complete(row, coalesceOf(strapi).maxWaitMs))) return;
     getService('resync', { strapi }).onRowDone(row, result, end);
     // Refused credentials fail every entry: one alert of their own says so.
     if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
@@ -64,7 +62,7 @@ export function createWorker(strapi: Core.Strapi) {
   const idleWaiters = new Set<() => void>();
 
   const handle = async (row: OutboxRow) => {
-    const key = { contentType: row.contentType, documentId: row.documentId, locale: row.locale };
+    const key = toKey(row);
     let result: PushResult;
     const started = performance.now();
     try {
@@ -89,12 +87,10 @@ export function createWorker(strapi: Core.Strapi) {
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
-          const resource = getService('mappings', { strapi }).forContentType(
-            row.contentType
-          )?.resource;
-          if (resource) {
+          const mapping = getService('mappings', { strapi }).forContentType(row.contentType);
+          if (mapping) {
             await states().upsert(key, {
-              resource,
+              resource: mapping.resource,
               status: 'failed',
               lastError: `Gave up after ${row.attempts + 1} attempts: ${result.reason}`,
               lastErrorAt: new Date(),
@@ -104,15 +100,13 @@ export function createWorker(strapi: Core.Strapi) {
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          const finished = await outbox().complete(row, coalesceOf(strapi).maxWaitMs);
-          if (finished) rowDone(row, result, 'failed');
+          await finish(row, result, 'failed');
         } else {
           await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
       } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
-        const finished = await outbox().complete(row, coalesceOf(strapi).maxWaitMs);
-        if (finished) rowDone(row, result, endOf(result));
+        await finish(row, result, END[result.kind]);
       }
     } catch (err) {
       lastError = reasonOf(err);
@@ -318,7 +312,7 @@ export function createWorker(strapi: Core.Strapi) {
     start,
     stop,
     wake: () => wake(),
-    wakeAt: (at: number) => wakeAt(at),
+    wakeAt,
     idle,
     stats: () => ({ inFlight: inFlight.size, lastError }),
   };
