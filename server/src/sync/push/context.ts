@@ -13,20 +13,17 @@ export type PushResult =
   | { kind: 'removed' }
   | { kind: 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
-  | {
-      kind: 'failed';
-      reason: string;
-      retryable: boolean;
-      retryAfterMs?: number;
-      throttled?: boolean;
-      httpStatus?: number;
-      mapping?: boolean;
-    };
+  | ({ kind: 'failed'; reason: string; retryable: boolean } & FailureDetails);
+
+export type FailureDetails = {
+  retryAfterMs?: number;
+  throttled?: boolean;
+  httpStatus?: number;
+  mapping?: boolean;
+};
 
 /** What a create or an update answers that the sync state keeps. */
 export type RemoteAnswer = { id: number; media_url?: string | null; image_url?: string | null };
-
-export const now = () => new Date();
 
 /** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';

@@ -10,7 +10,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { createRecovery, fingerprintOf, type Fingerprint } from './recovery';
-import { api, now, requeueDependants, type RemoteAnswer } from './context';
+import { api, requeueDependants, type RemoteAnswer } from './context';
 import { extend } from '../../utils/objects';
 
 /**
@@ -103,7 +103,7 @@ export function createCreator(strapi: Core.Strapi) {
     }
     await states().upsert(key, {
       resource,
-      createStartedAt: now(),
+      createStartedAt: new Date(),
       createFingerprint: { ...fingerprint },
     });
     try {

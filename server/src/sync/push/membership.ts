@@ -62,22 +62,20 @@ export const membershipDiff = async (
     const refused = idsInErrors(errs);
     if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
   };
-  if (resource === 'list') {
-    if (add.length)
-      apply(add, await client.lists.addPinpoints(remoteId, add), (id) => members.add(id));
-    if (drop.length)
-      apply(drop, await client.lists.removePinpoints(remoteId, drop), (id) => members.delete(id));
-  } else {
-    // A pinpoint that names its lists: one membership call per list changed.
-    for (const listId of add) {
-      const r = await client.lists.addPinpoints(listId, [remoteId]);
-      errors.push(...(r.errors ?? []));
-      if (!r.errors?.length) members.add(listId);
+  const calls = [
+    { ids: add, call: client.lists.addPinpoints, done: (id: number) => members.add(id) },
+    { ids: drop, call: client.lists.removePinpoints, done: (id: number) => members.delete(id) },
+  ];
+  for (const { ids, call, done } of calls) {
+    if (resource === 'list') {
+      if (ids.length) apply(ids, await call(remoteId, ids), done);
+      continue;
     }
-    for (const listId of drop) {
-      const r = await client.lists.removePinpoints(listId, [remoteId]);
+    // A pinpoint that names its lists: one membership call per list changed.
+    for (const listId of ids) {
+      const r = await call(listId, [remoteId]);
       errors.push(...(r.errors ?? []));
-      if (!r.errors?.length) members.delete(listId);
+      if (!r.errors?.length) done(listId);
     }
   }
   return { members: [...members], errors };

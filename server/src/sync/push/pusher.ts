@@ -10,7 +10,7 @@ import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
-import { now, remoteClient, requeueDependants, type PushResult } from './context';
+import { remoteClient, requeueDependants, type FailureDetails, type PushResult } from './context';
 import { createCreator } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
@@ -78,19 +78,14 @@ export function createPusher(strapi: Core.Strapi) {
     const fail = async (
       reason: string,
       retryable: boolean,
-      extra: {
-        retryAfterMs?: number;
-        throttled?: boolean;
-        httpStatus?: number;
-        mapping?: boolean;
-      } = {}
+      extra: FailureDetails = {}
     ): Promise<PushResult> => {
       await states().upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
         status: retryable ? 'pending' : 'failed',
         lastError: reason,
-        lastErrorAt: now(),
+        lastErrorAt: new Date(),
         attempts: (state?.attempts ?? 0) + 1,
       });
       return { kind: 'failed', reason, retryable, ...extra };
@@ -152,7 +147,7 @@ export function createPusher(strapi: Core.Strapi) {
         if (state.status === 'synced') return { kind: 'unchanged' };
         // An imported entry published as it was imported: the remote holds it already.
         if (state.status === 'imported') {
-          await states().upsert(key, { resource, status: 'synced', lastSyncedAt: now() });
+          await states().upsert(key, { resource, status: 'synced', lastSyncedAt: new Date() });
           return { kind: 'unchanged' };
         }
       }
@@ -229,8 +224,8 @@ export function createPusher(strapi: Core.Strapi) {
         status: refused ? 'failed' : 'synced',
         attempts: 0,
         lastError: refused,
-        lastErrorAt: refused ? now() : null,
-        lastSyncedAt: now(),
+        lastErrorAt: refused ? new Date() : null,
+        lastSyncedAt: new Date(),
         mediaUrl,
         members: outcome.members ? members : null,
         membershipErrors: refused ? membershipErrors : null,

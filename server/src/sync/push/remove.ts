@@ -5,10 +5,11 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
-import { api, isGone, now, remoteClient, requeueDependants, type PushResult } from './context';
+import { api, isGone, remoteClient, requeueDependants, type PushResult } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';
 import { contentTypeUid } from '../shared/strapi';
+import { toKey } from '../shared/keys';
 
 /** Deletes a remote object; one that is not there (any more) is as good as deleted. */
 export const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
@@ -17,16 +18,6 @@ export const deleteRemote = async (client: RemoteClient, resource: ResourceKind,
   } catch (err) {
     if (!isGone(err)) throw err;
   }
-};
-
-/** Any version of the entry (a draft included) is still there. */
-const documentExists = async (strapi: Core.Strapi, key: EntryKey) => {
-  const where: Record<string, unknown> = { documentId: key.documentId };
-  if (key.locale) where.locale = key.locale;
-  const row = await strapi.db
-    .query(contentTypeUid(key.contentType))
-    .findOne({ select: ['id'], where });
-  return Boolean(row);
 };
 
 export function createRemover(
@@ -47,7 +38,7 @@ export function createRemover(
     remoteId: number
   ) => {
     for (const d of await states().dependantsOf(key)) {
-      const dKey = { contentType: d.contentType, documentId: d.documentId, locale: d.locale };
+      const dKey = toKey(d);
       if (resource === 'pinpoint' && d.resource === 'event' && d.remoteId != null) {
         // Whether or not the remote cascades, no event stays online at a pinpoint that is gone.
         await deleteRemote(client, 'event', d.remoteId);
@@ -59,7 +50,7 @@ export function createRemover(
           createStartedAt: null,
           createFingerprint: null,
           lastError: `Its pinpoint was removed from the remote, and the event with it.`,
-          lastErrorAt: now(),
+          lastErrorAt: new Date(),
         });
       } else if (
         d.members?.includes(remoteId) &&
@@ -90,7 +81,14 @@ export function createRemover(
     // An imported draft never went online from Strapi: the object stays as the remote has it.
     // Deleting the entry only lets the object go (no entry owns it any more).
     if (state.status === 'imported') {
-      if (await documentExists(strapi, key)) return { kind: 'unchanged' };
+      // Any version of the entry (a draft included) still there keeps it.
+      const where = key.locale
+        ? { documentId: key.documentId, locale: key.locale }
+        : { documentId: key.documentId };
+      const row = await strapi.db
+        .query(contentTypeUid(key.contentType))
+        .findOne({ select: ['id'], where });
+      if (row) return { kind: 'unchanged' };
       await states().remove(key);
       return { kind: 'removed' };
     }
@@ -107,7 +105,7 @@ export function createRemover(
             status: 'orphaned',
             payloadHash: null,
             lastError: `The entry is no longer published (${why}); the remote has no delete for categories, so category ${state.remoteId} stays online without a source.`,
-            lastErrorAt: now(),
+            lastErrorAt: new Date(),
           });
           // Pinpoints using it must drop it.
           await requeueDependants(strapi, key, 'category orphaned');
