@@ -33,10 +33,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Bumped when an admin saves credentials: a read of them that started before is stale. */
   let credentialsVersion = 0;
 
-  /**
-   * Credentials are read from the store at most every 2 s (a push used to cost one store query),
-   * at once after a save here; another instance's save is seen within that time.
-   */
+  // Read from the store at most every 2 s (a push used to cost one store query), at once after a
+  // save here; another instance's save is seen within that time.
   let cached: { at: number; version: number; value: Promise<Saved> } | undefined;
   const current = (): Promise<Saved> => {
     if (!cached || cached.version !== credentialsVersion || Date.now() - cached.at > 2000) {
@@ -54,9 +52,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       fetch: opts.limited === false ? undefined : getLimiter().wrap(httpFetch),
       logger: {
         debug: () => undefined,
-        info: (m: string) => strapi.log.info(`[location-content] ${m}`),
-        warn: (m: string) => strapi.log.warn(`[location-content] ${m}`),
-        error: (m: string) => strapi.log.error(`[location-content] ${m}`),
+        info: (m) => strapi.log.info(`[location-content] ${m}`),
+        warn: (m) => strapi.log.warn(`[location-content] ${m}`),
+        error: (m) => strapi.log.error(`[location-content] ${m}`),
       },
     });
 

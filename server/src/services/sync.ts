@@ -1,22 +1,23 @@
 import type { Core } from '@strapi/strapi';
-import type { Credentials } from '../../settings/credentials';
-import { reasonOf } from '../../sync/shared/db-error';
-import { refreshPlannerStatistics } from '../../sync/shared/dialect';
-import type { DriftGroup } from '../../sync/drift';
+import type { Credentials } from '../settings/credentials';
+import { reasonOf } from '../sync/shared/db-error';
+import { refreshPlannerStatistics } from '../sync/shared/dialect';
+import type { DriftGroup } from '../sync/drift';
 import type {
   DryRunPlan,
+  EntryKey,
+  EntryState,
   KeyInput,
   LinkOptions,
   ResyncProgress,
   SyncService,
   SyncStatusReport,
-} from '../../../../shared/contracts/sync';
-import type { ImportOptions } from '../../../../shared/contracts/import';
-import { cliRun } from '../../run-mode';
-import { getService, type Services } from '../../utils';
-import { createEntries } from './entries';
-import { extend } from '../../utils/objects';
-import { toKey } from '../../sync/shared/keys';
+} from '../../../shared/contracts/sync';
+import type { ImportOptions } from '../../../shared/contracts/import';
+import { cliRun } from '../run-mode';
+import { getService, type Services } from '../utils';
+import { extend } from '../utils/objects';
+import { toKey } from '../sync/shared/keys';
 
 /**
  * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
@@ -26,14 +27,65 @@ import { toKey } from '../../sync/shared/keys';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = getService('settings', { strapi });
-  const entries = createEntries(strapi);
   const service = <K extends keyof Services>(name: K) => getService(name, { strapi });
+  const resourceOf = (uid: string) => service('mappings').forContentType(uid)?.resource;
   const outbox = () => service('outbox');
   const worker = () => service('worker');
   const resync = () => service('resync');
   const inventory = () => service('inventory').walk;
   const drift = () => service('drift');
   const importer = () => service('import');
+
+  /** A key without a locale names the default locale of a localized type, and '' otherwise. */
+  const keyOf = async (key: KeyInput): Promise<EntryKey> => {
+    let locale = key.locale;
+    if (!locale && service('push').isLocalized(key.contentType))
+      locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+    return toKey(extend(key, { locale }));
+  };
+
+  const enqueue = async (keys: KeyInput[], reason: string) => {
+    const items = [];
+    for (const k of keys) {
+      const resource = resourceOf(k.contentType);
+      if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
+      items.push(extend(await keyOf(k), { resource, reason }));
+    }
+    await outbox().enqueue(items);
+    worker().wake();
+    return items.length;
+  };
+
+  const stateOf = async (key: KeyInput): Promise<EntryState | null> => {
+    const k = await keyOf(key);
+    const s = await service('state').get(k);
+    const queued = outbox().intents.has(k) || (await outbox().isQueued(k));
+    if (s)
+      return extend(k, {
+        resource: s.resource,
+        status: s.status,
+        remoteId: s.remoteId,
+        attempts: s.attempts,
+        lastError: s.lastError,
+        lastErrorAt: s.lastErrorAt?.toISOString() ?? null,
+        lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
+        mediaUrl: s.mediaUrl,
+        queued,
+      });
+    if (!queued) return null;
+    return extend(k, {
+      // queued entries are of mapped types: the outbox takes no other
+      resource: resourceOf(k.contentType)!,
+      status: 'pending' as const,
+      remoteId: null,
+      attempts: 0,
+      lastError: null,
+      lastErrorAt: null,
+      lastSyncedAt: null,
+      mediaUrl: null,
+      queued,
+    });
+  };
 
   return {
     async start() {
@@ -98,62 +150,38 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       settings.close();
     },
 
-    /** Queues one entry now (the "Push now" action); the push itself happens in the background. */
+    // Each method is documented on SyncService (shared/contracts/sync.ts).
     async push(key: KeyInput) {
-      await entries.enqueue([key], 'manual');
+      await enqueue([key], 'manual');
     },
-
-    pushMany: (keys: KeyInput[]) => entries.enqueue(keys, 'manual'),
+    pushMany: (keys: KeyInput[]) => enqueue(keys, 'manual'),
 
     resync(options: { dryRun?: boolean } = {}): Promise<ResyncProgress | DryRunPlan> {
       return options.dryRun ? resync().dryRun() : resync().start();
     },
 
-    /**
-     * Walks the remote account into the inventory table (behind the pushes); resolves when the
-     * walk is complete, rejects when it stopped (it resumes from the last page at the next call).
-     */
     async inventory() {
       await inventory().walkAll();
       return inventory().progress();
     },
 
-    /**
-     * Compares the remote account with the sync states (after a fresh inventory walk unless
-     * `fresh: false`) and keeps the report; reads only.
-     */
     check: (options: { fresh?: boolean } = {}) => drift().check(options),
 
-    /** Queues the repairs of the given groups of the last drift report. */
     repair: (options: { groups: DriftGroup[] }) => drift().repair(options.groups),
 
-    /** One firing of the scheduled check, as the cron runs it (`fireDate`: the time it fired for). */
     reconcileNow: (fireDate?: Date) => drift().reconcile.fire(fireDate),
 
-    /** The last drift report and repair, as kept. */
     drift: () => drift().stored(),
 
-    /**
-     * Onboarding: entries without a remote object matched with the objects no entry owns, from the
-     * last complete inventory walk. A dry run (unless `dryRun: false`) only proposes; otherwise
-     * the links are recorded and the linked entries pushed (updates in place).
-     */
     link: (options: LinkOptions = {}) => service('link').link(options),
 
-    /**
-     * Import: the remote objects no entry owns into entries of the mapped types. `dryRun: true`
-     * answers the plan; otherwise the background job starts (or the one running is joined) and
-     * its progress is answered.
-     */
     import: ((options: ImportOptions = {}) =>
       options.dryRun
         ? importer().run(extend(options, { dryRun: true as const }))
         : importer().run(extend(options, { dryRun: false as const }))) as SyncService['import'],
 
-    /** The import job running or the last one; null before the first. */
     importProgress: () => importer().progress(),
 
-    /** Every failed entry goes back to the queue, due at once; returns how many. */
     async retryFailed() {
       const states = service('state');
       let n = 0;
@@ -180,15 +208,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     status: (options: { failedLimit?: number } = {}): Promise<SyncStatusReport> =>
       getService('status', { strapi }).report(options),
 
-    /** What the entry's draft and published version would send now; nothing is sent. */
-    previewOf: entries.previewOf,
+    previewOf: async (key: KeyInput) => service('preview')(await keyOf(key)),
+    historyOf: async (key: KeyInput) => service('history').list(await keyOf(key)),
+    stateOf,
 
-    /** The last attempts to push one entry, newest first. */
-    historyOf: entries.historyOf,
-
-    stateOf: entries.stateOf,
-
-    /** Resolves when nothing is queued or in flight, a resync still listing entries included. */
     async idle(options: { timeoutMs?: number } = {}) {
       const end = Date.now() + (options.timeoutMs ?? 60_000);
       for (;;) {

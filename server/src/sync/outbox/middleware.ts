@@ -49,7 +49,7 @@ interface MiddlewareDeps {
   localesOf: (contentType: string, documentId: string) => Promise<string[]>;
   /**
    * Takes the intents of a committed change. It must not make the save wait for a write
-   * (services/sync.ts buffers them); a promise it returns is awaited, a throw is logged.
+   * (services/outbox.ts buffers them); a promise it returns is awaited, a throw is logged.
    */
   record: (items: EnqueueItem[]) => void | Promise<void>;
 }
