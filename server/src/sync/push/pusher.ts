@@ -11,11 +11,10 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { remoteClient, requeueDependants, type FailureDetails, type PushResult } from './context';
-import { createCreator } from './create';
+import { createCreator, type Sent } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
-import { createUpdater, type Sent } from './update';
 import { extend } from '../../utils/objects';
 import { failureOf } from '../shared/db-error';
 
@@ -28,9 +27,8 @@ export function createPusher(strapi: Core.Strapi) {
   const { readEntry, mappingContext, isLocalized, hasDraftAndPublish } =
     createPayloadSource(strapi);
   const creator = createCreator(strapi);
-  const { claimLostCreate } = creator;
+  const { claimLostCreate, updateOrCreate } = creator;
   const { remove } = createRemover(strapi, creator);
-  const { updateOrCreate } = createUpdater(strapi, creator);
 
   /**
    * The refs of a state are rewritten (with their rows in the refs table) only when they change:
@@ -160,7 +158,7 @@ export function createPusher(strapi: Core.Strapi) {
         try {
           payload = await loadMedia(
             // The request interfaces have no index signature; from here on the payload's
-            // fields are read and cleared by name (update.ts, pushedFieldsOf).
+            // fields are read and cleared by name (withClears in create.ts, pushedFieldsOf).
             outcome.payload as Record<string, unknown>,
             outcome.deferredMedia,
             ctx
