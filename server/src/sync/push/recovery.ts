@@ -126,26 +126,22 @@ export function createRecovery(deps: RecoveryDeps) {
     }
     // The common case: the last complete walk saw the collection in ascending id order, and a read
     // from its last page to the end (a page or two) shows every object created since.
-    const tail = await deps.walk.readTail(resource, lostAt);
-    if (tail) {
-      const rows = (await deps.table.byNameKey(resource, nameKeyOf(fp.name))).filter((row) =>
+    const known = async () =>
+      (await deps.table.byNameKey(resource, nameKeyOf(fp.name))).filter((row) =>
         matches(resource, fp, asRemote(row))
       );
+    const newestFirst = (rows: InventoryRow[]) => rows.map((r) => r.remoteId).sort((a, b) => b - a);
+    if (await deps.walk.readTail(resource, lostAt)) {
+      const rows = await known();
       // The last walk and this read together hold every object. A match seen only before the loss
       // (an older twin) may be gone since: only a full walk tells. One seen after it (by a walk
       // that was under way when the create was lost) is as fresh as a new walk would make it.
-      if (rows.every((row) => row.seenAt >= lostAt))
-        return rows.map((row) => row.remoteId).sort((a, b) => b - a);
+      if (rows.every((row) => row.seenAt >= lostAt)) return newestFirst(rows);
     }
     let notBefore = lostAt;
     for (let round = 0; ; round++) {
       const phase = await deps.walk.walkResource(resource, notBefore);
-      const rows = await deps.table.byNameKey(resource, nameKeyOf(fp.name));
-      const ids = rows
-        .map(asRemote)
-        .filter((o) => matches(resource, fp, o))
-        .map((o) => o.id)
-        .sort((a, b) => b - a);
+      const ids = newestFirst(await known());
       // Every page gave the same `count`, or not: when it changed, an object may have been deleted
       // during the walk, and with offset pages (the real service's) the objects after it moved back
       // by one: one of them may have slipped past the walk.

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { groupBy } from './batcher';
 import { createIndexIfMissing } from './dialect';
+import type { EntryKey } from './types';
 
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
 export const STATE_UID = 'plugin::location-content.sync-state';
@@ -73,6 +76,24 @@ export const newRow = (
   };
   return Object.assign(row, ...columns);
 };
+
+/** Entries of `keys` 500 at a time, one content type and locale each, as a WHERE on `col`'s key columns. */
+export function* keySlices(keys: EntryKey[], col: (attr: string) => string) {
+  for (const group of groupBy(keys, (k) => `${k.contentType}|${k.locale}`).values()) {
+    for (let i = 0; i < group.length; i += 500) {
+      const slice = group.slice(i, i + 500);
+      const where = {
+        [col('contentType')]: slice[0].contentType,
+        [col('entryLocale')]: slice[0].locale,
+      };
+      yield (q: Knex.QueryBuilder) =>
+        q.where(where).whereIn(
+          col('entryDocumentId'),
+          slice.map((k) => k.documentId)
+        );
+    }
+  }
+}
 
 /** The columns of an entry's key, in every plugin table. */
 export const entryKeyColumns = (col: (attr: string) => string) => [

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { createBatcher, groupBy } from '../shared/batcher';
+import { createBatcher } from '../shared/batcher';
 import { keyString, toKey } from '../shared/keys';
 import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
-import { OUTBOX_UID, tableInfo } from '../shared/tables';
+import { keySlices, OUTBOX_UID, tableInfo } from '../shared/tables';
 import type { StateRecord, StateRows } from '.';
 
 type Table = ReturnType<typeof tableInfo>;
@@ -19,22 +19,10 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
     const { table, col } = info();
     const out = new Map<string, StateRecord>();
-    for (const group of groupBy(keys, (k) => `${k.contentType}|${k.locale}`).values()) {
-      for (let i = 0; i < group.length; i += 500) {
-        const slice = group.slice(i, i + 500);
-        const rows = await knex()(table)
-          .where({
-            [col('contentType')]: slice[0].contentType,
-            [col('entryLocale')]: slice[0].locale,
-          })
-          .whereIn(
-            col('entryDocumentId'),
-            slice.map((k) => k.documentId)
-          );
-        for (const r of rows) {
-          const s = fromRow(r);
-          out.set(keyString(s), s);
-        }
+    for (const where of keySlices(keys, col)) {
+      for (const r of await knex()(table).modify(where)) {
+        const s = fromRow(r);
+        out.set(keyString(s), s);
       }
     }
     return out;

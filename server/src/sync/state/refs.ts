@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { createBatcher, groupBy } from '../shared/batcher';
+import { createBatcher } from '../shared/batcher';
+import { keySlices } from '../shared/tables';
 import { keyString } from '../shared/keys';
 import { insertRows } from '../shared/dialect';
 import type { EntryKey } from '../shared/types';
@@ -34,22 +35,7 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
     records: Array<EntryKey & { refs?: StateRecord['refs'] }>
   ) => {
     const refs = refInfo();
-    const groups = groupBy<EntryKey>(records, (r) => `${r.contentType}|${r.locale}`);
-    for (const group of groups.values()) {
-      for (let i = 0; i < group.length; i += 500) {
-        const slice = group.slice(i, i + 500);
-        await trx(refs.table)
-          .where({
-            [refs.col('contentType')]: slice[0].contentType,
-            [refs.col('entryLocale')]: slice[0].locale,
-          })
-          .whereIn(
-            refs.col('entryDocumentId'),
-            slice.map((k) => k.documentId)
-          )
-          .del();
-      }
-    }
+    for (const where of keySlices(records, refs.col)) await trx(refs.table).modify(where).del();
     const rows = records.flatMap((r) =>
       (r.refs ?? []).map((ref) => ({
         [refs.col('contentType')]: r.contentType,
