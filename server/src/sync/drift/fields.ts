@@ -1,13 +1,13 @@
 import { toMsUtc } from '../../remote/dates';
 import type { ResourceKind } from '../../remote/types';
-import type { FieldChange } from './report';
+import type { FieldChange } from '../../../../shared/contracts/drift';
 
 /**
  * Fields both sent and read back, per resource: only these can be compared. Media URLs are the
  * remote's own (it may move a file), the event's pinpoint is a request field only, altitude is
  * never read back.
  */
-export const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
+const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
   pinpoint: [
     'name',
     'description',
@@ -88,8 +88,6 @@ function same(key: string, pushed: unknown, remote: unknown): boolean {
     return normalText(pushed) === normalText(remote);
   return JSON.stringify(pushed) === JSON.stringify(remote);
 }
-
-export type { FieldChange } from './report';
 
 /** Fields the remote holds otherwise than they were pushed, what it may legitimately rewrite left out. */
 export function changedFields(

@@ -4,7 +4,7 @@ import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { failureOf } from '../shared/db-error';
 import { identityOf } from './identity';
 import { walkMembers } from './members';
-import { createTailReader, type RunningWalk } from './tail';
+import { createTailReader, type Running } from './tail';
 import {
   NOT_SENT,
   RESOURCES,
@@ -18,8 +18,6 @@ import {
   type WalkDeps,
 } from './walk-context';
 
-export { RESOURCES, WalkStoppedError };
-
 /**
  * The inventory walk: every collection page by page through `next`, each page stored as it
  * comes. A failed page is asked again in place (a GET is safe to repeat); a walk that still
@@ -28,7 +26,7 @@ export { RESOURCES, WalkStoppedError };
 export function createInventoryWalk(deps: WalkDeps) {
   const ctx = createWalkContext(deps);
   const { strapi, table, load, save, pageOf } = ctx;
-  const running = new Map<ResourceKind, RunningWalk & { promise: Promise<PhaseState> }>();
+  const running = new Map<ResourceKind, Running<PhaseState>>();
   const tail = createTailReader(ctx, running);
   let full: Promise<void> | undefined;
   let membersRunning: Promise<void> | undefined;
@@ -222,26 +220,15 @@ export function createInventoryWalk(deps: WalkDeps) {
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
-      state: full
-        ? ('running' as const)
-        : s.walk?.state === 'failed'
-          ? ('failed' as const)
-          : s.walk?.state === 'done'
-            ? ('done' as const)
-            : ('idle' as const),
+      state: full ? 'running' : s.walk?.state === 'running' ? 'idle' : (s.walk?.state ?? 'idle'),
       startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
-      phase: current as ResourceKind | 'members' | null,
+      phase: current,
       phases,
       error: s.walk?.error ?? null,
       lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
       held: await table.counts(),
       unowned: await table.unownedCount(),
     };
-  };
-
-  /** At boot, before any walk. */
-  const start = () => {
-    ctx.stopped = false;
   };
 
   /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
@@ -263,11 +250,6 @@ export function createInventoryWalk(deps: WalkDeps) {
     ]);
     await ctx.saved();
   };
-
-  const lastCompleteAt = async () => (await load()).lastCompleteAt;
-
-  /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
-  const account = async () => (await load()).account ?? null;
 
   /**
    * Another account's objects are no use (and would be proposed for linking): what is held is
@@ -301,8 +283,9 @@ export function createInventoryWalk(deps: WalkDeps) {
   };
 
   return {
-    account,
-    lastCompleteAt,
+    /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
+    account: async () => (await load()).account ?? null,
+    lastCompleteAt: async () => (await load()).lastCompleteAt,
     interrupted,
     forget,
     setAccount,
@@ -310,11 +293,11 @@ export function createInventoryWalk(deps: WalkDeps) {
     walkResource,
     readTail: tail.readTail,
     progress,
-    start,
+    /** At boot, before any walk. */
+    start: () => void (ctx.stopped = false),
     stop,
     isRunning: () => Boolean(full),
   };
 }
 
 export type InventoryWalk = ReturnType<typeof createInventoryWalk>;
-export type { InventoryProgress };
