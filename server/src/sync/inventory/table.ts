@@ -109,13 +109,8 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
-  const removeUnseen = async (resource: ResourceKind, before: number) => {
-    const { table, col } = objects();
-    return knex()(table)
-      .where(col('resource'), resource)
-      .andWhere(col('seenAt'), '<', before)
-      .del();
-  };
+  const removeUnseen = (resource: ResourceKind, before: number) =>
+    strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } });
 
   const upsertMembers = async (
     listId: number,
@@ -141,12 +136,10 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
-  const removeUnseenMembers = async (listId: number, before?: number) => {
-    const { table, col } = members();
-    const q = knex()(table).where(col('listId'), listId);
-    if (before !== undefined) q.andWhere(col('seenAt'), '<', before);
-    return q.del();
-  };
+  const removeUnseenMembers = (listId: number, before?: number) =>
+    strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({
+      where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
+    });
 
   /** Everything held: the credentials now name another account. */
   const clear = async () => {
@@ -156,14 +149,9 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
   /** One object deleted from the remote, with its memberships. */
   const remove = async (resource: ResourceKind, remoteId: number) => {
-    const o = objects();
-    await knex()(o.table)
-      .where({ [o.col('resource')]: resource, [o.col('remoteId')]: remoteId })
-      .del();
-    const m = members();
-    await knex()(m.table)
-      .where(m.col(resource === 'list' ? 'listId' : 'pinpointId'), remoteId)
-      .del();
+    await strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
+    const side = resource === 'list' ? 'listId' : 'pinpointId';
+    await strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
   };
 
   /** Memberships of lists the inventory no longer holds. */

@@ -1,5 +1,4 @@
 import type { ResourceKind } from '../../remote/types';
-import { identityOf } from './identity';
 import {
   NOT_SENT,
   WalkStoppedError,
@@ -80,12 +79,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
         if (!(id > last)) return null;
         last = id;
       }
-      await table.upsertObjects(
-        resource,
-        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
-        Date.now(),
-        phase.walkId
-      );
+      await ctx.store(resource, page, phase.walkId);
       if (!page.next) break;
       if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return null;
       followed.add(page.next);

@@ -5,6 +5,8 @@ import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../../remote/limiter';
 import { reasonOf } from '../shared/db-error';
 import { pluginConfig } from '../shared/config';
+import { api } from '../push/context';
+import { identityOf } from './identity';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
@@ -51,6 +53,15 @@ export interface Stored {
   /** the account the inventory describes (see `account.ts`); absent in inventories kept before it */
   account?: string | null;
 }
+
+/** An inventory that holds nothing: before the first walk, or after the account changed. */
+export const emptyStored = (account: string | null = null): Stored => ({
+  walk: null,
+  phases: {},
+  members: null,
+  lastCompleteAt: null,
+  account,
+});
 
 export const NOT_SENT = Number.MAX_SAFE_INTEGER;
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
@@ -106,11 +117,7 @@ export function createWalkContext(deps: WalkDeps) {
   let unsaved = 0;
 
   const read = async (): Promise<Stored> => ({
-    walk: null,
-    phases: {},
-    members: null,
-    lastCompleteAt: null,
-    account: null,
+    ...emptyStored(),
     ...((await store().get({ key: STORE_KEY })) as Stored | null),
   });
   /** Nothing of this instance's own is under way or waiting to be written. */
@@ -152,6 +159,14 @@ export function createWalkContext(deps: WalkDeps) {
       return saving;
     },
     saved: () => saving,
+    /** Stores the objects of a page as seen now by the walk `walkId`. */
+    store: (resource: ResourceKind, page: RemotePage, walkId: string) =>
+      deps.table.upsertObjects(
+        resource,
+        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
+        Date.now(),
+        walkId
+      ),
     /** One page of `resource` (`link` null for the first), asked again on a transient failure. */
     pageOf: async (
       resource: ResourceKind,
@@ -159,18 +174,17 @@ export function createWalkContext(deps: WalkDeps) {
       filter?: { list?: number },
       onSent?: (at: number) => void
     ): Promise<RemotePage> => {
-      const client = await deps.client();
-      const api = {
-        pinpoint: client.pinpoints,
-        event: client.events,
-        category: client.categories,
-        list: client.lists,
-        // Each API answers its own object type; the walk reads them all as records of fields.
-      }[resource] as unknown as { page(from: object): Promise<RemotePage> };
+      // Each API answers its own object type; the walk reads them all as records of fields.
+      const pages = api(await deps.client(), resource) as unknown as {
+        page(from: object): Promise<RemotePage>;
+      };
       for (let attempt = 1; ; attempt++) {
         if (ctx.stopped) throw new WalkStoppedError();
         try {
-          return await deps.background(() => api.page({ link: link ?? undefined, filter }), onSent);
+          return await deps.background(
+            () => pages.page({ link: link ?? undefined, filter }),
+            onSent
+          );
         } catch (err) {
           if (!transient(err) || attempt >= PAGE_ATTEMPTS) throw err;
           await new Promise((r) => setTimeout(r, delay(attempt)));

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { failureOf } from '../shared/db-error';
-import { identityOf } from './identity';
 import { walkMembers } from './members';
 import { createTailReader, type Running } from './tail';
 import {
@@ -14,7 +13,7 @@ import {
   refused,
   type PhaseState,
   type RemotePage,
-  type Stored,
+  emptyStored,
   type WalkDeps,
 } from './walk-context';
 
@@ -88,16 +87,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         ahead = pageOf(resource, next);
         ahead.catch(() => undefined);
       }
-      const seenAt = Date.now();
-      await table.upsertObjects(
-        resource,
-        page.results.map((o) => ({
-          id: Number(o.id),
-          identity: identityOf(resource, o),
-        })),
-        seenAt,
-        phase.walkId
-      );
+      await ctx.store(resource, page, phase.walkId);
       phase.pages += 1;
       phase.objects += page.results.length;
       for (const o of page.results) {
@@ -261,13 +251,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       await settle();
       await table.clear();
       const s = await load();
-      Object.assign(s, {
-        walk: null,
-        phases: {},
-        members: null,
-        lastCompleteAt: null,
-        account: next,
-      } satisfies Stored);
+      Object.assign(s, emptyStored(next));
       await save();
     } finally {
       ctx.stopped = false;
