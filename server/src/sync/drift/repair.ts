@@ -3,7 +3,7 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
 import { keyString, toKey } from '../shared/keys';
-import { STATE_UID, tableInfo } from '../shared/tables';
+import { STATE_UID } from '../shared/tables';
 import { api } from '../push/context';
 import { PushRefusedError } from '../shared/refusal';
 import { pushRefusal } from '../../config/environment';
@@ -32,9 +32,6 @@ export function createDriftRepair(strapi: Core.Strapi) {
   const states = getService('state', { strapi });
   /** why this instance may not write to the remote itself (pushIn, syncEnabled), or null */
   const refusal = () => pushRefusal(pluginConfig(strapi));
-  const knex = () => strapi.db.connection;
-  const attempts = 3;
-  const delay = (n: number) => 500 * 2 ** (n - 1);
 
   /** Entries of the report whose state still names the same remote object. */
   const current = async (refs: DriftEntryRef[]) => {
@@ -64,16 +61,13 @@ export function createDriftRepair(strapi: Core.Strapi) {
   };
 
   /** A create in flight or lost: its object may be on the remote without an owner yet. */
-  const createsUnresolved = async (resource: ResourceKind) => {
-    const { table, col } = tableInfo(strapi, STATE_UID);
-    return Boolean(
-      await knex()(table)
-        .where(col('resource'), resource)
-        .whereNull(col('remoteId'))
-        .whereNotNull(col('createStartedAt'))
-        .first('id')
+  const createsUnresolved = async (resource: ResourceKind) =>
+    Boolean(
+      await strapi.db.query(STATE_UID).findOne({
+        select: ['id'],
+        where: { resource, remoteId: null, createStartedAt: { $notNull: true } },
+      })
     );
-  };
 
   const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
     for (let attempt = 1; ; attempt++) {
@@ -82,8 +76,8 @@ export function createDriftRepair(strapi: Core.Strapi) {
         return;
       } catch (err) {
         if (err instanceof RemoteError && err.code === 'not_found') return;
-        if (!(err instanceof RemoteError && err.retryable) || attempt >= attempts) throw err;
-        await new Promise((r) => setTimeout(r, delay(attempt)));
+        if (!(err instanceof RemoteError && err.retryable) || attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
       }
     }
   };
