@@ -99,7 +99,7 @@ export function createDriftCheck(strapi: Core.Strapi) {
       // Memberships as last pushed (`members`) against the ones the walk saw.
       const lists = present.filter((s) => s.resource === 'list' && s.members);
       const pinpoints = present.filter((s) => s.resource === 'pinpoint' && s.members?.length);
-      const idsOf = (states: StateRecord[]) => states.map((s) => s.remoteId!);
+      const idsOf = (owners: StateRecord[]) => owners.map((s) => s.remoteId!);
       const held = [
         ...(await table.memberships('listId', idsOf(lists))),
         ...(await table.memberships('pinpointId', idsOf(pinpoints))),
