@@ -210,6 +210,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
+      // Stored as running but not run here: interrupted, idle until it resumes.
       state: full ? 'running' : s.walk?.state === 'running' ? 'idle' : (s.walk?.state ?? 'idle'),
       startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
       phase: current,
