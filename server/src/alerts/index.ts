@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { AlertKind, AlertMessage, SendTestAlert } from '../../../shared/contracts/alerts';
 import { environmentName } from '../config/environment';
-import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
+import { pluginConfig } from '../sync/shared/config';
 import { failureOf } from '../sync/shared/db-error';
 import { keyLabel } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
@@ -16,6 +16,8 @@ const checkEveryMs = (stuckMinutes = 15) =>
   Math.min(60_000, Math.max(1_000, (stuckMinutes * 60_000) / 10));
 
 type Delivery = SendTestAlert.Response['result'];
+/** A channel's failure as the result and the log show it: its message, cut short. */
+const errorText = (err: unknown) => String((err as Error | null)?.message ?? err).slice(0, 300);
 
 const dashboardUrl = (strapi: Core.Strapi) => {
   const admin = String(strapi.config.get('admin.absoluteUrl') ?? '/admin').replace(/\/+$/, '');
@@ -29,7 +31,7 @@ const dashboardUrl = (strapi: Core.Strapi) => {
  * and the remote's redacted reasons only.
  */
 export function createAlerts(strapi: Core.Strapi) {
-  const config = () => (strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig).alerts;
+  const config = () => pluginConfig(strapi).alerts;
   let lastProgressAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
 
@@ -53,10 +55,7 @@ export function createAlerts(strapi: Core.Strapi) {
           await email.send({ to: c.email.join(','), subject: m.title, text: m.text });
           result.email = { to: c.email.length, error: null };
         } catch (err) {
-          result.email = {
-            to: 0,
-            error: String((err as Error | null)?.message ?? err).slice(0, 300),
-          };
+          result.email = { to: 0, error: errorText(err) };
         }
       }
     }
@@ -72,18 +71,14 @@ export function createAlerts(strapi: Core.Strapi) {
         const ok = res.status >= 200 && res.status < 300;
         result.webhook = { status: res.status, error: ok ? null : `answered ${res.status}` };
       } catch (err) {
-        result.webhook = {
-          status: null,
-          error: String((err as Error | null)?.message ?? err).slice(0, 300),
-        };
+        result.webhook = { status: null, error: errorText(err) };
       }
     }
-    for (const [channel, r] of Object.entries(result)) {
+    for (const [channel, r] of Object.entries(result))
       if (r?.error)
         strapi.log.warn(
           `[location-content] the ${m.kind} alert could not be sent by ${channel}: ${r.error}`
         );
-    }
     return result;
   };
 
@@ -148,7 +143,6 @@ export function createAlerts(strapi: Core.Strapi) {
     stop() {
       if (timer) clearInterval(timer);
     },
-    checkStuck,
     /** the settings page's button: sent whatever the interval, to every configured channel */
     sendTest: () =>
       deliver(
@@ -156,5 +150,3 @@ export function createAlerts(strapi: Core.Strapi) {
       ),
   };
 }
-
-export type Alerts = ReturnType<typeof createAlerts>;

@@ -1,13 +1,13 @@
-import { toMsUtc } from '../../remote/dates';
+import { msUtc } from '../inventory/identity';
 import type { ResourceKind } from '../../remote/types';
-import type { FieldChange } from './report';
+import type { FieldChange } from '../../../../shared/contracts/drift';
 
 /**
  * Fields both sent and read back, per resource: only these can be compared. Media URLs are the
  * remote's own (it may move a file), the event's pinpoint is a request field only, altitude is
  * never read back.
  */
-export const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
+const COMPARED_FIELDS: Record<ResourceKind, readonly string[]> = {
   pinpoint: [
     'name',
     'description',
@@ -54,15 +54,6 @@ const normalText = (v: string) =>
 
 const empty = (v: unknown) => v == null || v === '' || (Array.isArray(v) && v.length === 0);
 
-const msUtc = (v: unknown) => {
-  if (typeof v !== 'string') return v ?? null;
-  try {
-    return toMsUtc(v);
-  } catch {
-    return v;
-  }
-};
-
 function same(key: string, pushed: unknown, remote: unknown): boolean {
   if (empty(pushed) && empty(remote)) return true;
   if (empty(pushed) !== empty(remote)) return false;
@@ -78,8 +69,8 @@ function same(key: string, pushed: unknown, remote: unknown): boolean {
     const norm = (v: unknown) =>
       JSON.stringify(
         (v as Array<{ start?: unknown; end?: unknown } | null>).map((d) => ({
-          start: msUtc(d?.start),
-          end: msUtc(d?.end),
+          start: msUtc(d?.start) ?? d?.start ?? null,
+          end: msUtc(d?.end) ?? d?.end ?? null,
         }))
       );
     return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
@@ -88,8 +79,6 @@ function same(key: string, pushed: unknown, remote: unknown): boolean {
     return normalText(pushed) === normalText(remote);
   return JSON.stringify(pushed) === JSON.stringify(remote);
 }
-
-export type { FieldChange } from './report';
 
 /** Fields the remote holds otherwise than they were pushed, what it may legitimately rewrite left out. */
 export function changedFields(

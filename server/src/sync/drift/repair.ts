@@ -3,19 +3,21 @@ import { RemoteError, type RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
 import { keyString, toKey } from '../shared/keys';
-import { INVENTORY_MEMBER_UID, INVENTORY_UID, STATE_UID, tableInfo } from '../shared/tables';
+import { STATE_UID } from '../shared/tables';
+import { api } from '../push/context';
 import { PushRefusedError } from '../shared/refusal';
 import { pushRefusal } from '../../config/environment';
 import { pluginConfig } from '../shared/config';
 import { getService } from '../../utils';
 import { extend } from '../../utils/objects';
-import {
-  DRIFT_GROUPS,
-  type DriftEntryRef,
-  type DriftGroup,
-  type DriftReport,
-  type RepairOutcome,
-} from './report';
+import type {
+  DriftEntryRef,
+  DriftGroup,
+  DriftNotOurs,
+  DriftReport,
+  RepairOutcome,
+} from '../../../../shared/contracts/drift';
+import { DRIFT_GROUPS } from './report';
 
 const REASON = 'drift repair';
 
@@ -30,9 +32,6 @@ export function createDriftRepair(strapi: Core.Strapi) {
   const states = getService('state', { strapi });
   /** why this instance may not write to the remote itself (pushIn, syncEnabled), or null */
   const refusal = () => pushRefusal(pluginConfig(strapi));
-  const knex = () => strapi.db.connection;
-  const attempts = 3;
-  const delay = (n: number) => 500 * 2 ** (n - 1);
 
   /** Entries of the report whose state still names the same remote object. */
   const current = async (refs: DriftEntryRef[]) => {
@@ -47,10 +46,11 @@ export function createDriftRepair(strapi: Core.Strapi) {
     const live = await current(refs);
     for (const s of live) {
       const members = patchMembers?.get(keyString(s));
-      await states.upsert(
-        { contentType: s.contentType, documentId: s.documentId, locale: s.locale },
-        { resource: s.resource, payloadHash: null, ...(members ? { members } : {}) }
-      );
+      await states.upsert(toKey(s), {
+        resource: s.resource,
+        payloadHash: null,
+        ...(members ? { members } : {}),
+      });
     }
     // Queued as any other push.
     await getService('outbox', { strapi }).enqueue(
@@ -61,42 +61,23 @@ export function createDriftRepair(strapi: Core.Strapi) {
   };
 
   /** A create in flight or lost: its object may be on the remote without an owner yet. */
-  const createsUnresolved = async (resource: ResourceKind) => {
-    const { table, col } = tableInfo(strapi, STATE_UID);
-    return Boolean(
-      await knex()(table)
-        .where(col('resource'), resource)
-        .whereNull(col('remoteId'))
-        .whereNotNull(col('createStartedAt'))
-        .first('id')
+  const createsUnresolved = async (resource: ResourceKind) =>
+    Boolean(
+      await strapi.db.query(STATE_UID).findOne({
+        select: ['id'],
+        where: { resource, remoteId: null, createStartedAt: { $notNull: true } },
+      })
     );
-  };
 
-  const forgetObject = async (resource: ResourceKind, remoteId: number) => {
-    const o = tableInfo(strapi, INVENTORY_UID);
-    await knex()(o.table)
-      .where({ [o.col('resource')]: resource, [o.col('remoteId')]: remoteId })
-      .del();
-    const m = tableInfo(strapi, INVENTORY_MEMBER_UID);
-    await knex()(m.table)
-      .where(m.col(resource === 'list' ? 'listId' : 'pinpointId'), remoteId)
-      .del();
-  };
-
-  const deleteRemote = async (
-    client: RemoteClient,
-    resource: Exclude<ResourceKind, 'category'>,
-    id: number
-  ) => {
-    const api = { pinpoint: client.pinpoints, event: client.events, list: client.lists }[resource];
+  const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await api.delete(id);
+        await api(client, resource).delete(id);
         return;
       } catch (err) {
         if (err instanceof RemoteError && err.code === 'not_found') return;
-        if (!(err instanceof RemoteError && err.retryable) || attempt >= attempts) throw err;
-        await new Promise((r) => setTimeout(r, delay(attempt)));
+        if (!(err instanceof RemoteError && err.retryable) || attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
       }
     }
   };
@@ -121,6 +102,8 @@ export function createDriftRepair(strapi: Core.Strapi) {
       skipped: [],
       errors: [],
     };
+    const skip = ({ resource, remoteId }: DriftNotOurs, reason: string) =>
+      outcome.skipped.push({ resource, remoteId, reason });
 
     // Deletions first: the creates this repair queues would otherwise be in flight, and an
     // unresolved create blocks the deletion of objects it might have made.
@@ -129,44 +112,28 @@ export function createDriftRepair(strapi: Core.Strapi) {
       const blocked = new Map<ResourceKind, boolean>();
       for (const o of report.notOurs) {
         if (o.resource === 'category') {
-          outcome.skipped.push({
-            resource: o.resource,
-            remoteId: o.remoteId,
-            reason: 'the API has no delete for categories',
-          });
+          skip(o, 'the API has no delete for categories');
           continue;
         }
         // Ownership read now, not from the report: an entry may have linked or created it since.
         if (await states.isRemoteIdClaimed(o.resource, o.remoteId)) {
-          outcome.skipped.push({
-            resource: o.resource,
-            remoteId: o.remoteId,
-            reason: 'an entry owns it now',
-          });
+          skip(o, 'an entry owns it now');
           continue;
         }
         if (!blocked.has(o.resource)) blocked.set(o.resource, await createsUnresolved(o.resource));
         if (blocked.get(o.resource)) {
-          outcome.skipped.push({
-            resource: o.resource,
-            remoteId: o.remoteId,
-            reason: `a ${o.resource} create is not resolved yet: it may be this object`,
-          });
+          skip(o, `a ${o.resource} create is not resolved yet: it may be this object`);
           continue;
         }
         // The config may change during a long repair: each delete asks again.
         const now = refusal();
         if (now) {
-          outcome.skipped.push({
-            resource: o.resource,
-            remoteId: o.remoteId,
-            reason: `not deleted: ${now}`,
-          });
+          skip(o, `not deleted: ${now}`);
           continue;
         }
         try {
           await deleteRemote(client, o.resource, o.remoteId);
-          await forgetObject(o.resource, o.remoteId);
+          await getService('inventory', { strapi }).table.remove(o.resource, o.remoteId);
           outcome.deleted += 1;
         } catch (err) {
           outcome.errors.push({
@@ -176,11 +143,11 @@ export function createDriftRepair(strapi: Core.Strapi) {
           });
         }
       }
-      if (outcome.errors.length) {
+      const [first] = outcome.errors;
+      if (first)
         strapi.log.warn(
-          `[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${outcome.errors[0].resource} ${outcome.errors[0].remoteId}: ${outcome.errors[0].error})`
+          `[location-content] drift repair: ${outcome.errors.length} object(s) no entry owns could not be deleted (first: ${first.resource} ${first.remoteId}: ${first.error})`
         );
-      }
     }
     if (groups.includes('missing')) outcome.queued.missing = await requeue(report.missing);
     if (groups.includes('changed')) outcome.queued.changed = await requeue(report.changed);
@@ -190,12 +157,10 @@ export function createDriftRepair(strapi: Core.Strapi) {
       const members = new Map<string, number[]>();
       const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
       for (const s of live) {
-        const absent = new Set(
-          report.membership.find((m) => keyString(m) === keyString(s))!.absent
-        );
+        const absent = report.membership.find((m) => keyString(m) === keyString(s))!.absent;
         members.set(
           keyString(s),
-          (s.members ?? []).filter((l) => !absent.has(l))
+          (s.members ?? []).filter((l) => !absent.includes(l))
         );
       }
       outcome.queued.membership = await requeue(report.membership, members);

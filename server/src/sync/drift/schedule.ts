@@ -1,50 +1,41 @@
 import type { Core } from '@strapi/strapi';
 import type { ReconcileConfig } from '../../config/types';
+import type { DriftGroup, ScheduledRun } from '../../../../shared/contracts/drift';
+import { getService } from '../../utils';
+import { pluginConfig } from '../shared/config';
 import { failureOf } from '../shared/db-error';
 import { createLease, newLeaseOwner } from '../shared/lease';
-import type { DriftGroup, DriftReport, RepairOutcome, ScheduledRun } from './report';
 
-export type { ScheduledRun } from './report';
+const RECONCILE_JOB = 'location-content-reconcile';
 
-export const RECONCILE_JOB = 'location-content-reconcile';
-const LEASE = 'reconcile';
-
-export const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> = {
+const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> = {
   none: [],
   missing: ['missing'],
   all: ['missing', 'changed', 'membership', 'notOurs'],
 };
-
-export interface ScheduleDeps {
-  strapi: Core.Strapi;
-  config: () => ReconcileConfig | null | undefined;
-  check: () => Promise<DriftReport>;
-  repair: (groups: DriftGroup[]) => Promise<RepairOutcome>;
-  record: (run: ScheduledRun) => Promise<void>;
-}
 
 /**
  * The scheduled check (and repair) of the remote, with Strapi's cron. Every instance sharing
  * the database registers the rule; for each time it fires, the one instance that moves the
  * lease row to that time runs it (one UPDATE whose WHERE only the first can match).
  */
-export function createReconcileSchedule(deps: ScheduleDeps) {
-  const { strapi } = deps;
-  const lease = createLease(strapi, LEASE, newLeaseOwner());
-  const instance = lease.owner;
+export function createReconcileSchedule(strapi: Core.Strapi) {
+  const lease = createLease(strapi, 'reconcile', newLeaseOwner());
+  const drift = () => getService('drift', { strapi });
+  const config = () => pluginConfig(strapi).reconcile;
   let registered = false;
   let running: Promise<unknown> | undefined;
 
   /** One firing of the rule: run by this instance if it claims it, else nothing. */
   const fire = async (fireDate: Date = new Date()): Promise<ScheduledRun | null> => {
-    const cfg = deps.config();
+    const cfg = config();
     if (!cfg) return null;
     // A firing on the same second on every instance, whatever the milliseconds each one woke at.
     const slot = Math.floor(fireDate.getTime() / 1000) * 1000;
     if (!(await lease.claimSlot(slot))) return null;
     const run: ScheduledRun = {
       slot: new Date(slot).toISOString(),
-      instance,
+      instance: lease.owner,
       startedAt: new Date().toISOString(),
       finishedAt: null,
       outcome: 'running',
@@ -52,10 +43,10 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
       found: null,
       repair: null,
     };
-    await deps.record(run);
+    await drift().recordScheduled(run);
     const work = (async () => {
       try {
-        const report = await deps.check();
+        const report = await drift().check();
         run.found = {
           missing: report.byContentType.reduce((n, c) => n + c.missing, 0),
           changed: report.byContentType.reduce((n, c) => n + c.changed, 0),
@@ -63,7 +54,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
           notOurs: Object.values(report.notOursByResource).reduce((a, b) => a + b, 0),
         };
         const groups = GROUPS_BY_REPAIR[cfg.repair];
-        if (groups.length) run.repair = await deps.repair(groups);
+        if (groups.length) run.repair = await drift().repair(groups);
         run.outcome = 'done';
       } catch (err) {
         run.outcome = 'failed';
@@ -73,7 +64,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
         );
       }
       run.finishedAt = new Date().toISOString();
-      await deps.record(run);
+      await drift().recordScheduled(run);
     })();
     running = work;
     await work.finally(() => running === work && (running = undefined));
@@ -81,7 +72,7 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
   };
 
   const start = async () => {
-    const cfg = deps.config();
+    const cfg = config();
     if (!cfg) return;
     await lease.ensure();
     strapi.cron.add({
@@ -100,5 +91,5 @@ export function createReconcileSchedule(deps: ScheduleDeps) {
     await running?.catch(() => undefined);
   };
 
-  return { start, stop, fire, instance };
+  return { start, stop, fire };
 }

@@ -5,31 +5,22 @@
 import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../../shared/contracts/history';
 import { reasonOf } from '../shared/db-error';
-import { keyString } from '../shared/keys';
+import { keyLabel, keyString } from '../shared/keys';
 import { insertRows } from '../shared/dialect';
 import type { PushResult } from '../push';
 import { ATTEMPT_UID, ensureIndex, newRow, tableInfo } from '../shared/tables';
 import type { EntryKey } from '../shared/types';
 
-/** A row of the attempt table as this file writes it (the driver may give `at` as text or a number). */
-type AttemptRow = Omit<PushAttempt, 'at' | 'httpStatus' | 'message' | 'durationMs'> & {
-  at: string | number | Date;
-  httpStatus?: number | null;
-  message?: string | null;
-  durationMs?: number | null;
-};
-
 /** Attempts kept per entry. */
-export const HISTORY_SIZE = 20;
+const HISTORY_SIZE = 20;
 
 const CHUNK = 200;
+/** how long attempts wait in the buffer to be written together */
+const FLUSH_MS = 200;
 
 /** What one push result tells of the attempt, or null when nothing was attempted (a check that found nothing changed). */
-export function attemptOf(
-  result: PushResult,
-  durationMs: number,
-  at = new Date()
-): (Omit<PushAttempt, 'at'> & { at: Date }) | null {
+function attemptOf(result: PushResult, durationMs: number) {
+  const at = new Date();
   // One literal, no spread of a base (see newRow in tables.ts): one is made for every push.
   const attempt = (
     operation: PushAttempt['operation'],
@@ -52,12 +43,7 @@ export function attemptOf(
     case 'removed':
       return attempt('delete', 'removed');
     case 'waiting':
-      return attempt(
-        'push',
-        'waiting',
-        null,
-        `Waits for ${result.on.map((k) => `${k.contentType} ${k.documentId}${k.locale ? ` (${k.locale})` : ''}`).join(', ')}`
-      );
+      return attempt('push', 'waiting', null, `Waits for ${result.on.map(keyLabel).join(', ')}`);
     case 'failed':
       return attempt(
         'push',
@@ -73,7 +59,7 @@ export function attemptOf(
  * (one insert per flush), then the entries they touched are cut back to their last HISTORY_SIZE rows
  * (one delete). A failed write loses history, never a push, and is logged once a minute at most.
  */
-export function createHistory(strapi: Core.Strapi, options: { flushMs?: number } = {}) {
+export function createHistory(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, ATTEMPT_UID);
   let buffer: Array<{ key: string; attempt: NonNullable<ReturnType<typeof attemptOf>> }> = [];
   let timer: NodeJS.Timeout | undefined;
@@ -145,7 +131,7 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
       const attempt = attemptOf(result, durationMs);
       if (!attempt) return;
       buffer.push({ key: keyString(key), attempt });
-      timer ??= setTimeout(flush, options.flushMs ?? 200);
+      timer ??= setTimeout(flush, FLUSH_MS);
     },
 
     flush,
@@ -153,7 +139,8 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     /** Newest first. */
     async list(key: EntryKey): Promise<PushAttempt[]> {
       await flush();
-      const rows: AttemptRow[] = await strapi.db.query(ATTEMPT_UID).findMany({
+      // The driver may give `at` as text, a number or a Date.
+      const rows = await strapi.db.query(ATTEMPT_UID).findMany({
         where: { entryKey: keyString(key) },
         orderBy: { id: 'desc' },
         limit: HISTORY_SIZE,
@@ -169,5 +156,3 @@ export function createHistory(strapi: Core.Strapi, options: { flushMs?: number }
     },
   };
 }
-
-export type History = ReturnType<typeof createHistory>;

@@ -33,7 +33,8 @@ export const nameKeyOf = (name: unknown): string =>
 /** a remote event's date range, as answered: read defensively */
 type DateRange = { start?: unknown; end?: unknown };
 
-const msUtc = (value: unknown): string | null => {
+/** A date as ms UTC, null when it is none. */
+export const msUtc = (value: unknown): string | null => {
   if (typeof value !== 'string' || !value) return null;
   try {
     return toMsUtc(value);

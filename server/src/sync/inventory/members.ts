@@ -9,9 +9,9 @@ export const walkMembers = async (ctx: WalkContext, notBefore: number) => {
     m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
   s.members = m;
   for (;;) {
-    const ids = await table.listIdsAfter(m.listAfter, 50);
-    if (!ids.length) break;
-    for (const listId of ids) {
+    const lists = await table.page('list', m.listAfter, 50);
+    if (!lists.length) break;
+    for (const { remoteId: listId } of lists) {
       let cur =
         m.current?.listId === listId ? m.current : { listId, startedAt: Date.now(), next: null };
       m.current = cur;

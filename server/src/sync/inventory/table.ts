@@ -19,9 +19,22 @@ export interface InventoryRow extends RemoteIdentity {
 
 /** a row as knex answers it: columns by their database names */
 type Row = Record<string, unknown>;
+type TableInfo = ReturnType<typeof tableInfo>;
 
 const str = (v: unknown) => (v == null ? null : String(v));
 const num = (v: unknown) => (v == null ? null : Number(v));
+const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) ?? {};
+/** What a walk writes of an object, the key (resource, remote id) aside. */
+const IDENTITY = [
+  'name',
+  'nameKey',
+  'latitude',
+  'longitude',
+  'pinpoint',
+  'firstStart',
+  'fieldsHash',
+  'fields',
+] as const;
 
 /**
  * The inventory tables: one row per remote object and per list membership, written a page at a
@@ -31,6 +44,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
   const objects = () => tableInfo(strapi, INVENTORY_UID);
   const members = () => tableInfo(strapi, INVENTORY_MEMBER_UID);
+  const states = () => tableInfo(strapi, STATE_UID);
 
   const ensureIndexes = async () => {
     const o = objects();
@@ -46,7 +60,6 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
   const toRow = (r: Row): InventoryRow => {
     const { col } = objects();
-    const fields = r[col('fields')];
     return {
       resource: r[col('resource')] as ResourceKind,
       remoteId: Number(r[col('remoteId')]),
@@ -57,12 +70,18 @@ export function createInventoryTable(strapi: Core.Strapi) {
       pinpoint: num(r[col('pinpoint')]),
       firstStart: str(r[col('firstStart')]),
       fieldsHash: str(r[col('fieldsHash')]) ?? '',
-      fields: ((typeof fields === 'string' ? JSON.parse(fields) : fields) ?? {}) as Record<
-        string,
-        unknown
-      >,
+      fields: json(r[col('fields')]),
       seenAt: Number(r[col('seenAt')]),
     };
+  };
+
+  /** The rows of `inner` that name the remote object of the current row of `outer`. */
+  const sameObject = (inner: TableInfo, outer: TableInfo) => {
+    const [a, b] = [inner, outer].map((t) => (c: string) => `${t.table}.${t.col(c)}`);
+    return knex()(inner.table)
+      .where(a('resource'), knex().ref(b('resource')))
+      .andWhere(a('remoteId'), knex().ref(b('remoteId')))
+      .select(knex().raw('1'));
   };
 
   const upsertObjects = async (
@@ -77,45 +96,21 @@ export function createInventoryTable(strapi: Core.Strapi) {
     // One object twice in a page (a remote reordering under us) would fail the upsert.
     const unique = [...new Map(items.map((it) => [it.id, it])).values()];
     const rows = unique.map(({ id, identity }) =>
-      newRow(col, now, {
+      newRow(col, now, Object.fromEntries(IDENTITY.map((k) => [col(k), identity[k]])), {
         [col('resource')]: resource,
         [col('remoteId')]: id,
-        [col('name')]: identity.name,
-        [col('nameKey')]: identity.nameKey,
-        [col('latitude')]: identity.latitude,
-        [col('longitude')]: identity.longitude,
-        [col('pinpoint')]: identity.pinpoint,
-        [col('firstStart')]: identity.firstStart,
-        [col('fieldsHash')]: identity.fieldsHash,
         [col('fields')]: JSON.stringify(identity.fields),
         [col('seenAt')]: seenAt,
         [col('walkId')]: walkId,
       })
     );
-    const merged = [
-      'name',
-      'nameKey',
-      'latitude',
-      'longitude',
-      'pinpoint',
-      'firstStart',
-      'fieldsHash',
-      'fields',
-      'seenAt',
-      'walkId',
-      'updatedAt',
-    ].map(col);
+    const merged = [...IDENTITY, 'seenAt', 'walkId', 'updatedAt'].map(col);
     await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set: merged });
   };
 
   /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
-  const removeUnseen = async (resource: ResourceKind, before: number) => {
-    const { table, col } = objects();
-    return knex()(table)
-      .where(col('resource'), resource)
-      .andWhere(col('seenAt'), '<', before)
-      .del();
-  };
+  const removeUnseen = (resource: ResourceKind, before: number) =>
+    strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } });
 
   const upsertMembers = async (
     listId: number,
@@ -141,17 +136,22 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
-  const removeUnseenMembers = async (listId: number, before?: number) => {
-    const { table, col } = members();
-    const q = knex()(table).where(col('listId'), listId);
-    if (before !== undefined) q.andWhere(col('seenAt'), '<', before);
-    return q.del();
-  };
+  const removeUnseenMembers = (listId: number, before?: number) =>
+    strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({
+      where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
+    });
 
   /** Everything held: the credentials now name another account. */
   const clear = async () => {
     await knex()(members().table).del();
     await knex()(objects().table).del();
+  };
+
+  /** One object deleted from the remote, with its memberships. */
+  const remove = async (resource: ResourceKind, remoteId: number) => {
+    await strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
+    const side = resource === 'list' ? 'listId' : 'pinpointId';
+    await strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
   };
 
   /** Memberships of lists the inventory no longer holds. */
@@ -166,18 +166,6 @@ export function createInventoryTable(strapi: Core.Strapi) {
       .del();
   };
 
-  /** Ids of the lists held, in ascending order, after `afterId`. */
-  const listIdsAfter = async (afterId: number, limit: number): Promise<number[]> => {
-    const { table, col } = objects();
-    const rows = await knex()(table)
-      .where(col('resource'), 'list')
-      .andWhere(col('remoteId'), '>', afterId)
-      .orderBy(col('remoteId'), 'asc')
-      .limit(limit)
-      .select(col('remoteId'));
-    return (rows as Row[]).map((r) => Number(r[col('remoteId')]));
-  };
-
   /** Objects of `resource` whose name compares equal to `nameKey`. */
   const byNameKey = async (resource: ResourceKind, nameKey: string): Promise<InventoryRow[]> => {
     const { table, col } = objects();
@@ -188,52 +176,52 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return rows.map(toRow);
   };
 
+  /** The documented fields of the objects of `resource` among `ids`, by id. */
+  const fieldsByIds = async (resource: ResourceKind, ids: number[]) => {
+    const { table, col } = objects();
+    const rows: Row[] = ids.length
+      ? await knex()(table)
+          .where(col('resource'), resource)
+          .whereIn(col('remoteId'), ids)
+          .select(col('remoteId'), col('fields'))
+      : [];
+    return new Map(rows.map((r) => [Number(r[col('remoteId')]), json(r[col('fields')])]));
+  };
+
   const counts = async (): Promise<Record<ResourceKind, number> & { members: number }> => {
     const { table, col } = objects();
     const rows = await knex()(table)
       .select({ resource: col('resource') })
       .count({ n: '*' })
       .groupBy(col('resource'));
-    const out = {
-      pinpoint: 0,
-      event: 0,
-      category: 0,
-      list: 0,
-      members: 0,
-    } as Record<ResourceKind, number> & { members: number };
+    const out = { pinpoint: 0, event: 0, category: 0, list: 0, members: 0 };
     for (const r of rows as Row[]) out[r.resource as ResourceKind] = Number(r.n);
     const [m] = await knex()(members().table).count({ n: '*' });
     out.members = Number((m as Row | undefined)?.n ?? 0);
     return out;
   };
 
-  /** Objects of `resource` by ascending remote id, a page at a time. */
+  /** Objects of `resource` by ascending remote id, a page at a time; `unowned`: those no entry's sync state names. */
   const page = async (
     resource: ResourceKind,
     afterId: number,
-    limit: number
+    limit: number,
+    options: { unowned?: boolean } = {}
   ): Promise<InventoryRow[]> => {
-    const { table, col } = objects();
-    const rows = await knex()(table)
-      .where(col('resource'), resource)
-      .andWhere(col('remoteId'), '>', afterId)
-      .orderBy(col('remoteId'), 'asc')
+    const o = objects();
+    const q = knex()(o.table)
+      .where(o.col('resource'), resource)
+      .andWhere(o.col('remoteId'), '>', afterId)
+      .orderBy(o.col('remoteId'), 'asc')
       .limit(limit);
-    return rows.map(toRow);
+    if (options.unowned) q.whereNotExists(sameObject(states(), o));
+    return (await q).map(toRow);
   };
 
   /** Objects held that no entry's sync state names. */
   const unownedCount = async (): Promise<number> => {
     const o = objects();
-    const st = tableInfo(strapi, STATE_UID);
-    const [row] = await knex()(o.table)
-      .whereNotExists(
-        knex()(st.table)
-          .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
-          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
-          .select(knex().raw('1'))
-      )
-      .count({ n: '*' });
+    const [row] = await knex()(o.table).whereNotExists(sameObject(states(), o)).count({ n: '*' });
     return Number((row as Row | undefined)?.n ?? 0);
   };
 
@@ -242,30 +230,30 @@ export function createInventoryTable(strapi: Core.Strapi) {
    * not hold: made by a create the walks never saw, or gone from the remote. How many.
    */
   const ownedNotHeld = async (resource: ResourceKind, upToId: number): Promise<number> => {
-    const o = objects();
-    const st = tableInfo(strapi, STATE_UID);
+    const st = states();
     const [row] = await knex()(st.table)
       .where(st.col('resource'), resource)
       .whereNotNull(st.col('remoteId'))
       .andWhere(st.col('remoteId'), '<=', upToId)
-      .whereNotExists(
-        knex()(o.table)
-          .whereRaw('??.?? = ??.??', [o.table, o.col('resource'), st.table, st.col('resource')])
-          .andWhereRaw('??.?? = ??.??', [o.table, o.col('remoteId'), st.table, st.col('remoteId')])
-          .select(knex().raw('1'))
-      )
+      .whereNotExists(sameObject(objects(), st))
       .count({ n: '*' });
     return Number((row as Row | undefined)?.n ?? 0);
   };
 
   /** Pinpoint ids of a list as last walked. */
-  const membersOf = async (listId: number): Promise<number[]> => {
+  const membersOf = async (listId: number): Promise<number[]> =>
+    (await memberships('listId', [listId])).map(([, p]) => p).sort((a, b) => a - b);
+
+  /** Memberships of the given lists or pinpoints, as [list, pinpoint]. */
+  const memberships = async (by: 'listId' | 'pinpointId', ids: number[]) => {
     const { table, col } = members();
-    const rows = await knex()(table)
-      .where(col('listId'), listId)
-      .orderBy(col('pinpointId'), 'asc')
-      .select(col('pinpointId'));
-    return (rows as Row[]).map((r) => Number(r[col('pinpointId')]));
+    const rows: Row[] = ids.length
+      ? await knex()(table).whereIn(col(by), ids).select(col('listId'), col('pinpointId'))
+      : [];
+    return rows.map((r): [number, number] => [
+      Number(r[col('listId')]),
+      Number(r[col('pinpointId')]),
+    ]);
   };
 
   return {
@@ -276,11 +264,13 @@ export function createInventoryTable(strapi: Core.Strapi) {
     removeUnseenMembers,
     removeMembersOfMissingLists,
     clear,
-    listIdsAfter,
+    remove,
     byNameKey,
+    fieldsByIds,
     counts,
     page,
     membersOf,
+    memberships,
     unownedCount,
     ownedNotHeld,
   };

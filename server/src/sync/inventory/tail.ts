@@ -1,5 +1,4 @@
 import type { ResourceKind } from '../../remote/types';
-import { identityOf } from './identity';
 import {
   NOT_SENT,
   WalkStoppedError,
@@ -7,24 +6,23 @@ import {
   type PhaseState,
   type RemotePage,
   type TailMark,
-  type TailRead,
   type WalkContext,
 } from './walk-context';
+
+/** What a read of the tail saw: `startedAt`, when its first page request left (objects created before are in it). */
+type TailRead = { startedAt: number; pages: number };
 
 /** Pages a tail read steps back (through `previous`) to find its place after deletions. */
 const TAIL_BACK_STEPS = 3;
 /** Past this many pages a tail read gives way to a full walk (its pages are kept all the same). */
 const TAIL_MAX_PAGES = 25;
 
-/** A full walk under way, as the tail reader must know it: one that covers a loss makes a tail read needless. */
-export interface RunningWalk {
-  startedAt: number;
-  promise: Promise<unknown>;
-}
+/** A walk or a tail read under way: one that started after a loss covers it. */
+export type Running<T = unknown> = { startedAt: number; promise: Promise<T> };
 
-export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, RunningWalk>) {
+export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Running>) {
   const { table, pageOf, save, load } = ctx;
-  const tails = new Map<ResourceKind, { startedAt: number; promise: Promise<TailRead | null> }>();
+  const tails = new Map<ResourceKind, Running<TailRead | null>>();
 
   /**
    * Reads from the last page of the last complete walk to the end. Null when what it sees does
@@ -81,12 +79,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
         if (!(id > last)) return null;
         last = id;
       }
-      await table.upsertObjects(
-        resource,
-        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
-        Date.now(),
-        phase.walkId
-      );
+      await ctx.store(resource, page, phase.walkId);
       if (!page.next) break;
       if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return null;
       followed.add(page.next);

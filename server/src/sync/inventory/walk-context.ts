@@ -5,15 +5,15 @@ import { PLUGIN_ID } from '../../permissions';
 import { isRateLimitWait } from '../../remote/limiter';
 import { reasonOf } from '../shared/db-error';
 import { pluginConfig } from '../shared/config';
+import { api } from '../push/context';
+import { identityOf } from './identity';
 import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
 export interface PhaseState {
   walkId: string;
-  /**
-   * When its first page request left (after its wait behind the pushes): every object created
-   * before then is in the walk. NOT_SENT until then.
-   */
+  /** When its first page request left (after its wait behind the pushes): every object created
+   * before then is in the walk. NOT_SENT until then. */
   startedAt: number;
   /** the `next` link of the last page stored, as the remote gave it; null before the first page */
   next: string | null;
@@ -25,52 +25,43 @@ export interface PhaseState {
   finishedAt: number | null;
   /** every id so far greater than the one before it (absent in walks stored before it was kept) */
   ascending?: boolean;
-  /** the greatest id seen so far */
   maxId?: number;
-  /**
-   * Set when a complete walk saw its ids in ascending order: where its last page was (the link
-   * it was read from, as the remote gave it; null for the first page) and the greatest id seen.
-   * A later read from there finds what was appended since (see `readTail`).
-   */
+  /** Set when a complete walk saw its ids in ascending order: the link its last page was read
+   * from (null for the first) and the greatest id seen. `readTail` reads on from there. */
   tail?: TailMark | null;
 }
 
-export interface TailMark {
-  link: string | null;
-  maxId: number;
-}
-
-/** What a read of the tail saw: every object appended since the last complete walk, or null. */
-export interface TailRead {
-  /** when its first page request left: objects created before then are in it */
-  startedAt: number;
-  pages: number;
-}
-
-export interface MembersState {
-  startedAt: number;
-  /** lists with an id up to this one are done */
-  listAfter: number;
-  current: { listId: number; startedAt: number; next: string | null } | null;
-  done: boolean;
-}
-
-export interface FullWalk {
-  id: string;
-  startedAt: number;
-  state: 'running' | 'done' | 'failed';
-  error: string | null;
-  finishedAt: number | null;
-}
+export type TailMark = { link: string | null; maxId: number };
 
 export interface Stored {
-  walk: FullWalk | null;
+  walk: {
+    id: string;
+    startedAt: number;
+    state: 'running' | 'done' | 'failed';
+    error: string | null;
+    finishedAt: number | null;
+  } | null;
   phases: Partial<Record<ResourceKind, PhaseState>>;
-  members: MembersState | null;
+  /** the list walk: lists with an id up to `listAfter` are done */
+  members: {
+    startedAt: number;
+    listAfter: number;
+    current: { listId: number; startedAt: number; next: string | null } | null;
+    done: boolean;
+  } | null;
   lastCompleteAt: number | null;
   /** the account the inventory describes (see `account.ts`); absent in inventories kept before it */
   account?: string | null;
 }
+
+/** An inventory that holds nothing: before the first walk, or after the account changed. */
+export const emptyStored = (account: string | null = null): Stored => ({
+  walk: null,
+  phases: {},
+  members: null,
+  lastCompleteAt: null,
+  account,
+});
 
 export const NOT_SENT = Number.MAX_SAFE_INTEGER;
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
@@ -116,31 +107,7 @@ export class WalkStoppedError extends Error {
 export type RemotePage = Page<Record<string, unknown>>;
 
 /** What the walk's parts share: its stored progress, its page reads, and whether Strapi stopped it. */
-export interface WalkContext {
-  strapi: Core.Strapi;
-  table: InventoryTable;
-  stopped: boolean;
-  /** whether this instance has a walk or a read under way (set by the walk) */
-  busy: () => boolean;
-  /**
-   * The stored progress. Read again (in place) when this instance has nothing under way and last
-   * read it over a second ago: another instance sharing the database may have walked since.
-   */
-  load(): Promise<Stored>;
-  /** Writes in order: each page's progress lands after the one before it. */
-  save(): Promise<unknown>;
-  /** settles once every save asked for so far has */
-  saved(): Promise<unknown>;
-  /** One page of `resource` (`link` null for the first), asked again on a transient failure. */
-  pageOf(
-    resource: ResourceKind,
-    link: string | null,
-    filter?: { list?: number },
-    onSent?: (at: number) => void
-  ): Promise<RemotePage>;
-}
-
-export function createWalkContext(deps: WalkDeps): WalkContext {
+export function createWalkContext(deps: WalkDeps) {
   const { strapi } = deps;
   const delay = deps.pageRetryDelayMs ?? configuredDelay(strapi);
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
@@ -149,24 +116,21 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
   let saving: Promise<unknown> = Promise.resolve();
   let unsaved = 0;
 
-  const read = async (): Promise<Stored> => {
-    const value = (await store().get({ key: STORE_KEY })) as Stored | null;
-    return {
-      walk: value?.walk ?? null,
-      phases: value?.phases ?? {},
-      members: value?.members ?? null,
-      lastCompleteAt: value?.lastCompleteAt ?? null,
-      account: value?.account ?? null,
-    };
-  };
+  const read = async (): Promise<Stored> => ({
+    ...emptyStored(),
+    ...((await store().get({ key: STORE_KEY })) as Stored | null),
+  });
   /** Nothing of this instance's own is under way or waiting to be written. */
   const quiet = () => !ctx.busy() && unsaved === 0;
 
-  const ctx: WalkContext = {
+  const ctx = {
     strapi,
     table: deps.table,
     stopped: false,
-    busy: () => false,
+    /** whether this instance has a walk or a read under way (set by the walk) */
+    busy: (): boolean => false,
+    /** The stored progress, read again in place when this instance is quiet and last read it
+     * over a second ago: another instance sharing the database may have walked since. */
     load: async () => {
       if (!stored) {
         const value = await read();
@@ -175,11 +139,12 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
       } else if (quiet() && Date.now() - readAt > 1000) {
         readAt = Date.now();
         const value = await read();
-        // In place, and only if nothing started meanwhile: what is under way holds this object.
+        // Only if nothing started meanwhile: what is under way holds this object.
         if (quiet()) Object.assign(stored, value);
       }
       return stored;
     },
+    /** Writes in order: each page's progress lands after the one before it. */
     save: () => {
       const snapshot = JSON.parse(JSON.stringify(stored));
       unsaved += 1;
@@ -194,22 +159,32 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
       return saving;
     },
     saved: () => saving,
-    pageOf: async (resource, link, filter, onSent) => {
-      const client = await deps.client();
-      const from = { link: link ?? undefined, filter };
-      const api = {
-        pinpoint: client.pinpoints,
-        event: client.events,
-        category: client.categories,
-        list: client.lists,
-        // Each API answers its own object type; the walk reads them all as records of fields.
-      }[resource] as unknown as {
-        page(from: { link?: string; filter?: unknown }): Promise<RemotePage>;
+    /** Stores the objects of a page as seen now by the walk `walkId`. */
+    store: (resource: ResourceKind, page: RemotePage, walkId: string) =>
+      deps.table.upsertObjects(
+        resource,
+        page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
+        Date.now(),
+        walkId
+      ),
+    /** One page of `resource` (`link` null for the first), asked again on a transient failure. */
+    pageOf: async (
+      resource: ResourceKind,
+      link: string | null,
+      filter?: { list?: number },
+      onSent?: (at: number) => void
+    ): Promise<RemotePage> => {
+      // Each API answers its own object type; the walk reads them all as records of fields.
+      const pages = api(await deps.client(), resource) as unknown as {
+        page(from: object): Promise<RemotePage>;
       };
       for (let attempt = 1; ; attempt++) {
         if (ctx.stopped) throw new WalkStoppedError();
         try {
-          return await deps.background(() => api.page(from), onSent);
+          return await deps.background(
+            () => pages.page({ link: link ?? undefined, filter }),
+            onSent
+          );
         } catch (err) {
           if (!transient(err) || attempt >= PAGE_ATTEMPTS) throw err;
           await new Promise((r) => setTimeout(r, delay(attempt)));
@@ -219,3 +194,5 @@ export function createWalkContext(deps: WalkDeps): WalkContext {
   };
   return ctx;
 }
+
+export type WalkContext = ReturnType<typeof createWalkContext>;

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { failureOf } from '../shared/db-error';
-import { identityOf } from './identity';
 import { walkMembers } from './members';
-import { createTailReader, type RunningWalk } from './tail';
+import { createTailReader, type Running } from './tail';
 import {
   NOT_SENT,
   RESOURCES,
@@ -14,11 +13,9 @@ import {
   refused,
   type PhaseState,
   type RemotePage,
-  type Stored,
+  emptyStored,
   type WalkDeps,
 } from './walk-context';
-
-export { RESOURCES, WalkStoppedError };
 
 /**
  * The inventory walk: every collection page by page through `next`, each page stored as it
@@ -28,7 +25,7 @@ export { RESOURCES, WalkStoppedError };
 export function createInventoryWalk(deps: WalkDeps) {
   const ctx = createWalkContext(deps);
   const { strapi, table, load, save, pageOf } = ctx;
-  const running = new Map<ResourceKind, RunningWalk & { promise: Promise<PhaseState> }>();
+  const running = new Map<ResourceKind, Running<PhaseState>>();
   const tail = createTailReader(ctx, running);
   let full: Promise<void> | undefined;
   let membersRunning: Promise<void> | undefined;
@@ -90,16 +87,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         ahead = pageOf(resource, next);
         ahead.catch(() => undefined);
       }
-      const seenAt = Date.now();
-      await table.upsertObjects(
-        resource,
-        page.results.map((o) => ({
-          id: Number(o.id),
-          identity: identityOf(resource, o),
-        })),
-        seenAt,
-        phase.walkId
-      );
+      await ctx.store(resource, page, phase.walkId);
       phase.pages += 1;
       phase.objects += page.results.length;
       for (const o of page.results) {
@@ -222,26 +210,16 @@ export function createInventoryWalk(deps: WalkDeps) {
     });
     const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
     return {
-      state: full
-        ? ('running' as const)
-        : s.walk?.state === 'failed'
-          ? ('failed' as const)
-          : s.walk?.state === 'done'
-            ? ('done' as const)
-            : ('idle' as const),
+      // Stored as running but not run here: interrupted, idle until it resumes.
+      state: full ? 'running' : s.walk?.state === 'running' ? 'idle' : (s.walk?.state ?? 'idle'),
       startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
-      phase: current as ResourceKind | 'members' | null,
+      phase: current,
       phases,
       error: s.walk?.error ?? null,
       lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
       held: await table.counts(),
       unowned: await table.unownedCount(),
     };
-  };
-
-  /** At boot, before any walk. */
-  const start = () => {
-    ctx.stopped = false;
   };
 
   /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
@@ -264,11 +242,6 @@ export function createInventoryWalk(deps: WalkDeps) {
     await ctx.saved();
   };
 
-  const lastCompleteAt = async () => (await load()).lastCompleteAt;
-
-  /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
-  const account = async () => (await load()).account ?? null;
-
   /**
    * Another account's objects are no use (and would be proposed for linking): what is held is
    * dropped and the inventory starts empty for `next`. A walk under way stops first.
@@ -279,13 +252,7 @@ export function createInventoryWalk(deps: WalkDeps) {
       await settle();
       await table.clear();
       const s = await load();
-      Object.assign(s, {
-        walk: null,
-        phases: {},
-        members: null,
-        lastCompleteAt: null,
-        account: next,
-      } satisfies Stored);
+      Object.assign(s, emptyStored(next));
       await save();
     } finally {
       ctx.stopped = false;
@@ -301,8 +268,9 @@ export function createInventoryWalk(deps: WalkDeps) {
   };
 
   return {
-    account,
-    lastCompleteAt,
+    /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
+    account: async () => (await load()).account ?? null,
+    lastCompleteAt: async () => (await load()).lastCompleteAt,
     interrupted,
     forget,
     setAccount,
@@ -310,11 +278,11 @@ export function createInventoryWalk(deps: WalkDeps) {
     walkResource,
     readTail: tail.readTail,
     progress,
-    start,
+    /** At boot, before any walk. */
+    start: () => void (ctx.stopped = false),
     stop,
     isRunning: () => Boolean(full),
   };
 }
 
 export type InventoryWalk = ReturnType<typeof createInventoryWalk>;
-export type { InventoryProgress };

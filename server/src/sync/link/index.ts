@@ -7,26 +7,18 @@ import { errors } from '@strapi/utils';
 import { mapEntry, MappingError } from '../../mapping';
 import type { ResourceKind } from '../../remote/types';
 import { onlineKeyPages } from '../shared/entries';
-import { identityOf, nameKeyOf } from '../inventory/identity';
+import { identityOf, nameKeyOf, type RemoteIdentity } from '../inventory/identity';
 import type { InventoryRow } from '../inventory/table';
-import { keyString } from '../shared/keys';
+import { keyString, toKey } from '../shared/keys';
 import type { EntryKey } from '../shared/types';
 import type {
   LinkCandidate,
   LinkEntry,
   LinkProposal,
 } from '../../../../shared/contracts/inventory';
+import type { LinkOptions } from '../../../../shared/contracts/sync';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
-
-export type { LinkCandidate, LinkEntry, LinkProposal };
-
-export interface LinkOptions {
-  dryRun?: boolean;
-  /** picks for ambiguous entries: `keyString` of the entry -> a candidate's remote id, or null to skip it */
-  choices?: Record<string, number | null>;
-  limit?: number;
-}
 
 /** About a metre: what a remote that rounds coordinates to 5 decimals moves a point by, with room. */
 const SAME_PLACE_METRES = 1.2;
@@ -39,11 +31,7 @@ const metresBetween = (lat1: number, lng1: number, lat2: number, lng2: number) =
 };
 
 /** Does a remote object identify as the entry's (its payload's identity)? */
-function sameObject(
-  resource: ResourceKind,
-  mine: ReturnType<typeof identityOf>,
-  remote: InventoryRow
-): boolean {
+function sameObject(resource: ResourceKind, mine: RemoteIdentity, remote: InventoryRow): boolean {
   if (remote.nameKey !== mine.nameKey) return false;
   if (resource === 'pinpoint') {
     if (
@@ -86,16 +74,7 @@ export function createLinker(strapi: Core.Strapi) {
   const table = () => getService('inventory', { strapi }).table;
   const pusher = () => getService('push', { strapi });
 
-  const propose = async (
-    limit: number
-  ): Promise<
-    Omit<LinkProposal, 'applied'> & {
-      all: {
-        linked: LinkProposal['linked'];
-        ambiguous: LinkProposal['ambiguous'];
-      };
-    }
-  > => {
+  const propose = async (limit: number) => {
     const completeAt = (await getService('inventory', { strapi }).walk.progress()).lastCompleteAt;
     if (!completeAt)
       throw new errors.ValidationError(
@@ -104,7 +83,8 @@ export function createLinker(strapi: Core.Strapi) {
     const linked: LinkProposal['linked'] = [];
     const ambiguous: LinkProposal['ambiguous'] = [];
     const unmatched: LinkEntry[] = [];
-    const proposed = new Map<string, string[]>();
+    /** `resource:remoteId` of each object proposed -> its row and the entries it was proposed to */
+    const proposed = new Map<string, { row: InventoryRow; keys: string[] }>();
     const mappings = [...getService('mappings', { strapi }).active()].sort(
       (a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource)
     );
@@ -129,61 +109,52 @@ export function createLinker(strapi: Core.Strapi) {
             throw err;
           }
           const mine = identityOf(resource, extend(payload, { id: 0 }));
-          const rows = (await table().byNameKey(resource, nameKeyOf(payload.name))).filter((r) =>
-            sameObject(resource, mine, r)
-          );
           const free: InventoryRow[] = [];
-          for (const r of rows)
-            if (!(await states().isRemoteIdClaimed(resource, r.remoteId))) free.push(r);
+          for (const r of await table().byNameKey(resource, nameKeyOf(payload.name)))
+            if (
+              sameObject(resource, mine, r) &&
+              !(await states().isRemoteIdClaimed(resource, r.remoteId))
+            )
+              free.push(r);
           const item: LinkEntry = extend(key, { resource, name: String(payload.name ?? '') });
           if (!free.length) unmatched.push(item);
           else if (free.length === 1) linked.push(extend(item, { remoteId: free[0].remoteId }));
           else ambiguous.push(extend(item, { candidates: free.map(candidateOf) }));
-          for (const r of free) {
-            const tag = `${resource}:${r.remoteId}`;
-            proposed.set(tag, [...(proposed.get(tag) ?? []), keyString(key)]);
+          for (const row of free) {
+            const tag = `${resource}:${row.remoteId}`;
+            const seen = proposed.get(tag) ?? proposed.set(tag, { row, keys: [] }).get(tag)!;
+            seen.keys.push(keyString(key));
           }
         }
       }
     }
     // One object the only candidate of two entries cannot be both: the editor says which.
     const contested = (l: LinkProposal['linked'][number]) =>
-      (proposed.get(`${l.resource}:${l.remoteId}`)?.length ?? 0) > 1;
-    for (const l of linked.filter(contested)) {
-      const row = (await table().byNameKey(l.resource, nameKeyOf(l.name))).find(
-        (r) => r.remoteId === l.remoteId
-      )!;
-      ambiguous.push({
-        contentType: l.contentType,
-        documentId: l.documentId,
-        locale: l.locale,
-        resource: l.resource,
-        name: l.name,
-        candidates: [candidateOf(row)],
-      });
-    }
+      proposed.get(`${l.resource}:${l.remoteId}`)!.keys.length > 1;
+    for (const { remoteId, ...entry } of linked.filter(contested))
+      ambiguous.push(
+        extend(entry, {
+          candidates: [candidateOf(proposed.get(`${entry.resource}:${remoteId}`)!.row)],
+        })
+      );
     const sure = linked.filter((l) => !contested(l));
 
     const unowned: LinkProposal['unowned'] = [];
     let unownedCount = 0;
     for (const resource of ORDER) {
       for (let after = 0; ;) {
-        const rows = await table().page(resource, after, 500);
+        const rows = await table().page(resource, after, 500, { unowned: true });
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const r of rows) {
-          if (
-            proposed.has(`${resource}:${r.remoteId}`) ||
-            (await states().isRemoteIdClaimed(resource, r.remoteId))
-          )
-            continue;
+          if (proposed.has(`${resource}:${r.remoteId}`)) continue;
           unownedCount += 1;
           if (unowned.length < limit)
             unowned.push({ resource, remoteId: r.remoteId, name: r.name });
         }
       }
     }
-    return {
+    const proposal: Omit<LinkProposal, 'applied'> = {
       inventoryCompleteAt: completeAt,
       linked: sure.slice(0, limit),
       ambiguous: ambiguous.slice(0, limit),
@@ -196,8 +167,8 @@ export function createLinker(strapi: Core.Strapi) {
         unowned: unownedCount,
       },
       truncatedAt: limit,
-      all: { linked: sure, ambiguous },
     };
+    return { proposal, all: { linked: sure, ambiguous } };
   };
 
   /** Records one link unless the entry got an object or the object an owner meanwhile. */
@@ -219,19 +190,11 @@ export function createLinker(strapi: Core.Strapi) {
     return true;
   };
 
-  const link = async (options: LinkOptions = {}) => {
-    const { all, ...proposal } = await propose(options.limit ?? 100);
-    const done = (applied: number): LinkProposal => extend(proposal, { applied });
-    if (options.dryRun !== false) return done(0);
-    const picks: Array<{
-      key: EntryKey;
-      resource: ResourceKind;
-      remoteId: number;
-    }> = all.linked.map((l) => ({
-      key: l,
-      resource: l.resource,
-      remoteId: l.remoteId,
-    }));
+  const link = async (options: LinkOptions = {}): Promise<LinkProposal> => {
+    const { proposal, all } = await propose(options.limit ?? 100);
+    if (options.dryRun !== false) return extend(proposal, { applied: 0 });
+    const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> =
+      all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
     const chosen = new Set<string>();
     for (const a of all.ambiguous) {
       const choice = options.choices?.[keyString(a)];
@@ -248,21 +211,15 @@ export function createLinker(strapi: Core.Strapi) {
     }
     const queued = [];
     for (const p of picks) {
-      const key = {
-        contentType: p.key.contentType,
-        documentId: p.key.documentId,
-        locale: p.key.locale,
-      };
+      const key = toKey(p.key);
       if (await linkOne(key, p.resource, p.remoteId))
         queued.push(extend(key, { resource: p.resource, reason: 'linked' }));
     }
     // Each linked entry is pushed: an update in place, never a create.
     await getService('outbox', { strapi }).enqueue(queued);
     getService('worker', { strapi }).wake();
-    return done(queued.length);
+    return extend(proposal, { applied: queued.length });
   };
 
   return { link };
 }
-
-export type Linker = ReturnType<typeof createLinker>;

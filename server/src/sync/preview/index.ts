@@ -11,11 +11,7 @@ import type { EntryKey } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
-/**
- * What an entry would send now, for its draft and its published version, through the push's own
- * mapping (`mapEntry` with the push's context): the payload the push would build, without reading
- * media bytes and without any remote call.
- */
+/** Media are described (name, type, size), not read. */
 export function createPreview(strapi: Core.Strapi) {
   const modelOf = (uid: string) => modelIn(strapi, uid);
   const pusher = () => getService('push', { strapi });

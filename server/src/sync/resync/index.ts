@@ -15,9 +15,9 @@ import type { OutboxRow } from '../outbox';
 import { PRIORITY } from '../outbox';
 import type { PushResult } from '../push';
 import type { RowEnd } from '../worker';
-import type { DryRunPlan, EntryKey, ResyncProgress } from '../shared/types';
+import type { DryRunPlan, ResyncProgress } from '../shared/types';
 import { extend } from '../../utils/objects';
-import { toKey } from '../shared/keys';
+import { keyString, toKey } from '../shared/keys';
 import { getService } from '../../utils';
 
 const STORE_KEY = 'resync-job';
@@ -62,12 +62,17 @@ export function createResync(strapi: Core.Strapi) {
     ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
 
   /** Keys of every entry that should be online: the published ones (or all, without draft & publish). */
-  const entryPages = (mapping: Mapping, after: number) =>
+  const entryPages = (mapping: Mapping, after = 0) =>
     onlineKeyPages(strapi, mapping.contentType, {}, after);
-
   /** States whose entry is gone: they must be removed from the remote too. */
   const orphanPages = (mapping: Mapping, after = 0) =>
     goneStatePages(strapi, states(), mapping.contentType, after);
+
+  const queued = (mapping: Mapping) => ({
+    resource: mapping.resource,
+    reason: 'resync',
+    resyncJob: job!.id,
+  });
 
   const enumerate = async () => {
     if (!job?.cursor) return;
@@ -77,15 +82,7 @@ export function createResync(strapi: Core.Strapi) {
       if (job.cursor.phase === 'entries') {
         for await (const page of entryPages(mapping, job.cursor.after)) {
           if (stopping) return;
-          await outbox().enqueue(
-            page.keys.map((k) =>
-              extend(k, {
-                resource: mapping.resource,
-                reason: 'resync',
-                resyncJob: job!.id,
-              })
-            )
-          );
+          await outbox().enqueue(page.keys.map((k) => extend(k, queued(mapping))));
           job.total += page.keys.length;
           job.cursor.after = page.after;
           await save();
@@ -100,11 +97,7 @@ export function createResync(strapi: Core.Strapi) {
       )) {
         if (stopping) return;
         if (gone.length) {
-          await outbox().enqueue(
-            gone.map((s) =>
-              extend(toKey(s), { resource: mapping.resource, reason: 'resync', resyncJob: job!.id })
-            )
-          );
+          await outbox().enqueue(gone.map((s) => extend(toKey(s), queued(mapping))));
           job.total += gone.length;
           wake();
         }
@@ -141,7 +134,7 @@ export function createResync(strapi: Core.Strapi) {
     if (persist) await save();
   };
 
-  const run = (bound: boolean) => {
+  const run = () => {
     const go = async () => {
       try {
         // Entries imported since the boot (thousands at once) change what the best plan of their
@@ -157,7 +150,7 @@ export function createResync(strapi: Core.Strapi) {
         }
       }
     };
-    running = (bound ? AsyncResource.bind(go) : go)().finally(() => {
+    running = AsyncResource.bind(go)().finally(() => {
       running = null;
     });
   };
@@ -188,14 +181,14 @@ export function createResync(strapi: Core.Strapi) {
     };
     window.length = 0;
     await save();
-    run(true);
+    run();
     return job;
   };
 
   /** After a restart: finish listing what the previous run had not listed yet. */
   const resume = async () => {
     job = await load();
-    if (job?.state === 'running' && job.cursor) run(true);
+    if (job?.state === 'running' && job.cursor) run();
   };
 
   /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
@@ -237,10 +230,10 @@ export function createResync(strapi: Core.Strapi) {
     };
     const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
     for (const mapping of ordered()) {
-      for await (const page of entryPages(mapping, 0)) {
+      for await (const page of entryPages(mapping)) {
         const known = await states().getMany(page.keys);
-        for (const key of page.keys as EntryKey[]) {
-          const state = known.get(`${key.contentType}|${key.documentId}|${key.locale}`);
+        for (const key of page.keys) {
+          const state = known.get(keyString(key));
           try {
             const entry = await pusher().readEntry(key, mapping);
             if (!entry) continue;
@@ -254,22 +247,13 @@ export function createResync(strapi: Core.Strapi) {
               push(plan.update, key);
             else plan.unchanged += 1;
           } catch (err) {
-            push(
-              plan.failed,
-              // A database error's message holds its statement and values: its cause only.
-              extend(key, { reason: failureOf(err) })
-            );
+            // A database error's message holds its statement and values: its cause only.
+            push(plan.failed, extend(key, { reason: failureOf(err) }));
           }
         }
       }
       for await (const gone of orphanPages(mapping)) {
-        for (const s of gone)
-          if (s.remoteId != null)
-            push(plan.delete, {
-              contentType: s.contentType,
-              documentId: s.documentId,
-              locale: s.locale,
-            });
+        for (const s of gone) if (s.remoteId != null) push(plan.delete, toKey(s));
       }
     }
     return plan;
@@ -290,9 +274,6 @@ export function createResync(strapi: Core.Strapi) {
     onRowDone,
     startTicker,
     stop,
-    isRunning: () => job?.state === 'running',
     running: () => running,
   };
 }
-
-export type Resync = ReturnType<typeof createResync>;
