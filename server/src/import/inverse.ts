@@ -3,7 +3,7 @@ import type { ResourceKind } from '../remote/types';
 import type { ResolvedPath } from '../mapping/paths';
 import type { EntryKey } from '../sync/shared/types';
 import { put, type FieldPlan, type FieldTarget } from './fields';
-import { htmlToBlocks, htmlToMarkdown, htmlToText } from './html';
+import { FROM_HTML } from '../mapping/html';
 
 /**
  * One remote object (its documented fields, as the inventory keeps them) read backwards through
@@ -55,12 +55,6 @@ const text = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 const finite = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-
-const HTML_FORMATS = {
-  markdown: htmlToMarkdown,
-  blocks: htmlToBlocks,
-  text: htmlToText,
-};
 
 /** A date as the receiving attribute keeps it: a `date` field keeps the day only. */
 const dateFor = (at: ResolvedPath | null, attrType: string | undefined, iso: string) =>
@@ -115,7 +109,7 @@ export async function invert(
       }
       case 'html': {
         const html = text(remote[t.field]);
-        if (html !== undefined) put(out.data, t.at, HTML_FORMATS[t.format](html));
+        if (html !== undefined) put(out.data, t.at, FROM_HTML[t.format](html));
         break;
       }
       case 'number': {
