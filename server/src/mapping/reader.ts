@@ -129,6 +129,7 @@ export class EntryReader {
     return [...names, ...r.resolved.jsonRest].join(' › ');
   }
 
+  /** A mapped text is always sent, empty included: a PUT may keep an omitted field's old text. */
   text(field: string): string | undefined {
     const r = this.read(field);
     if (!r) return undefined;
