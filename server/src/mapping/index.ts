@@ -75,8 +75,8 @@ const RESOURCES: Record<
       name,
       description,
       text('address'),
-      (r, out) => {
-        const { latitude, longitude, altitude } = r.position();
+      async (r, out) => {
+        const { latitude, longitude, altitude } = await r.position();
         Object.assign(out.payload, { latitude, longitude });
         if (altitude !== undefined) out.payload.altitude = altitude;
       },
