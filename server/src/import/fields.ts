@@ -1,9 +1,12 @@
 import type { Mapping } from '../config/types';
 import { datesSpecOf } from '../mapping/dates';
+import { LAT_KEYS, LNG_KEYS } from '../mapping/coordinates';
 import {
   normalizeSource,
+  NUMBER_TYPES,
   PathError,
   resolvePath,
+  TEXT_TYPES,
   type PathStep,
   type ResolvedPath,
 } from '../mapping/paths';
@@ -53,11 +56,7 @@ export interface FieldPlan {
   notImportable: NotImportableField[];
 }
 
-const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
-const NUMBER_TYPES = new Set(['float', 'decimal', 'integer', 'biginteger']);
-const DATE_TYPES = new Set(['datetime', 'date', 'string', 'text']);
-const LAT_KEYS = ['lat', 'latitude'];
-const LNG_KEYS = ['lng', 'lon', 'long', 'longitude'];
+const DATE_TYPES = ['datetime', 'date', 'string', 'text'];
 
 /** Import writes the entry's own fields and components: every step before the last must be one. */
 function containerProblem(at: ResolvedPath): string | null {
@@ -73,8 +72,8 @@ function containerProblem(at: ResolvedPath): string | null {
 }
 
 const isJson = (at: ResolvedPath) => at.last.kind === 'json';
-const isScalar = (at: ResolvedPath, types: Set<string>) =>
-  at.last.kind === 'scalar' && types.has(String(at.last.attr.type));
+const isScalar = (at: ResolvedPath, types: string[]) =>
+  at.last.kind === 'scalar' && types.includes(String(at.last.attr.type));
 
 /** The keys of a component's coordinates, as parseCoordinates reads them. */
 function componentKeys(
@@ -164,7 +163,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         }
         const attrs = getModel(at.last.target ?? '')?.attributes ?? {};
         const bad = [spec.start, spec.end].find(
-          (k) => !attrs[k] || !DATE_TYPES.has(String(attrs[k].type))
+          (k) => !attrs[k] || !DATE_TYPES.includes(String(attrs[k].type))
         );
         if (bad) {
           skip(field, spec.path, `component ${at.last.target} has no date field '${bad}'`);

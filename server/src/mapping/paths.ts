@@ -1,33 +1,22 @@
 import type { FieldSource, SchemaAttribute, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
-export const FILE_UID = 'plugin::upload.file';
+const FILE_UID = 'plugin::upload.file';
 
 /** Keys a populated media object carries, for when the upload model is not registered (unit tests, odd setups). */
 const FILE_KEYS = [
-  'name',
-  'alternativeText',
-  'caption',
-  'width',
-  'height',
-  'formats',
-  'hash',
-  'ext',
-  'mime',
-  'size',
-  'url',
-  'previewUrl',
-  'provider',
-  'provider_metadata',
-  'documentId',
-  'id',
-  'locale',
-];
+  ['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime'],
+  ['size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'documentId', 'id', 'locale'],
+].flat();
+
+/** Attribute types by the value they hold. */
+export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];
+export const NUMBER_TYPES = ['integer', 'biginteger', 'float', 'decimal'];
 
 const TO_MANY = new Set(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany', 'morphMany']);
 const MORPH = new Set(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
 
-export type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
+type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
 
 export interface PathStep {
   /** attribute name */

@@ -1,9 +1,10 @@
 import { MappingError } from './errors';
-import type { ResolvedPath } from './paths';
+import { TEXT_TYPES, type ResolvedPath } from './paths';
 import { show } from './values';
 import type { StrapiSchemaLookup } from './types';
 
-const TEXT_TYPES = new Set(['string', 'text', 'uid', 'email', 'enumeration']);
+// Markdown is no label.
+const LABEL_TYPES = new Set(TEXT_TYPES.filter((type) => type !== 'richtext'));
 
 /**
  * Which attribute of a related entry (or repeatable component item) is the tag: the configured
@@ -26,7 +27,7 @@ export function tagKeyFor(
   const model = last.target ? getModel(last.target) : undefined;
   const attributes = (model?.attributes ?? {}) as Record<string, { type?: string }>;
   if (attributes.name) return 'name';
-  return Object.keys(attributes).find((k) => TEXT_TYPES.has(String(attributes[k]?.type)));
+  return Object.keys(attributes).find((k) => LABEL_TYPES.has(String(attributes[k]?.type)));
 }
 
 function fromObject(obj: Record<string, unknown>, key: string | undefined): unknown {

@@ -2,8 +2,10 @@ import { LAT_KEYS, LNG_KEYS } from './coordinates';
 import { datesSpecOf, isDatesSpecSource } from './dates';
 import {
   normalizeSource,
+  NUMBER_TYPES,
   PathError,
   resolvePath,
+  TEXT_TYPES,
   throughMany,
   type PathStep,
   type ResolvedPath,
@@ -12,13 +14,7 @@ import { tagKeyFor } from './tags';
 import type { Mapping, ResourceKind, StrapiSchemaLookup } from './types';
 
 type Expect =
-  | { kind: 'text' }
-  | { kind: 'html' }
-  | { kind: 'number' }
-  | { kind: 'coordinates' }
-  | { kind: 'tags' }
-  | { kind: 'media' }
-  | { kind: 'dates' }
+  | { kind: 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'media' | 'dates' }
   | { kind: 'relation'; resource: ResourceKind; single: boolean };
 
 /** What each remote field reads from an entry, per resource: the field map's vocabulary. */
@@ -57,19 +53,8 @@ export const FIELD_SPECS: Record<ResourceKind, Record<string, Expect>> = {
   },
 };
 
-const TEXT = new Set([
-  'string',
-  'text',
-  'richtext',
-  'email',
-  'uid',
-  'enumeration',
-  'integer',
-  'biginteger',
-  'float',
-  'decimal',
-]);
-const NUMBER = new Set(['integer', 'biginteger', 'float', 'decimal', 'string']);
+const TEXT = new Set([...TEXT_TYPES, ...NUMBER_TYPES]);
+const NUMBER = new Set([...NUMBER_TYPES, 'string']);
 const DATE = new Set(['date', 'datetime', 'timestamp', 'string', 'text', 'json']);
 const TAG_SCALARS = new Set(['string', 'text', 'enumeration', 'json']);
 
@@ -86,24 +71,12 @@ function describe(step: PathStep): string {
   }
 }
 
+const SYSTEM_ATTRIBUTE =
+  /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
+
 function firstAttribute(uid: string | undefined, getModel: StrapiSchemaLookup): string {
   const attrs = uid ? Object.keys(getModel(uid)?.attributes ?? {}) : [];
-  return (
-    attrs.find(
-      (a) =>
-        ![
-          'id',
-          'documentId',
-          'locale',
-          'localizations',
-          'createdAt',
-          'updatedAt',
-          'publishedAt',
-          'createdBy',
-          'updatedBy',
-        ].includes(a)
-    ) ?? 'name'
-  );
+  return attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name';
 }
 
 export interface ValidateOptions {
