@@ -105,7 +105,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
-    if (READ_ONLY[field] && !(mapping.resource === 'list' && field === 'lists')) {
+    if (READ_ONLY[field]) {
       skip(field, normalizeSource(source as never).path || null, READ_ONLY[field]);
       continue;
     }
@@ -113,73 +113,49 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       try {
         const at = resolvePath(uid, path, getModel);
         const problem = containerProblem(at);
-        if (problem) {
-          skip(field, path, problem);
-          return null;
-        }
-        return at;
+        if (!problem) return at;
+        skip(field, path, problem);
       } catch (err) {
         if (!(err instanceof PathError)) throw err;
         skip(field, path, err.reason);
-        return null;
       }
+      return null;
     };
 
     if (field === 'dates') {
       const spec = datesSpecOf(source);
       const dateAt = (path: string) => {
         const at = resolve(path);
-        if (!at) return null;
-        if (isJson(at) || isScalar(at, DATE_TYPES)) return at;
+        if (!at || isJson(at) || isScalar(at, DATE_TYPES)) return at;
         skip(field, path, `'${at.last.name}' is a ${at.last.attr.type} field, not a date`);
         return null;
       };
+      const { start, end } = spec;
+      const at = spec.path === undefined ? null : resolve(spec.path);
       if (spec.path === undefined) {
-        const start = dateAt(spec.start);
-        const end = dateAt(spec.end);
-        if (start && end)
-          plan.targets.push({ kind: 'dates', field, at: null, many: false, start, end });
-        continue;
-      }
-      const at = resolve(spec.path);
-      if (!at) continue;
-      if (isJson(at)) {
-        plan.targets.push({
-          kind: 'dates',
+        const [from, to] = [dateAt(start), dateAt(end)];
+        if (from && to)
+          plan.targets.push({ kind: 'dates', field, at: null, many: false, start: from, end: to });
+      } else if (!at) continue;
+      else if (isScalar(at, DATE_TYPES))
+        plan.targets.push({ kind: 'dates', field, at: null, many: false, start: at, end: at });
+      else if (at.last.kind !== 'component' && !isJson(at))
+        skip(field, spec.path, `'${at.last.name}' is a ${at.last.attr.type} field, not dates`);
+      else if (isJson(at)) plan.targets.push({ kind: 'dates', field, at, many: true, start, end });
+      else if (start.includes('.') || end.includes('.'))
+        skip(
           field,
-          at,
-          many: true,
-          start: spec.start,
-          end: spec.end,
-        });
-      } else if (at.last.kind === 'component') {
-        if (spec.start.includes('.') || spec.end.includes('.')) {
-          skip(
-            field,
-            spec.path,
-            'start and end keys inside the items must be plain keys to be written'
-          );
-          continue;
-        }
+          spec.path,
+          'start and end keys inside the items must be plain keys to be written'
+        );
+      else {
         const attrs = getModel(at.last.target ?? '')?.attributes ?? {};
-        const bad = [spec.start, spec.end].find(
+        const bad = [start, end].find(
           (k) => !attrs[k] || !DATE_TYPES.includes(String(attrs[k].type))
         );
-        if (bad) {
-          skip(field, spec.path, `component ${at.last.target} has no date field '${bad}'`);
-          continue;
-        }
-        plan.targets.push({
-          kind: 'dates',
-          field,
-          at,
-          many: at.last.many,
-          start: spec.start,
-          end: spec.end,
-        });
-      } else if (isScalar(at, DATE_TYPES)) {
-        plan.targets.push({ kind: 'dates', field, at: null, many: false, start: at, end: at });
-      } else skip(field, spec.path, `'${at.last.name}' is a ${at.last.attr.type} field, not dates`);
+        if (bad) skip(field, spec.path, `component ${at.last.target} has no date field '${bad}'`);
+        else plan.targets.push({ kind: 'dates', field, at, many: at.last.many, start, end });
+      }
       continue;
     }
 
