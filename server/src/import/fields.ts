@@ -206,15 +206,11 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         } else wrongType('coordinates');
         break;
       case 'tags': {
-        const explicit =
-          typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
-            ? (source as { key: string }).key
-            : undefined;
         if (isJson(at)) plan.targets.push({ kind: 'tags', field, at, style: 'list' });
         else if (isScalar(at, TEXT_TYPES))
           plan.targets.push({ kind: 'tags', field, at, style: 'text' });
         else if (last.kind === 'relation' || (last.kind === 'component' && last.many)) {
-          const key = tagKeyFor(at, explicit, getModel);
+          const key = tagKeyFor(at, source, getModel);
           if (!key || key.includes('.'))
             skip(field, path, 'no text field of the related entries holds the tag');
           else

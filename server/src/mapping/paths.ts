@@ -66,6 +66,16 @@ export function normalizeSource(
   };
 }
 
+/** resolvePath, or undefined for a path that does not fit the schema (the validator reports it). */
+export function tryResolvePath(uid: string, path: string, getModel: StrapiSchemaLookup) {
+  try {
+    return resolvePath(uid, path, getModel);
+  } catch (err) {
+    if (err instanceof PathError) return undefined;
+    throw err;
+  }
+}
+
 const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'dynamiczone']);
 const kindOf = (attr: SchemaAttribute): StepKind =>
   STRUCTURED.has(attr.type) ? (attr.type as StepKind) : 'scalar';

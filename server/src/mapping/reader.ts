@@ -180,9 +180,7 @@ export class EntryReader {
   tags(field = 'tags'): string[] | undefined {
     const r = this.read(field);
     if (!r) return undefined;
-    const { key } = this.fields[field] as { key?: unknown };
-    const explicit = typeof key === 'string' ? key : undefined;
-    return mapTags(r.value, field, tagKeyFor(r.resolved, explicit, this.ctx.getModel));
+    return mapTags(r.value, field, tagKeyFor(r.resolved, this.fields[field], this.ctx.getModel));
   }
 
   async media(

@@ -7,16 +7,17 @@ import type { StrapiSchemaLookup } from './types';
 const LABEL_TYPES = new Set(TEXT_TYPES.filter((type) => type !== 'richtext'));
 
 /**
- * Which attribute of a related entry (or repeatable component item) is the tag: the configured
- * key, else `name`, else the target's first text attribute. Undefined when the path does not end
+ * Which attribute of a related entry (or repeatable component item) is the tag: the source's
+ * `key`, else `name`, else the target's first text attribute. Undefined when the path does not end
  * on a relation or component (text, JSON: the value's shape decides).
  */
 export function tagKeyFor(
   resolved: ResolvedPath | undefined,
-  key: string | undefined,
+  source: unknown,
   getModel: StrapiSchemaLookup
 ): string | undefined {
-  if (key) return key;
+  const { key } = (source ?? {}) as { key?: unknown };
+  if (typeof key === 'string' && key) return key;
   const last = resolved?.last;
   if (
     !last ||

@@ -217,14 +217,10 @@ export function validateMappingFields(
         break;
       }
       case 'tags': {
-        const explicit =
-          isObj && typeof (source as { key?: unknown }).key === 'string'
-            ? (source as { key: string }).key
-            : undefined;
         if (inJson) break;
         if (last.kind === 'relation' || last.kind === 'component') {
           const targetAttrs = getModel(last.target as string)?.attributes ?? {};
-          const key = tagKeyFor(resolved, explicit, getModel);
+          const key = tagKeyFor(resolved, source, getModel);
           if (!key)
             problem(
               field,
