@@ -11,6 +11,8 @@ import { createImportItems } from './items';
 
 export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /** A documentId like Strapi's own: 24 characters of [a-z0-9], a letter first. */
 export const newDocumentId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';

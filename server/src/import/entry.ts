@@ -8,7 +8,7 @@ import type { EntryKey } from '../sync/shared/types';
 import { openDownload } from '../remote/transport';
 import { pluginConfig } from '../sync/shared/config';
 import { getService } from '../utils';
-import { newDocumentId, type ImportContext } from './context';
+import { messageOf, newDocumentId, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 import type { ImportItem } from './items';
@@ -21,8 +21,6 @@ export interface EntryJob {
   locale: string;
   publish: boolean;
 }
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Strapi's validation errors name the field in `details`: kept, it is what the report needs. */
 const strapiReason = (err: unknown) => {
@@ -70,11 +68,7 @@ export function createEntryImporter(ctx: ImportContext) {
           } as never)
         )) as Record<string, unknown>;
       }
-      refs.push(
-        localized
-          ? { documentId: String(found.documentId), locale }
-          : { documentId: String(found.documentId) }
-      );
+      refs.push({ documentId: String(found.documentId), ...(localized ? { locale } : {}) });
     }
     return refs;
   };
@@ -107,13 +101,10 @@ export function createEntryImporter(ctx: ImportContext) {
     }
     for (const t of inv.tagEntries) {
       if (!t.tags.length) continue;
-      if (t.component)
-        put(
-          data,
-          t.at,
-          t.tags.map((tag) => ({ [t.key]: tag }))
-        );
-      else put(data, t.at, { connect: await tagRefs(t.target, t.key, t.tags, locale) });
+      const value = t.component
+        ? t.tags.map((tag) => ({ [t.key]: tag }))
+        : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
+      put(data, t.at, value);
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
     if (!mapping.inverse) return { data, warnings };

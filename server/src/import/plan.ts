@@ -8,7 +8,7 @@ import type {
   ImportSample,
 } from '../../../shared/contracts/import';
 import { getService } from '../utils';
-import { ORDER, type ImportContext } from './context';
+import { messageOf, ORDER, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 import { candidatesOf, resolveTargets } from './targets';
@@ -48,7 +48,7 @@ async function inverseOf(
   try {
     return await mapping.inverse(data, row.fields);
   } catch (err) {
-    inv.problems.push(`the mapping's inverse failed: ${err instanceof Error ? err.message : err}`);
+    inv.problems.push(`the mapping's inverse failed: ${messageOf(err)}`);
     return data;
   }
 }
