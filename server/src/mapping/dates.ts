@@ -5,10 +5,8 @@ import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
 import type { DateRange } from '../remote/types';
 
 /**
- * The remote's date format, `2018-02-16T20:00:00.000Z`, from a Date or any ISO 8601 string:
- * offsets and microseconds accepted, a date alone is midnight UTC, a time without zone is UTC
- * (never the server's zone, so every machine sends the same payload). The parser is the remote
- * client's, so what mapping accepts the payload builder accepts too.
+ * The remote's `2018-02-16T20:00:00.000Z` from a Date or any ISO 8601 string, with the remote
+ * client's parser, so what mapping accepts the payload builder accepts too.
  */
 export function toMsUtc(value: unknown, field: string): string {
   if (value instanceof Date || typeof value === 'string') {

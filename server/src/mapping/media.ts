@@ -84,9 +84,8 @@ async function readBytes(
 }
 
 /**
- * A Strapi media value as the remote's `{content, name, type}`. The size limit is checked on the
- * stored size first, so an oversized video is refused without being read into memory. With
- * `ctx.mediaIdentity`, the bytes are not read here: `onDeferred` receives what `loadMedia` needs.
+ * A Strapi media value as the remote's `{content, name, type}`. With `ctx.mediaIdentity` the bytes
+ * are not read here: `onDeferred` receives what `loadMedia` needs.
  */
 export async function mediaFileOf(
   value: unknown,
@@ -104,7 +103,7 @@ export async function mediaFileOf(
   if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.'))
     name += file.ext;
 
-  // Strapi's `size` is in kilobytes.
+  // Strapi's `size` is in kilobytes; checked first, an oversized video is never read into memory.
   if (
     typeof file.size === 'number' &&
     Number.isFinite(file.size) &&
@@ -141,10 +140,7 @@ export async function mediaFileOf(
   return { content: bytes.toString('base64'), name, type: mime };
 }
 
-/**
- * The payload with the bytes of its deferred media read in: called right before a payload is
- * sent. Throws a MappingError when a file turns out too big or empty.
- */
+/** The payload with its deferred media read in, right before it is sent; a MappingError when a file turns out too big or empty. */
 export async function loadMedia<P extends object>(
   payload: P,
   deferred: DeferredMedia[] | undefined,

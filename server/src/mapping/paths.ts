@@ -181,11 +181,7 @@ export function isEmpty(value: unknown): boolean {
   );
 }
 
-/**
- * Reads a dotted path in a populated entry. Arrays met on the way (repeatable components,
- * to-many relations) are walked element by element and flattened, so `stops.title` gives
- * every stop's title.
- */
+/** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
 export function readPath(value: unknown, path: string): unknown {
   let current: unknown = value;
   for (const segment of path.split('.')) {

@@ -72,9 +72,7 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
 
 /**
  * The `populate` of `strapi.documents(uid).findOne` that loads exactly what the field map reads:
- * components (nested ones through `populate`), media, and relations limited to the fields read
- * plus documentId/locale — never whole related entries, which can be large and themselves
- * relation-heavy. Paths that do not fit the schema are left out (the validator reports them).
+ * relations limited to the fields read plus documentId/locale, never whole related entries.
  */
 export function populateFor(
   mapping: Mapping,
