@@ -59,7 +59,7 @@ export function createEntryImporter(ctx: ImportContext) {
     for (const tag of tags) {
       const params = { filters: { [key]: tag }, ...(localized ? { locale } : {}) };
       let found = (await documentsOf(strapi, target).findMany(params))[0];
-      if (!found) {
+      if (!found)
         found = (await quietly(() =>
           docs.create({
             data: { [key]: tag },
@@ -67,7 +67,6 @@ export function createEntryImporter(ctx: ImportContext) {
             ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
           } as never)
         )) as Record<string, unknown>;
-      }
       refs.push({ documentId: String(found.documentId), ...(localized ? { locale } : {}) });
     }
     return refs;

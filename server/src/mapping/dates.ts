@@ -56,12 +56,11 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
     const at = toMsUtc(item, field);
     return { start: at, end: at };
   }
-  if (item === null || typeof item !== 'object') {
+  if (item === null || typeof item !== 'object')
     throw new MappingError(
       field,
       `expected a date or an object with '${spec.start}', got ${show(item)}`
     );
-  }
   const rawStart = readPath(item, spec.start);
   const rawEnd = readPath(item, spec.end);
   if (isBlank(rawStart)) throw new MappingError(field, `no start at '${spec.start}'`);

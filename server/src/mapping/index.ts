@@ -136,12 +136,11 @@ async function applyTransform(mapping: Mapping, entry: Entry): Promise<Entry | n
   if (result === null) return null;
   // `undefined` is a transform that edited its argument and forgot to return it.
   if (result === undefined) return input;
-  if (typeof result !== 'object' || Array.isArray(result)) {
+  if (typeof result !== 'object' || Array.isArray(result))
     throw new MappingError(
       'transform',
       `the mapping's transform returned ${Array.isArray(result) ? 'an array' : typeof result}; an entry object or null is expected`
     );
-  }
   return result;
 }
 

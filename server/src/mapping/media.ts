@@ -73,12 +73,11 @@ async function readBytes(
   ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
 ) {
   const bytes = await ctx.readMedia(file);
-  if (bytes.length > ctx.maxMediaBytes) {
+  if (bytes.length > ctx.maxMediaBytes)
     throw new MappingError(
       field,
       `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
     );
-  }
   if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
   return bytes;
 }
@@ -123,12 +122,11 @@ export async function mediaFileOf(
 
   // A map shows pictures: a category icon must be an image, a pin's or event's media an image or a video.
   const accepted = field === 'image' ? ['image/'] : ['image/', 'video/'];
-  if (!accepted.some((prefix) => mime.startsWith(prefix))) {
+  if (!accepted.some((prefix) => mime.startsWith(prefix)))
     throw new MappingError(
       field,
       `${name} is ${mime}; only ${field === 'image' ? 'images' : 'images and videos'} can be sent`
     );
-  }
 
   const identity = onDeferred ? ctx.mediaIdentity?.(file) : undefined;
   if (identity !== undefined && onDeferred) {

@@ -94,9 +94,8 @@ function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
 export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLookup): ResolvedPath {
   if (typeof path !== 'string' || path.trim() === '') throw new PathError('the path is empty');
   const segments = path.split('.');
-  if (segments.some((s) => s.trim() === '' || s !== s.trim())) {
+  if (segments.some((s) => s.trim() === '' || s !== s.trim()))
     throw new PathError(`'${path}' is not a valid path (empty or padded segment)`);
-  }
 
   const steps: PathStep[] = [];
   let owner = uid;
@@ -104,17 +103,13 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
   for (let i = 0; i < segments.length; i++) {
     const name = segments[i];
     if (prev) {
-      if (prev.kind === 'json') {
-        return { path, steps, last: prev, jsonRest: segments.slice(i) };
-      }
-      if (prev.kind === 'scalar') {
+      if (prev.kind === 'json') return { path, steps, last: prev, jsonRest: segments.slice(i) };
+      if (prev.kind === 'scalar')
         throw new PathError(`'${prev.name}' is a ${prev.attr.type} field; it has no '${name}'`);
-      }
-      if (prev.kind === 'dynamiczone') {
+      if (prev.kind === 'dynamiczone')
         throw new PathError(
           `'${prev.name}' is a dynamic zone; paths cannot go through dynamic zones`
         );
-      }
       owner = prev.target as string;
     }
 
@@ -150,11 +145,10 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
       many = attr.repeatable === true;
       if (!target) throw new PathError(`'${name}' is a component field without a component uid`);
     } else if (kind === 'relation') {
-      if (MORPH.has(String(attr.relation)) || !attr.target) {
+      if (MORPH.has(String(attr.relation)) || !attr.target)
         throw new PathError(
           `'${name}' is a polymorphic relation; only relations to one content type are supported`
         );
-      }
       target = attr.target;
       many = TO_MANY.has(String(attr.relation));
     } else if (kind === 'media') {
@@ -200,9 +194,7 @@ export function readPath(value: unknown, path: string): unknown {
       current = next;
     } else if (typeof current === 'object') {
       current = (current as Record<string, unknown>)[segment];
-    } else {
-      return undefined;
-    }
+    } else return undefined;
   }
   return current;
 }

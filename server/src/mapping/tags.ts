@@ -53,13 +53,10 @@ export function mapTags(value: unknown, field: string, key?: string): string[] {
     } else if (typeof item === 'object' && !Array.isArray(item)) {
       const tag = fromObject(item as Record<string, unknown>, key);
       if (tag === undefined || tag === null) return;
-      if (typeof tag !== 'string' && typeof tag !== 'number') {
+      if (typeof tag !== 'string' && typeof tag !== 'number')
         throw new MappingError(label, `expected text at '${key ?? 'name'}', got ${show(tag)}`);
-      }
       raw.push(String(tag));
-    } else {
-      throw new MappingError(label, `expected text, got ${show(item)}`);
-    }
+    } else throw new MappingError(label, `expected text, got ${show(item)}`);
   };
   if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
   else add(value, field, true);
