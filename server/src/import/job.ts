@@ -10,10 +10,9 @@ import type {
   ImportOptions,
   ImportProgress,
 } from '../../../shared/contracts/import';
-import { messageOf, ORDER, type ImportContext } from './context';
+import { messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
-import { resolveTargets } from './targets';
 
 const STORE_KEY = 'import';
 const PAGE = 50;

@@ -8,10 +8,9 @@ import type {
   ImportSample,
 } from '../../../shared/contracts/import';
 import { getService } from '../utils';
-import { messageOf, ORDER, type ImportContext } from './context';
+import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
-import { candidatesOf, resolveTargets } from './targets';
 
 const PLURAL: Record<ResourceKind, string> = {
   category: 'categories',
