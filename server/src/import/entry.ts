@@ -143,12 +143,7 @@ export function createEntryImporter(ctx: ImportContext) {
         getService('push', { strapi }).mappingContext(key)
       );
       if (outcome.action === 'upsert') {
-        refs = outcome.refs.map((r) => ({
-          contentType: r.contentType,
-          documentId: r.documentId,
-          locale: r.locale ?? '',
-          role: r.role,
-        }));
+        refs = outcome.refs.map((r) => ({ ...r, locale: r.locale ?? '' }));
         // An entry still waiting for another one would be pushed when it arrives.
         if (!outcome.unresolved.some((u) => u.blocking)) hash = payloadHash(outcome);
       }

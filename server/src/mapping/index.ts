@@ -111,19 +111,16 @@ const RESOURCES: Record<
   list: { payload: listPayload, steps: [name, description, members('pinpoints', 'member')] },
 };
 
-function copy(entry: Entry): Entry {
-  try {
-    return structuredClone(entry);
-  } catch {
-    // Entries with functions or class instances cannot be cloned; the transform gets the original.
-    return entry;
-  }
-}
-
 async function applyTransform(mapping: Mapping, entry: Entry): Promise<Entry | null> {
   if (!mapping.transform) return entry;
-  // On a copy: a transform that edits in place must not change what the caller holds.
-  const input = copy(entry);
+  // On a copy: a transform that edits in place must not change what the caller holds (entries
+  // with functions or class instances cannot be cloned: the transform gets the original).
+  let input = entry;
+  try {
+    input = structuredClone(entry);
+  } catch {
+    /* kept as it is */
+  }
   let result: Entry | null | undefined;
   try {
     result = await mapping.transform(input);
