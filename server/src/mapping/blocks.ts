@@ -199,7 +199,14 @@ function listOf(el: Element): BlockNode {
   return { type: 'list', format, children };
 }
 
-function blockOf(node: Element, name: string): BlockNode | undefined {
+/** null: nothing to keep; undefined: a container, whose children are the blocks. */
+function blockOf(node: Element, name: string): BlockNode | null | undefined {
+  if (name === 'p') {
+    // An image inside a paragraph (what the push renders) is a block of its own.
+    if (node.children.some((c) => isTag(c) && c.name === 'img')) return undefined;
+    const children = inline(node.children);
+    return children.length ? { type: 'paragraph', children } : null;
+  }
   if (/^h[1-6]$/.test(name))
     return { type: 'heading', level: Number(name[1]), children: orEmpty(inline(node.children)) };
   if (name === 'ul' || name === 'ol') return listOf(node);
@@ -210,7 +217,8 @@ function blockOf(node: Element, name: string): BlockNode | undefined {
     const children = [{ type: 'text', text: textOf(node.children) }];
     return { type: 'code', ...(language ? { language } : {}), children };
   }
-  if (name !== 'img' || !node.attribs.src) return undefined;
+  if (name === 'hr' || (name === 'img' && !node.attribs.src)) return null;
+  if (name !== 'img') return undefined;
   const { src, alt } = node.attribs;
   const width = Number(node.attribs.width);
   const height = Number(node.attribs.height);
@@ -226,9 +234,10 @@ function blockOf(node: Element, name: string): BlockNode | undefined {
 function blocksOf(nodes: ChildNode[], out: BlockNode[]) {
   // Inline content between blocks (text straight in <body>, in a <div>) makes a paragraph.
   let loose: ChildNode[] = [];
-  const paragraph = (nodes: ChildNode[]) => {
-    const children = inline(nodes);
+  const paragraph = () => {
+    const children = inline(loose);
     if (children.length) out.push({ type: 'paragraph', children });
+    loose = [];
   };
   for (const node of nodes) {
     const name = isTag(node) ? node.name.toLowerCase() : '';
@@ -236,18 +245,12 @@ function blocksOf(nodes: ChildNode[], out: BlockNode[]) {
       if (!DROPPED.has(name)) loose.push(node);
       continue;
     }
-    paragraph(loose);
-    loose = [];
-    const el = node as Element;
-    // An image inside a paragraph (what the push renders) is a block of its own.
-    const images = name === 'p' && el.children.some((c) => isTag(c) && c.name === 'img');
-    if (name === 'p' && !images) paragraph(el.children);
-    else if (name === 'hr' || name === 'img' || /^(h[1-6]|ul|ol|blockquote|pre)$/.test(name)) {
-      const block = blockOf(el, name);
-      if (block) out.push(block);
-    } else blocksOf(el.children, out);
+    paragraph();
+    const block = blockOf(node as Element, name);
+    if (block === undefined) blocksOf((node as Element).children, out);
+    else if (block) out.push(block);
   }
-  paragraph(loose);
+  paragraph();
 }
 
 /** Strapi blocks nodes of an HTML fragment; empty HTML gives no blocks. */
