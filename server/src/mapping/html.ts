@@ -98,8 +98,9 @@ const TOKEN =
 /**
  * What sanitize-html makes of HTML that is only paragraphs of text with inline emphasis and line
  * breaks (what textToHtml and renderBlocks write for most descriptions), worked out without it;
- * undefined for anything else. Without this and extend(), bench:memory fell to 0.775 of unlimited
- * against 0.908 with them (goal >= 0.9). The unit tests compare the two on generated HTML.
+ * undefined for anything else. sanitize-html builds its options and a parser for every call:
+ * without this and extend(), bench:memory fell to 0.775 of unlimited against 0.908 with them
+ * (goal >= 0.9). The unit tests compare the two on generated HTML.
  */
 export function sanitizeParagraphs(html: string): string | undefined {
   const src = html.trim();
