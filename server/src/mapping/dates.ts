@@ -5,8 +5,9 @@ import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
 import type { DateRange } from '../remote/types';
 
 /**
- * The remote's `2018-02-16T20:00:00.000Z` from a Date or any ISO 8601 string, with the remote
- * client's parser, so what mapping accepts the payload builder accepts too.
+ * The remote's `2018-02-16T20:00:00.000Z` from a Date or any ISO 8601 string (a time without zone
+ * is UTC, never the server's zone), with the remote client's parser: what mapping accepts, the
+ * payload builder accepts too.
  */
 export function toMsUtc(value: unknown, field: string): string {
   if (value instanceof Date || typeof value === 'string') {
