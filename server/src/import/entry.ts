@@ -4,6 +4,7 @@ import type { ResourceKind } from '../remote/types';
 import { pushedFieldsOf } from '../sync/drift/fields';
 import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
+import { sameKey } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
 import { openDownload } from '../remote/transport';
 import { pluginConfig } from '../sync/shared/config';
@@ -209,14 +210,8 @@ export function createEntryImporter(ctx: ImportContext) {
             locale: item.locale ?? '',
           }
         : null;
-    const mine =
-      owner &&
-      planned &&
-      owner.contentType === planned.contentType &&
-      owner.documentId === planned.documentId &&
-      owner.locale === planned.locale;
     // Linked or pushed by an editor since the job listed it: not the import's any more.
-    if (owner && !mine) return;
+    if (owner && !(planned && sameKey(owner, planned))) return;
 
     const base: Omit<ImportItem, 'pinpointId'> = {
       resource,

@@ -178,15 +178,10 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         else wrongType('text');
         break;
       case 'description': {
-        const type = String(last.attr.type);
-        if (isJson(at)) plan.targets.push({ kind: 'html', field, at, format: 'blocks' });
-        else if (type === 'blocks' || type === 'richtext' || isScalar(at, TEXT_TYPES))
-          plan.targets.push({
-            kind: 'html',
-            field,
-            at,
-            format: type === 'blocks' ? 'blocks' : type === 'richtext' ? 'markdown' : 'text',
-          });
+        const blocks = isJson(at) || last.attr.type === 'blocks';
+        const format = blocks ? 'blocks' : last.attr.type === 'richtext' ? 'markdown' : 'text';
+        if (blocks || isScalar(at, TEXT_TYPES))
+          plan.targets.push({ kind: 'html', field, at, format });
         else wrongType('a description');
         break;
       }
