@@ -20,23 +20,19 @@ const PAGE = 50;
 const HOLD_MS = 20_000;
 
 /** The job as kept in Strapi's core store: where it is, so that it resumes there. */
-interface StoredJob {
-  id: string;
-  state: ImportProgress['state'];
-  startedAt: string;
-  finishedAt: string | null;
+interface StoredJob extends Pick<
+  ImportProgress,
+  'id' | 'state' | 'startedAt' | 'finishedAt' | 'publish' | 'phase' | 'error'
+> {
   locale: string;
-  publish: boolean;
   /** the content type chosen per resource (sync.import's `into`), kept so a resumed job keeps it */
   into?: ImportInto | null;
-  phase: ImportProgress['phase'];
   /** the last remote id done in the current resource (objects are taken by ascending id) */
   after: number;
   /** the last pinpoint whose events were read */
   linksAfter: number;
   /** objects no entry owned, per resource, when the job listed them */
   totals: Record<ResourceKind, number>;
-  error: string | null;
 }
 
 const zero = (): ImportCounts => ({ total: 0, done: 0, failed: 0, skipped: 0 });
