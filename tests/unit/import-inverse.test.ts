@@ -1,9 +1,8 @@
 import { planFields } from '../../server/src/import/fields';
-import { htmlToBlocks, htmlToMarkdown, htmlToText } from '../../server/src/import/html';
+import { htmlToMarkdown, htmlToText, markdownToHtml } from '../../server/src/mapping/html';
 import { invert, type InverseLookups } from '../../server/src/import/inverse';
 import { mapEntry } from '../../server/src/mapping';
-import { renderBlocks } from '../../server/src/mapping/blocks';
-import { markdownToHtml } from '../../server/src/mapping/html';
+import { htmlToBlocks, renderBlocks } from '../../server/src/mapping/blocks';
 import type { Mapping } from '../../server/src/config/types';
 import { context, lookup, mappingA, modelsA, modelsB } from './mapping-fixtures';
 

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { errors } from '@strapi/utils';
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
 import type { ResourceKind } from '../remote/types';
 import { modelOf } from '../sync/shared/strapi';
 import { getService } from '../utils';
+import type { ImportInto } from '../../../shared/contracts/import';
 import type { StrapiSchemaLookup } from '../mapping/types';
 import { planFields, type FieldPlan } from './fields';
 import type { InverseLookups } from './inverse';
 import { createImportItems } from './items';
 
 export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
+
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** A documentId like Strapi's own: 24 characters of [a-z0-9], a letter first. */
 export const newDocumentId = () => {
@@ -60,3 +64,44 @@ export function createImportContext(strapi: Core.Strapi) {
 }
 
 export type ImportContext = ReturnType<typeof createImportContext>;
+
+/** The content types whose active mapping takes `resource`, in the config's order. */
+export const candidatesOf = (mappings: Mapping[], resource: ResourceKind): string[] =>
+  mappings.filter((m) => m.resource === resource).map((m) => m.contentType);
+
+/**
+ * Which content type receives each resource's objects. Several active mappings may take one
+ * resource (places and stands both pinpoints): the caller's choice wins, else the first of them
+ * in the config's order. A choice that no active mapping backs is refused, never guessed.
+ */
+export function resolveTargets(mappings: Mapping[], into?: ImportInto | null) {
+  const chosen = (into ?? {}) as Record<string, unknown>;
+  if (typeof chosen !== 'object' || Array.isArray(chosen))
+    throw new errors.ValidationError(
+      'into must be an object such as { pinpoint: "api::place.place" }'
+    );
+  for (const [resource, uid] of Object.entries(chosen)) {
+    if (uid === undefined || uid === null) continue;
+    if (!ORDER.includes(resource as ResourceKind))
+      throw new errors.ValidationError(
+        `into.${resource}: not a resource; the resources are ${ORDER.join(', ')}`
+      );
+    const candidates = candidatesOf(mappings, resource as ResourceKind);
+    if (typeof uid !== 'string' || !candidates.includes(uid))
+      throw new errors.ValidationError(
+        `into.${resource}: ${JSON.stringify(uid)} has no active mapping of this resource; ${
+          candidates.length
+            ? `choose one of ${candidates.join(', ')}`
+            : 'no active mapping takes it'
+        }`
+      );
+  }
+  const targets = {} as Record<ResourceKind, Mapping | undefined>;
+  for (const resource of ORDER) {
+    const uid = chosen[resource];
+    targets[resource] = mappings.find(
+      (m) => m.resource === resource && (typeof uid !== 'string' || m.contentType === uid)
+    );
+  }
+  return targets;
+}

@@ -4,11 +4,12 @@ import type { ResourceKind } from '../remote/types';
 import { pushedFieldsOf } from '../sync/drift/fields';
 import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
+import { sameKey } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
 import { openDownload } from '../remote/transport';
 import { pluginConfig } from '../sync/shared/config';
 import { getService } from '../utils';
-import { newDocumentId, type ImportContext } from './context';
+import { messageOf, newDocumentId, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
 import type { ImportItem } from './items';
@@ -21,8 +22,6 @@ export interface EntryJob {
   locale: string;
   publish: boolean;
 }
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Strapi's validation errors name the field in `details`: kept, it is what the report needs. */
 const strapiReason = (err: unknown) => {
@@ -61,7 +60,7 @@ export function createEntryImporter(ctx: ImportContext) {
     for (const tag of tags) {
       const params = { filters: { [key]: tag }, ...(localized ? { locale } : {}) };
       let found = (await documentsOf(strapi, target).findMany(params))[0];
-      if (!found) {
+      if (!found)
         found = (await quietly(() =>
           docs.create({
             data: { [key]: tag },
@@ -69,12 +68,7 @@ export function createEntryImporter(ctx: ImportContext) {
             ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
           } as never)
         )) as Record<string, unknown>;
-      }
-      refs.push(
-        localized
-          ? { documentId: String(found.documentId), locale }
-          : { documentId: String(found.documentId) }
-      );
+      refs.push({ documentId: String(found.documentId), ...(localized ? { locale } : {}) });
     }
     return refs;
   };
@@ -107,13 +101,10 @@ export function createEntryImporter(ctx: ImportContext) {
     }
     for (const t of inv.tagEntries) {
       if (!t.tags.length) continue;
-      if (t.component)
-        put(
-          data,
-          t.at,
-          t.tags.map((tag) => ({ [t.key]: tag }))
-        );
-      else put(data, t.at, { connect: await tagRefs(t.target, t.key, t.tags, locale) });
+      const value = t.component
+        ? t.tags.map((tag) => ({ [t.key]: tag }))
+        : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
+      put(data, t.at, value);
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
     if (!mapping.inverse) return { data, warnings };
@@ -153,12 +144,7 @@ export function createEntryImporter(ctx: ImportContext) {
         getService('push', { strapi }).mappingContext(key)
       );
       if (outcome.action === 'upsert') {
-        refs = outcome.refs.map((r) => ({
-          contentType: r.contentType,
-          documentId: r.documentId,
-          locale: r.locale ?? '',
-          role: r.role,
-        }));
+        refs = outcome.refs.map((r) => ({ ...r, locale: r.locale ?? '' }));
         // An entry still waiting for another one would be pushed when it arrives.
         if (!outcome.unresolved.some((u) => u.blocking)) hash = payloadHash(outcome);
       }
@@ -224,14 +210,8 @@ export function createEntryImporter(ctx: ImportContext) {
             locale: item.locale ?? '',
           }
         : null;
-    const mine =
-      owner &&
-      planned &&
-      owner.contentType === planned.contentType &&
-      owner.documentId === planned.documentId &&
-      owner.locale === planned.locale;
     // Linked or pushed by an editor since the job listed it: not the import's any more.
-    if (owner && !mine) return;
+    if (owner && !(planned && sameKey(owner, planned))) return;
 
     const base: Omit<ImportItem, 'pinpointId'> = {
       resource,

@@ -1,9 +1,12 @@
 import type { Mapping } from '../config/types';
 import { datesSpecOf } from '../mapping/dates';
+import { LAT_KEYS, LNG_KEYS } from '../mapping/coordinates';
 import {
   normalizeSource,
+  NUMBER_TYPES,
   PathError,
   resolvePath,
+  TEXT_TYPES,
   type PathStep,
   type ResolvedPath,
 } from '../mapping/paths';
@@ -53,11 +56,7 @@ export interface FieldPlan {
   notImportable: NotImportableField[];
 }
 
-const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
-const NUMBER_TYPES = new Set(['float', 'decimal', 'integer', 'biginteger']);
-const DATE_TYPES = new Set(['datetime', 'date', 'string', 'text']);
-const LAT_KEYS = ['lat', 'latitude'];
-const LNG_KEYS = ['lng', 'lon', 'long', 'longitude'];
+const DATE_TYPES = ['datetime', 'date', 'string', 'text'];
 
 /** Import writes the entry's own fields and components: every step before the last must be one. */
 function containerProblem(at: ResolvedPath): string | null {
@@ -73,8 +72,8 @@ function containerProblem(at: ResolvedPath): string | null {
 }
 
 const isJson = (at: ResolvedPath) => at.last.kind === 'json';
-const isScalar = (at: ResolvedPath, types: Set<string>) =>
-  at.last.kind === 'scalar' && types.has(String(at.last.attr.type));
+const isScalar = (at: ResolvedPath, types: string[]) =>
+  at.last.kind === 'scalar' && types.includes(String(at.last.attr.type));
 
 /** The keys of a component's coordinates, as parseCoordinates reads them. */
 function componentKeys(
@@ -106,7 +105,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
-    if (READ_ONLY[field] && !(mapping.resource === 'list' && field === 'lists')) {
+    if (READ_ONLY[field]) {
       skip(field, normalizeSource(source as never).path || null, READ_ONLY[field]);
       continue;
     }
@@ -114,73 +113,49 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       try {
         const at = resolvePath(uid, path, getModel);
         const problem = containerProblem(at);
-        if (problem) {
-          skip(field, path, problem);
-          return null;
-        }
-        return at;
+        if (!problem) return at;
+        skip(field, path, problem);
       } catch (err) {
         if (!(err instanceof PathError)) throw err;
         skip(field, path, err.reason);
-        return null;
       }
+      return null;
     };
 
     if (field === 'dates') {
       const spec = datesSpecOf(source);
       const dateAt = (path: string) => {
         const at = resolve(path);
-        if (!at) return null;
-        if (isJson(at) || isScalar(at, DATE_TYPES)) return at;
+        if (!at || isJson(at) || isScalar(at, DATE_TYPES)) return at;
         skip(field, path, `'${at.last.name}' is a ${at.last.attr.type} field, not a date`);
         return null;
       };
+      const { start, end } = spec;
+      const at = spec.path === undefined ? null : resolve(spec.path);
       if (spec.path === undefined) {
-        const start = dateAt(spec.start);
-        const end = dateAt(spec.end);
-        if (start && end)
-          plan.targets.push({ kind: 'dates', field, at: null, many: false, start, end });
-        continue;
-      }
-      const at = resolve(spec.path);
-      if (!at) continue;
-      if (isJson(at)) {
-        plan.targets.push({
-          kind: 'dates',
-          field,
-          at,
-          many: true,
-          start: spec.start,
-          end: spec.end,
-        });
-      } else if (at.last.kind === 'component') {
-        if (spec.start.includes('.') || spec.end.includes('.')) {
-          skip(
-            field,
-            spec.path,
-            'start and end keys inside the items must be plain keys to be written'
-          );
-          continue;
-        }
-        const attrs = getModel(at.last.target ?? '')?.attributes ?? {};
-        const bad = [spec.start, spec.end].find(
-          (k) => !attrs[k] || !DATE_TYPES.has(String(attrs[k].type))
-        );
-        if (bad) {
-          skip(field, spec.path, `component ${at.last.target} has no date field '${bad}'`);
-          continue;
-        }
-        plan.targets.push({
-          kind: 'dates',
-          field,
-          at,
-          many: at.last.many,
-          start: spec.start,
-          end: spec.end,
-        });
-      } else if (isScalar(at, DATE_TYPES)) {
+        const [from, to] = [dateAt(start), dateAt(end)];
+        if (from && to)
+          plan.targets.push({ kind: 'dates', field, at: null, many: false, start: from, end: to });
+      } else if (!at) continue;
+      else if (isScalar(at, DATE_TYPES))
         plan.targets.push({ kind: 'dates', field, at: null, many: false, start: at, end: at });
-      } else skip(field, spec.path, `'${at.last.name}' is a ${at.last.attr.type} field, not dates`);
+      else if (at.last.kind !== 'component' && !isJson(at))
+        skip(field, spec.path, `'${at.last.name}' is a ${at.last.attr.type} field, not dates`);
+      else if (isJson(at)) plan.targets.push({ kind: 'dates', field, at, many: true, start, end });
+      else if (start.includes('.') || end.includes('.'))
+        skip(
+          field,
+          spec.path,
+          'start and end keys inside the items must be plain keys to be written'
+        );
+      else {
+        const attrs = getModel(at.last.target ?? '')?.attributes ?? {};
+        const bad = [start, end].find(
+          (k) => !attrs[k] || !DATE_TYPES.includes(String(attrs[k].type))
+        );
+        if (bad) skip(field, spec.path, `component ${at.last.target} has no date field '${bad}'`);
+        else plan.targets.push({ kind: 'dates', field, at, many: at.last.many, start, end });
+      }
       continue;
     }
 
@@ -203,15 +178,10 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         else wrongType('text');
         break;
       case 'description': {
-        const type = String(last.attr.type);
-        if (isJson(at)) plan.targets.push({ kind: 'html', field, at, format: 'blocks' });
-        else if (type === 'blocks' || type === 'richtext' || isScalar(at, TEXT_TYPES))
-          plan.targets.push({
-            kind: 'html',
-            field,
-            at,
-            format: type === 'blocks' ? 'blocks' : type === 'richtext' ? 'markdown' : 'text',
-          });
+        const blocks = isJson(at) || last.attr.type === 'blocks';
+        const format = blocks ? 'blocks' : last.attr.type === 'richtext' ? 'markdown' : 'text';
+        if (blocks || isScalar(at, TEXT_TYPES))
+          plan.targets.push({ kind: 'html', field, at, format });
         else wrongType('a description');
         break;
       }
@@ -231,15 +201,11 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         } else wrongType('coordinates');
         break;
       case 'tags': {
-        const explicit =
-          typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
-            ? (source as { key: string }).key
-            : undefined;
         if (isJson(at)) plan.targets.push({ kind: 'tags', field, at, style: 'list' });
         else if (isScalar(at, TEXT_TYPES))
           plan.targets.push({ kind: 'tags', field, at, style: 'text' });
         else if (last.kind === 'relation' || (last.kind === 'component' && last.many)) {
-          const key = tagKeyFor(at, explicit, getModel);
+          const key = tagKeyFor(at, source, getModel);
           if (!key || key.includes('.'))
             skip(field, path, 'no text field of the related entries holds the tag');
           else

@@ -3,7 +3,7 @@ import type { ResourceKind } from '../remote/types';
 import type { ResolvedPath } from '../mapping/paths';
 import type { EntryKey } from '../sync/shared/types';
 import { put, type FieldPlan, type FieldTarget } from './fields';
-import { htmlToBlocks, htmlToMarkdown, htmlToText } from './html';
+import { FROM_HTML } from '../mapping/html';
 
 /**
  * One remote object (its documented fields, as the inventory keeps them) read backwards through
@@ -21,62 +21,60 @@ export interface InverseLookups {
   isLocalized(uid: string): boolean;
 }
 
-export interface RelationWrite {
-  field: string;
-  at: ResolvedPath;
-  many: boolean;
-  /** the related entries, as the Document Service connects them */
-  refs: Array<{ documentId: string; locale?: string }>;
-  /** said in a dry run instead of documentIds */
-  words: string[];
-}
+type RelationTarget = Extract<FieldTarget, { kind: 'relation' }>;
+type Ref = { documentId: string; locale?: string };
 
 export interface Inverted {
   data: Record<string, unknown>;
-  relations: RelationWrite[];
+  /** the related entries as the Document Service connects them; `words` say them in a dry run */
+  relations: Array<Omit<RelationTarget, 'kind' | 'target'> & { refs: Ref[]; words: string[] }>;
   media: Array<{ field: string; at: ResolvedPath; url: string }>;
-  tagEntries: Array<{
-    field: string;
-    at: ResolvedPath;
-    target: string;
-    key: string;
-    component: boolean;
-    tags: string[];
-  }>;
+  tagEntries: Array<
+    Omit<Extract<FieldTarget, { kind: 'tagEntries' }>, 'kind'> & { tags: string[] }
+  >;
   /** why the object cannot be imported */
   problems: string[];
   /** what of it is left out */
   warnings: string[];
 }
 
-type Remote = Record<string, unknown>;
-
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 const finite = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-
-const HTML_FORMATS = {
-  markdown: htmlToMarkdown,
-  blocks: htmlToBlocks,
-  text: htmlToText,
+const outside = (axis: 'latitude' | 'longitude', v: number) => {
+  const max = axis === 'latitude' ? 90 : 180;
+  return v < -max || v > max ? `${axis} ${v} is outside [-${max}, ${max}]` : undefined;
 };
 
 /** A date as the receiving attribute keeps it: a `date` field keeps the day only. */
-const dateFor = (at: ResolvedPath | null, attrType: string | undefined, iso: string) =>
-  (at?.last.attr.type ?? attrType) === 'date' ? iso.slice(0, 10) : iso;
+const dateFor = (at: ResolvedPath, iso: string) =>
+  at.last.attr.type === 'date' ? iso.slice(0, 10) : iso;
 
-function relationTarget(plan: FieldPlan, field: string) {
-  return plan.targets.find(
-    (t): t is Extract<FieldTarget, { kind: 'relation' }> =>
-      t.kind === 'relation' && t.field === field
-  );
+/** The remote's date ranges, each with an end (an instant ends where it starts). */
+function rangesOf(remote: Record<string, unknown>, problems: string[]) {
+  const ranges = (Array.isArray(remote.dates) ? remote.dates : []) as Array<{
+    start?: unknown;
+    end?: unknown;
+  }>;
+  const parsed: Array<{ start: string; end: string }> = [];
+  for (const r of ranges) {
+    try {
+      const start = toMsUtc(String(r?.start ?? ''));
+      parsed.push({ start, end: r?.end ? toMsUtc(String(r.end)) : start });
+    } catch {
+      problems.push(`a date range has no valid start (${JSON.stringify(r).slice(0, 80)})`);
+    }
+  }
+  if (!parsed.length && !problems.some((p) => p.startsWith('a date range')))
+    problems.push('it has no dates');
+  return parsed;
 }
 
 export async function invert(
   plan: FieldPlan,
   remoteId: number,
-  remote: Remote,
+  remote: Record<string, unknown>,
   lookups: InverseLookups
 ): Promise<Inverted> {
   const out: Inverted = {
@@ -87,16 +85,13 @@ export async function invert(
     problems: [],
     warnings: [],
   };
+  const { problems, warnings } = out;
   const resource = plan.mapping.resource;
 
   const name = text(remote.name)?.trim();
-  if (!name) out.problems.push('it has no name');
+  if (!name) problems.push('it has no name');
 
-  const refOf = async (
-    target: string,
-    kind: ResourceKind,
-    id: number
-  ): Promise<{ documentId: string; locale?: string } | string> => {
+  const refOf = async (target: string, kind: ResourceKind, id: number): Promise<Ref | string> => {
     const owner = await lookups.ownerOf(kind, id);
     if (!owner) return `${kind} ${id} has no entry`;
     if (owner.contentType !== target)
@@ -115,25 +110,27 @@ export async function invert(
       }
       case 'html': {
         const html = text(remote[t.field]);
-        if (html !== undefined) put(out.data, t.at, HTML_FORMATS[t.format](html));
+        if (html !== undefined) put(out.data, t.at, FROM_HTML[t.format](html));
         break;
       }
       case 'number': {
         const v = finite(remote[t.field]);
-        const [min, max] = t.field === 'latitude' ? [-90, 90] : [-180, 180];
-        if (v === undefined) out.problems.push(`it has no ${t.field}`);
-        else if (v < min || v > max)
-          out.problems.push(`${t.field} ${v} is outside [${min}, ${max}]`);
+        const bad =
+          v === undefined
+            ? `it has no ${t.field}`
+            : outside(t.field === 'latitude' ? 'latitude' : 'longitude', v);
+        if (bad) problems.push(bad);
         else put(out.data, t.at, v);
         break;
       }
       case 'coordinates': {
         const lat = finite(remote.latitude);
         const lng = finite(remote.longitude);
-        if (lat === undefined || lng === undefined) out.problems.push('it has no coordinates');
-        else if (lat < -90 || lat > 90) out.problems.push(`latitude ${lat} is outside [-90, 90]`);
-        else if (lng < -180 || lng > 180)
-          out.problems.push(`longitude ${lng} is outside [-180, 180]`);
+        const bad =
+          lat === undefined || lng === undefined
+            ? 'it has no coordinates'
+            : (outside('latitude', lat) ?? outside('longitude', lng));
+        if (bad) problems.push(bad);
         else put(out.data, t.at, { [t.lat]: lat, [t.lng]: lng });
         break;
       }
@@ -143,15 +140,9 @@ export async function invert(
         break;
       }
       case 'tagEntries': {
+        const { kind: _, ...entries } = t;
         const tags = Array.isArray(remote.tags) ? [...new Set(remote.tags.map(String))] : [];
-        out.tagEntries.push({
-          field: t.field,
-          at: t.at,
-          target: t.target,
-          key: t.key,
-          component: t.component,
-          tags,
-        });
+        out.tagEntries.push({ ...entries, tags });
         break;
       }
       case 'media': {
@@ -160,99 +151,59 @@ export async function invert(
         break;
       }
       case 'dates': {
-        const ranges = (Array.isArray(remote.dates) ? remote.dates : []) as Array<{
-          start?: unknown;
-          end?: unknown;
-        }>;
-        const parsed: Array<{ start: string; end: string }> = [];
-        for (const r of ranges) {
-          try {
-            const start = toMsUtc(String(r?.start ?? ''));
-            parsed.push({ start, end: r?.end ? toMsUtc(String(r.end)) : start });
-          } catch {
-            out.problems.push(
-              `a date range has no valid start (${JSON.stringify(r).slice(0, 80)})`
-            );
-          }
-        }
-        if (!parsed.length) {
-          if (!out.problems.some((p) => p.startsWith('a date range')))
-            out.problems.push('it has no dates');
-          break;
-        }
+        const parsed = rangesOf(remote, problems);
+        if (!parsed.length) break;
+        const range = (r: { start: string; end: string }) => ({
+          [t.start as string]: r.start,
+          [t.end as string]: r.end,
+        });
         if (t.at && t.many) {
-          put(
-            out.data,
-            t.at,
-            parsed.map((r) => ({ [t.start as string]: r.start, [t.end as string]: r.end }))
-          );
+          put(out.data, t.at, parsed.map(range));
           break;
         }
         if (parsed.length > 1)
-          out.warnings.push(
-            `only the first of its ${parsed.length} date ranges fits in '${t.field}'`
-          );
-        const first = parsed[0];
-        if (t.at)
-          put(out.data, t.at, { [t.start as string]: first.start, [t.end as string]: first.end });
+          warnings.push(`only the first of its ${parsed.length} date ranges fits in '${t.field}'`);
+        if (t.at) put(out.data, t.at, range(parsed[0]));
         else {
           const start = t.start as ResolvedPath;
           const end = t.end as ResolvedPath;
-          put(out.data, start, dateFor(start, undefined, first.start));
-          if (end.path !== start.path) put(out.data, end, dateFor(end, undefined, first.end));
+          put(out.data, start, dateFor(start, parsed[0].start));
+          if (end.path !== start.path) put(out.data, end, dateFor(end, parsed[0].end));
         }
         break;
       }
-      case 'relation':
-        break;
     }
   }
 
   // Related entries: the ones the remote names, found by the sync states that own them.
-  const category = relationTarget(plan, 'category');
+  const relation = (field: string) =>
+    plan.targets.find((t): t is RelationTarget => t.kind === 'relation' && t.field === field);
+  const write = (t: RelationTarget, refs: Ref[], words: string[]) =>
+    out.relations.push({ field: t.field, at: t.at, many: t.many, refs, words });
+  const category = relation('category');
   if (resource === 'pinpoint' && category && typeof remote.category === 'number') {
     const ref = await refOf(category.target, 'category', remote.category);
-    if (typeof ref === 'string') out.warnings.push(`its category is left out: ${ref}`);
-    else
-      out.relations.push({
-        field: 'category',
-        at: category.at,
-        many: category.many,
-        refs: [ref],
-        words: [`the entry of category ${remote.category}`],
-      });
+    if (typeof ref === 'string') warnings.push(`its category is left out: ${ref}`);
+    else write(category, [ref], [`the entry of category ${remote.category}`]);
   }
-  const pinpoint = relationTarget(plan, 'pinpoint');
+  const pinpoint = relation('pinpoint');
   if (resource === 'event' && pinpoint) {
     const id = await lookups.pinpointOf(remoteId);
     if (id === undefined)
-      out.relations.push({
-        field: 'pinpoint',
-        at: pinpoint.at,
-        many: pinpoint.many,
-        refs: [],
-        words: ['its pinpoint, read with GET /v3.0/events?pinpoint= when importing'],
-      });
+      write(pinpoint, [], ['its pinpoint, read with GET /v3.0/events?pinpoint= when importing']);
     else if (id === null)
-      out.problems.push('no pinpoint of the account lists it (GET /v3.0/events?pinpoint=)');
+      problems.push('no pinpoint of the account lists it (GET /v3.0/events?pinpoint=)');
     else {
       const ref = await refOf(pinpoint.target, 'pinpoint', id);
-      if (typeof ref === 'string') out.problems.push(`its pinpoint was not imported: ${ref}`);
-      else
-        out.relations.push({
-          field: 'pinpoint',
-          at: pinpoint.at,
-          many: pinpoint.many,
-          refs: [ref],
-          words: [`the entry of pinpoint ${id}`],
-        });
+      if (typeof ref === 'string') problems.push(`its pinpoint was not imported: ${ref}`);
+      else write(pinpoint, [ref], [`the entry of pinpoint ${id}`]);
     }
   } else if (resource === 'event' && plan.mapping.fields && !plan.blocked)
-    out.problems.push('its pinpoint cannot be written (see the fields that cannot be imported)');
-  const members = relationTarget(plan, 'pinpoints');
+    problems.push('its pinpoint cannot be written (see the fields that cannot be imported)');
+  const members = relation('pinpoints');
   if (resource === 'list' && members) {
     const ids = await lookups.membersOf(remoteId);
-    const refs: RelationWrite['refs'] = [];
+    const refs: Ref[] = [];
     const missing: number[] = [];
     for (const id of ids) {
       const ref = await refOf(members.target, 'pinpoint', id);
@@ -260,16 +211,14 @@ export async function invert(
       else refs.push(ref);
     }
     if (missing.length)
-      out.warnings.push(
+      warnings.push(
         `${missing.length} of its ${ids.length} pinpoints have no entry and are left out: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`
       );
-    out.relations.push({
-      field: 'pinpoints',
-      at: members.at,
-      many: true,
+    write(
+      { ...members, many: true },
       refs,
-      words: ids.map((id) => `the entry of pinpoint ${id}`),
-    });
+      ids.map((id) => `the entry of pinpoint ${id}`)
+    );
   }
   return out;
 }

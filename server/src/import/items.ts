@@ -74,27 +74,22 @@ export function createImportItems(strapi: Core.Strapi) {
   /** Writes an item's outcome (the pinpoint an event was found under is kept). */
   const put = async (item: Omit<ImportItem, 'pinpointId'>) => {
     const { table, col } = info();
-    const row = newRow(col, new Date(), {
-      [col('resource')]: item.resource,
-      [col('remoteId')]: item.remoteId,
-      [col('contentType')]: item.contentType,
-      [col('entryDocumentId')]: item.documentId,
-      [col('entryLocale')]: item.locale,
-      [col('status')]: item.status,
-      [col('reason')]: item.reason,
-      [col('name')]: item.name,
-      [col('jobId')]: item.jobId,
-    });
-    const set = [
-      'contentType',
-      'entryDocumentId',
-      'entryLocale',
-      'status',
-      'reason',
-      'name',
-      'jobId',
-      'updatedAt',
-    ].map(col);
+    const outcome = {
+      contentType: item.contentType,
+      entryDocumentId: item.documentId,
+      entryLocale: item.locale,
+      status: item.status,
+      reason: item.reason,
+      name: item.name,
+      jobId: item.jobId,
+    };
+    const values = { resource: item.resource, remoteId: item.remoteId, ...outcome };
+    const row = newRow(
+      col,
+      new Date(),
+      Object.fromEntries(Object.entries(values).map(([k, v]) => [col(k), v]))
+    );
+    const set = [...Object.keys(outcome), 'updatedAt'].map(col);
     await insertRows(knex(), table, [row], { on: [col('resource'), col('remoteId')], set });
   };
 
@@ -162,17 +157,20 @@ export function createImportItems(strapi: Core.Strapi) {
     };
   };
 
-  /** Inventory objects of each resource that no sync state holds: what an import takes. */
-  const unownedByResource = async (): Promise<Record<ResourceKind, number>> => {
+  /** The inventory's objects that no sync state holds: what an import takes. */
+  const unowned = () => {
     const o = tableInfo(strapi, INVENTORY_UID);
     const st = tableInfo(strapi, STATE_UID);
-    const rows = (await knex()(o.table)
-      .whereNotExists(
-        knex()(st.table)
-          .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
-          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
-          .select(knex().raw('1'))
-      )
+    const owned = knex()(st.table)
+      .whereRaw('??.?? = ??.??', [st.table, st.col('resource'), o.table, o.col('resource')])
+      .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
+      .select(knex().raw('1'));
+    return { o, query: knex()(o.table).whereNotExists(owned) };
+  };
+
+  const unownedByResource = async (): Promise<Record<ResourceKind, number>> => {
+    const { o, query } = unowned();
+    const rows = (await query
       .select({ resource: o.col('resource') })
       .count({ n: '*' })
       .groupBy(o.col('resource'))) as unknown as Array<{
@@ -186,17 +184,10 @@ export function createImportItems(strapi: Core.Strapi) {
 
   /** Unowned events whose pinpoint is not known yet. */
   const eventsWithoutPinpoint = async (): Promise<number> => {
-    const o = tableInfo(strapi, INVENTORY_UID);
-    const st = tableInfo(strapi, STATE_UID);
+    const { o, query } = unowned();
     const it = info();
-    const [row] = await knex()(o.table)
+    const [row] = await query
       .where(o.col('resource'), 'event')
-      .whereNotExists(
-        knex()(st.table)
-          .where(st.col('resource'), 'event')
-          .andWhereRaw('??.?? = ??.??', [st.table, st.col('remoteId'), o.table, o.col('remoteId')])
-          .select(knex().raw('1'))
-      )
       .whereNotExists(
         knex()(it.table)
           .where(it.col('resource'), 'event')
@@ -219,5 +210,3 @@ export function createImportItems(strapi: Core.Strapi) {
     eventsWithoutPinpoint,
   };
 }
-
-export type ImportItems = ReturnType<typeof createImportItems>;

@@ -10,10 +10,9 @@ import type {
   ImportOptions,
   ImportProgress,
 } from '../../../shared/contracts/import';
-import { ORDER, type ImportContext } from './context';
+import { messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
-import { resolveTargets } from './targets';
 
 const STORE_KEY = 'import';
 const PAGE = 50;
@@ -21,27 +20,22 @@ const PAGE = 50;
 const HOLD_MS = 20_000;
 
 /** The job as kept in Strapi's core store: where it is, so that it resumes there. */
-interface StoredJob {
-  id: string;
-  state: ImportProgress['state'];
-  startedAt: string;
-  finishedAt: string | null;
+interface StoredJob extends Pick<
+  ImportProgress,
+  'id' | 'state' | 'startedAt' | 'finishedAt' | 'publish' | 'phase' | 'error'
+> {
   locale: string;
-  publish: boolean;
   /** the content type chosen per resource (sync.import's `into`), kept so a resumed job keeps it */
   into?: ImportInto | null;
-  phase: ImportProgress['phase'];
   /** the last remote id done in the current resource (objects are taken by ascending id) */
   after: number;
   /** the last pinpoint whose events were read */
   linksAfter: number;
   /** objects no entry owned, per resource, when the job listed them */
   totals: Record<ResourceKind, number>;
-  error: string | null;
 }
 
 const zero = (): ImportCounts => ({ total: 0, done: 0, failed: 0, skipped: 0 });
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * The import job: walk (when the account never was), the events' pinpoints, then categories,
@@ -66,27 +60,18 @@ export function createImportJob(ctx: ImportContext) {
   const save = (job: StoredJob) => store().set({ key: STORE_KEY, value: job });
 
   const progressOf = async (job: StoredJob): Promise<ImportProgress> => {
-    const byResource = Object.fromEntries(ORDER.map((r) => [r, zero()])) as Record<
-      ResourceKind,
-      ImportCounts
-    >;
-    for (const r of ORDER) byResource[r].total = job.totals?.[r] ?? 0;
+    const byResource = Object.fromEntries(
+      ORDER.map((r) => [r, { ...zero(), total: job.totals?.[r] ?? 0 }])
+    ) as Record<ResourceKind, ImportCounts>;
     for (const { resource, status, n } of await items.countsOf(job.id)) {
       const c = byResource[resource];
-      if (!c) continue;
-      if (status === 'done') c.done += n;
-      else if (status === 'failed') c.failed += n;
-      else if (status === 'skipped') c.skipped += n;
+      if (c && (status === 'done' || status === 'failed' || status === 'skipped')) c[status] += n;
     }
     const counts = zero();
-    for (const r of ORDER) {
-      const c = byResource[r];
+    for (const c of Object.values(byResource)) {
       // Objects an editor linked meanwhile leave the job: a finished job's total is what it did.
       if (job.state === 'done') c.total = c.done + c.failed + c.skipped;
-      counts.total += c.total;
-      counts.done += c.done;
-      counts.failed += c.failed;
-      counts.skipped += c.skipped;
+      for (const key of ['total', 'done', 'failed', 'skipped'] as const) counts[key] += c[key];
     }
     const { issues, count } = await items.issuesOf(job.id, 100);
     return {
@@ -138,8 +123,7 @@ export function createImportJob(ctx: ImportContext) {
       const resource = ORDER[i];
       job.phase = resource;
       const mapping = targets[resource];
-      for (;;) {
-        if (!mapping) break;
+      while (mapping) {
         if (stopping) throw new Error('stopped');
         const rows = await inventory().table.page(resource, job.after, PAGE);
         if (!rows.length) break;
@@ -250,5 +234,3 @@ export function createImportJob(ctx: ImportContext) {
 
   return { start, resume, stop, progress, running: () => running };
 }
-
-export type ImportJob = ReturnType<typeof createImportJob>;

@@ -1,17 +1,11 @@
 import { errors } from '@strapi/utils';
 import type { Mapping } from '../config/types';
 import type { ResourceKind } from '../remote/types';
-import type {
-  ImportOptions,
-  ImportPlan,
-  ImportPlanGroup,
-  ImportSample,
-} from '../../../shared/contracts/import';
+import type { ImportOptions, ImportPlan, ImportPlanGroup } from '../../../shared/contracts/import';
 import { getService } from '../utils';
-import { ORDER, type ImportContext } from './context';
+import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { put } from './fields';
 import { invert, type Inverted } from './inverse';
-import { candidatesOf, resolveTargets } from './targets';
 
 const PLURAL: Record<ResourceKind, string> = {
   category: 'categories',
@@ -48,7 +42,7 @@ async function inverseOf(
   try {
     return await mapping.inverse(data, row.fields);
   } catch (err) {
-    inv.problems.push(`the mapping's inverse failed: ${err instanceof Error ? err.message : err}`);
+    inv.problems.push(`the mapping's inverse failed: ${messageOf(err)}`);
     return data;
   }
 }
@@ -119,16 +113,14 @@ export function createImportPlanner(ctx: ImportContext) {
           // As the job reports it: skipped, with the reason.
           if (!data) inv.warnings.push("the mapping's inverse leaves it out (returned null)");
           if (inv.problems.length) group.wouldFail += 1;
-          if (group.samples.length < samples) {
-            const sample: ImportSample = {
+          if (group.samples.length < samples)
+            group.samples.push({
               remoteId: row.remoteId,
               name: row.name,
               data: data ?? {},
               problems: inv.problems,
               warnings: inv.warnings,
-            };
-            group.samples.push(sample);
-          }
+            });
         }
       }
     }

@@ -19,12 +19,11 @@ export function checkInRange(
   value: number,
   field: string = axis
 ): number {
-  if (!(value >= -LIMIT[axis] && value <= LIMIT[axis])) {
+  if (!(value >= -LIMIT[axis] && value <= LIMIT[axis]))
     throw new MappingError(
       field,
       `${field === axis ? '' : `${axis} `}${value} is outside [-${LIMIT[axis]}, ${LIMIT[axis]}]`
     );
-  }
   return value;
 }
 
@@ -36,9 +35,8 @@ function pick(
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
   for (const key of keys) {
     const real = lower.get(key);
-    if (real !== undefined && obj[real] !== undefined && obj[real] !== null && obj[real] !== '') {
+    if (real !== undefined && obj[real] !== undefined && obj[real] !== null && obj[real] !== '')
       return { key: real, value: obj[real] };
-    }
   }
   return undefined;
 }
@@ -47,20 +45,18 @@ const SHAPES = '{lat, lng}, {latitude, longitude}, {lat, lon} or a GeoJSON Point
 
 function fromGeoJson(point: Record<string, unknown>, field: string, path: string): Position {
   const coords = point.coordinates;
-  if (!Array.isArray(coords) || coords.length < 2) {
+  if (!Array.isArray(coords) || coords.length < 2)
     throw new MappingError(
       field,
       `the GeoJSON Point at '${path}' has no [longitude, latitude] coordinates`
     );
-  }
   // GeoJSON (RFC 7946) orders positions longitude first.
   const longitude = toNumber(coords[0], field, `${path}.coordinates[0]`);
   const latitude = toNumber(coords[1], field, `${path}.coordinates[1]`);
   const altitude =
     coords.length > 2 ? toNumber(coords[2], field, `${path}.coordinates[2]`) : undefined;
-  if (latitude === undefined || longitude === undefined) {
+  if (latitude === undefined || longitude === undefined)
     throw new MappingError(field, `the GeoJSON Point at '${path}' has empty coordinates`);
-  }
   return { latitude, longitude, ...(altitude !== undefined ? { altitude } : {}) };
 }
 
@@ -89,22 +85,19 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
       } catch {
         throw new MappingError(field, `'${path}' holds text that is not valid JSON`);
       }
-    } else {
+    } else
       throw new MappingError(
         field,
         `'${path}' holds the text ${show(text)}; a coordinate pair in text is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
       );
-    }
   }
-  if (Array.isArray(value)) {
+  if (Array.isArray(value))
     throw new MappingError(
       field,
       `'${path}' holds a bare array ${JSON.stringify(value).slice(0, 40)}, which is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
     );
-  }
-  if (typeof value !== 'object' || value === null) {
+  if (typeof value !== 'object' || value === null)
     throw new MappingError(field, `expected ${SHAPES} at '${path}', got ${show(value)}`);
-  }
   const obj = value as Record<string, unknown>;
   let position: Position;
   if (obj.type === 'Point') {

@@ -5,10 +5,9 @@ import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
 import type { DateRange } from '../remote/types';
 
 /**
- * The remote's date format, `2018-02-16T20:00:00.000Z`, from a Date or any ISO 8601 string:
- * offsets and microseconds accepted, a date alone is midnight UTC, a time without zone is UTC
- * (never the server's zone, so every machine sends the same payload). The parser is the remote
- * client's, so what mapping accepts the payload builder accepts too.
+ * The remote's `2018-02-16T20:00:00.000Z` from a Date or any ISO 8601 string (a time without zone
+ * is UTC, never the server's zone), with the remote client's parser: what mapping accepts, the
+ * payload builder accepts too.
  */
 export function toMsUtc(value: unknown, field: string): string {
   if (value instanceof Date || typeof value === 'string') {
@@ -58,12 +57,11 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
     const at = toMsUtc(item, field);
     return { start: at, end: at };
   }
-  if (item === null || typeof item !== 'object') {
+  if (item === null || typeof item !== 'object')
     throw new MappingError(
       field,
       `expected a date or an object with '${spec.start}', got ${show(item)}`
     );
-  }
   const rawStart = readPath(item, spec.start);
   const rawEnd = readPath(item, spec.end);
   if (isBlank(rawStart)) throw new MappingError(field, `no start at '${spec.start}'`);

@@ -1,7 +1,6 @@
 /**
- * A problem with the content of one entry, worded for the editor who has to fix it:
- * `latitude: empty field geo (Geo point) › lat` (the fields the editor sees, not config paths). Several problems of one entry travel together
- * so that an editor fixes them in one pass instead of one push attempt each.
+ * Problems with the content of one entry, worded for the editor who fixes them, all at once:
+ * `latitude: empty field geo (Geo point) › lat` (the fields the editor sees, not config paths).
  */
 export class MappingError extends Error {
   readonly field: string;
@@ -25,9 +24,8 @@ export class MappingError extends Error {
 }
 
 /**
- * Runs every field builder, even after one failed, and throws all problems at once.
- * Errors that are not MappingErrors (a failing readMedia, a bug) are not the editor's to fix:
- * they propagate untouched so that the sync engine classifies them as retryable.
+ * Runs every step, even after one failed, and throws all problems at once. Other errors (a failing
+ * readMedia, a bug) are not the editor's to fix: they propagate, and the sync retries them.
  */
 export async function collectProblems(
   steps: Array<() => unknown | Promise<unknown>>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MapOutcome, RemotePayload, ResourceKind } from './types';
+import type { MapOutcome, UpsertOutcome } from './types';
 
 /** JSON with object keys sorted at every depth, so equal payloads hash equal whatever built them. */
 export function canonicalJson(value: unknown): string {
@@ -17,7 +17,7 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
-type Hashable = MapOutcome | { resource: ResourceKind; payload: RemotePayload; members?: number[] };
+type Hashable = MapOutcome | Pick<UpsertOutcome, 'resource' | 'payload' | 'members'>;
 
 /**
  * sha256 of what would reach the remote: the payload and, for memberships, the set of member ids
@@ -25,15 +25,11 @@ type Hashable = MapOutcome | { resource: ResourceKind; payload: RemotePayload; m
  * `members` or the payload itself.
  */
 export function payloadHash(outcome: Hashable): string {
-  const body =
-    'action' in outcome && outcome.action === 'skip'
-      ? { action: 'skip' }
-      : {
-          resource: (outcome as { resource: ResourceKind }).resource,
-          payload: (outcome as { payload: RemotePayload }).payload,
-          members: (outcome as { members?: number[] }).members
-            ? [...new Set((outcome as { members: number[] }).members)].sort((a, b) => a - b)
-            : undefined,
-        };
+  let body: object = { action: 'skip' };
+  if (!('action' in outcome && outcome.action === 'skip')) {
+    const { resource, payload, members } = outcome as Hashable & { action?: 'upsert' };
+    const sorted = members && [...new Set(members)].sort((a, b) => a - b);
+    body = { resource, payload, members: sorted };
+  }
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

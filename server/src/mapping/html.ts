@@ -1,64 +1,36 @@
+/**
+ * Descriptions both ways: an entry's text, Markdown or blocks into the sanitized HTML the remote
+ * shows, and the remote's HTML back into the format of the field that receives it on import
+ * (turndown for Markdown, html-to-text for plain text, blocks.ts for blocks).
+ */
+import { convert } from 'html-to-text';
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { escapeHtml, isBlocks, renderBlocks } from './blocks';
+import TurndownService from 'turndown';
+import {
+  escapeHtml,
+  HEADINGS,
+  htmlToBlocks,
+  isBlocks,
+  LIST_TAGS,
+  NON_TEXT_TAGS,
+  renderBlocks,
+} from './blocks';
 import { extend } from '../utils/objects';
 
 // Same switches as Strapi's own rich-text preview, so the remote shows what the editor saw.
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
 
 /** Inline tags that sanitize() keeps as they are: allowed, no attribute, closed by their own end tag. */
-export const INLINE_TAGS = [
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  's',
-  'del',
-  'ins',
-  'mark',
-  'sub',
-  'sup',
-  'small',
-  'code',
-];
+const EMPHASIS_TAGS = ['strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark'];
+export const INLINE_TAGS = [...EMPHASIS_TAGS, 'sub', 'sup', 'small', 'code'];
 const inlineTags = new Set(INLINE_TAGS);
 
 const ALLOWED_TAGS = [
-  'p',
-  'br',
-  'hr',
-  ...INLINE_TAGS,
-  'pre',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'a',
-  'img',
-  'span',
-  'div',
-  'figure',
-  'figcaption',
-  'abbr',
-  'dl',
-  'dt',
-  'dd',
-  'table',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'th',
-  'td',
-  'caption',
-];
+  ['p', 'br', 'hr', 'pre', 'blockquote', 'div', 'figure', 'figcaption', 'dl', 'dt', 'dd'],
+  ['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', ...LIST_TAGS, ...HEADINGS],
+  ['a', 'img', 'span', 'abbr', ...INLINE_TAGS],
+].flat();
 
 /** Absolute when a public origin is known: the remote renders the HTML far from this Strapi. */
 function absolutize(url: string, publicUrl?: string): string {
@@ -95,19 +67,7 @@ export function sanitizeWithLibrary(html: string, opts: HtmlOptions = {}): strin
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: true,
     // Their text content is code or markup, never prose worth keeping.
-    nonTextTags: [
-      'script',
-      'style',
-      'textarea',
-      'option',
-      'noscript',
-      'iframe',
-      'object',
-      'embed',
-      'template',
-      'svg',
-      'math',
-    ],
+    nonTextTags: [...NON_TEXT_TAGS, 'textarea', 'option', 'noscript', 'template', 'svg', 'math'],
     // An image whose source was refused (javascript:, data:) is an empty box on the remote page,
     // and so is the paragraph that only held it.
     exclusiveFilter: (frame) =>
@@ -137,12 +97,10 @@ const TOKEN =
 
 /**
  * What sanitize-html makes of HTML that is only paragraphs of text with inline emphasis and line
- * breaks (what textToHtml and renderBlocks write for most descriptions, and markdown-it for plain
- * prose), worked out without it; undefined for anything else, which sanitize-html then handles.
- * sanitize-html builds its options and a parser for every call: without this and extend(),
- * bench:memory fell to 0.775 of unlimited against 0.908 with them (goal >= 0.9).
- * Nothing is let through that sanitize-html would change: the unit tests compare the two on
- * generated HTML.
+ * breaks (what textToHtml and renderBlocks write for most descriptions), worked out without it;
+ * undefined for anything else. sanitize-html builds its options and a parser for every call:
+ * without this and extend(), bench:memory fell to 0.775 of unlimited against 0.908 with them
+ * (goal >= 0.9). The unit tests compare the two on generated HTML.
  */
 export function sanitizeParagraphs(html: string): string | undefined {
   const src = html.trim();
@@ -193,16 +151,12 @@ export function sanitizeParagraphs(html: string): string | undefined {
 }
 
 /** A rich-text field may hold HTML pasted from elsewhere; Markdown rendering would mangle its structure. */
-export function looksLikeHtml(text: string): boolean {
-  const t = text.trim();
-  return (
-    /^<([a-z][a-z0-9-]*)(\s[^>]*)?\/?>/i.test(t) &&
-    /<\/[a-z][a-z0-9-]*\s*>|<(br|hr|img)\b[^>]*>/i.test(t)
-  );
-}
-
 export function markdownToHtml(text: string): string {
-  return looksLikeHtml(text) ? text : markdown.render(text);
+  const t = text.trim();
+  const html =
+    /^<([a-z][a-z0-9-]*)(\s[^>]*)?\/?>/i.test(t) &&
+    /<\/[a-z][a-z0-9-]*\s*>|<(br|hr|img)\b[^>]*>/i.test(t);
+  return html ? text : markdown.render(text);
 }
 
 /** Plain text: blank lines separate paragraphs, single newlines stay line breaks. */
@@ -215,13 +169,10 @@ export function textToHtml(text: string): string {
     .join('');
 }
 
-/** Strapi attribute types whose value is Markdown. */
-const MARKDOWN_TYPES = new Set(['richtext']);
-
 /**
  * HTML for a description, decided by the attribute type the path ends on (undefined when the
  * path ends inside JSON or a transform produced the value: then the value's shape decides).
- * Undefined when the value has no text form.
+ * Undefined when the value has no text form (an object that is not blocks): the caller reports it.
  */
 export function toHtml(
   value: unknown,
@@ -233,15 +184,34 @@ export function toHtml(
   if (attributeType === 'blocks' || isBlocks(value)) {
     html = renderBlocks(value, { mediaUrl: (u) => absolutize(u, opts.publicUrl) });
   } else if (typeof value === 'string') {
-    html =
-      attributeType !== undefined && MARKDOWN_TYPES.has(attributeType)
-        ? markdownToHtml(value)
-        : textToHtml(value);
+    html = attributeType === 'richtext' ? markdownToHtml(value) : textToHtml(value);
   } else if (typeof value === 'number' || typeof value === 'boolean') {
     html = textToHtml(String(value));
-  } else {
-    // An object that is not blocks: no faithful HTML for it; the caller reports it.
-    return undefined;
-  }
+  } else return undefined;
   return sanitize(html, opts);
 }
+
+// Fenced code and '#' headings: what Strapi's Markdown editor writes, and what markdown-it reads back.
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+  emDelimiter: '*',
+});
+turndown.remove([...NON_TEXT_TAGS]);
+
+export const htmlToMarkdown = (html: string): string => turndown.turndown(html).trim();
+
+export const htmlToText = (html: string): string =>
+  convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      ...HEADINGS.map((selector) => ({ selector, options: { uppercase: false } })),
+      { selector: 'table', format: 'dataTable' },
+    ],
+  }).trim();
+
+/** The remote's HTML into each format a description field takes on import. */
+export const FROM_HTML = { markdown: htmlToMarkdown, blocks: htmlToBlocks, text: htmlToText };

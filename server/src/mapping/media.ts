@@ -73,20 +73,18 @@ async function readBytes(
   ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
 ) {
   const bytes = await ctx.readMedia(file);
-  if (bytes.length > ctx.maxMediaBytes) {
+  if (bytes.length > ctx.maxMediaBytes)
     throw new MappingError(
       field,
       `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
     );
-  }
   if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
   return bytes;
 }
 
 /**
- * A Strapi media value as the remote's `{content, name, type}`. The size limit is checked on the
- * stored size first, so an oversized video is refused without being read into memory. With
- * `ctx.mediaIdentity`, the bytes are not read here: `onDeferred` receives what `loadMedia` needs.
+ * A Strapi media value as the remote's `{content, name, type}`. With `ctx.mediaIdentity` the bytes
+ * are not read here: `onDeferred` receives what `loadMedia` needs.
  */
 export async function mediaFileOf(
   value: unknown,
@@ -104,7 +102,7 @@ export async function mediaFileOf(
   if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.'))
     name += file.ext;
 
-  // Strapi's `size` is in kilobytes.
+  // Strapi's `size` is in kilobytes; checked first, an oversized video is never read into memory.
   if (
     typeof file.size === 'number' &&
     Number.isFinite(file.size) &&
@@ -124,12 +122,11 @@ export async function mediaFileOf(
 
   // A map shows pictures: a category icon must be an image, a pin's or event's media an image or a video.
   const accepted = field === 'image' ? ['image/'] : ['image/', 'video/'];
-  if (!accepted.some((prefix) => mime.startsWith(prefix))) {
+  if (!accepted.some((prefix) => mime.startsWith(prefix)))
     throw new MappingError(
       field,
       `${name} is ${mime}; only ${field === 'image' ? 'images' : 'images and videos'} can be sent`
     );
-  }
 
   const identity = onDeferred ? ctx.mediaIdentity?.(file) : undefined;
   if (identity !== undefined && onDeferred) {
@@ -141,10 +138,7 @@ export async function mediaFileOf(
   return { content: bytes.toString('base64'), name, type: mime };
 }
 
-/**
- * The payload with the bytes of its deferred media read in: called right before a payload is
- * sent. Throws a MappingError when a file turns out too big or empty.
- */
+/** The payload with its deferred media read in, right before it is sent; a MappingError when a file turns out too big or empty. */
 export async function loadMedia<P extends object>(
   payload: P,
   deferred: DeferredMedia[] | undefined,

@@ -1,33 +1,22 @@
 import type { FieldSource, SchemaAttribute, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
-export const FILE_UID = 'plugin::upload.file';
+const FILE_UID = 'plugin::upload.file';
 
 /** Keys a populated media object carries, for when the upload model is not registered (unit tests, odd setups). */
 const FILE_KEYS = [
-  'name',
-  'alternativeText',
-  'caption',
-  'width',
-  'height',
-  'formats',
-  'hash',
-  'ext',
-  'mime',
-  'size',
-  'url',
-  'previewUrl',
-  'provider',
-  'provider_metadata',
-  'documentId',
-  'id',
-  'locale',
-];
+  ['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime'],
+  ['size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'documentId', 'id', 'locale'],
+].flat();
+
+/** Attribute types by the value they hold. */
+export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];
+export const NUMBER_TYPES = ['integer', 'biginteger', 'float', 'decimal'];
 
 const TO_MANY = new Set(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany', 'morphMany']);
 const MORPH = new Set(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
 
-export type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
+type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
 
 export interface PathStep {
   /** attribute name */
@@ -77,6 +66,16 @@ export function normalizeSource(
   };
 }
 
+/** resolvePath, or undefined for a path that does not fit the schema (the validator reports it). */
+export function tryResolvePath(uid: string, path: string, getModel: StrapiSchemaLookup) {
+  try {
+    return resolvePath(uid, path, getModel);
+  } catch (err) {
+    if (err instanceof PathError) return undefined;
+    throw err;
+  }
+}
+
 const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'dynamiczone']);
 const kindOf = (attr: SchemaAttribute): StepKind =>
   STRUCTURED.has(attr.type) ? (attr.type as StepKind) : 'scalar';
@@ -95,9 +94,8 @@ function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
 export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLookup): ResolvedPath {
   if (typeof path !== 'string' || path.trim() === '') throw new PathError('the path is empty');
   const segments = path.split('.');
-  if (segments.some((s) => s.trim() === '' || s !== s.trim())) {
+  if (segments.some((s) => s.trim() === '' || s !== s.trim()))
     throw new PathError(`'${path}' is not a valid path (empty or padded segment)`);
-  }
 
   const steps: PathStep[] = [];
   let owner = uid;
@@ -105,17 +103,13 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
   for (let i = 0; i < segments.length; i++) {
     const name = segments[i];
     if (prev) {
-      if (prev.kind === 'json') {
-        return { path, steps, last: prev, jsonRest: segments.slice(i) };
-      }
-      if (prev.kind === 'scalar') {
+      if (prev.kind === 'json') return { path, steps, last: prev, jsonRest: segments.slice(i) };
+      if (prev.kind === 'scalar')
         throw new PathError(`'${prev.name}' is a ${prev.attr.type} field; it has no '${name}'`);
-      }
-      if (prev.kind === 'dynamiczone') {
+      if (prev.kind === 'dynamiczone')
         throw new PathError(
           `'${prev.name}' is a dynamic zone; paths cannot go through dynamic zones`
         );
-      }
       owner = prev.target as string;
     }
 
@@ -151,11 +145,10 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
       many = attr.repeatable === true;
       if (!target) throw new PathError(`'${name}' is a component field without a component uid`);
     } else if (kind === 'relation') {
-      if (MORPH.has(String(attr.relation)) || !attr.target) {
+      if (MORPH.has(String(attr.relation)) || !attr.target)
         throw new PathError(
           `'${name}' is a polymorphic relation; only relations to one content type are supported`
         );
-      }
       target = attr.target;
       many = TO_MANY.has(String(attr.relation));
     } else if (kind === 'media') {
@@ -182,11 +175,7 @@ export function isEmpty(value: unknown): boolean {
   );
 }
 
-/**
- * Reads a dotted path in a populated entry. Arrays met on the way (repeatable components,
- * to-many relations) are walked element by element and flattened, so `stops.title` gives
- * every stop's title.
- */
+/** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
 export function readPath(value: unknown, path: string): unknown {
   let current: unknown = value;
   for (const segment of path.split('.')) {
@@ -205,9 +194,7 @@ export function readPath(value: unknown, path: string): unknown {
       current = next;
     } else if (typeof current === 'object') {
       current = (current as Record<string, unknown>)[segment];
-    } else {
-      return undefined;
-    }
+    } else return undefined;
   }
   return current;
 }

@@ -1,4 +1,4 @@
-import { normalizeSource, PathError, resolvePath, type ResolvedPath } from './paths';
+import { normalizeSource, tryResolvePath } from './paths';
 import { datesSpecOf } from './dates';
 import { tagKeyFor } from './tags';
 import type { Mapping, StrapiSchemaLookup } from './types';
@@ -11,59 +11,31 @@ export const RELATION_FIELDS: Record<string, string[]> = {
   list: ['pinpoints'],
 };
 
-export interface FieldPath {
-  field: string;
-  path: string;
-}
-
-/** Every path a mapping reads, with dates and tag keys spelled out. */
-export function fieldPaths(mapping: Mapping, getModel: StrapiSchemaLookup): FieldPath[] {
-  const out: FieldPath[] = [];
+/**
+ * Every path a mapping reads (dates and tag keys spelled out), resolved against the schema; the
+ * paths that do not fit it are left out (the validator reports them).
+ */
+function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
+  const resolve = (path: string) => tryResolvePath(mapping.contentType, path, getModel);
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
+    const paths: string[] = [];
     if (field === 'dates') {
       const spec = datesSpecOf(source);
       const prefix = spec.path === undefined ? '' : `${spec.path}.`;
-      if (spec.path !== undefined) out.push({ field, path: spec.path });
-      out.push({ field, path: `${prefix}${spec.start}` }, { field, path: `${prefix}${spec.end}` });
-      continue;
+      if (spec.path !== undefined) paths.push(spec.path);
+      paths.push(`${prefix}${spec.start}`, `${prefix}${spec.end}`);
+    } else {
+      const { path } = normalizeSource(source as never);
+      if (!path) continue;
+      paths.push(path);
+      const tags = field === 'tags' ? resolve(path) : undefined;
+      const key = tags && tagKeyFor(tags, source, getModel);
+      if (key && (tags.last.kind === 'relation' || tags.last.kind === 'component'))
+        paths.push(`${path}.${key}`);
     }
-    const { path } = normalizeSource(source as never);
-    if (!path) continue;
-    out.push({ field, path });
-    if (field === 'tags') {
-      const explicit =
-        typeof source === 'object' && typeof (source as { key?: unknown }).key === 'string'
-          ? (source as { key: string }).key
-          : undefined;
-      let resolved: ResolvedPath | undefined;
-      try {
-        resolved = resolvePath(mapping.contentType, path, getModel);
-      } catch {
-        resolved = undefined;
-      }
-      const key = tagKeyFor(resolved, explicit, getModel);
-      if (
-        key &&
-        resolved &&
-        (resolved.last.kind === 'relation' || resolved.last.kind === 'component')
-      ) {
-        out.push({ field, path: `${path}.${key}` });
-      }
-    }
-  }
-  return out;
-}
-
-/** fieldPaths resolved against the schema; the paths that do not fit it are left out (the validator reports them). */
-function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
-  for (const fp of fieldPaths(mapping, getModel)) {
-    try {
-      yield { field: fp.field, resolved: resolvePath(mapping.contentType, fp.path, getModel) };
-    } catch (err) {
-      if (!(err instanceof PathError)) throw err;
-    }
+    for (const resolved of paths.map(resolve)) if (resolved) yield { field, resolved };
   }
 }
 
@@ -100,9 +72,7 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
 
 /**
  * The `populate` of `strapi.documents(uid).findOne` that loads exactly what the field map reads:
- * components (nested ones through `populate`), media, and relations limited to the fields read
- * plus documentId/locale — never whole related entries, which can be large and themselves
- * relation-heavy. Paths that do not fit the schema are left out (the validator reports them).
+ * relations limited to the fields read plus documentId/locale, never whole related entries.
  */
 export function populateFor(
   mapping: Mapping,

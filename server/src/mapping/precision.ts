@@ -1,4 +1,5 @@
-import { normalizeSource, resolvePath } from './paths';
+import { LAT_KEYS, LNG_KEYS } from './coordinates';
+import { normalizeSource, tryResolvePath } from './paths';
 import type { Mapping, StrapiSchemaLookup } from './types';
 
 /** A `decimal` attribute that a mapping reads coordinates (or an altitude) from. */
@@ -10,16 +11,7 @@ export interface DecimalSource {
 }
 
 const NUMBER_FIELDS = ['latitude', 'longitude', 'altitude'] as const;
-const IN_COORDINATES = new Set([
-  'lat',
-  'latitude',
-  'lng',
-  'lon',
-  'long',
-  'longitude',
-  'alt',
-  'altitude',
-]);
+const IN_COORDINATES = new Set([...LAT_KEYS, ...LNG_KEYS, 'alt', 'altitude']);
 
 /** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
 export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {
@@ -28,12 +20,7 @@ export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup)
   const found: DecimalSource[] = [];
   const resolve = (source: Parameters<typeof normalizeSource>[0]) => {
     const { path } = normalizeSource(source);
-    if (!path) return undefined;
-    try {
-      return resolvePath(mapping.contentType, path, getModel);
-    } catch {
-      return undefined;
-    }
+    return path ? tryResolvePath(mapping.contentType, path, getModel) : undefined;
   };
   for (const field of NUMBER_FIELDS) {
     const last = fields[field] === undefined ? undefined : resolve(fields[field])?.last;

@@ -1,6 +1,6 @@
 import { parseCoordinates, checkInRange, type Position } from './coordinates';
 import { datesSpecOf, mapDates } from './dates';
-import { MappingError } from './errors';
+import { collectProblems, MappingError } from './errors';
 import { isBlocks } from './blocks';
 import { toHtml } from './html';
 import { mediaFileOf } from './media';
@@ -14,7 +14,6 @@ import {
   type ResolvedPath,
 } from './paths';
 import { isLocalized } from './populate';
-import { relatedRefs } from './relations';
 import { mapTags, tagKeyFor } from './tags';
 import { show, single, toNumber, toText } from './values';
 import type { DateRange, MediaFile } from '../remote/types';
@@ -28,28 +27,31 @@ interface Read {
   value: unknown;
 }
 
+/** One populated value as a list of its present items (a relation, a repeatable component). */
+const itemsOf = (value: unknown): unknown[] =>
+  [value].flat().filter((v) => v !== undefined && v !== null);
+
 /**
  * Reads one entry through one mapping's field map, and keeps track of the related entries
- * it used. Resource modules ask it for typed values by remote field name.
+ * it used. The resource steps of index.ts ask it for typed values by remote field name.
  */
 export class EntryReader {
   readonly refs: Array<EntryRef & { role: RefRole }> = [];
   readonly unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }> = [];
   readonly deferredMedia: DeferredMedia[] = [];
+  private readonly readKeys = new Set<string>();
+  private readonly fields: Record<string, unknown>;
 
   constructor(
     readonly mapping: Mapping,
     readonly entry: Entry,
     readonly ctx: MappingContext
-  ) {}
-
-  private get fields(): Record<string, unknown> {
-    return (this.mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  ) {
+    this.fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
   }
 
   has(field: string): boolean {
-    const source = this.fields[field];
-    return source !== undefined && source !== null;
+    return this.fields[field] !== undefined && this.fields[field] !== null;
   }
 
   resolve(field: string, path: string): ResolvedPath | undefined {
@@ -65,15 +67,18 @@ export class EntryReader {
 
   /** `identity`: the path ends on a relation whose entries `related` records with their role. */
   read(field: string, opts: { identity?: boolean } = {}): Read | undefined {
-    const raw = this.fields[field];
-    if (raw === undefined || raw === null) return undefined;
-    const source = normalizeSource(raw as never);
+    if (!this.has(field)) return undefined;
+    const source = normalizeSource(this.fields[field] as never);
     const resolved = this.resolve(field, source.path);
     if (resolved) this.noteReadThrough(resolved, opts.identity === true);
     return { source, resolved, value: readSource(this.entry, source) };
   }
 
-  private readonly readKeys = new Set<string>();
+  private required(field: string): Read {
+    const r = this.read(field);
+    if (!r) throw new MappingError(field, 'is not mapped');
+    return r;
+  }
 
   /**
    * Entries a value was read through (tags from related names, a name from a related entry):
@@ -87,27 +92,19 @@ export class EntryReader {
         .slice(0, i + 1)
         .map((s) => s.name)
         .join('.');
-      const value = readPath(this.entry, prefix);
-      const items = Array.isArray(value)
-        ? value
-        : value === undefined || value === null
-          ? []
-          : [value];
       const localized = isLocalized(step.target, this.ctx.getModel);
-      for (const item of items) {
-        const documentId =
-          item && typeof item === 'object'
-            ? (item as { documentId?: unknown }).documentId
-            : undefined;
+      for (const item of itemsOf(readPath(this.entry, prefix))) {
+        const { documentId, locale } = item as { documentId?: unknown; locale?: unknown };
         if (typeof documentId !== 'string') continue;
-        const locale =
-          localized && typeof (item as { locale?: unknown }).locale === 'string'
-            ? (item as { locale: string }).locale
-            : null;
-        const key = `${step.target}\u0000${documentId}\u0000${locale ?? ''}`;
+        const ref = {
+          contentType: step.target,
+          documentId,
+          locale: localized && typeof locale === 'string' ? locale : null,
+        };
+        const key = `${ref.contentType}\u0000${documentId}\u0000${ref.locale ?? ''}`;
         if (this.readKeys.has(key)) continue;
         this.readKeys.add(key);
-        this.refs.push({ contentType: step.target, documentId, locale, role: 'read' });
+        this.refs.push({ ...ref, role: 'read' });
       }
     });
   }
@@ -129,29 +126,24 @@ export class EntryReader {
     return [...names, ...r.resolved.jsonRest].join(' › ');
   }
 
+  /** A mapped text is always sent, empty included: a PUT may keep an omitted field's old text. */
   text(field: string): string | undefined {
     const r = this.read(field);
-    if (!r) return undefined;
-    return toText(r.value, field, r.source.path) ?? '';
+    return r && (toText(r.value, field, r.source.path) ?? '');
   }
 
   requiredText(field: string): string {
-    const r = this.read(field);
-    if (!r) throw new MappingError(field, 'is not mapped');
+    const r = this.required(field);
     const text = toText(r.value, field, r.source.path);
-    if (text === undefined || text === '') {
+    if (text === undefined || text === '')
       throw new MappingError(field, `empty field ${this.fieldOf(r)}; the remote needs a ${field}`);
-    }
     return text;
   }
 
   html(field: string): string | undefined {
     const r = this.read(field);
     if (!r) return undefined;
-    const type =
-      r.resolved && r.resolved.jsonRest.length === 0
-        ? String(r.resolved.last.attr.type)
-        : undefined;
+    const type = r.resolved?.jsonRest.length === 0 ? String(r.resolved.last.attr.type) : undefined;
     const value =
       type === 'blocks' || isBlocks(r.value) ? r.value : single(r.value, field, r.source.path);
     const html = toHtml(value, type, { publicUrl: this.ctx.publicUrl });
@@ -162,51 +154,33 @@ export class EntryReader {
 
   number(field: string): number | undefined {
     const r = this.read(field);
-    if (!r) return undefined;
-    return toNumber(r.value, field, r.source.path);
-  }
-
-  requiredNumber(field: string): number {
-    const r = this.read(field);
-    if (!r) throw new MappingError(field, 'is not mapped');
-    const n = toNumber(r.value, field, r.source.path);
-    if (n === undefined) throw new MappingError(field, `empty field ${this.fieldOf(r)}`);
-    return n;
+    return r && toNumber(r.value, field, r.source.path);
   }
 
   /** latitude + longitude, from two fields or from one `coordinates` field */
-  position(): Position {
+  async position(): Promise<Position> {
     if (this.has('coordinates')) {
-      const r = this.read('coordinates') as Read;
+      const r = this.required('coordinates');
       const position = parseCoordinates(r.value, 'coordinates', r.source.path);
       if (!position) throw new MappingError('coordinates', `empty field ${this.fieldOf(r)}`);
       return position;
     }
-    const problems: MappingError[] = [];
-    const attempt = (field: 'latitude' | 'longitude') => {
-      try {
-        return checkInRange(field, this.requiredNumber(field));
-      } catch (err) {
-        if (err instanceof MappingError) problems.push(err);
-        else throw err;
-        return NaN;
-      }
-    };
-    const latitude = attempt('latitude');
-    const longitude = attempt('longitude');
-    if (problems.length > 0) throw MappingError.combine(problems);
-    return { latitude, longitude };
+    const position = { latitude: NaN, longitude: NaN };
+    await collectProblems(
+      (['latitude', 'longitude'] as const).map((field) => () => {
+        const r = this.required(field);
+        const n = toNumber(r.value, field, r.source.path);
+        if (n === undefined) throw new MappingError(field, `empty field ${this.fieldOf(r)}`);
+        position[field] = checkInRange(field, n);
+      })
+    );
+    return position;
   }
 
   tags(field = 'tags'): string[] | undefined {
-    const raw = this.fields[field];
-    if (raw === undefined || raw === null) return undefined;
-    const r = this.read(field) as Read;
-    const key =
-      typeof raw === 'object' && typeof (raw as { key?: unknown }).key === 'string'
-        ? (raw as { key: string }).key
-        : undefined;
-    return mapTags(r.value, field, tagKeyFor(r.resolved, key, this.ctx.getModel));
+    const r = this.read(field);
+    if (!r) return undefined;
+    return mapTags(r.value, field, tagKeyFor(r.resolved, this.fields[field], this.ctx.getModel));
   }
 
   async media(
@@ -221,9 +195,8 @@ export class EntryReader {
   }
 
   dates(field = 'dates'): DateRange[] {
-    const raw = this.fields[field];
-    if (raw === undefined || raw === null) throw new MappingError(field, 'is not mapped');
-    const spec = datesSpecOf(raw);
+    if (!this.has(field)) throw new MappingError(field, 'is not mapped');
+    const spec = datesSpecOf(this.fields[field]);
     if (spec.path !== undefined) this.resolve(field, spec.path);
     return mapDates(this.entry, spec, field);
   }
@@ -239,27 +212,37 @@ export class EntryReader {
   ): Promise<{ ids: number[]; count: number }> {
     const r = this.read(field, { identity: true });
     if (!r) return { ids: [], count: 0 };
-    const last = r.resolved?.last;
-    if (
-      !r.resolved ||
-      !last ||
-      last.kind !== 'relation' ||
-      r.resolved.jsonRest.length > 0 ||
-      !last.target
-    ) {
-      throw new MappingError(field, `'${r.source.path}' is not a relation`);
-    }
+    const { source, resolved } = r;
+    const target = resolved?.last.kind === 'relation' ? resolved.last.target : undefined;
+    if (!target || resolved?.jsonRest.length)
+      throw new MappingError(field, `'${source.path}' is not a relation`);
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
-    const localized = isLocalized(last.target, this.ctx.getModel);
-    const refs = relatedRefs(r.value, last.target, field, r.source.path).map((ref) =>
-      localized ? ref : extend(ref, { locale: null })
-    );
-    if (opts.single && refs.length > 1) {
+    const localized = isLocalized(target, this.ctx.getModel);
+    const refs: EntryRef[] = [];
+    const seen = new Set<string>();
+    for (const item of itemsOf(r.value)) {
+      const rel = item as { documentId?: unknown; locale?: unknown };
+      let ref: EntryRef;
+      if (typeof item === 'string' && item.trim() !== '')
+        ref = { contentType: target, documentId: item.trim(), locale: null };
+      else if (typeof item === 'object' && typeof rel.documentId === 'string') {
+        const locale = typeof rel.locale === 'string' ? rel.locale : null;
+        ref = { contentType: target, documentId: rel.documentId, locale };
+      } else
+        throw new MappingError(
+          field,
+          `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
+        );
+      const key = `${ref.documentId}\u0000${ref.locale ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      refs.push(localized ? ref : extend(ref, { locale: null }));
+    }
+    if (opts.single && refs.length > 1)
       throw new MappingError(
         field,
-        `'${r.source.path}' gives ${refs.length} related entries, one is needed`
+        `'${source.path}' gives ${refs.length} related entries, one is needed`
       );
-    }
     const ids: number[] = [];
     for (const ref of refs) {
       this.refs.push(extend(ref, { role }));

@@ -1,21 +1,23 @@
 import { MappingError } from './errors';
-import type { ResolvedPath } from './paths';
+import { TEXT_TYPES, type ResolvedPath } from './paths';
 import { show } from './values';
 import type { StrapiSchemaLookup } from './types';
 
-const TEXT_TYPES = new Set(['string', 'text', 'uid', 'email', 'enumeration']);
+// Markdown is no label.
+const LABEL_TYPES = new Set(TEXT_TYPES.filter((type) => type !== 'richtext'));
 
 /**
- * Which attribute of a related entry (or repeatable component item) is the tag: the configured
- * key, else `name`, else the target's first text attribute. Undefined when the path does not end
+ * Which attribute of a related entry (or repeatable component item) is the tag: the source's
+ * `key`, else `name`, else the target's first text attribute. Undefined when the path does not end
  * on a relation or component (text, JSON: the value's shape decides).
  */
 export function tagKeyFor(
   resolved: ResolvedPath | undefined,
-  key: string | undefined,
+  source: unknown,
   getModel: StrapiSchemaLookup
 ): string | undefined {
-  if (key) return key;
+  const { key } = (source ?? {}) as { key?: unknown };
+  if (typeof key === 'string' && key) return key;
   const last = resolved?.last;
   if (
     !last ||
@@ -26,7 +28,7 @@ export function tagKeyFor(
   const model = last.target ? getModel(last.target) : undefined;
   const attributes = (model?.attributes ?? {}) as Record<string, { type?: string }>;
   if (attributes.name) return 'name';
-  return Object.keys(attributes).find((k) => TEXT_TYPES.has(String(attributes[k]?.type)));
+  return Object.keys(attributes).find((k) => LABEL_TYPES.has(String(attributes[k]?.type)));
 }
 
 function fromObject(obj: Record<string, unknown>, key: string | undefined): unknown {
@@ -51,13 +53,10 @@ export function mapTags(value: unknown, field: string, key?: string): string[] {
     } else if (typeof item === 'object' && !Array.isArray(item)) {
       const tag = fromObject(item as Record<string, unknown>, key);
       if (tag === undefined || tag === null) return;
-      if (typeof tag !== 'string' && typeof tag !== 'number') {
+      if (typeof tag !== 'string' && typeof tag !== 'number')
         throw new MappingError(label, `expected text at '${key ?? 'name'}', got ${show(tag)}`);
-      }
       raw.push(String(tag));
-    } else {
-      throw new MappingError(label, `expected text, got ${show(item)}`);
-    }
+    } else throw new MappingError(label, `expected text, got ${show(item)}`);
   };
   if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
   else add(value, field, true);

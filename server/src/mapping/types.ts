@@ -6,14 +6,7 @@ import type {
   ResourceKind,
 } from '../remote/types';
 
-export type {
-  Entry,
-  Mapping,
-  FieldSource,
-  FieldOptions,
-  DatesSource,
-  TagsOptions,
-} from '../config/types';
+export type { Entry, Mapping, FieldSource } from '../config/types';
 export type { ResourceKind } from '../remote/types';
 
 /** One attribute as `strapi.getModel(uid).attributes[name]` gives it; only the keys the mapping reads are typed. */
@@ -44,9 +37,7 @@ export interface SchemaModel {
 }
 
 /** `strapi.getModel(uid)`: content types and components (component uids look like 'shared.geo'). */
-export interface StrapiSchemaLookup {
-  (uid: string): SchemaModel | undefined;
-}
+export type StrapiSchemaLookup = (uid: string) => SchemaModel | undefined;
 
 export interface EntryRef {
   contentType: string;
@@ -76,18 +67,12 @@ export interface MappingContext {
   maxMediaBytes: number;
   /** locale of the entry being mapped */
   locale?: string | null;
-  /**
-   * Public origin of this Strapi (e.g. https://cms.example.com). Relative media URLs inside
-   * descriptions (/uploads/x.png from the local provider) are made absolute with it, because
-   * the remote renders the HTML far away from Strapi.
-   */
+  // Public origin of this Strapi: relative media URLs in descriptions (/uploads/x.png) are made
+  // absolute with it, because the remote renders the HTML far away from Strapi.
   publicUrl?: string;
-  /**
-   * A stable identity of a media file (its url, Strapi's hash, size, update time). When given,
-   * mapping does not read the bytes: the payload's `content` holds a placeholder made from the
-   * identity, so the payload hash changes exactly when the file does, and the caller reads the
-   * bytes with `loadMedia` only when it really sends the payload. Undefined: read now.
-   */
+  // A stable identity of a media file (url, hash, size, update time). When given, the payload's
+  // `content` is a placeholder made from it (the hash changes exactly when the file does) and the
+  // bytes are read by `loadMedia` only when the payload is really sent. Undefined: read now.
   mediaIdentity?(file: MediaFileObject): string | undefined;
 }
 
@@ -117,9 +102,4 @@ export interface UpsertOutcome {
   deferredMedia?: DeferredMedia[];
 }
 
-export interface SkipOutcome {
-  action: 'skip';
-  reason: string;
-}
-
-export type MapOutcome = UpsertOutcome | SkipOutcome;
+export type MapOutcome = UpsertOutcome | { action: 'skip'; reason: string };

@@ -2,8 +2,10 @@ import { LAT_KEYS, LNG_KEYS } from './coordinates';
 import { datesSpecOf, isDatesSpecSource } from './dates';
 import {
   normalizeSource,
+  NUMBER_TYPES,
   PathError,
   resolvePath,
+  TEXT_TYPES,
   throughMany,
   type PathStep,
   type ResolvedPath,
@@ -12,13 +14,7 @@ import { tagKeyFor } from './tags';
 import type { Mapping, ResourceKind, StrapiSchemaLookup } from './types';
 
 type Expect =
-  | { kind: 'text' }
-  | { kind: 'html' }
-  | { kind: 'number' }
-  | { kind: 'coordinates' }
-  | { kind: 'tags' }
-  | { kind: 'media' }
-  | { kind: 'dates' }
+  | { kind: 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'media' | 'dates' }
   | { kind: 'relation'; resource: ResourceKind; single: boolean };
 
 /** What each remote field reads from an entry, per resource: the field map's vocabulary. */
@@ -57,19 +53,8 @@ export const FIELD_SPECS: Record<ResourceKind, Record<string, Expect>> = {
   },
 };
 
-const TEXT = new Set([
-  'string',
-  'text',
-  'richtext',
-  'email',
-  'uid',
-  'enumeration',
-  'integer',
-  'biginteger',
-  'float',
-  'decimal',
-]);
-const NUMBER = new Set(['integer', 'biginteger', 'float', 'decimal', 'string']);
+const TEXT = new Set([...TEXT_TYPES, ...NUMBER_TYPES]);
+const NUMBER = new Set([...NUMBER_TYPES, 'string']);
 const DATE = new Set(['date', 'datetime', 'timestamp', 'string', 'text', 'json']);
 const TAG_SCALARS = new Set(['string', 'text', 'enumeration', 'json']);
 
@@ -86,24 +71,12 @@ function describe(step: PathStep): string {
   }
 }
 
+const SYSTEM_ATTRIBUTE =
+  /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
+
 function firstAttribute(uid: string | undefined, getModel: StrapiSchemaLookup): string {
   const attrs = uid ? Object.keys(getModel(uid)?.attributes ?? {}) : [];
-  return (
-    attrs.find(
-      (a) =>
-        ![
-          'id',
-          'documentId',
-          'locale',
-          'localizations',
-          'createdAt',
-          'updatedAt',
-          'publishedAt',
-          'createdBy',
-          'updatedBy',
-        ].includes(a)
-    ) ?? 'name'
-  );
+  return attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name';
 }
 
 export interface ValidateOptions {
@@ -234,24 +207,19 @@ export function validateMappingFields(
               `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`
             );
           }
-        } else if (!inJson && !['string', 'text'].includes(last.attr.type)) {
+        } else if (!inJson && !['string', 'text'].includes(last.attr.type))
           problem(
             field,
             `'${path}' is ${describe(last)}; coordinates need a component or a JSON field holding {lat, lng} or a GeoJSON Point`
           );
-        }
         if (manyNote) problem(field, manyNote);
         break;
       }
       case 'tags': {
-        const explicit =
-          isObj && typeof (source as { key?: unknown }).key === 'string'
-            ? (source as { key: string }).key
-            : undefined;
         if (inJson) break;
         if (last.kind === 'relation' || last.kind === 'component') {
           const targetAttrs = getModel(last.target as string)?.attributes ?? {};
-          const key = tagKeyFor(resolved, explicit, getModel);
+          const key = tagKeyFor(resolved, source, getModel);
           if (!key)
             problem(
               field,
@@ -259,18 +227,16 @@ export function validateMappingFields(
             );
           else if (!targetAttrs[key])
             problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
-        } else if (!TAG_SCALARS.has(last.attr.type)) {
+        } else if (!TAG_SCALARS.has(last.attr.type))
           problem(
             field,
             `'${path}' is ${describe(last)}; tags need a text, a JSON list of strings, or a relation`
           );
-        }
         break;
       }
       case 'media':
-        if (last.kind !== 'media' || resolved.jsonRest.length > 0) {
+        if (last.kind !== 'media' || resolved.jsonRest.length > 0)
           problem(field, `'${path}' is ${describe(last)}, a media field is needed`);
-        }
         break;
       case 'relation': {
         if (last.kind !== 'relation' || resolved.jsonRest.length > 0) {
@@ -281,33 +247,24 @@ export function validateMappingFields(
           break;
         }
         const target = last.target as string;
-        if (mappedTo(target, expect.resource) === false) {
+        if (mappedTo(target, expect.resource) === false)
           problem(
             field,
             `'${path}' is a relation to ${target}, which no mapping sends to ${expect.resource}`
           );
-        }
-        if (expect.single && (last.many || many)) {
+        if (expect.single && (last.many || many))
           problem(
             field,
             `'${path}' ${last.many ? 'is a to-many relation' : `goes through '${(many as PathStep).name}', which gives several values`}; one ${expect.resource} is needed`
           );
-        }
         break;
       }
     }
   }
 
   const has = (f: string) => fields[f] !== undefined && fields[f] !== null;
-  const required: Record<ResourceKind, string[]> = {
-    pinpoint: ['name'],
-    event: ['name', 'dates', 'pinpoint'],
-    category: ['name'],
-    list: ['name'],
-  };
-  for (const f of required[mapping.resource as ResourceKind]) {
+  for (const f of ['name', ...(mapping.resource === 'event' ? ['dates', 'pinpoint'] : [])])
     if (!has(f)) problem(f, `is required for ${mapping.resource} and not mapped`);
-  }
   if (mapping.resource === 'pinpoint') {
     if (has('coordinates') && (has('latitude') || has('longitude'))) {
       problem('coordinates', 'map either coordinates or latitude + longitude, not both');
@@ -344,12 +301,11 @@ function validateDates(
   const explicitEnd = isSpec && typeof (source as { end?: unknown }).end === 'string';
   const checkDateAttr = (path: string, label: string) => {
     const r = resolve(field, path);
-    if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type)) {
+    if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type))
       problem(
         field,
         `${label} '${path}' is ${describe(r.last)}; a date, datetime or ISO 8601 text is needed`
       );
-    }
   };
   if (spec.path === undefined) {
     // Start and end are fields of the entry itself: one range per entry.

@@ -13,11 +13,7 @@ export function show(value: unknown): string {
   return String(value);
 }
 
-/**
- * One value where one is expected. A path through a repeatable component or a to-many relation
- * yields a list; a list of one is fine, more is a modelling mistake worth reporting rather than
- * silently picking one.
- */
+/** One value where one is expected: a list of one is fine, more is a modelling mistake to report, not to pick from. */
 export function single(value: unknown, field: string, path: string): unknown {
   if (!Array.isArray(value)) return value;
   const present = value.filter((v) => v !== null && v !== undefined && v !== '');
