@@ -1,33 +1,32 @@
 import { STATUS_CODES } from 'node:http';
 import type { RemoteErrorCode } from '../../../shared/contracts/remote';
 
+import type { RawResponse } from './transport';
+
 export type { RemoteErrorCode };
 
-export interface RemoteErrorInit {
+type RemoteErrorInit = Pick<
+  RemoteError,
+  'code' | 'status' | 'retryAfterMs' | 'body' | 'method' | 'path'
+> & {
   message: string;
-  code: RemoteErrorCode;
-  method: string;
-  path: string;
-  status?: number;
   retryable?: boolean;
-  retryAfterMs?: number;
-  body?: unknown;
   cause?: unknown;
-}
+};
 
 /**
- * The one error type of the remote client. Callers decide retry vs. stop from
- * `retryable` alone; `code` and `status` say what to show an editor.
+ * The one error type of the remote client. Callers decide retry vs. stop from `retryable` alone;
+ * `code` and `status` say what to show an editor. `body` is the answer's parsed JSON or text,
+ * truncated and redacted, for display only; `path` is the call's path (and non-secret query),
+ * never the host or credentials.
  */
 export class RemoteError extends Error {
   readonly code: RemoteErrorCode;
   readonly status?: number;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
-  /** Parsed JSON or raw text of the response, truncated and redacted: for display only. */
   readonly body?: unknown;
   readonly method: string;
-  /** Path (and non-secret query) of the call, never the host or credentials. */
   readonly path: string;
 
   constructor(init: RemoteErrorInit) {
@@ -43,17 +42,8 @@ export class RemoteError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      code: this.code,
-      status: this.status,
-      retryable: this.retryable,
-      retryAfterMs: this.retryAfterMs,
-      method: this.method,
-      path: this.path,
-      body: this.body,
-    };
+    const { name, message, code, status, retryable, retryAfterMs, method, path, body } = this;
+    return { name, message, code, status, retryable, retryAfterMs, method, path, body };
   }
 }
 
@@ -180,4 +170,17 @@ export function describeBody(body: unknown): string | undefined {
 export function statusLine(status: number, statusText?: string): string {
   const text = statusText && statusText.trim() !== '' ? statusText : STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
+}
+
+/** What an answer says, redacted by `redact`: its body for display, status line and Retry-After, and ": " + its body in one line. */
+export function answerOf(response: RawResponse, redact: <T>(value: T) => T) {
+  const body = redact(bodyForDisplay(response.text));
+  const detail = describeBody(body);
+  return {
+    body,
+    status: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    line: statusLine(response.status, response.statusText),
+    detail: detail ? `: ${detail}` : '',
+  };
 }

@@ -10,7 +10,6 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY =
   /^(authorization|proxy-authorization|access_token|refresh_token|client_secret|password|token|secret)$/i;
 
-// Shorter strings would match inside ordinary words and mangle messages.
 const MIN_SECRET_LENGTH = 4;
 
 // Tokens are renewed; the last few stay redacted because a late log line may still carry one.
@@ -23,12 +22,11 @@ export interface Redactor {
   value<T>(input: T): T;
 }
 
-function escapeRegExp(input: string): string {
-  return input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 export function createRedactor(initial: Array<string | undefined> = []): Redactor {
-  const fixed = new Set<string>();
+  // Shorter strings would match inside ordinary words and mangle messages.
+  const usable = (secret: string | undefined): secret is string =>
+    !!secret && secret.length >= MIN_SECRET_LENGTH;
+  const fixed = new Set(initial.filter(usable));
   const rotating: string[] = [];
 
   const redactText = (input: string): string => {
@@ -39,7 +37,7 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
         `$1${REDACTED}`
       );
     for (const secret of [...fixed, ...rotating]) {
-      if (out.includes(secret)) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
+      out = out.replaceAll(secret, REDACTED);
     }
     return out;
   };
@@ -55,18 +53,13 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
     return out;
   };
 
-  const redactor: Redactor = {
+  return {
     addSecret(secret) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH) return;
-      if (fixed.has(secret) || rotating.includes(secret)) return;
+      if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);
       if (rotating.length > MAX_TOKENS_REMEMBERED) rotating.shift();
     },
     text: redactText,
     value: <T>(input: T) => redactValue(input, 0) as T,
   };
-  for (const secret of initial) {
-    if (secret && secret.length >= MIN_SECRET_LENGTH) fixed.add(secret);
-  }
-  return redactor;
 }

@@ -4,31 +4,32 @@
  */
 
 export interface MediaFile {
-  /** base64 of the bytes */
-  content: string;
+  content: string; // base64 of the bytes
   name: string;
-  /** media type, e.g. image/png */
-  type: string;
+  type: string; // media type, e.g. image/png
 }
 
+/** ISO 8601 UTC with milliseconds: 2018-02-16T20:00:00.000Z */
 export interface DateRange {
-  /** ISO 8601 UTC with milliseconds: 2018-02-16T20:00:00.000Z */
   start: string;
   end: string;
 }
 
-export interface PinpointRequest {
+/** What pinpoints and events share; a null media_file removes the media the object has. */
+interface ContentRequest {
   name?: string;
   description?: string;
+  tags?: string[];
+  media_credits?: string;
+  media_file?: MediaFile | null;
+}
+
+export interface PinpointRequest extends ContentRequest {
   address?: string;
   latitude?: number;
   longitude?: number;
   altitude?: number;
   category?: number | null;
-  tags?: string[];
-  media_credits?: string;
-  /** null removes the media the object has */
-  media_file?: MediaFile | null;
 }
 
 /** The contract lists altitude in requests only; answers give the media as a URL. */
@@ -39,8 +40,7 @@ export interface Pinpoint extends Omit<PinpointRequest, 'altitude' | 'media_file
 
 export interface CategoryRequest {
   name?: string;
-  /** null removes the image the category has */
-  image_file?: MediaFile | null;
+  image_file?: MediaFile | null; // null removes the image the category has
 }
 
 export interface Category extends Omit<CategoryRequest, 'image_file'> {
@@ -48,15 +48,9 @@ export interface Category extends Omit<CategoryRequest, 'image_file'> {
   image_url?: string | null;
 }
 
-export interface EventRequest {
-  name?: string;
-  description?: string;
+export interface EventRequest extends ContentRequest {
   dates?: DateRange[];
   pinpoint?: number;
-  tags?: string[];
-  media_credits?: string;
-  /** null removes the media the object has */
-  media_file?: MediaFile | null;
 }
 
 /** The contract lists pinpoint in requests only; answers give the media as a URL. */
@@ -75,8 +69,8 @@ export interface RemoteList extends ListRequest {
   id: number;
 }
 
+/** `errors` entries are undocumented: kept as received. */
 export interface MembershipResult {
-  /** entries are undocumented: kept as received */
   errors: unknown[];
   total: number;
 }
