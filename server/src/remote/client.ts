@@ -74,12 +74,8 @@ export interface RemoteClient {
 }
 
 function parseBaseUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`Invalid base URL: ${JSON.stringify(value)}`);
-  }
+  const url = URL.parse(value);
+  if (!url) throw new TypeError(`Invalid base URL: ${JSON.stringify(value)}`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new TypeError(`Invalid base URL: ${JSON.stringify(value)} (expected http or https)`);
   }

@@ -90,12 +90,8 @@ export function createApi(options: {
     const { status } = response;
     if (status >= 300 && status < 400) {
       const location = response.headers.get('location');
-      let where = '';
-      try {
-        if (location) where = ` to ${new URL(location, `${root}/`).host}`;
-      } catch {
-        where = '';
-      }
+      const to = location ? URL.parse(location, `${root}/`) : null;
+      const where = to ? ` to ${to.host}` : '';
       return new RemoteError({
         message: `Unexpected redirect (${statusLine(status, response.statusText)}) on ${method} ${path}${where}: check the base URL`,
         code: 'client',
