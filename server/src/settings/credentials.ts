@@ -10,14 +10,8 @@ export interface Credentials {
   clientSecret: string;
 }
 
-type Field = CredentialField;
-
-interface StoredSettings {
-  baseUrl?: string;
-  clientId?: string;
-  /** encrypted */
-  clientSecret?: string;
-}
+/** As saved: the secret is sealed (crypto.ts). */
+type StoredSettings = Partial<Credentials>;
 
 export type { PublicSettings };
 
@@ -41,8 +35,8 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const read = async (): Promise<StoredSettings> =>
     ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
 
-  const lockedFields = (): Partial<Record<Field, string>> => {
-    const locked: Partial<Record<Field, string>> = {};
+  const lockedFields = (): Partial<Record<CredentialField, string>> => {
+    const locked: Partial<Record<CredentialField, string>> = {};
     for (const field of ['baseUrl', 'clientId', 'clientSecret'] as const) {
       if (config()[field])
         locked[field] = 'Set in config/plugins (or its environment variable): change it there.';
