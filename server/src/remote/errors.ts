@@ -120,25 +120,22 @@ function messagesOf(value: unknown): string[] {
 }
 
 /** Flattens DRF errors: `{field: [msgs]}`, nested `{dates: [{start: [msgs]}]}`, `non_field_errors`. */
-function fieldErrors(value: unknown, prefix: string, out: string[]): void {
+function fieldErrors(value: unknown, prefix = ''): string[] {
   const direct = messagesOf(value);
-  if (direct.length > 0) {
-    out.push(prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' '));
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      if (item && typeof item === 'object' && Object.keys(item).length === 0) return;
-      fieldErrors(item, `${prefix}[${index}]`, out);
-    });
-    return;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, val] of Object.entries(value as Record<string, unknown>)) {
-      const isGeneral = key === 'non_field_errors' || key === 'detail';
-      fieldErrors(val, isGeneral ? prefix : prefix ? `${prefix}.${key}` : key, out);
-    }
-  }
+  if (direct.length > 0) return [prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' ')];
+  if (Array.isArray(value))
+    return value.flatMap((item, index) =>
+      item && typeof item === 'object' && Object.keys(item).length === 0
+        ? []
+        : fieldErrors(item, `${prefix}[${index}]`)
+    );
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, val]) =>
+    fieldErrors(
+      val,
+      key === 'non_field_errors' || key === 'detail' ? prefix : prefix ? `${prefix}.${key}` : key
+    )
+  );
 }
 
 /** What the body says, in one line, whatever its shape. */
@@ -161,10 +158,8 @@ export function describeBody(body: unknown): string | undefined {
       return clip(`${record.error}${description}`);
     }
   }
-  const out: string[] = [];
-  fieldErrors(body, '', out);
-  if (out.length > 0) return clip(out.join('; '));
-  return clip(JSON.stringify(body));
+  const errors = fieldErrors(body);
+  return clip(errors.length > 0 ? errors.join('; ') : JSON.stringify(body));
 }
 
 export function statusLine(status: number, statusText?: string): string {
