@@ -13,8 +13,6 @@ export interface Credentials {
 /** As saved: the secret is sealed (crypto.ts). */
 type StoredSettings = Partial<Credentials>;
 
-export type { PublicSettings };
-
 const STORE_KEY = 'settings';
 
 /** What the settings page, the dashboard, `status()` and the log say when the saved secret cannot be opened. */
@@ -141,7 +139,6 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     complete,
     publicView,
     save,
-    lockedFields,
     reseal,
     secretUnreadable,
     /** Called once when an episode of an unreadable secret starts (the credentials alert). */

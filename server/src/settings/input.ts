@@ -1,8 +1,6 @@
 import { errors } from '@strapi/utils';
-import type { SettingsInput } from '../../../shared/contracts/settings';
-import type { Credentials, PublicSettings } from './credentials';
-
-export type { SettingsInput };
+import type { PublicSettings, SettingsInput } from '../../../shared/contracts/settings';
+import type { Credentials } from './credentials';
 
 /** A ValidationError of Strapi's, so its error middleware answers 400 with `details.field` for the form. */
 const inputError = (message: string, field?: keyof SettingsInput) =>
