@@ -48,28 +48,22 @@ export function createApi(options: {
 
   /** Turns a `next`/`previous` link into a URL safe to send the token to. */
   const resolveLink = (link: string): URL => {
-    let url: URL;
-    try {
-      url = new URL(link, `${root}/`);
-    } catch {
-      throw new RemoteError({
-        message: `The remote returned an unusable page link: ${redactor.text(String(link)).slice(0, 200)}`,
-        code: 'server',
-        retryable: false,
-        method: 'GET',
-        path: String(link).slice(0, 200),
-      });
+    const refused = (message: string, path: string) =>
+      new RemoteError({ message, code: 'server', retryable: false, method: 'GET', path });
+    const url = URL.parse(link, `${root}/`);
+    if (!url) {
+      const shown = redactor.text(String(link)).slice(0, 200);
+      throw refused(
+        `The remote returned an unusable page link: ${shown}`,
+        String(link).slice(0, 200)
+      );
     }
-    if (url.host !== baseUrl.host) {
-      // The token is only ever sent to the configured host.
-      throw new RemoteError({
-        message: `The remote returned a page link to another host (${url.host}); not followed`,
-        code: 'server',
-        retryable: false,
-        method: 'GET',
-        path: displayPath(url),
-      });
-    }
+    // The token is only ever sent to the configured host.
+    if (url.host !== baseUrl.host)
+      throw refused(
+        `The remote returned a page link to another host (${url.host}); not followed`,
+        displayPath(url)
+      );
     // Behind a TLS-terminating proxy the service may advertise http:// links; the
     // token must not travel in clear, so the configured scheme wins.
     if (url.protocol !== baseUrl.protocol) url.protocol = baseUrl.protocol;
