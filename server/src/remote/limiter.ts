@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
 import { causes, parseRetryAfter } from './errors';
-import type { FetchResponseLike } from './transport';
 
 /** The arguments of any fetch (transport.ts's FetchLike, test fakes); passed through as given. */
 type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
@@ -83,7 +82,7 @@ export function createLimiter(options: {
 
   const wrap = <
     A extends FetchArgs,
-    R extends { status: number; headers: FetchResponseLike['headers'] },
+    R extends { status: number; headers: { get(name: string): string | null | undefined } },
   >(
     fetchImpl: (...args: A) => Promise<R>
   ) =>

@@ -32,11 +32,13 @@ export interface PinpointRequest extends ContentRequest {
   category?: number | null;
 }
 
-/** The contract lists altitude in requests only; answers give the media as a URL. */
-export interface Pinpoint extends Omit<PinpointRequest, 'altitude' | 'media_file'> {
+/** An answer: its request's fields less those the contract lists in requests only, the media as a URL. */
+type Answer<R, RequestOnly extends keyof R> = Omit<R, RequestOnly | 'media_file'> & {
   id: number;
   media_url?: string | null;
-}
+};
+
+export type Pinpoint = Answer<PinpointRequest, 'altitude'>;
 
 export interface CategoryRequest {
   name?: string;
@@ -53,11 +55,7 @@ export interface EventRequest extends ContentRequest {
   pinpoint?: number;
 }
 
-/** The contract lists pinpoint in requests only; answers give the media as a URL. */
-export interface RemoteEvent extends Omit<EventRequest, 'pinpoint' | 'media_file'> {
-  id: number;
-  media_url?: string | null;
-}
+export type RemoteEvent = Answer<EventRequest, 'pinpoint'>;
 
 export interface ListRequest {
   name?: string;
