@@ -15,14 +15,9 @@ const MIN_SECRET_LENGTH = 4;
 // Tokens are renewed; the last few stay redacted because a late log line may still carry one.
 const MAX_TOKENS_REMEMBERED = 8;
 
-export interface Redactor {
-  /** Registers a credential that must never appear in output. */
-  addSecret(secret: string | undefined): void;
-  text(input: string): string;
-  value<T>(input: T): T;
-}
+export type Redactor = ReturnType<typeof createRedactor>;
 
-export function createRedactor(initial: Array<string | undefined> = []): Redactor {
+export function createRedactor(initial: Array<string | undefined> = []) {
   // Shorter strings would match inside ordinary words and mangle messages.
   const usable = (secret: string | undefined): secret is string =>
     !!secret && secret.length >= MIN_SECRET_LENGTH;
@@ -54,7 +49,8 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
   };
 
   return {
-    addSecret(secret) {
+    /** Registers a credential that must never appear in output. */
+    addSecret(secret: string | undefined) {
       if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);
       if (rotating.length > MAX_TOKENS_REMEMBERED) rotating.shift();

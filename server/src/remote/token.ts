@@ -8,17 +8,7 @@ export const TOKEN_PATH = '/v3.0/oauth2/token';
 const DEFAULT_LIFETIME_S = 3600;
 const MAX_RENEW_MARGIN_MS = 60_000;
 
-export interface TokenSource {
-  /** A valid token, from cache or from one shared token request. */
-  get(): Promise<string>;
-  /**
-   * A new token after `rejected` got a 401. Concurrent callers holding the same
-   * rejected token share one renewal; a caller whose token was already replaced
-   * gets the replacement without a request.
-   */
-  renewAfterRejection(rejected: string): Promise<string>;
-  clear(): void;
-}
+export type TokenSource = ReturnType<typeof createTokenSource>;
 
 export function createTokenSource(options: {
   transport: Transport;
@@ -28,7 +18,7 @@ export function createTokenSource(options: {
   redactor: Redactor;
   logger?: Logger;
   now: () => number;
-}): TokenSource {
+}) {
   const { transport, baseUrl, clientId, clientSecret, redactor, logger, now } = options;
   const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
   redactor.addSecret(basic);
@@ -104,6 +94,7 @@ export function createTokenSource(options: {
     return token;
   };
 
+  /** A valid token, from cache or from one shared token request. */
   const current = (): Promise<string> => {
     if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
     return (pending ??= requestToken().finally(() => {
@@ -113,7 +104,11 @@ export function createTokenSource(options: {
 
   return {
     get: current,
-    renewAfterRejection(rejected) {
+    /**
+     * A new token after `rejected` got a 401: callers holding the same rejected token share one
+     * renewal; one whose token was already replaced gets the replacement without a request.
+     */
+    renewAfterRejection(rejected: string) {
       if (cached?.token === rejected) cached = undefined;
       return current();
     },
