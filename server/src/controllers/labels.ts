@@ -34,14 +34,12 @@ export async function withLabels<T extends EntryKey>(
   const labels = new Map<string, string>();
   const anyLocale = (uid: string, documentId: string) => `${uid}|${documentId}|*`;
   const byType = new Map<string, Set<string>>();
-  for (const k of keys) {
-    if (!byType.has(k.contentType)) byType.set(k.contentType, new Set());
-    byType.get(k.contentType)!.add(k.documentId);
-  }
+  for (const k of keys)
+    byType.set(k.contentType, (byType.get(k.contentType) ?? new Set()).add(k.documentId));
   for (const [uid, ids] of byType) {
     const field = await mainField(strapi, uid);
     if (!field) continue;
-    const localized = Boolean(isLocalized(strapi.contentTypes[uid as UID.ContentType]));
+    const localized = isLocalized(strapi.contentTypes[uid as UID.ContentType]);
     const rows: Array<{ documentId: string; locale?: string | null; [field: string]: unknown }> =
       await strapi.db.query(uid as UID.Schema).findMany({
         select: ['documentId', field, ...(localized ? ['locale'] : [])],
