@@ -7,36 +7,22 @@ import { SECRET_UNREADABLE } from './settings/credentials';
 import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
-  await strapi.service('admin::permission').actionProvider.registerMany([
-    {
+  await strapi.service('admin::permission').actionProvider.registerMany(
+    (
+      [
+        ['Read settings', ACTIONS.readSettings, 'settings'],
+        ['Change settings', ACTIONS.updateSettings, 'settings'],
+        ['Read sync status', ACTIONS.readSync, 'sync'],
+        ['Push and resync', ACTIONS.triggerSync, 'sync'],
+      ] as const
+    ).map(([displayName, uid, subCategory]) => ({
       section: 'plugins',
-      displayName: 'Read settings',
-      uid: ACTIONS.readSettings,
-      subCategory: 'settings',
+      displayName,
+      uid,
+      subCategory,
       pluginName: PLUGIN_ID,
-    },
-    {
-      section: 'plugins',
-      displayName: 'Change settings',
-      uid: ACTIONS.updateSettings,
-      subCategory: 'settings',
-      pluginName: PLUGIN_ID,
-    },
-    {
-      section: 'plugins',
-      displayName: 'Read sync status',
-      uid: ACTIONS.readSync,
-      subCategory: 'sync',
-      pluginName: PLUGIN_ID,
-    },
-    {
-      section: 'plugins',
-      displayName: 'Push and resync',
-      uid: ACTIONS.triggerSync,
-      subCategory: 'sync',
-      pluginName: PLUGIN_ID,
-    },
-  ]);
+    }))
+  );
   getService('mappings', { strapi }).report();
   await getService('mappings', { strapi }).checkPrecision();
   const environment = pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig);
@@ -44,12 +30,11 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     strapi.log.warn(
       `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`
     );
-  // Before the first push: a secret opened by a key that is no longer the first is sealed again.
-  // Not by the CLI: a CI job's APP_KEYS may differ from the servers', which would lose the secret.
+  // Not in the CLI, whose APP_KEYS may be a CI job's: re-sealing would lose the secret, and it
+  // says itself when it cannot read it (credentialsError). Before the first push: a secret opened
+  // by a key that is no longer the first is sealed again; the alerts say when it cannot be read.
   if (!cliRun()) {
     const { credentials } = getService('settings', { strapi });
-    // The alerts say when the secret cannot be read; not from the CLI, whose keys may be a CI
-    // job's: it says so in its own output (credentialsError).
     credentials.onUnreadable(() =>
       getService('alerts', { strapi }).secretUnreadable(SECRET_UNREADABLE)
     );

@@ -1,11 +1,9 @@
 /**
- * How this process runs the plugin. A Strapi server (the default) runs all of it: the worker, the
- * resumption of an interrupted resync, the catch-up after an unclean stop, the account watch, the
- * scheduled check and the alerts. The `location-content` CLI (cli/) boots the app only to run one
- * command, with or without servers on the same database: before loading the app it sets the run
- * below, and the plugin then starts none of that. The CLI starts the worker itself when its command
- * waits for pushes, once the command's own work is recorded (a link before the pushes it changes);
- * the outbox lease keeps it from pushing what a server's worker pushes.
+ * How this process runs the plugin. A Strapi server runs all of it (worker, resumed resync,
+ * catch-up, account watch, scheduled check, alerts). The `location-content` CLI (cli/) sets the run
+ * below before loading the app to run one command beside any servers: the plugin then starts none
+ * of that, the CLI starts the worker itself when its command waits for pushes, and the outbox
+ * lease keeps it from pushing what a server's worker pushes.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface CliRun {}

@@ -16,12 +16,7 @@ export function pushTarget(credentials: {
   baseUrl?: string | null;
   clientId?: string | null;
 }): PushTarget {
-  let host: string | null = null;
-  try {
-    host = credentials.baseUrl ? new URL(credentials.baseUrl).host : null;
-  } catch {
-    host = null;
-  }
+  const host = (credentials.baseUrl ? URL.parse(credentials.baseUrl)?.host : null) ?? null;
   // Only the end of the id: enough to tell two accounts apart, short enough for a banner or a screenshot.
   return { host, clientIdLast4: credentials.clientId ? credentials.clientId.slice(-4) : null };
 }

@@ -1,14 +1,11 @@
 import type { ResourceKind } from '../remote/types';
 
-/**
- * A field source: a dotted path into the entry (components, JSON, relations),
- * or an object with the path and options.
- */
+/** A dotted path into the entry (components, JSON, relations). */
 export type FieldPath = string;
 
+/** `default`: the value used when the path is empty. */
 export interface FieldOptions {
   path: FieldPath;
-  /** value used when the path is empty */
   default?: unknown;
 }
 
@@ -19,18 +16,16 @@ export type FieldSource = FieldPath | FieldOptions;
  * `path`, two date fields of the entry itself: `{ start: 'startsAt', end: 'endsAt' }`.
  */
 export interface DatesSource {
-  /** where the ranges are; omitted when start and end are fields of the entry itself */
   path?: FieldPath;
-  /** key (or dotted path) of the start inside each item, or in the entry without `path` (default 'start') */
+  /** key (or dotted path) of the start in each item, or in the entry without `path` (default 'start') */
   start?: string;
-  /** key of the end (default 'end'); an empty end makes the range an instant: end = start */
+  /** default 'end'; an empty end makes the range an instant: end = start */
   end?: string;
 }
 
-/** A relation whose related entries' field becomes a tag each, or a string list / JSON array. */
+/** A relation, string list or JSON array; `key`: which key of each related entry or object is the tag (default 'name'). */
 export interface TagsOptions {
   path: FieldPath;
-  /** for a relation or array of objects: which key of each item is the tag (default 'name') */
   key?: string;
 }
 
@@ -46,18 +41,15 @@ export interface PinpointFields {
   tags?: FieldSource | TagsOptions;
   media?: FieldSource;
   media_credits?: FieldSource;
-  /** relation to an entry of a content type mapped to `category` */
-  category?: FieldSource;
-  /** relation to entries of a content type mapped to `list` (membership kept from this side) */
-  lists?: FieldSource;
+  category?: FieldSource; // a relation to an entry mapped to `category`
+  lists?: FieldSource; // relations to entries mapped to `list` (membership kept from this side)
 }
 
 export interface EventFields {
   name: FieldSource;
   description?: FieldSource;
   dates: DatesSource | FieldSource;
-  /** relation to an entry of a content type mapped to `pinpoint` */
-  pinpoint: FieldSource;
+  pinpoint: FieldSource; // a relation to an entry mapped to `pinpoint`
   tags?: FieldSource | TagsOptions;
   media?: FieldSource;
   media_credits?: FieldSource;
@@ -71,8 +63,7 @@ export interface CategoryFields {
 export interface ListFields {
   name: FieldSource;
   description?: FieldSource;
-  /** relation to entries of a content type mapped to `pinpoint` */
-  pinpoints?: FieldSource;
+  pinpoints?: FieldSource; // relations to entries mapped to `pinpoint`
 }
 
 export interface FieldsByResource {
@@ -93,10 +84,9 @@ interface MappingBase<R extends ResourceKind> {
   /** runs on the populated entry before the field map; may return a changed copy, or null to skip (remove remote) */
   transform?: (entry: Entry) => Entry | null | Promise<Entry | null>;
   /**
-   * Import only: the inverse of `transform`. Gets the data the field map wrote back from a remote
-   * object (and that object, documented fields only) and returns the data to create the entry
-   * with, or null to leave the object out. Without it, a mapping with a `transform` is not
-   * imported: what the transform computes cannot be undone by reading the paths backwards.
+   * Import only: the inverse of `transform`, from the data the field map wrote back (and the remote
+   * object) to the data to create the entry with, or null to leave the object out. Without it a
+   * mapping with a `transform` is not imported: reading the paths backwards cannot undo it.
    */
   inverse?: (data: Entry, remote: Record<string, unknown>) => Entry | null | Promise<Entry | null>;
 }
@@ -104,26 +94,21 @@ interface MappingBase<R extends ResourceKind> {
 export type Mapping =
   MappingBase<'pinpoint'> | MappingBase<'event'> | MappingBase<'category'> | MappingBase<'list'>;
 
+/**
+ * `email` goes through Strapi's email plugin, `webhook` gets each alert as a JSON POST; the queue
+ * is stuck after `stuckMinutes` with work due and no push finished; one alert of each kind per
+ * `intervalMinutes` at most.
+ */
 export interface AlertsConfig {
-  /** addresses, sent through Strapi's email plugin */
   email?: string[];
-  /** a URL receiving each alert as a JSON POST */
   webhook?: string;
-  /** minutes with work due and no push finished before the queue counts as stuck */
   stuckMinutes?: number;
-  /** at most one alert of each kind per this many minutes */
   intervalMinutes?: number;
-}
-
-export interface RateLimitConfig {
-  requestsPerSecond: number;
-  concurrency: number;
 }
 
 /** A scheduled check of the remote against Strapi, and which repairs follow it without asking. */
 export interface ReconcileConfig {
-  /** a cron rule, as Strapi's cron takes it: '0 3 * * *' */
-  cron: string;
+  cron: string; // as Strapi's cron takes it: '0 3 * * *'
   /** none: report only; missing: recreate the objects gone from the remote; all: every repair group */
   repair: 'none' | 'missing' | 'all';
 }
@@ -132,44 +117,34 @@ export interface PluginConfig {
   baseUrl?: string;
   clientId?: string;
   clientSecret?: string;
-  rateLimit: RateLimitConfig;
+  rateLimit: { requestsPerSecond: number; concurrency: number };
   mappings: Mapping[];
-  /** ms before a remote call is abandoned */
   requestTimeoutMs: number;
-  /** largest media file sent, in bytes */
-  maxMediaBytes: number;
+  maxMediaBytes: number; // the largest media file sent
   /** pushes go out only when true; off in scripts that must not touch the remote */
   syncEnabled: boolean;
   /** NODE_ENV values where pushes go out (e.g. ['production']); elsewhere changes are only recorded. Unset: everywhere. */
   pushIn?: string[];
   /** per resource, the page showing a remote object: a URL template with {id} (no default) */
   viewUrl?: Partial<Record<ResourceKind, string>>;
-  /** alerts for unattended installs; off when unset */
-  alerts?: AlertsConfig;
-  /** outbox rows claimed per worker round */
-  batchSize: number;
-  /** how long a claimed row stays leased to a worker */
-  leaseMs: number;
-  /** retry backoff: base and cap, in ms */
-  retry: { baseMs: number; maxMs: number; maxAttempts: number };
+  alerts?: AlertsConfig; // for unattended installs; off when unset
+  batchSize: number; // outbox rows claimed per worker round
+  leaseMs: number; // how long a claimed row stays leased to a worker
+  retry: { baseMs: number; maxMs: number; maxAttempts: number }; // backoff base and cap
   /**
    * Editors' saves of one entry coalesce: its push waits until no save came for `settleMs`,
    * but never more than `maxWaitMs` after the first save of a burst.
    */
   coalesce: { settleMs: number; maxWaitMs: number };
-  /** off when absent or null */
-  reconcile?: ReconcileConfig | null;
+  reconcile?: ReconcileConfig | null; // off when absent or null
   /**
-   * Walk the remote account into the inventory once, in the background behind the pushes, when
-   * it is linked (credentials set, or naming another account) and it was never walked: a create
-   * whose answer is lost is then found by reading the end of that walk, and existing content can
-   * be linked. On by default.
+   * Walk a newly linked account into the inventory once, behind the pushes: a create whose answer
+   * is lost is then found at the end of that walk, and existing content can be linked.
    */
   walkOnLink?: boolean;
   /**
-   * On SQLite, run `PRAGMA optimize` on the application's database at boot and when a resync
-   * starts, so that a resync reads components through the right index. Off by default: it writes
-   * SQLite's statistics into the host's database.
+   * SQLite: `PRAGMA optimize` at boot and when a resync starts, so that a resync reads components
+   * through the right index. Off by default: it writes statistics into the host's database.
    */
   sqliteOptimize?: boolean;
 }

@@ -4,52 +4,43 @@ import type { DryRunImport, GetImport, StartImport } from '../../../shared/contr
 import { getService, type Context } from '../utils';
 import { bodySchema, localeField, UID, validate } from './validate';
 
-const service = (strapi: Core.Strapi) => getService('sync', { strapi });
-
-const RESOURCES = ['category', 'pinpoint', 'event', 'list'] as const;
-const uidOf = (resource: string) =>
-  yup
-    .string()
-    .nullable()
-    .typeError(`into.${resource} must be a content type uid such as "api::place.place".`)
-    .matches(UID, `into.${resource} must be a content type uid such as "api::place.place".`);
+const uidOf = (resource: string) => {
+  const message = `into.${resource} must be a content type uid such as "api::place.place".`;
+  return yup.string().nullable().typeError(message).matches(UID, message);
+};
 
 // Whether a chosen content type has an active mapping of the resource is the service's check:
 // the route, scripts and the CLI get the same 400 for it.
-const intoField = bodySchema(
-  Object.fromEntries(RESOURCES.map((r) => [r, uidOf(r)])),
-  '{ category?, pinpoint?, event?, list?: content type uid }'
-).nullable();
-
 const optionsSchema = bodySchema(
   {
     locale: localeField('locale'),
     publish: yup.boolean().typeError('publish must be true or false.'),
-    into: intoField,
+    into: bodySchema(
+      Object.fromEntries(['category', 'pinpoint', 'event', 'list'].map((r) => [r, uidOf(r)])),
+      '{ category?, pinpoint?, event?, list?: content type uid }'
+    ).nullable(),
   },
   '{ locale?: string, publish?: boolean, into?: { pinpoint?: uid, … } }'
 );
 
 /** Import (remote -> Strapi): the dry run, the job's start and its progress. */
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async progress(ctx: Context) {
-    const body: GetImport.Response = { job: await service(strapi).importProgress() };
-    ctx.body = body;
-  },
-
-  async dryRun(ctx: Context) {
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = () => getService('sync', { strapi });
+  const options = async (ctx: Context) => {
     const { locale, publish, into } = await validate(optionsSchema, ctx.request.body);
-    const body: DryRunImport.Response = {
-      plan: await service(strapi).import({ dryRun: true, locale: locale || null, publish, into }),
-    };
-    ctx.body = body;
-  },
-
-  async start(ctx: Context) {
-    const { locale, publish, into } = await validate(optionsSchema, ctx.request.body);
-    const body: StartImport.Response = {
-      job: await service(strapi).import({ dryRun: false, locale: locale || null, publish, into }),
-    };
-    ctx.body = body;
-  },
-});
+    return { locale: locale || null, publish, into };
+  };
+  return {
+    async progress(ctx: Context) {
+      ctx.body = { job: await service().importProgress() } satisfies GetImport.Response;
+    },
+    async dryRun(ctx: Context) {
+      const plan = await service().import({ dryRun: true, ...(await options(ctx)) });
+      ctx.body = { plan } satisfies DryRunImport.Response;
+    },
+    async start(ctx: Context) {
+      const job = await service().import({ dryRun: false, ...(await options(ctx)) });
+      ctx.body = { job } satisfies StartImport.Response;
+    },
+  };
+};

@@ -1,21 +1,15 @@
 import type { Core } from '@strapi/strapi';
+import { yup } from '@strapi/utils';
 import type {
   ConfirmLinks,
   GetInventory,
   GetLinkProposal,
-  LinkProposal,
   RunInventory,
 } from '../../../shared/contracts/inventory';
+import type { LinkOptions } from '../../../shared/contracts/sync';
 import { getService, type Context } from '../utils';
 import { withLabelsIn } from './labels';
-import { yup } from '@strapi/utils';
 import { bodySchema, validate } from './validate';
-
-const service = (strapi: Core.Strapi) => getService('sync', { strapi });
-
-/** Entries are shown by their label in the Content Manager, as failed entries are. */
-const labelled = (strapi: Core.Strapi, p: LinkProposal) =>
-  withLabelsIn(strapi, p, ['linked', 'ambiguous', 'unmatched']);
 
 const isRemoteId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
@@ -39,37 +33,37 @@ const confirmSchema = bodySchema(
   '{ choices? }'
 );
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: Context) {
-    const body: GetInventory.Response = {
-      inventory: (await service(strapi).status()).inventory,
-    };
-    ctx.body = body;
-  },
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = () => getService('sync', { strapi });
+  /** The proposal's entries by their label in the Content Manager, as failed entries are. */
+  const proposal = async (options: LinkOptions) =>
+    withLabelsIn(strapi, await service().link(options), ['linked', 'ambiguous', 'unmatched']);
+  return {
+    async status(ctx: Context) {
+      ctx.body = {
+        inventory: (await service().status()).inventory,
+      } satisfies GetInventory.Response;
+    },
 
-  async run(ctx: Context) {
-    // The walk runs in the background; its failure is logged once and shown in the status.
-    service(strapi)
-      .inventory()
-      .catch(() => undefined);
-    const body: RunInventory.Response = {
-      inventory: (await service(strapi).status()).inventory,
-    };
-    ctx.body = body;
-  },
+    async run(ctx: Context) {
+      // The walk runs in the background; its failure is logged once and shown in the status.
+      service()
+        .inventory()
+        .catch(() => undefined);
+      ctx.body = {
+        inventory: (await service().status()).inventory,
+      } satisfies RunInventory.Response;
+    },
 
-  async proposal(ctx: Context) {
-    const body: GetLinkProposal.Response = {
-      proposal: await labelled(strapi, await service(strapi).link({ dryRun: true })),
-    };
-    ctx.body = body;
-  },
+    async proposal(ctx: Context) {
+      ctx.body = { proposal: await proposal({ dryRun: true }) } satisfies GetLinkProposal.Response;
+    },
 
-  async confirm(ctx: Context) {
-    const { choices } = await validate(confirmSchema, ctx.request.body);
-    const body: ConfirmLinks.Response = {
-      proposal: await labelled(strapi, await service(strapi).link({ dryRun: false, choices })),
-    };
-    ctx.body = body;
-  },
-});
+    async confirm(ctx: Context) {
+      const { choices } = await validate(confirmSchema, ctx.request.body);
+      ctx.body = {
+        proposal: await proposal({ dryRun: false, choices }),
+      } satisfies ConfirmLinks.Response;
+    },
+  };
+};

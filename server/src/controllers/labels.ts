@@ -3,37 +3,24 @@ import { keyString } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
 import { isLocalized } from '../utils';
 
+/** Attribute types a title can be read from. */
+const TITLE_TYPES =
+  'string text uid email enumeration integer biginteger decimal float date datetime';
+
 /** The field the Content Manager shows as an entry's title (its "main field"), when it is a plain attribute. */
 async function mainField(strapi: Core.Strapi, uid: string): Promise<string | null> {
   const model: Schema.ContentType | undefined = strapi.contentTypes[uid as UID.ContentType];
   if (!model) return null;
   let field: string | undefined;
   try {
-    const configuration = await strapi
-      .plugin('content-manager')
-      .service('content-types')
-      .findConfiguration({ uid });
-    field = configuration?.settings?.mainField;
+    const cm = strapi.plugin('content-manager').service('content-types');
+    field = (await cm.findConfiguration({ uid }))?.settings?.mainField;
   } catch {
     field = undefined;
   }
   const attribute = field ? model.attributes?.[field] : undefined;
   if (!field || field === 'id' || field === 'documentId' || !attribute) return null;
-  return [
-    'string',
-    'text',
-    'uid',
-    'email',
-    'enumeration',
-    'integer',
-    'biginteger',
-    'decimal',
-    'float',
-    'date',
-    'datetime',
-  ].includes(attribute.type)
-    ? field
-    : null;
+  return TITLE_TYPES.split(' ').includes(attribute.type) ? field : null;
 }
 
 /**
@@ -45,15 +32,14 @@ export async function withLabels<T extends EntryKey>(
   keys: T[]
 ): Promise<Array<T & { label: string | null }>> {
   const labels = new Map<string, string>();
+  const anyLocale = (uid: string, documentId: string) => `${uid}|${documentId}|*`;
   const byType = new Map<string, Set<string>>();
-  for (const k of keys) {
-    if (!byType.has(k.contentType)) byType.set(k.contentType, new Set());
-    byType.get(k.contentType)!.add(k.documentId);
-  }
+  for (const k of keys)
+    byType.set(k.contentType, (byType.get(k.contentType) ?? new Set()).add(k.documentId));
   for (const [uid, ids] of byType) {
     const field = await mainField(strapi, uid);
     if (!field) continue;
-    const localized = Boolean(isLocalized(strapi.contentTypes[uid as UID.ContentType]));
+    const localized = isLocalized(strapi.contentTypes[uid as UID.ContentType]);
     const rows: Array<{ documentId: string; locale?: string | null; [field: string]: unknown }> =
       await strapi.db.query(uid as UID.Schema).findMany({
         select: ['documentId', field, ...(localized ? ['locale'] : [])],
@@ -72,12 +58,13 @@ export async function withLabels<T extends EntryKey>(
         text
       );
       // any locale's title is better than none
-      if (!labels.has(`${uid}|${row.documentId}|*`)) labels.set(`${uid}|${row.documentId}|*`, text);
+      if (!labels.has(anyLocale(uid, row.documentId)))
+        labels.set(anyLocale(uid, row.documentId), text);
     }
   }
   return keys.map((k) => ({
     ...k,
-    label: labels.get(keyString(k)) ?? labels.get(`${k.contentType}|${k.documentId}|*`) ?? null,
+    label: labels.get(keyString(k)) ?? labels.get(anyLocale(k.contentType, k.documentId)) ?? null,
   }));
 }
 

@@ -17,59 +17,61 @@ import {
 } from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
-const settings = (strapi: Core.Strapi) => getService('settings', { strapi });
-const store = (strapi: Core.Strapi) => settings(strapi).credentials;
-
 /** Connection tests stop waiting after this long even if the sync's own timeout is longer. */
 const MAX_TEST_TIMEOUT_MS = 15_000;
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  /** Never the secret: only whether one is set and its last 4 characters. */
-  async get(ctx: Context) {
-    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    ctx.body = {
-      settings: await store(strapi).publicView(),
-      mappings: mappingsForAdmin(strapi),
-      environment: pushEnvironment(config),
-      alerts: config.alerts
-        ? { email: config.alerts.email?.length ?? 0, webhook: Boolean(config.alerts.webhook) }
-        : null,
-    } satisfies GetSettings.Response;
-  },
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const settings = () => getService('settings', { strapi });
+  const store = () => settings().credentials;
+  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  /** The body's fields, less those config/plugins fixes; bad input is a ValidationError (a 400). */
+  const input = async (ctx: Context) => {
+    const current = await store().publicView();
+    const parsed = withoutLocked(parseSettingsInput(ctx.request.body), current);
+    requireSecretForNewHost(parsed, current);
+    return parsed;
+  };
 
-  async update(ctx: Context) {
-    // Bad input throws a SettingsInputError (a ValidationError): Strapi answers it as a 400.
-    const current = await store(strapi).publicView();
-    const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
-    requireSecretForNewHost(input, current);
-    await store(strapi).save(input);
-    settings(strapi).changed();
-    strapi.log.info(
-      `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
-    );
-    ctx.body = { settings: await store(strapi).publicView() } satisfies UpdateSettings.Response;
-  },
+  return {
+    /** Never the secret: only whether one is set and its last 4 characters. */
+    async get(ctx: Context) {
+      const { alerts } = config();
+      ctx.body = {
+        settings: await store().publicView(),
+        mappings: mappingsForAdmin(strapi),
+        environment: pushEnvironment(config()),
+        alerts: alerts
+          ? { email: alerts.email?.length ?? 0, webhook: Boolean(alerts.webhook) }
+          : null,
+      } satisfies GetSettings.Response;
+    },
 
-  /** Sends a test alert to every configured channel, whatever the interval. */
-  async testAlert(ctx: Context) {
-    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    if (!config.alerts?.email?.length && !config.alerts?.webhook)
-      return ctx.badRequest(
-        'No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.'
+    async update(ctx: Context) {
+      await store().save(await input(ctx));
+      settings().changed();
+      strapi.log.info(
+        `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
       );
-    ctx.body = { result: await getService('sync', { strapi }).alerts.sendTest() };
-  },
+      ctx.body = { settings: await store().publicView() } satisfies UpdateSettings.Response;
+    },
 
-  /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
-  async test(ctx: Context) {
-    const current = await store(strapi).publicView();
-    const input = withoutLocked(parseSettingsInput(ctx.request.body), current);
-    requireSecretForNewHost(input, current);
-    const credentials = credentialsToTest(input, await store(strapi).get());
-    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    const timeoutMs = Math.min(config.requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
-    ctx.body = {
-      result: await testConnection(credentials, settings(strapi).testClient, { timeoutMs }),
-    } satisfies TestConnection.Response;
-  },
-});
+    /** Sends a test alert to every configured channel, whatever the interval. */
+    async testAlert(ctx: Context) {
+      const { alerts } = config();
+      if (!alerts?.email?.length && !alerts?.webhook)
+        return ctx.badRequest(
+          'No alert channel is configured: set alerts.email or alerts.webhook in config/plugins.'
+        );
+      ctx.body = { result: await getService('sync', { strapi }).alerts.sendTest() };
+    },
+
+    /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
+    async test(ctx: Context) {
+      const credentials = credentialsToTest(await input(ctx), await store().get());
+      const timeoutMs = Math.min(config().requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
+      ctx.body = {
+        result: await testConnection(credentials, settings().testClient, { timeoutMs }),
+      } satisfies TestConnection.Response;
+    },
+  };
+};

@@ -23,9 +23,8 @@ import {
   validate,
 } from './validate';
 
-const service = (strapi: Core.Strapi) => getService('sync', { strapi });
-const mapped = (strapi: Core.Strapi, uid: string) =>
-  getService('mappings', { strapi }).forContentType(uid);
+const isMapped = (strapi: Core.Strapi) => (uid: string) =>
+  Boolean(getService('mappings', { strapi }).forContentType(uid));
 
 /** Most documents one "Push selected" may queue: the list view's largest page. */
 export const MAX_PUSH = 1000;
@@ -39,8 +38,6 @@ const assertCanRead = (ctx: Context, uid: string) => {
   }
   return true;
 };
-
-const isMapped = (strapi: Core.Strapi) => (uid: string) => Boolean(mapped(strapi, uid));
 
 const NOT_DOCUMENT_ID = 'documentId is not a document id.';
 
@@ -108,81 +105,75 @@ const resyncSchema = bodySchema(
 /** One resync at a time per process: two clicks arriving together get the same job. */
 let starting: Promise<ResyncProgress> | null = null;
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async status(ctx: Context) {
-    const report = await service(strapi).status();
-    ctx.body = {
-      ...report,
-      failed: await withLabels(strapi, report.failed),
-    } satisfies GetStatus.Response;
-  },
-
-  async entry(ctx: Context) {
-    const key = await entryParams(strapi, ctx);
-    if (!key) return;
-    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
-    const state = await service(strapi).stateOf(key);
-    ctx.body = {
-      state: state && { ...state, viewUrl: viewUrlOf(config, state.resource, state.remoteId) },
-      environment: pushEnvironment(config),
-    } satisfies GetEntry.Response;
-  },
-
-  preview: async (ctx: Context) => {
-    const key = await entryParams(strapi, ctx);
-    if (!key) return;
-    ctx.body = {
-      previews: await service(strapi).previewOf(key),
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = () => getService('sync', { strapi });
+  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  /** A read about the entry the route names, for who may read it in the Content Manager. */
+  const ofEntry =
+    (read: (key: NonNullable<Awaited<ReturnType<typeof entryParams>>>) => Promise<unknown>) =>
+    async (ctx: Context) => {
+      const key = await entryParams(strapi, ctx);
+      if (key) ctx.body = await read(key);
     };
-  },
 
-  history: async (ctx: Context) => {
-    const key = await entryParams(strapi, ctx);
-    if (!key) return;
-    ctx.body = {
-      attempts: await service(strapi).historyOf(key),
-    };
-  },
-
-  async push(ctx: Context) {
-    const body = await validate(pushSchema(strapi), ctx.request.body);
-    const { contentType } = body;
-    const locale = body.locale || null;
-    if (!assertCanRead(ctx, contentType)) return;
-    // each checked by pushSchema's test
-    const documentIds = [...new Set(body.documentIds as string[])];
-    const found = await strapi.db
-      .query(contentType as UID.Schema)
-      .findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
-    const present = new Set(found.map((r: { documentId: string }) => r.documentId));
-    const missing = documentIds.filter((id) => !present.has(id));
-    if (missing.length)
-      throw invalid(
-        `No ${contentType} entry with documentId ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}.`
-      );
-    const queued = await service(strapi).pushMany(
-      documentIds.map((documentId) => ({ contentType, documentId, locale }))
-    );
-    ctx.body = { queued } satisfies PushEntries.Response;
-  },
-
-  async resync(ctx: Context) {
-    const body = await validate(resyncSchema, ctx.request.body);
-    if (body.dryRun) {
-      const plan = await service(strapi).resync({ dryRun: true });
+  return {
+    async status(ctx: Context) {
+      const report = await service().status();
       ctx.body = {
-        plan: await withLabelsIn(strapi, plan, ['create', 'update', 'delete', 'failed']),
-      } satisfies Resync.Response;
-      return;
-    }
-    if (!starting)
-      starting = service(strapi)
+        ...report,
+        failed: await withLabels(strapi, report.failed),
+      } satisfies GetStatus.Response;
+    },
+
+    entry: ofEntry(async (key): Promise<GetEntry.Response> => {
+      const state = await service().stateOf(key);
+      return {
+        state: state && { ...state, viewUrl: viewUrlOf(config(), state.resource, state.remoteId) },
+        environment: pushEnvironment(config()),
+      };
+    }),
+    preview: ofEntry(async (key) => ({ previews: await service().previewOf(key) })),
+    history: ofEntry(async (key) => ({ attempts: await service().historyOf(key) })),
+
+    async push(ctx: Context) {
+      const body = await validate(pushSchema(strapi), ctx.request.body);
+      const { contentType } = body;
+      const locale = body.locale || null;
+      if (!assertCanRead(ctx, contentType)) return;
+      // each checked by pushSchema's test
+      const documentIds = [...new Set(body.documentIds as string[])];
+      const found = await strapi.db
+        .query(contentType as UID.Schema)
+        .findMany({ select: ['documentId'], where: { documentId: { $in: documentIds } } });
+      const present = new Set(found.map((r: { documentId: string }) => r.documentId));
+      const missing = documentIds.filter((id) => !present.has(id));
+      if (missing.length)
+        throw invalid(
+          `No ${contentType} entry with documentId ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}.`
+        );
+      const queued = await service().pushMany(
+        documentIds.map((documentId) => ({ contentType, documentId, locale }))
+      );
+      ctx.body = { queued } satisfies PushEntries.Response;
+    },
+
+    async resync(ctx: Context) {
+      const body = await validate(resyncSchema, ctx.request.body);
+      if (body.dryRun) {
+        const plan = await service().resync({ dryRun: true });
+        ctx.body = {
+          plan: await withLabelsIn(strapi, plan, ['create', 'update', 'delete', 'failed']),
+        } satisfies Resync.Response;
+        return;
+      }
+      starting ??= service()
         .resync()
         .finally(() => (starting = null));
-    ctx.body = { job: await starting } satisfies Resync.Response;
-  },
+      ctx.body = { job: await starting } satisfies Resync.Response;
+    },
 
-  async retryFailed(ctx: Context) {
-    ctx.body = { queued: await service(strapi).retryFailed() } satisfies RetryFailed.Response;
-  },
-});
+    async retryFailed(ctx: Context) {
+      ctx.body = { queued: await service().retryFailed() } satisfies RetryFailed.Response;
+    },
+  };
+};

@@ -5,14 +5,11 @@ export const invalid = (message: string) => new errors.ValidationError(message);
 
 /** documentId of Strapi 5: 24 lowercase alphanumerics by default; accept any reasonable token, refuse junk. */
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-export const LOCALE = /^[A-Za-z0-9_-]{1,32}$/;
+const LOCALE = /^[A-Za-z0-9_-]{1,32}$/;
 export const UID = /^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/;
 
-/**
- * A request body: a JSON object of these fields and no other. `shape` spells them in the
- * messages, e.g. `{ dryRun?: boolean }`.
- */
-// Declared return types: the inferred ones name @strapi/utils' own nested copy of yup, which a
+/** A request body: a JSON object of these fields and no other; `shape` spells them in the messages. */
+// Declared return types: the inferred ones name @strapi/utils' nested copy of yup, which a
 // declaration file cannot reference (TS2742), and the build then leaves out the server's index.d.ts.
 export const bodySchema = <S extends Record<string, yup.AnySchema>>(
   fields: S,
@@ -29,9 +26,8 @@ export const bodySchema = <S extends Record<string, yup.AnySchema>>(
     );
 
 /**
- * Validates with Strapi's helper, which throws its ValidationError (a 400 with `details.errors`).
- * The first problem only, so that the message stays the one sentence an admin reads; an empty
- * body is an empty object.
+ * Strapi's helper throws its ValidationError (a 400 with `details.errors`); the first problem only,
+ * so that the message stays the one sentence an admin reads. An empty body is an empty object.
  */
 export const validate = <T extends yup.AnySchema>(schema: T, value: unknown) =>
   validateYupSchema(schema, { strict: true, abortEarly: true })(

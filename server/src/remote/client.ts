@@ -1,7 +1,13 @@
-import { createApi } from './http';
-import { createListsApi, type ListsApi } from './lists';
-import { categoryPayload, eventPayload, pinpointPayload } from './payloads';
-import { readCategory, readEvent, readPinpoint } from './readers';
+import { createApi, readWith } from './http';
+import {
+  assertId,
+  categoryPayload,
+  eventPayload,
+  listPayload,
+  membershipPayload,
+  pinpointPayload,
+} from './payloads';
+import { readCategory, readEvent, readList, readMembership, readPinpoint } from './readers';
 import { createRedactor } from './redact';
 import { createResourceApi, type ResourceApi } from './resource';
 import { createTokenSource } from './token';
@@ -14,32 +20,19 @@ import {
   type RequestInfo,
   type ResponseInfo,
 } from './transport';
-
 import type {
   Category,
   CategoryRequest,
   EventRequest,
+  ListRequest,
+  MembershipResult,
   Pinpoint,
   PinpointRequest,
   RemoteEvent,
+  RemoteList,
 } from './types';
 
-export type PinpointFilter = {
-  /** only pinpoints of this list */
-  list?: number;
-};
-export type EventFilter = {
-  /** only events at this pinpoint */
-  pinpoint?: number;
-};
-export type PinpointsApi = ResourceApi<Pinpoint, PinpointRequest, PinpointFilter>;
-/** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
-export type EventsApi = ResourceApi<RemoteEvent, EventRequest, EventFilter>;
-/** The contract lists no delete for categories, so none is offered. */
-export type CategoriesApi = Omit<ResourceApi<Category, CategoryRequest>, 'delete'>;
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_USER_AGENT = 'strapi-plugin-location-content';
 
 export interface RemoteClientOptions {
   /** e.g. https://api.getwemap.com; contract paths (`/v3.0/...`) are appended to it */
@@ -54,17 +47,25 @@ export interface RemoteClientOptions {
   userAgent?: string;
   /** called before every HTTP request (token requests included), for metrics */
   onRequest?(info: RequestInfo): void;
-  /** called after every HTTP request, with `status` undefined when none arrived */
   onResponse?(info: ResponseInfo): void;
   /** clock for token expiry; tests only */
   now?: () => number;
 }
 
+/** Membership calls return `errors` as received. */
+export interface ListsApi extends ResourceApi<RemoteList, ListRequest> {
+  addPinpoints(listId: number, ids: readonly number[]): Promise<MembershipResult>;
+  removePinpoints(listId: number, ids: readonly number[]): Promise<MembershipResult>;
+}
+
 export interface RemoteClient {
   readonly baseUrl: string;
-  readonly pinpoints: PinpointsApi;
-  readonly events: EventsApi;
-  readonly categories: CategoriesApi;
+  /** `list`: only pinpoints of this list */
+  readonly pinpoints: ResourceApi<Pinpoint, PinpointRequest, { list?: number }>;
+  /** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
+  readonly events: ResourceApi<RemoteEvent, EventRequest, { pinpoint?: number }>;
+  /** The contract lists no delete for categories, so none is offered. */
+  readonly categories: Omit<ResourceApi<Category, CategoryRequest>, 'delete'>;
   readonly lists: ListsApi;
   /** Gets a token now: a "test connection" that proves the credentials without touching data. */
   authenticate(): Promise<void>;
@@ -73,12 +74,8 @@ export interface RemoteClient {
 }
 
 function parseBaseUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`Invalid base URL: ${JSON.stringify(value)}`);
-  }
+  const url = URL.parse(value);
+  if (!url) throw new TypeError(`Invalid base URL: ${JSON.stringify(value)}`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new TypeError(`Invalid base URL: ${JSON.stringify(value)} (expected http or https)`);
   }
@@ -101,10 +98,11 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const transport = createTransport({
     fetch: options.fetch ?? httpFetch,
     timeoutMs,
-    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    userAgent: options.userAgent ?? 'strapi-plugin-location-content',
     redactor,
     logger,
-    hooks: { onRequest: options.onRequest, onResponse: options.onResponse },
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
   });
   const tokens = createTokenSource({
     transport,
@@ -116,31 +114,33 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     now: options.now ?? Date.now,
   });
   const api = createApi({ transport, tokens, baseUrl, redactor, logger });
-  const pinpoints: PinpointsApi = createResourceApi(api, {
-    path: '/v3.0/pinpoints',
-    what: 'pinpoint',
-    payload: pinpointPayload,
-    read: readPinpoint,
-  });
-  const events: EventsApi = createResourceApi(api, {
-    path: '/v3.0/events',
-    what: 'event',
-    payload: eventPayload,
-    read: readEvent,
-  });
-  const { delete: _noDelete, ...categories } = createResourceApi(api, {
-    path: '/v3.0/categories',
-    what: 'category',
-    payload: categoryPayload,
-    read: readCategory,
-  });
+  const { delete: _noDelete, ...categories } = createResourceApi(
+    api,
+    'category',
+    '/v3.0/categories',
+    categoryPayload,
+    readCategory
+  );
+  const membership =
+    (method: 'POST' | 'DELETE') =>
+    async (listId: number, ids: readonly number[]): Promise<MembershipResult> => {
+      const target = `/v3.0/lists/${assertId(listId, 'list id')}/pinpoints`;
+      const body = membershipPayload(ids);
+      // Nothing to change: an empty array would only spend a call of the rate limit.
+      if (body.length === 0) return { errors: [], total: 0 };
+      return readWith(await api.request({ method, target, body }), readMembership);
+    };
 
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
-    pinpoints,
-    events,
+    pinpoints: createResourceApi(api, 'pinpoint', '/v3.0/pinpoints', pinpointPayload, readPinpoint),
+    events: createResourceApi(api, 'event', '/v3.0/events', eventPayload, readEvent),
     categories,
-    lists: createListsApi(api),
+    lists: {
+      ...createResourceApi(api, 'list', '/v3.0/lists', listPayload, readList),
+      addPinpoints: membership('POST'),
+      removePinpoints: membership('DELETE'),
+    },
     async authenticate() {
       await tokens.get();
     },

@@ -9,11 +9,11 @@ const ISO_8601 =
   /^([+-]\d{6}|\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 export class InvalidDateError extends Error {
+  name = 'InvalidDateError';
   constructor(input: unknown) {
     super(
       `Not an ISO 8601 date: ${JSON.stringify(typeof input === 'string' ? input.slice(0, 64) : String(input))}`
     );
-    this.name = 'InvalidDateError';
   }
 }
 
@@ -23,8 +23,7 @@ function offsetMinutes(zone: string | undefined): number | undefined {
   if (!zone || zone === 'Z' || zone === 'z') return 0;
   const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
   if (!match) return undefined;
-  const hours = Number(match[2]);
-  const minutes = Number(match[3] ?? '0');
+  const [hours, minutes] = [Number(match[2]), Number(match[3] ?? '0')];
   if (hours > 23 || minutes > 59) return undefined;
   return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
@@ -39,12 +38,7 @@ export function toMsUtc(input: string | Date): string {
   const match = ISO_8601.exec(input.trim());
   if (!match) throw new InvalidDateError(input);
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone] = match;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
   // Truncated, not rounded, so 23:59:59.9999 stays on its day.
   const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
   const offset = offsetMinutes(zone);
@@ -62,13 +56,9 @@ export function toMsUtc(input: string | Date): string {
   }
   const base = new Date(0);
   base.setUTCFullYear(year, month - 1, day);
-  if (
-    base.getUTCFullYear() !== year ||
-    base.getUTCMonth() !== month - 1 ||
-    base.getUTCDate() !== day
-  ) {
+  // setUTCFullYear rolls 2018-02-31 over into March: a day it moved was not a date.
+  if (base.getUTCMonth() !== month - 1 || base.getUTCDate() !== day)
     throw new InvalidDateError(input);
-  }
   const time = base.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms;
   const result = new Date(time);
   if (Number.isNaN(result.getTime())) throw new InvalidDateError(input);

@@ -1,33 +1,32 @@
 import { STATUS_CODES } from 'node:http';
 import type { RemoteErrorCode } from '../../../shared/contracts/remote';
 
+import type { RawResponse } from './transport';
+
 export type { RemoteErrorCode };
 
-export interface RemoteErrorInit {
+type RemoteErrorInit = Pick<
+  RemoteError,
+  'code' | 'status' | 'retryAfterMs' | 'body' | 'method' | 'path'
+> & {
   message: string;
-  code: RemoteErrorCode;
-  method: string;
-  path: string;
-  status?: number;
   retryable?: boolean;
-  retryAfterMs?: number;
-  body?: unknown;
   cause?: unknown;
-}
+};
 
 /**
- * The one error type of the remote client. Callers decide retry vs. stop from
- * `retryable` alone; `code` and `status` say what to show an editor.
+ * The one error type of the remote client. Callers decide retry vs. stop from `retryable` alone;
+ * `code` and `status` say what to show an editor. `body` is the answer's parsed JSON or text,
+ * truncated and redacted, for display only; `path` is the call's path (and non-secret query),
+ * never the host or credentials.
  */
 export class RemoteError extends Error {
   readonly code: RemoteErrorCode;
   readonly status?: number;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
-  /** Parsed JSON or raw text of the response, truncated and redacted: for display only. */
   readonly body?: unknown;
   readonly method: string;
-  /** Path (and non-secret query) of the call, never the host or credentials. */
   readonly path: string;
 
   constructor(init: RemoteErrorInit) {
@@ -43,17 +42,8 @@ export class RemoteError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      code: this.code,
-      status: this.status,
-      retryable: this.retryable,
-      retryAfterMs: this.retryAfterMs,
-      method: this.method,
-      path: this.path,
-      body: this.body,
-    };
+    const { name, message, code, status, retryable, retryAfterMs, method, path, body } = this;
+    return { name, message, code, status, retryable, retryAfterMs, method, path, body };
   }
 }
 
@@ -130,25 +120,22 @@ function messagesOf(value: unknown): string[] {
 }
 
 /** Flattens DRF errors: `{field: [msgs]}`, nested `{dates: [{start: [msgs]}]}`, `non_field_errors`. */
-function fieldErrors(value: unknown, prefix: string, out: string[]): void {
+function fieldErrors(value: unknown, prefix = ''): string[] {
   const direct = messagesOf(value);
-  if (direct.length > 0) {
-    out.push(prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' '));
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      if (item && typeof item === 'object' && Object.keys(item).length === 0) return;
-      fieldErrors(item, `${prefix}[${index}]`, out);
-    });
-    return;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, val] of Object.entries(value as Record<string, unknown>)) {
-      const isGeneral = key === 'non_field_errors' || key === 'detail';
-      fieldErrors(val, isGeneral ? prefix : prefix ? `${prefix}.${key}` : key, out);
-    }
-  }
+  if (direct.length > 0) return [prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' ')];
+  if (Array.isArray(value))
+    return value.flatMap((item, index) =>
+      item && typeof item === 'object' && Object.keys(item).length === 0
+        ? []
+        : fieldErrors(item, `${prefix}[${index}]`)
+    );
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, val]) =>
+    fieldErrors(
+      val,
+      key === 'non_field_errors' || key === 'detail' ? prefix : prefix ? `${prefix}.${key}` : key
+    )
+  );
 }
 
 /** What the body says, in one line, whatever its shape. */
@@ -171,13 +158,24 @@ export function describeBody(body: unknown): string | undefined {
       return clip(`${record.error}${description}`);
     }
   }
-  const out: string[] = [];
-  fieldErrors(body, '', out);
-  if (out.length > 0) return clip(out.join('; '));
-  return clip(JSON.stringify(body));
+  const errors = fieldErrors(body);
+  return clip(errors.length > 0 ? errors.join('; ') : JSON.stringify(body));
 }
 
 export function statusLine(status: number, statusText?: string): string {
   const text = statusText && statusText.trim() !== '' ? statusText : STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
+}
+
+/** What an answer says, redacted by `redact`: its body for display, status line and Retry-After, and ": " + its body in one line. */
+export function answerOf(response: RawResponse, redact: <T>(value: T) => T) {
+  const body = redact(bodyForDisplay(response.text));
+  const detail = describeBody(body);
+  return {
+    body,
+    status: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    line: statusLine(response.status, response.statusText),
+    detail: detail ? `: ${detail}` : '',
+  };
 }

@@ -1,11 +1,4 @@
-import {
-  RemoteError,
-  bodyForDisplay,
-  classifyStatus,
-  describeBody,
-  parseRetryAfter,
-  statusLine,
-} from './errors';
+import { RemoteError, answerOf, bodyForDisplay, classifyStatus, statusLine } from './errors';
 import type { Redactor } from './redact';
 import type { TokenSource } from './token';
 import type { Logger, RawResponse, Transport } from './transport';
@@ -21,27 +14,15 @@ export interface ApiRequest {
   body?: unknown;
 }
 
+/** `data`: the parsed JSON, or undefined for an empty body. */
 export interface ApiResponse {
   status: number;
-  /** parsed JSON, or undefined for an empty body */
   data: unknown;
   method: Method;
   path: string;
 }
 
-export interface Api {
-  request(request: ApiRequest): Promise<ApiResponse>;
-  /** Turns a `next`/`previous` link into a URL safe to send the token to. */
-  resolveLink(link: string): URL;
-}
-
-export interface ApiOptions {
-  transport: Transport;
-  tokens: TokenSource;
-  baseUrl: URL;
-  redactor: Redactor;
-  logger?: Logger;
-}
+export type Api = ReturnType<typeof createApi>;
 
 // Query keys whose values must not reach errors, logs or metrics.
 const SECRET_QUERY = /token|secret|password|key|auth|sig/i;
@@ -55,33 +36,34 @@ export function displayPath(url: URL): string {
   return `${url.pathname}${query ? `?${query}` : ''}`;
 }
 
-export function createApi(options: ApiOptions): Api {
+export function createApi(options: {
+  transport: Transport;
+  tokens: TokenSource;
+  baseUrl: URL;
+  redactor: Redactor;
+  logger?: Logger;
+}) {
   const { transport, tokens, baseUrl, redactor, logger } = options;
   const root = baseUrl.href.replace(/\/+$/, '');
 
+  /** Turns a `next`/`previous` link into a URL safe to send the token to. */
   const resolveLink = (link: string): URL => {
-    let url: URL;
-    try {
-      url = new URL(link, `${root}/`);
-    } catch {
-      throw new RemoteError({
-        message: `The remote returned an unusable page link: ${redactor.text(String(link)).slice(0, 200)}`,
-        code: 'server',
-        retryable: false,
-        method: 'GET',
-        path: String(link).slice(0, 200),
-      });
+    const refused = (message: string, path: string) =>
+      new RemoteError({ message, code: 'server', retryable: false, method: 'GET', path });
+    const url = URL.parse(link, `${root}/`);
+    if (!url) {
+      const shown = redactor.text(String(link)).slice(0, 200);
+      throw refused(
+        `The remote returned an unusable page link: ${shown}`,
+        String(link).slice(0, 200)
+      );
     }
-    if (url.host !== baseUrl.host) {
-      // The token is only ever sent to the configured host.
-      throw new RemoteError({
-        message: `The remote returned a page link to another host (${url.host}); not followed`,
-        code: 'server',
-        retryable: false,
-        method: 'GET',
-        path: displayPath(url),
-      });
-    }
+    // The token is only ever sent to the configured host.
+    if (url.host !== baseUrl.host)
+      throw refused(
+        `The remote returned a page link to another host (${url.host}); not followed`,
+        displayPath(url)
+      );
     // Behind a TLS-terminating proxy the service may advertise http:// links; the
     // token must not travel in clear, so the configured scheme wins.
     if (url.protocol !== baseUrl.protocol) url.protocol = baseUrl.protocol;
@@ -102,12 +84,8 @@ export function createApi(options: ApiOptions): Api {
     const { status } = response;
     if (status >= 300 && status < 400) {
       const location = response.headers.get('location');
-      let where = '';
-      try {
-        if (location) where = ` to ${new URL(location, `${root}/`).host}`;
-      } catch {
-        where = '';
-      }
+      const to = location ? URL.parse(location, `${root}/`) : null;
+      const where = to ? ` to ${to.host}` : '';
       return new RemoteError({
         message: `Unexpected redirect (${statusLine(status, response.statusText)}) on ${method} ${path}${where}: check the base URL`,
         code: 'client',
@@ -117,15 +95,11 @@ export function createApi(options: ApiOptions): Api {
         path,
       });
     }
-    const body = redactor.value(bodyForDisplay(response.text));
-    const detail = describeBody(body);
-    const message = `${statusLine(status, response.statusText)} on ${method} ${path}${detail ? `: ${detail}` : ''}`;
+    const { line, detail, ...answer } = answerOf(response, redactor.value);
     return new RemoteError({
-      message: redactor.text(message),
+      message: redactor.text(`${line} on ${method} ${path}${detail}`),
       code: classifyStatus(status),
-      status,
-      retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-      body,
+      ...answer,
       method,
       path,
     });
@@ -146,7 +120,7 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     resolveLink,
-    async request({ method, target, query, body }) {
+    async request({ method, target, query, body }: ApiRequest): Promise<ApiResponse> {
       const url = toUrl(target, query);
       const path = displayPath(url);
       const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -173,14 +147,15 @@ export function createApi(options: ApiOptions): Api {
           path,
         };
       } catch (err) {
+        const { line, detail, body } = answerOf(response, redactor.value);
         throw new RemoteError({
-          message: `Unreadable answer (${statusLine(response.status, response.statusText)}, not JSON) on ${method} ${path}: ${describeBody(redactor.value(bodyForDisplay(response.text))) ?? ''}`,
+          message: `Unreadable answer (${line}, not JSON) on ${method} ${path}${detail}`,
           code: 'server',
           status: response.status,
           // Like a lost answer: a write may have taken effect, and is repeated as after a timeout
           // (a create looks for the object it may have made first: sync/push/create.ts).
           retryable: true,
-          body: redactor.value(bodyForDisplay(response.text)),
+          body,
           method,
           path,
           cause: err,
@@ -191,10 +166,8 @@ export function createApi(options: ApiOptions): Api {
 }
 
 /**
- * A 2xx answer the client cannot read is reported as a `server` error with the body kept. To a
- * write it is like a lost answer: the write may have taken effect, and is repeated as after a
- * timeout (a create looks for the object it may have made first: sync/push/create.ts). To a read
- * it is a contract breach that asking again would not mend.
+ * A 2xx answer the client cannot read is a `server` error with the body kept: retryable for a
+ * write, like a lost answer (above); for a read, a contract breach that asking again would not mend.
  */
 export function readWith<T>(response: ApiResponse, read: (raw: unknown) => T): T {
   try {

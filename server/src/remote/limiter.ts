@@ -2,22 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
 import { causes, parseRetryAfter } from './errors';
 
-/** What the limiter reads of a response: its status and Retry-After. */
-export interface LimitedResponse {
-  status: number;
-  headers: { get(name: string): string | null | undefined };
-}
-
 /** The arguments of any fetch (transport.ts's FetchLike, test fakes); passed through as given. */
 type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
-
-export interface LimiterOptions {
-  requestsPerSecond: number;
-  concurrency: number;
-  /** how many times one request waits out a 429 before its caller sees the 429 */
-  maxRateLimitRetries?: number;
-  onPause?: (ms: number) => void;
-}
 
 /**
  * A call whose time ran out while it waited for its turn under the rate limit: it never left,
@@ -41,14 +27,17 @@ const BACKGROUND = -1;
 /**
  * Every HTTP call to the remote, token requests included, goes through one p-queue that holds
  * the rate limit. A 429 pauses the whole queue for Retry-After, since the remote would refuse
- * every other call too, then the same request is sent again.
- *
- * The one rule p-queue on the main thread cannot keep is the one the removed I/O thread did: send
- * the next call the moment a slot frees while the main thread is busy reading and mapping entries.
- * At 50 ms per answer, under a load of 9-13, that cost 0.867 -> 0.805 of the ideal (RESULTS.md,
- * 2026-11-27).
+ * every other call too, then the same request is sent again. `maxRateLimitRetries`: how many 429s
+ * one request waits out before its caller sees the 429.
+ * The rule p-queue on the main thread cannot keep: send the next call the moment a slot frees while
+ * the main thread maps entries (0.867 -> 0.805 of the ideal at 50 ms under load: RESULTS.md).
  */
-export function createLimiter(options: LimiterOptions) {
+export function createLimiter(options: {
+  requestsPerSecond: number;
+  concurrency: number;
+  maxRateLimitRetries?: number;
+  onPause?: (ms: number) => void;
+}) {
   const rps = options.requestsPerSecond;
   // Small windows spread the calls evenly: a full-second window would burst at its start.
   const intervalCap = Math.max(1, Math.ceil(rps / 50));
@@ -83,15 +72,18 @@ export function createLimiter(options: LimiterOptions) {
   };
 
   /**
-   * Calls made inside `background(fn)` (the inventory walk) take their turn after every call
-   * of a push already waiting: they share the rate limit without holding editors' changes back.
+   * Calls made inside `background(fn)` (the inventory walk) take their turn after every call of a
+   * push already waiting: they share the rate limit without holding editors' changes back.
+   * `onSent` is told when each of these calls really leaves (after its wait in the queue).
    */
   const lane = new AsyncLocalStorage<{ onSent?: (at: number) => void }>();
-  /** `onSent`: told when each of these calls really leaves (after its wait in the queue). */
   const background = <T>(fn: () => Promise<T>, onSent?: (at: number) => void): Promise<T> =>
     lane.run({ onSent }, fn);
 
-  const wrap = <A extends FetchArgs, R extends LimitedResponse>(
+  const wrap = <
+    A extends FetchArgs,
+    R extends { status: number; headers: { get(name: string): string | null | undefined } },
+  >(
     fetchImpl: (...args: A) => Promise<R>
   ) =>
     async function limitedFetch(...args: A): Promise<R> {

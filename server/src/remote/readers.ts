@@ -1,23 +1,13 @@
-import type {
-  Category,
-  DateRange,
-  MembershipResult,
-  Pinpoint,
-  RemoteEvent,
-  RemoteList,
-} from './types';
+import type { Category, MembershipResult, Pinpoint, RemoteEvent, RemoteList } from './types';
 
 /**
- * Responses carry many unlisted fields (`created`, `status`, `author`, …) that
- * may change at any time. Readers copy only the listed ones, and accept the
- * loose forms a Django service is known to produce (decimals as strings).
+ * Responses carry many unlisted fields (`created`, `status`, `author`, …) that may change at any
+ * time. Readers copy only the listed ones, and accept the loose forms a Django service is known to
+ * produce (decimals and ids as strings).
  */
 
 export class UnexpectedShapeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnexpectedShapeError';
-  }
+  name = 'UnexpectedShapeError';
 }
 
 type Raw = Record<string, unknown>;
@@ -31,17 +21,8 @@ function record(value: unknown, what: string): Raw {
   return value as Raw;
 }
 
-function id(raw: Raw, what: string): number {
-  const value = typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : raw.id;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw new UnexpectedShapeError(`${what} without an integer id`);
-  }
-  return value;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const nullableStr = (value: unknown) => (value === null ? null : str(value));
 
 function num(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -50,77 +31,65 @@ function num(value: unknown): number | undefined {
   return undefined;
 }
 
-function nullableStr(raw: Raw, key: string): string | null | undefined {
-  return raw[key] === null ? null : str(raw[key]);
-}
+const strings = (value: unknown) =>
+  Array.isArray(value)
+    ? value.filter((v) => typeof v === 'string' || typeof v === 'number').map(String)
+    : undefined;
 
-function strings(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.filter((v) => typeof v === 'string' || typeof v === 'number').map(String);
-}
-
-function reference(value: unknown): number | null | undefined {
-  if (value === null) return null;
-  const direct = num(value);
-  if (direct !== undefined) return direct;
-  if (value && typeof value === 'object') return num((value as Raw).id);
-  return undefined;
-}
-
-function set<T, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
-  if (value !== undefined) target[key] = value;
-}
-
-export function readPinpoint(value: unknown): Pinpoint {
-  const raw = record(value, 'pinpoint');
-  const out: Pinpoint = { id: id(raw, 'pinpoint') };
-  set(out, 'name', str(raw.name));
-  set(out, 'description', str(raw.description));
-  set(out, 'address', str(raw.address));
-  set(out, 'latitude', num(raw.latitude));
-  set(out, 'longitude', num(raw.longitude));
-  set(out, 'category', reference(raw.category));
-  set(out, 'tags', strings(raw.tags));
-  set(out, 'media_credits', str(raw.media_credits));
-  set(out, 'media_url', nullableStr(raw, 'media_url'));
-  return out;
-}
+const reference = (value: unknown) =>
+  value === null
+    ? null
+    : (num(value) ?? (value && typeof value === 'object' ? num((value as Raw).id) : undefined));
 
 /** Dates are kept as received (any ISO 8601 form): compare them through `toMsUtc`. */
-function dates(value: unknown): DateRange[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value
-    .filter((d): d is Raw => !!d && typeof d === 'object')
-    .map((d) => ({ start: str(d.start) ?? '', end: str(d.end) ?? '' }));
+const dates = (value: unknown) =>
+  Array.isArray(value)
+    ? value
+        .filter((d): d is Raw => !!d && typeof d === 'object')
+        .map((d) => ({ start: str(d.start) ?? '', end: str(d.end) ?? '' }))
+    : undefined;
+
+/** A reader per resource: the integer id, then each listed field its own reader does not drop. */
+function reader<T extends { id: number }>(
+  what: string,
+  fields: { [K in Exclude<keyof T, 'id'>]-?: (value: unknown) => T[K] | undefined }
+) {
+  const entries = Object.entries(fields) as Array<[string, (value: unknown) => unknown]>;
+  return (value: unknown): T => {
+    const raw = record(value, what);
+    const id = typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : raw.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id))
+      throw new UnexpectedShapeError(`${what} without an integer id`);
+    const out: Raw = { id };
+    for (const [key, read] of entries) {
+      const v = read(raw[key]);
+      if (v !== undefined) out[key] = v;
+    }
+    return out as T;
+  };
 }
 
-export function readEvent(value: unknown): RemoteEvent {
-  const raw = record(value, 'event');
-  const out: RemoteEvent = { id: id(raw, 'event') };
-  set(out, 'name', str(raw.name));
-  set(out, 'description', str(raw.description));
-  set(out, 'dates', dates(raw.dates));
-  set(out, 'tags', strings(raw.tags));
-  set(out, 'media_credits', str(raw.media_credits));
-  set(out, 'media_url', nullableStr(raw, 'media_url'));
-  return out;
-}
-
-export function readCategory(value: unknown): Category {
-  const raw = record(value, 'category');
-  const out: Category = { id: id(raw, 'category') };
-  set(out, 'name', str(raw.name));
-  set(out, 'image_url', nullableStr(raw, 'image_url'));
-  return out;
-}
-
-export function readList(value: unknown): RemoteList {
-  const raw = record(value, 'list');
-  const out: RemoteList = { id: id(raw, 'list') };
-  set(out, 'name', str(raw.name));
-  set(out, 'description', str(raw.description));
-  return out;
-}
+export const readPinpoint = reader<Pinpoint>('pinpoint', {
+  name: str,
+  description: str,
+  address: str,
+  latitude: num,
+  longitude: num,
+  category: reference,
+  tags: strings,
+  media_credits: str,
+  media_url: nullableStr,
+});
+export const readEvent = reader<RemoteEvent>('event', {
+  name: str,
+  description: str,
+  dates,
+  tags: strings,
+  media_credits: str,
+  media_url: nullableStr,
+});
+export const readCategory = reader<Category>('category', { name: str, image_url: nullableStr });
+export const readList = reader<RemoteList>('list', { name: str, description: str });
 
 /** Kept as received: the shape of an `errors` entry is undocumented. */
 export function readMembership(value: unknown): MembershipResult {

@@ -10,25 +10,18 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY =
   /^(authorization|proxy-authorization|access_token|refresh_token|client_secret|password|token|secret)$/i;
 
-// Shorter strings would match inside ordinary words and mangle messages.
 const MIN_SECRET_LENGTH = 4;
 
 // Tokens are renewed; the last few stay redacted because a late log line may still carry one.
 const MAX_TOKENS_REMEMBERED = 8;
 
-export interface Redactor {
-  /** Registers a credential that must never appear in output. */
-  addSecret(secret: string | undefined): void;
-  text(input: string): string;
-  value<T>(input: T): T;
-}
+export type Redactor = ReturnType<typeof createRedactor>;
 
-function escapeRegExp(input: string): string {
-  return input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-export function createRedactor(initial: Array<string | undefined> = []): Redactor {
-  const fixed = new Set<string>();
+export function createRedactor(initial: Array<string | undefined> = []) {
+  // Shorter strings would match inside ordinary words and mangle messages.
+  const usable = (secret: string | undefined): secret is string =>
+    !!secret && secret.length >= MIN_SECRET_LENGTH;
+  const fixed = new Set(initial.filter(usable));
   const rotating: string[] = [];
 
   const redactText = (input: string): string => {
@@ -39,7 +32,7 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
         `$1${REDACTED}`
       );
     for (const secret of [...fixed, ...rotating]) {
-      if (out.includes(secret)) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
+      out = out.replaceAll(secret, REDACTED);
     }
     return out;
   };
@@ -55,18 +48,14 @@ export function createRedactor(initial: Array<string | undefined> = []): Redacto
     return out;
   };
 
-  const redactor: Redactor = {
-    addSecret(secret) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH) return;
-      if (fixed.has(secret) || rotating.includes(secret)) return;
+  return {
+    /** Registers a credential that must never appear in output. */
+    addSecret(secret: string | undefined) {
+      if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);
       if (rotating.length > MAX_TOKENS_REMEMBERED) rotating.shift();
     },
     text: redactText,
     value: <T>(input: T) => redactValue(input, 0) as T,
   };
-  for (const secret of initial) {
-    if (secret && secret.length >= MIN_SECRET_LENGTH) fixed.add(secret);
-  }
-  return redactor;
 }

@@ -1,22 +1,7 @@
+import { RemoteError, bodyForDisplay } from './errors';
 import { readWith, type Api, type ApiRequest } from './http';
-import { fetchPage, items, listPages } from './pagination';
 import { assertId } from './payloads';
 import type { Page } from './types';
-
-/**
- * The contract does not show update (nor list) response bodies: when the answer
- * is empty or omits the id, the id asked for stands in, so success is not
- * turned into an error by an undocumented body.
- */
-function withKnownId<T>(id: number, read: (raw: unknown) => T): (raw: unknown) => T {
-  return (raw) => {
-    if (raw === undefined || raw === null || raw === '') return read({ id });
-    if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null) {
-      return read({ ...(raw as object), id });
-    }
-    return read(raw);
-  };
-}
 
 /** What the contract offers on each collection (categories have no delete: see client.ts). */
 export interface ResourceApi<T, Req, F extends ApiRequest['query'] = undefined> {
@@ -31,22 +16,78 @@ export interface ResourceApi<T, Req, F extends ApiRequest['query'] = undefined> 
   delete(id: number): Promise<void>;
 }
 
-export interface ResourceSpec<T, Req> {
-  /** the contract path of the collection, e.g. `/v3.0/pinpoints` */
-  path: string;
-  /** names the resource in the message of an invalid id: `pinpoint id` */
-  what: string;
-  /** the documented fields of a request, the only ones sent */
-  payload(input: Req): unknown;
-  read(raw: unknown): T;
+function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
+  const raw = value as { count?: unknown; next?: unknown; previous?: unknown; results: unknown[] };
+  if (!raw || typeof raw !== 'object' || !Array.isArray(raw.results))
+    throw new Error('expected a page object with a results array');
+  const page: Page<T> = {
+    next: typeof raw.next === 'string' && raw.next !== '' ? raw.next : null,
+    previous: typeof raw.previous === 'string' && raw.previous !== '' ? raw.previous : null,
+    results: raw.results.map(read),
+  };
+  if (typeof raw.count === 'number') page.count = raw.count;
+  return page;
+}
+
+/**
+ * Walks a collection page by page from its first page (the contract path plus its documented
+ * filter) or from a `next` link kept to resume. Every further page is the `next` link as returned,
+ * never rebuilt, because the contract says its format may change at any time.
+ */
+async function* pages<T>(
+  api: Api,
+  path: string,
+  query: ApiRequest['query'],
+  read: (raw: unknown) => T,
+  link?: string
+): AsyncGenerator<Page<T>, void, undefined> {
+  let target: string | URL = link === undefined ? path : api.resolveLink(link);
+  const seen = new Set<string>();
+  for (;;) {
+    const response = await api.request({
+      method: 'GET',
+      target,
+      query: target === path ? query : undefined,
+    });
+    const page = readWith(response, (raw) => readPage(raw, read));
+    yield page;
+    if (!page.next) return;
+    const next = api.resolveLink(page.next);
+    // A link back to a page already read would loop forever and hammer the remote.
+    if (seen.has(next.href)) {
+      throw new RemoteError({
+        message: `The remote returned a page link already followed on GET ${response.path}; stopped to avoid a loop`,
+        code: 'server',
+        retryable: false,
+        body: bodyForDisplay(JSON.stringify({ next: page.next })),
+        method: 'GET',
+        path: response.path,
+      });
+    }
+    seen.add(next.href);
+    target = next;
+  }
 }
 
 export function createResourceApi<T, Req, F extends ApiRequest['query'] = undefined>(
   api: Api,
-  { path, what, payload, read }: ResourceSpec<T, Req>
+  what: string, // `pinpoint id` in the message of an invalid id
+  path: string,
+  payload: (input: Req) => unknown,
+  read: (raw: unknown) => T
 ): ResourceApi<T, Req, F> {
   const item = (id: number) => `${path}/${assertId(id, `${what} id`)}`;
-  const pages = (filter?: F) => listPages(api, path, filter, read);
+  /**
+   * The contract does not show update (nor list) response bodies: when the answer is empty or
+   * omits the id, the id asked for stands in, so an undocumented body does not turn success into
+   * an error.
+   */
+  const withKnownId = (id: number) => (raw: unknown) => {
+    if (raw === undefined || raw === null || raw === '') return read({ id });
+    if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null)
+      return read({ ...(raw as object), id });
+    return read(raw);
+  };
   const send = async (
     method: 'GET' | 'POST' | 'PUT',
     target: string,
@@ -55,12 +96,15 @@ export function createResourceApi<T, Req, F extends ApiRequest['query'] = undefi
   ) =>
     readWith(
       await api.request({ method, target, body }),
-      id === undefined ? read : withKnownId(id, read)
+      id === undefined ? read : withKnownId(id)
     );
   return {
-    listPages: pages,
-    page: (from = {}) => fetchPage(api, path, from.filter, read, from.link),
-    list: (filter) => items(pages(filter)),
+    listPages: (filter) => pages(api, path, filter, read),
+    page: async (from = {}) =>
+      (await pages(api, path, from.filter, read, from.link).next()).value as Page<T>,
+    async *list(filter) {
+      for await (const page of pages(api, path, filter, read)) yield* page.results;
+    },
     get: async (id) => send('GET', item(id), undefined, id),
     create: async (input) => send('POST', path, payload(input)),
     update: async (id, input) => send('PUT', item(id), payload(input), id),

@@ -1,11 +1,4 @@
-import {
-  RemoteError,
-  bodyForDisplay,
-  classifyStatus,
-  describeBody,
-  parseRetryAfter,
-  statusLine,
-} from './errors';
+import { RemoteError, answerOf, bodyForDisplay, classifyStatus, statusLine } from './errors';
 import type { Redactor } from './redact';
 import type { Logger, Transport } from './transport';
 
@@ -15,7 +8,9 @@ export const TOKEN_PATH = '/v3.0/oauth2/token';
 const DEFAULT_LIFETIME_S = 3600;
 const MAX_RENEW_MARGIN_MS = 60_000;
 
-export interface TokenSourceOptions {
+export type TokenSource = ReturnType<typeof createTokenSource>;
+
+export function createTokenSource(options: {
   transport: Transport;
   baseUrl: URL;
   clientId: string;
@@ -23,65 +18,15 @@ export interface TokenSourceOptions {
   redactor: Redactor;
   logger?: Logger;
   now: () => number;
-}
-
-export interface TokenSource {
-  /** A valid token, from cache or from one shared token request. */
-  get(): Promise<string>;
-  /**
-   * A new token after `rejected` got a 401. Concurrent callers holding the same
-   * rejected token share one renewal; a caller whose token was already replaced
-   * gets the replacement without a request.
-   */
-  renewAfterRejection(rejected: string): Promise<string>;
-  clear(): void;
-}
-
-interface Cached {
-  token: string;
-  renewAt: number;
-}
-
-function lifetimeSeconds(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : DEFAULT_LIFETIME_S;
-}
-
-export function createTokenSource(options: TokenSourceOptions): TokenSource {
+}) {
   const { transport, baseUrl, clientId, clientSecret, redactor, logger, now } = options;
   const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
   redactor.addSecret(basic);
   const url = new URL(`${baseUrl.href.replace(/\/+$/, '')}${TOKEN_PATH}`);
   const host = baseUrl.host;
 
-  let cached: Cached | undefined;
+  let cached: { token: string; renewAt: number } | undefined;
   let pending: Promise<string> | undefined;
-
-  const failure = (
-    status: number,
-    statusText: string | undefined,
-    text: string,
-    retryAfter: string | null
-  ) => {
-    const body = redactor.value(bodyForDisplay(text));
-    const detail = describeBody(body);
-    const line = statusLine(status, statusText);
-    const refused = status === 400 || status === 401 || status === 403;
-    const message = refused
-      ? `The client id or secret was refused by ${host} (${line}${detail ? `: ${detail}` : ''})`
-      : `Token request to ${host} failed: ${line} on POST ${TOKEN_PATH}${detail ? `: ${detail}` : ''}`;
-    return new RemoteError({
-      message: redactor.text(message),
-      code: refused ? 'auth' : classifyStatus(status),
-      status,
-      // Credentials refused stay refused until an admin changes them.
-      retryable: refused ? false : undefined,
-      retryAfterMs: parseRetryAfter(retryAfter),
-      body,
-      method: 'POST',
-      path: TOKEN_PATH,
-    });
-  };
 
   const requestToken = async (): Promise<string> => {
     const sentAt = now();
@@ -100,12 +45,21 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       }).toString(),
     });
     if (response.status < 200 || response.status >= 300) {
-      throw failure(
-        response.status,
-        response.statusText,
-        response.text,
-        response.headers.get('retry-after')
-      );
+      const { line, detail, ...answer } = answerOf(response, redactor.value);
+      const refused = [400, 401, 403].includes(response.status);
+      throw new RemoteError({
+        message: redactor.text(
+          refused
+            ? `The client id or secret was refused by ${host} (${line}${detail})`
+            : `Token request to ${host} failed: ${line} on POST ${TOKEN_PATH}${detail}`
+        ),
+        code: refused ? 'auth' : classifyStatus(response.status),
+        // Credentials refused stay refused until an admin changes them.
+        retryable: refused ? false : undefined,
+        ...answer,
+        method: 'POST',
+        path: TOKEN_PATH,
+      });
     }
     let parsed: unknown;
     try {
@@ -127,7 +81,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       });
     }
     redactor.addSecret(token);
-    const lifetimeMs = lifetimeSeconds(record.expires_in) * 1000;
+    const expiresIn = record.expires_in;
+    const lifetime = ['string', 'number'].includes(typeof expiresIn) ? Number(expiresIn) : NaN;
+    const lifetimeMs =
+      (lifetime > 0 && Number.isFinite(lifetime) ? lifetime : DEFAULT_LIFETIME_S) * 1000;
     // Counted from when the request left, so a slow answer cannot make the token look fresher than it is.
     const margin = Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs * 0.1);
     cached = { token, renewAt: sentAt + lifetimeMs - margin };
@@ -137,27 +94,23 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return token;
   };
 
-  const shared = (): Promise<string> => {
-    if (!pending) {
-      pending = requestToken().finally(() => {
-        pending = undefined;
-      });
-    }
-    return pending;
+  /** A valid token, from cache or from one shared token request. */
+  const current = (): Promise<string> => {
+    if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
+    return (pending ??= requestToken().finally(() => {
+      pending = undefined;
+    }));
   };
 
-  const fresh = (): string | undefined =>
-    cached && now() < cached.renewAt ? cached.token : undefined;
-
   return {
-    get() {
-      const token = fresh();
-      return token !== undefined ? Promise.resolve(token) : shared();
-    },
-    renewAfterRejection(rejected) {
+    get: current,
+    /**
+     * A new token after `rejected` got a 401: callers holding the same rejected token share one
+     * renewal; one whose token was already replaced gets the replacement without a request.
+     */
+    renewAfterRejection(rejected: string) {
       if (cached?.token === rejected) cached = undefined;
-      const token = fresh();
-      return token !== undefined ? Promise.resolve(token) : shared();
+      return current();
     },
     clear() {
       cached = undefined;

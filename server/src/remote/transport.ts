@@ -4,10 +4,7 @@ import { Agent, errors, request } from 'undici';
 import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
 
-/**
- * The shape of the one HTTP call the client makes: `httpFetch` below in production, a fake in
- * tests, and the limiter wraps either.
- */
+/** The one HTTP call the client makes: `httpFetch` below in production, a fake in tests, and the limiter wraps either. */
 export interface FetchInitLike {
   method: string;
   headers: Record<string, string>;
@@ -134,53 +131,21 @@ export interface Logger {
   error(message: string, ...meta: unknown[]): void;
 }
 
+/** `path`: the path and non-secret query, never the host. */
 export interface RequestInfo {
   method: string;
-  /** path and non-secret query, no host */
   path: string;
 }
 
+/** `status` is undefined, and `error` says 'network' or 'timeout', when no response arrived. */
 export interface ResponseInfo extends RequestInfo {
-  /** undefined when no response arrived (network error, timeout) */
   status?: number;
   durationMs: number;
-  /** set when the call failed before a response: 'network' | 'timeout' */
   error?: string;
 }
 
-export interface Hooks {
-  onRequest?(info: RequestInfo): void;
-  onResponse?(info: ResponseInfo): void;
-}
-
-export interface RawRequest {
-  method: string;
-  url: URL;
-  /** what errors, hooks and logs show instead of the URL */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface RawResponse {
-  status: number;
-  statusText?: string;
-  headers: { get(name: string): string | null };
+export interface RawResponse extends Omit<FetchResponseLike, 'text'> {
   text: string;
-  durationMs: number;
-}
-
-export interface TransportOptions {
-  fetch: FetchLike;
-  timeoutMs: number;
-  userAgent: string;
-  redactor: Redactor;
-  logger?: Logger;
-  hooks: Hooks;
-}
-
-export interface Transport {
-  send(request: RawRequest): Promise<RawResponse>;
 }
 
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
@@ -203,19 +168,36 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-export function createTransport(options: TransportOptions): Transport {
-  const { fetch, timeoutMs, userAgent, redactor, logger, hooks } = options;
+export type Transport = ReturnType<typeof createTransport>;
 
-  const callHook = (name: keyof Hooks, info: ResponseInfo | RequestInfo) => {
+export function createTransport(options: {
+  fetch: FetchLike;
+  timeoutMs: number;
+  userAgent: string;
+  redactor: Redactor;
+  logger?: Logger;
+  onRequest?(info: RequestInfo): void;
+  onResponse?(info: ResponseInfo): void;
+}) {
+  const { fetch, timeoutMs, userAgent, redactor, logger } = options;
+
+  const callHook = <I>(name: 'onRequest' | 'onResponse', info: I) => {
     try {
-      (hooks[name] as ((i: typeof info) => void) | undefined)?.(info);
+      (options[name] as ((i: I) => void) | undefined)?.(info);
     } catch (err) {
       logger?.warn(`location-content remote: ${name} hook threw: ${String(err)}`);
     }
   };
 
   return {
-    async send(request) {
+    /** `path` is what errors, hooks and logs show instead of the URL. */
+    async send(request: {
+      method: string;
+      url: URL;
+      path: string;
+      headers: Record<string, string>;
+      body?: string;
+    }): Promise<RawResponse> {
       const { method, url, path } = request;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -240,7 +222,6 @@ export function createTransport(options: TransportOptions): Transport {
           statusText: response.statusText,
           headers: response.headers,
           text,
-          durationMs,
         };
       } catch (err) {
         const durationMs = Math.round(performance.now() - started);

@@ -4,43 +4,45 @@
  */
 
 export interface MediaFile {
-  /** base64 of the bytes */
-  content: string;
+  content: string; // base64 of the bytes
   name: string;
-  /** media type, e.g. image/png */
-  type: string;
+  type: string; // media type, e.g. image/png
 }
 
+/** ISO 8601 UTC with milliseconds: 2018-02-16T20:00:00.000Z */
 export interface DateRange {
-  /** ISO 8601 UTC with milliseconds: 2018-02-16T20:00:00.000Z */
   start: string;
   end: string;
 }
 
-export interface PinpointRequest {
+/** What pinpoints and events share; a null media_file removes the media the object has. */
+interface ContentRequest {
   name?: string;
   description?: string;
+  tags?: string[];
+  media_credits?: string;
+  media_file?: MediaFile | null;
+}
+
+export interface PinpointRequest extends ContentRequest {
   address?: string;
   latitude?: number;
   longitude?: number;
   altitude?: number;
   category?: number | null;
-  tags?: string[];
-  media_credits?: string;
-  /** null removes the media the object has */
-  media_file?: MediaFile | null;
 }
 
-/** The contract lists altitude in requests only; answers give the media as a URL. */
-export interface Pinpoint extends Omit<PinpointRequest, 'altitude' | 'media_file'> {
+/** An answer: its request's fields less those the contract lists in requests only, the media as a URL. */
+type Answer<R, RequestOnly extends keyof R> = Omit<R, RequestOnly | 'media_file'> & {
   id: number;
   media_url?: string | null;
-}
+};
+
+export type Pinpoint = Answer<PinpointRequest, 'altitude'>;
 
 export interface CategoryRequest {
   name?: string;
-  /** null removes the image the category has */
-  image_file?: MediaFile | null;
+  image_file?: MediaFile | null; // null removes the image the category has
 }
 
 export interface Category extends Omit<CategoryRequest, 'image_file'> {
@@ -48,22 +50,12 @@ export interface Category extends Omit<CategoryRequest, 'image_file'> {
   image_url?: string | null;
 }
 
-export interface EventRequest {
-  name?: string;
-  description?: string;
+export interface EventRequest extends ContentRequest {
   dates?: DateRange[];
   pinpoint?: number;
-  tags?: string[];
-  media_credits?: string;
-  /** null removes the media the object has */
-  media_file?: MediaFile | null;
 }
 
-/** The contract lists pinpoint in requests only; answers give the media as a URL. */
-export interface RemoteEvent extends Omit<EventRequest, 'pinpoint' | 'media_file'> {
-  id: number;
-  media_url?: string | null;
-}
+export type RemoteEvent = Answer<EventRequest, 'pinpoint'>;
 
 export interface ListRequest {
   name?: string;
@@ -75,8 +67,8 @@ export interface RemoteList extends ListRequest {
   id: number;
 }
 
+/** `errors` entries are undocumented: kept as received. */
 export interface MembershipResult {
-  /** entries are undocumented: kept as received */
   errors: unknown[];
   total: number;
 }

@@ -1,5 +1,12 @@
 import { PLUGIN_ID } from '../permissions';
 
+const route = (method: 'GET' | 'POST', path: string, handler: string) => ({
+  method,
+  path,
+  handler,
+  config: { policies: [], middlewares: [`plugin::${PLUGIN_ID}.database`] },
+});
+
 /**
  * For scripts and CI, with a Strapi API token. Strapi derives each route's action from its handler
  * (`plugin::location-content.status.find`, `...resync.create`): a custom token is given them in
@@ -8,18 +15,5 @@ import { PLUGIN_ID } from '../permissions';
  */
 export default {
   type: 'content-api',
-  routes: [
-    {
-      method: 'GET',
-      path: '/status',
-      handler: 'status.find',
-      config: { policies: [], middlewares: [`plugin::${PLUGIN_ID}.database`] },
-    },
-    {
-      method: 'POST',
-      path: '/resync',
-      handler: 'resync.create',
-      config: { policies: [], middlewares: [`plugin::${PLUGIN_ID}.database`] },
-    },
-  ],
+  routes: [route('GET', '/status', 'status.find'), route('POST', '/resync', 'resync.create')],
 };

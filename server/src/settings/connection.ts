@@ -1,19 +1,10 @@
 import type { RemoteClient } from '../remote';
 import { causes, type RemoteError, type RemoteErrorCode } from '../remote/errors';
-import type { ConnectionFailure, ConnectionTestResult } from '../../../shared/contracts/settings';
+import type { ConnectionTestResult } from '../../../shared/contracts/settings';
 import type { Credentials } from './credentials';
-
-export type { ConnectionFailure, ConnectionTestResult };
+import { pushTarget } from '../config/environment';
 
 const SAMPLE = 5;
-
-const hostOf = (baseUrl?: string) => {
-  try {
-    return baseUrl ? new URL(baseUrl).host : null;
-  } catch {
-    return null;
-  }
-};
 
 /** The system error code under a network failure (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED, ...). */
 const systemCode = (err: unknown): string | undefined => {
@@ -27,24 +18,49 @@ const systemCode = (err: unknown): string | undefined => {
   return m?.[1];
 };
 
+const REFUSED = 'the connection was refused (is the server running, and is the port right?)';
+const UNRESOLVED = 'the host name does not resolve (check the spelling of the base URL)';
+const CLOSED = 'the connection was closed by the other side';
+const UNREACHABLE = 'the network cannot reach that host';
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: REFUSED,
+  ENOTFOUND: UNRESOLVED,
+  EAI_AGAIN: UNRESOLVED,
+  ECONNRESET: CLOSED,
+  EPIPE: CLOSED,
+  EHOSTUNREACH: UNREACHABLE,
+  ENETUNREACH: UNREACHABLE,
+  ETIMEDOUT: 'the connection timed out',
+};
+
 const networkReason = (code: string | undefined) => {
   if (!code) return 'the connection failed';
-  if (code === 'ECONNREFUSED')
-    return 'the connection was refused (is the server running, and is the port right?)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return 'the host name does not resolve (check the spelling of the base URL)';
-  if (code === 'ECONNRESET' || code === 'EPIPE')
-    return 'the connection was closed by the other side';
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
-    return 'the network cannot reach that host';
-  if (code === 'ETIMEDOUT') return 'the connection timed out';
+  if (NETWORK_REASONS[code]) return NETWORK_REASONS[code];
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
     return `its TLS certificate is not trusted (${code})`;
   return `network error ${code}`;
 };
 
+/** What the test says of each RemoteError code, `at` being the host; other codes: refused. */
+const SENTENCES: Partial<
+  Record<RemoteErrorCode, (at: string, err: RemoteError, timeoutMs: number) => string>
+> = {
+  auth: (at) => `Wrong client id or client secret: ${at} refused them.`,
+  forbidden: (at) =>
+    `The credentials are valid, but ${at} does not allow them to list pinpoints (403 Forbidden).`,
+  network: (at, err) => `Cannot reach ${at}: ${networkReason(systemCode(err))}.`,
+  timeout: (at, _, timeoutMs) =>
+    `${at} did not answer within ${Math.round(timeoutMs / 1000)} s (timeout).`,
+  not_found: (at, err) =>
+    `${at} answered ${err.status ?? 404} Not Found on ${err.path}: check that the base URL is the API root, such as https://api.getwemap.com.`,
+  rate_limited: (at, err) =>
+    `${at} is limiting the requests of these credentials (429 Too Many Requests).${err.retryAfterMs ? ` Try again in ${Math.ceil(err.retryAfterMs / 1000)} s.` : ' Try again in a moment.'}`,
+  server: (at, err) =>
+    `${at} had an internal error${err.status ? ` (${err.status})` : ''}. Try again later.`,
+};
+
 /** Turns any failure of the test into one sentence, keeping the remote's own words as detail. */
-export function describeFailure(
+function describeFailure(
   thrown: unknown,
   host: string | null,
   timeoutMs: number
@@ -61,49 +77,12 @@ export function describeFailure(
       detail: String(named?.message ?? thrown),
     };
   }
-  // Recognised by its name, as before (not instanceof): a RemoteError.
+  // Recognised by its name, not instanceof: the deadline below makes one of its own.
   const err = thrown as RemoteError;
-  const code = err.code as RemoteErrorCode;
-  const status: number | undefined = err.status;
-  const detail: string = err.message;
-  const base = { ok: false, code, status, detail };
-  switch (code) {
-    case 'auth':
-      return { ...base, message: `Wrong client id or client secret: ${at} refused them.` };
-    case 'forbidden':
-      return {
-        ...base,
-        message: `The credentials are valid, but ${at} does not allow them to list pinpoints (403 Forbidden).`,
-      };
-    case 'network':
-      return { ...base, message: `Cannot reach ${at}: ${networkReason(systemCode(err))}.` };
-    case 'timeout':
-      return {
-        ...base,
-        message: `${at} did not answer within ${Math.round(timeoutMs / 1000)} s (timeout).`,
-      };
-    case 'not_found':
-      return {
-        ...base,
-        message: `${at} answered ${status ?? 404} Not Found on ${err.path}: check that the base URL is the API root, such as https://api.getwemap.com.`,
-      };
-    case 'rate_limited': {
-      const wait = err.retryAfterMs
-        ? ` Try again in ${Math.ceil(err.retryAfterMs / 1000)} s.`
-        : ' Try again in a moment.';
-      return {
-        ...base,
-        message: `${at} is limiting the requests of these credentials (429 Too Many Requests).${wait}`,
-      };
-    }
-    case 'server':
-      return {
-        ...base,
-        message: `${at} had an internal error${status ? ` (${status})` : ''}. Try again later.`,
-      };
-    default:
-      return { ...base, message: `${at} refused the request${status ? ` (${status})` : ''}.` };
-  }
+  const sentence =
+    SENTENCES[err.code]?.(at, err, timeoutMs) ??
+    `${at} refused the request${err.status ? ` (${err.status})` : ''}.`;
+  return { ok: false, code: err.code, status: err.status, detail: err.message, message: sentence };
 }
 
 /**
@@ -116,7 +95,7 @@ export async function testConnection(
   options: { timeoutMs: number }
 ): Promise<ConnectionTestResult> {
   const started = Date.now();
-  const host = hostOf(credentials.baseUrl);
+  const { host } = pushTarget(credentials);
   const missing = (['baseUrl', 'clientId', 'clientSecret'] as const).filter((f) => !credentials[f]);
   if (missing.length) {
     const names = { baseUrl: 'base URL', clientId: 'client id', clientSecret: 'client secret' };
@@ -129,23 +108,20 @@ export async function testConnection(
     };
   }
   const secret = credentials.clientSecret!;
-  const redact = (text: string | undefined) =>
-    text === undefined ? undefined : text.split(secret).join('***');
+  const redact = (text: string | undefined) => text?.split(secret).join('***');
   let timer: NodeJS.Timeout | undefined;
   try {
     const c = makeClient(credentials as Credentials);
     const probe = (async () => {
       await c.authenticate();
-      for await (const page of c.pinpoints.listPages()) {
-        return {
-          pinpoints: page.count ?? page.results.length,
-          // A pinpoint the remote gives without a name is shown by its id.
-          sample: page.results
-            .slice(0, SAMPLE)
-            .map((p) => ({ id: p.id, name: p.name ?? `#${p.id}` })),
-        };
-      }
-      return { pinpoints: 0, sample: [] };
+      const page = await c.pinpoints.page();
+      return {
+        pinpoints: page.count ?? page.results.length,
+        // A pinpoint the remote gives without a name is shown by its id.
+        sample: page.results
+          .slice(0, SAMPLE)
+          .map((p) => ({ id: p.id, name: p.name ?? `#${p.id}` })),
+      };
     })();
     // The whole test (token + first page) is bounded, whatever the client's own per-request timeout.
     const deadline = new Promise<never>((_, reject) => {

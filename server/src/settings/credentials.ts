@@ -10,16 +10,8 @@ export interface Credentials {
   clientSecret: string;
 }
 
-type Field = CredentialField;
-
-interface StoredSettings {
-  baseUrl?: string;
-  clientId?: string;
-  /** encrypted */
-  clientSecret?: string;
-}
-
-export type { PublicSettings };
+/** As saved: the secret is sealed (crypto.ts). */
+type StoredSettings = Partial<Credentials>;
 
 const STORE_KEY = 'settings';
 
@@ -41,8 +33,8 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const read = async (): Promise<StoredSettings> =>
     ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
 
-  const lockedFields = (): Partial<Record<Field, string>> => {
-    const locked: Partial<Record<Field, string>> = {};
+  const lockedFields = (): Partial<Record<CredentialField, string>> => {
+    const locked: Partial<Record<CredentialField, string>> = {};
     for (const field of ['baseUrl', 'clientId', 'clientSecret'] as const) {
       if (config()[field])
         locked[field] = 'Set in config/plugins (or its environment variable): change it there.';
@@ -147,7 +139,6 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     complete,
     publicView,
     save,
-    lockedFields,
     reseal,
     secretUnreadable,
     /** Called once when an episode of an unreadable secret starts (the credentials alert). */

@@ -15,15 +15,18 @@ export interface AppSecrets {
 export const NO_APP_SECRET =
   'No app secret is configured to encrypt the client secret (set APP_KEYS or admin.secrets.encryptionKey).';
 
-const usable = (values: Array<string | null | undefined>) =>
-  values.filter((v): v is string => typeof v === 'string' && v.length > 0);
+/** Every usable secret of the app, the sealing one first. */
+const materials = (secrets: AppSecrets) =>
+  [secrets.encryptionKey, ...(secrets.appKeys ?? [])].filter(
+    (v): v is string => typeof v === 'string' && v.length > 0
+  );
 
 const keyOf = (material: string) =>
   createHash('sha256').update(`location-content:v2:${material}`).digest();
 
 /** The key of the 0.1 format: kept to open (and re-seal) what was stored before. */
 const legacyKey = (secrets: AppSecrets) => {
-  const all = usable([secrets.encryptionKey, ...(secrets.appKeys ?? [])]);
+  const all = materials(secrets);
   return all.length
     ? createHash('sha256')
         .update(`location-content:${all.join('|')}`)
@@ -33,21 +36,17 @@ const legacyKey = (secrets: AppSecrets) => {
 
 /** The sealing key first, then every other key a secret may have been sealed with. */
 const keysOf = (secrets: AppSecrets): Buffer[] => {
-  const materials = [...new Set(usable([secrets.encryptionKey, ...(secrets.appKeys ?? [])]))];
-  if (!materials.length) throw new Error(NO_APP_SECRET);
-  return materials.map(keyOf);
+  const unique = [...new Set(materials(secrets))];
+  if (!unique.length) throw new Error(NO_APP_SECRET);
+  return unique.map(keyOf);
 };
 
 export function seal(plain: string, secrets: AppSecrets): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keysOf(secrets)[0], iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [
-    'v2',
-    iv.toString('base64'),
-    cipher.getAuthTag().toString('base64'),
-    data.toString('base64'),
-  ].join(':');
+  const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64'));
+  return ['v2', ...parts].join(':');
 }
 
 const decipher = (key: Buffer, iv: string, tag: string, data: string): string | undefined => {

@@ -1,43 +1,27 @@
 import { errors } from '@strapi/utils';
-import type { SettingsInput } from '../../../shared/contracts/settings';
-import type { Credentials, PublicSettings } from './credentials';
-
-export type { SettingsInput };
+import type { PublicSettings, SettingsInput } from '../../../shared/contracts/settings';
+import type { Credentials } from './credentials';
 
 /** A ValidationError of Strapi's, so its error middleware answers 400 with `details.field` for the form. */
-export class SettingsInputError extends errors.ValidationError<
-  string,
-  { field?: keyof SettingsInput }
-> {
-  constructor(
-    message: string,
-    readonly field?: keyof SettingsInput
-  ) {
-    super(message, field ? { field } : {});
-  }
-}
+const inputError = (message: string, field?: keyof SettingsInput) =>
+  new errors.ValidationError(message, field ? { field } : {});
 
-const FIELDS: Array<keyof SettingsInput> = ['baseUrl', 'clientId', 'clientSecret'];
-const MAX_LENGTH: Record<keyof SettingsInput, number> = {
-  baseUrl: 2048,
-  clientId: 256,
-  clientSecret: 1024,
+const LIMITS = {
+  baseUrl: { label: 'Base URL', max: 2048 },
+  clientId: { label: 'Client id', max: 256 },
+  clientSecret: { label: 'Client secret', max: 1024 },
 };
-const LABEL: Record<keyof SettingsInput, string> = {
-  baseUrl: 'Base URL',
-  clientId: 'Client id',
-  clientSecret: 'Client secret',
-};
+const FIELDS = Object.keys(LIMITS) as Array<keyof SettingsInput>;
 
-/** Checks the shape of a settings body; throws SettingsInputError with a sentence an admin can act on. */
+/** Checks the shape of a settings body; throws a ValidationError with a sentence an admin can act on. */
 export function parseSettingsInput(body: unknown): SettingsInput {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body))
-    throw new SettingsInputError('Expected a JSON object { baseUrl?, clientId?, clientSecret? }.');
+    throw inputError('Expected a JSON object { baseUrl?, clientId?, clientSecret? }.');
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !FIELDS.includes(k as keyof SettingsInput));
   if (unknown.length)
-    throw new SettingsInputError(
+    throw inputError(
       `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Expected baseUrl, clientId, clientSecret.`
     );
   const out: SettingsInput = {};
@@ -45,23 +29,23 @@ export function parseSettingsInput(body: unknown): SettingsInput {
     const value = record[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string')
-      throw new SettingsInputError(`${LABEL[field]} must be a string.`, field);
-    if (value.length > MAX_LENGTH[field])
-      throw new SettingsInputError(
-        `${LABEL[field]} is too long (at most ${MAX_LENGTH[field]} characters).`,
+      throw inputError(`${LIMITS[field].label} must be a string.`, field);
+    if (value.length > LIMITS[field].max)
+      throw inputError(
+        `${LIMITS[field].label} is too long (at most ${LIMITS[field].max} characters).`,
         field
       );
     out[field] = field === 'clientSecret' ? value : value.trim();
   }
   if (out.baseUrl !== undefined) out.baseUrl = checkBaseUrl(out.baseUrl);
   if (out.clientId !== undefined && out.clientId === '')
-    throw new SettingsInputError('Client id is required.', 'clientId');
+    throw inputError('Client id is required.', 'clientId');
   if (
     out.clientSecret !== undefined &&
     out.clientSecret !== '' &&
     out.clientSecret.trim() !== out.clientSecret
   ) {
-    throw new SettingsInputError(
+    throw inputError(
       'Client secret starts or ends with a space: paste it again without the spaces.',
       'clientSecret'
     );
@@ -72,41 +56,27 @@ export function parseSettingsInput(body: unknown): SettingsInput {
 /** The API root, normalized without a trailing slash; refuses what the remote client would refuse. */
 export function checkBaseUrl(value: string): string {
   if (value === '')
-    throw new SettingsInputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new SettingsInputError(
+    throw inputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
+  const url = URL.parse(value);
+  if (!url)
+    throw inputError(
       `Base URL "${value}" is not a URL: it should look like https://api.getwemap.com.`,
       'baseUrl'
     );
-  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new SettingsInputError(
+    throw inputError(
       'Base URL must start with https:// (or http:// for a local server).',
       'baseUrl'
     );
   if (url.username || url.password)
-    throw new SettingsInputError(
+    throw inputError(
       'Base URL must not contain a user name or password: use the client id and secret fields.',
       'baseUrl'
     );
   if (url.search || url.hash)
-    throw new SettingsInputError(
-      'Base URL must not contain a query (?…) or a fragment (#…).',
-      'baseUrl'
-    );
+    throw inputError('Base URL must not contain a query (?…) or a fragment (#…).', 'baseUrl');
   return value.replace(/\/+$/, '');
 }
-
-const origin = (value: string | null | undefined) => {
-  try {
-    return value ? new URL(value).origin : null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * Fields fixed by config/plugins may not be changed here. Sending the same value back is harmless and ignored,
@@ -121,8 +91,8 @@ export function withoutLocked(input: SettingsInput, current: PublicSettings): Se
         ? out[field] === ''
         : out[field] === (current[field as 'baseUrl' | 'clientId'] ?? '');
     if (!same)
-      throw new SettingsInputError(
-        `${LABEL[field]} is set in config/plugins (or its environment variable): change it there.`,
+      throw inputError(
+        `${LIMITS[field].label} is set in config/plugins (or its environment variable): change it there.`,
         field
       );
     delete out[field];
@@ -142,9 +112,10 @@ export function requireSecretForNewHost(input: SettingsInput, current: PublicSet
     !current.secretSet
   )
     return;
+  const origin = (value: string | null) => (value ? URL.parse(value)?.origin : undefined);
   const before = origin(current.baseUrl);
   if (before && origin(input.baseUrl) !== before) {
-    throw new SettingsInputError(
+    throw inputError(
       `The base URL points to another host (${new URL(input.baseUrl).host}): enter the client secret again. The saved secret is only sent to ${new URL(current.baseUrl!).host}.`,
       'clientSecret'
     );
