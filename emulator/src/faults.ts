@@ -11,6 +11,7 @@ const KINDS: FaultKind[] = [
   'reset-after',
   'garble-after',
   'revoke-tokens',
+  'hold',
   'pass',
 ];
 

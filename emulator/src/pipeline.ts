@@ -98,6 +98,8 @@ function resetSocket(socket: Socket | null | undefined): void {
 export class RequestPipeline {
   /** Requests held by a latency fault, woken by halt() so that stop() need not wait for them. */
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Requests held by a 'hold' fault until release() (or halt()). */
+  private readonly holding = new Set<() => void>();
   private stopped = false;
 
   constructor(
@@ -118,6 +120,19 @@ export class RequestPipeline {
       s.resolve();
     }
     this.sleeping.clear();
+    this.release();
+  }
+
+  /** Lets the held requests go on; answers how many there were. */
+  release(): number {
+    const n = this.holding.size;
+    for (const resolve of this.holding) resolve();
+    this.holding.clear();
+    return n;
+  }
+
+  get held(): number {
+    return this.holding.size;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -186,6 +201,10 @@ export class RequestPipeline {
       if (this.stopped) return;
     }
     const action = decision.action;
+    if (action?.kind === 'hold') {
+      await new Promise<void>((resolve) => this.holding.add(resolve));
+      if (this.stopped) return;
+    }
     if (action?.kind === 'reset-before') {
       resetSocket(req.socket);
       return finish(null);

@@ -107,6 +107,15 @@ export class Emulator {
     });
   }
 
+  /** Lets the requests held by a 'hold' fault go on. */
+  release(): number {
+    return this.pipeline.release();
+  }
+
+  get held(): number {
+    return this.pipeline.held;
+  }
+
   stop(): Promise<void> {
     if (this.stopping) return this.stopping;
     this.pipeline.halt();

@@ -58,7 +58,14 @@ export interface EmulatorClient {
 }
 
 export type FaultKind =
-  'status' | 'latency' | 'reset-before' | 'reset-after' | 'garble-after' | 'revoke-tokens' | 'pass';
+  | 'status'
+  | 'latency'
+  | 'reset-before'
+  | 'reset-after'
+  | 'garble-after'
+  | 'revoke-tokens'
+  | 'hold'
+  | 'pass';
 
 /**
  * One fault. Filters: method and pathPrefix (both optional, default: every request outside /__emulator/).
@@ -71,6 +78,8 @@ export type FaultKind =
  *                   client cannot read: `body` (a string is sent as text/html, JSON as JSON: `{}` has
  *                   no id), or without `body` the real JSON answer cut short.
  * - 'revoke-tokens' revoke every bearer token, then handle the request (which then gets 401).
+ * - 'hold'          wait, unanswered, until the handle's release(); then handle the request. A test
+ *                   holds the work under way at a point it chooses instead of guessing with a delay.
  * - 'pass'          (script only) let one matching request through untouched by the script.
  * `latencyMs` may be given on any kind: the delay comes first.
  */
@@ -273,6 +282,10 @@ export interface EmulatorHandle {
   /** Current rules and what is left of the script. */
   faults(): FaultsConfig;
   clearFaults(): void;
+  /** Let the requests held by a 'hold' fault go on; returns how many there were. */
+  release(): number;
+  /** How many requests a 'hold' fault holds now. */
+  held(): number;
   /** Revoke every token, one token, or all tokens of one client. Returns how many were revoked. */
   revokeTokens(target?: string | { token?: string; clientId?: string }): number;
   /** Issue a token without HTTP (as POST /v3.0/oauth2/token would). */

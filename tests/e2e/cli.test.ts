@@ -127,7 +127,11 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   let appDir: string;
   let ids: Ids;
   let eiffel: { id: number };
-  const cli = (args: string[]): Promise<CliRun> => runCli({ appDir, emulator: emu, args });
+  // The first case compiles the TypeScript app (and proves --no-compile); the others load that
+  // build, as `strapi start` does: a compile per command (7 s each) would only prove it again.
+  let compiled = false;
+  const cli = (args: string[]): Promise<CliRun> =>
+    runCli({ appDir, emulator: emu, args: compiled ? [...args, '--no-compile'] : args });
 
   beforeAll(async () => {
     emu.reset();
@@ -166,6 +170,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
       } finally {
         await fs.writeFile(index, source);
       }
+      compiled = true;
     } else expect(existsSync(path.join(appDir, 'dist'))).toBe(false);
   });
 
@@ -444,6 +449,10 @@ describe('bad usage and failures: one readable line, no stack', () => {
           baseUrl: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
         },
         args: ['check', '--json'],
+        // The stop waits for the request under way: its timeout, not the default 30 s.
+        env: {
+          LOCATION_CONTENT_CONFIG_PATCH: JSON.stringify({ config: { requestTimeoutMs: 2000 } }),
+        },
         onSpawn: (child) => (target = child),
       });
       expect(run.code).toBe(3);

@@ -13,6 +13,10 @@ beforeAll(async () => {
 afterEach(() => emu.reset());
 afterAll(() => emu.stop());
 
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+};
+
 /** fetch() rejects on a reset connection: resolve to the error's code instead. */
 async function failure(p: Promise<unknown>): Promise<string> {
   try {
@@ -163,6 +167,37 @@ describe('latency', () => {
     await other.stop();
     // Not the 60 s the request sleeps: the bound tells waiting from not waiting, whatever the load.
     expect(performance.now() - t).toBeLessThan(30_000);
+    expect(await pending).toBe('failed');
+  });
+});
+
+describe('hold', () => {
+  it('a held request waits unanswered until release(), then is handled; the others pass', async () => {
+    emu.setFaults({ script: [{ kind: 'hold', method: 'POST' }] });
+    let answered = false;
+    const held = a.post('/v3.0/pinpoints', place('held')).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => emu.held() === 1);
+    expect((await a.get('/v3.0/lists')).status).toBe(200);
+    expect(answered).toBe(false);
+    expect(emu.state().pinpoints).toEqual([]);
+    expect(emu.release()).toBe(1);
+    expect((await held).status).toBe(201);
+    expect(emu.state().pinpoints.map((p) => p.name)).toEqual(['held']);
+    expect(emu.requests().map((e) => [e.method, e.fault])).toEqual([
+      ['GET', null],
+      ['POST', 'hold'],
+    ]);
+    expect(emu.release()).toBe(0);
+  });
+
+  it('stop() lets go of a held request', async () => {
+    const other = await startEmulator({ faults: { rules: [{ kind: 'hold' }] } });
+    const pending = fetch(`${other.baseUrl}/v3.0/lists`).catch(() => 'failed');
+    await until(() => other.held() === 1);
+    await other.stop();
     expect(await pending).toBe('failed');
   });
 });

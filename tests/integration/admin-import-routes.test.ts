@@ -91,7 +91,7 @@ test('dry run, start, progress', async () => {
 });
 
 test('the server answers while the job imports objects that have no file to download', async () => {
-  const count = 300;
+  const count = 120;
   app.emulator.seed(
     'pinpoints',
     Array.from({ length: count }, (_, i) => ({

@@ -6,14 +6,14 @@ import { docs, HAPPENING, ICON, PLACE, TOUR, until, writes } from '../helpers/sy
 import { removeDir } from '../helpers/app-dir';
 
 /**
- * A few hundred objects, with media served on 127.0.0.1, imported by a job that Strapi's stop
+ * A hundred and sixty objects, with media served on 127.0.0.1, imported by a job that Strapi's stop
  * interrupts: after the restart the job goes on by itself, and every object is imported exactly
  * once (one entry, one sync state, one file per media URL).
  */
 
 const CATEGORIES = 8;
-const PINPOINTS = 240;
-const EVENTS = 60;
+const PINPOINTS = 120;
+const EVENTS = 30;
 const LISTS = 4;
 const TOTAL = CATEGORIES + PINPOINTS + EVENTS + LISTS;
 const WITH_MEDIA = PINPOINTS / 6;

@@ -17,8 +17,8 @@ if (!found.bin) {
 }
 const describeWithPg = found.bin ? describe : describe.skip;
 
-/** 60 pages of pinpoints, each answered after 250 ms: a walk that outlasts the second boot. */
-const PINPOINTS = 1200;
+/** 10 pages of pinpoints; the walk is held on its second page until the second instance is up. */
+const PINPOINTS = 200;
 
 describeWithPg('the walk at linking with two instances on one database', () => {
   let pg: DbServer;
@@ -37,6 +37,8 @@ describeWithPg('the walk at linking with two instances on one database', () => {
         config: {
           rateLimit: { requestsPerSecond: 500, concurrency: 4 },
           retry: { baseMs: 50, maxMs: 500, maxAttempts: 8 },
+          // The held page waits for the second boot, however slow: it must not time out meanwhile.
+          requestTimeoutMs: 120_000,
         },
       },
     });
@@ -68,31 +70,38 @@ describeWithPg('the walk at linking with two instances on one database', () => {
   });
 
   test('one instance walks; the other one sees its walk and reads its end for a lost create', async () => {
-    emu.setFaults({
-      rules: [{ kind: 'latency', latencyMs: 250, method: 'GET', pathPrefix: '/v3.0/pinpoints' }],
-    });
+    const page = { method: 'GET', pathPrefix: '/v3.0/pinpoints' };
+    emu.scriptFaults([
+      { kind: 'pass', ...page },
+      { kind: 'hold', ...page },
+    ]);
     const a = await boot('background');
     const b = await boot('background');
-    // Not a test of anything if the first walk was over before the second instance booted.
+    // The first walk is under way (held) while the second instance boots and looks.
     expect((await a.call('status')).inventory.state).toBe('running');
     expect((await b.call('status')).inventory.state).not.toBe('running');
+    expect(emu.release()).toBe(1);
 
     for (const end = Date.now() + 120_000; ;) {
       if ((await a.call('status')).inventory.lastCompleteAt) break;
       if (Date.now() > end) throw new Error('the walk of the linked account did not end');
       await new Promise((r) => setTimeout(r, 200));
     }
-    emu.setFaults(null);
     expect(walks()).toHaveLength(1);
-    // The second instance shows the first one's walk (read again from the database).
-    const seen = await b.call('status');
+    // The second instance shows the first one's walk (read again from the database, which it does
+    // at most once a second).
+    let seen = await b.call('status');
+    for (const end = Date.now() + 60_000; seen.inventory.state !== 'done' && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 200));
+      seen = await b.call('status');
+    }
     expect(seen.inventory).toMatchObject({
       state: 'done',
       held: expect.objectContaining({ pinpoint: PINPOINTS }),
     });
 
     // A create whose answer is lost, pushed by the second instance alone: it reads the end of the
-    // first instance's walk (a few pages), not the 60 pages of the account.
+    // first instance's walk (a few pages), not the 10 pages of the account.
     await a.run((strapi) => strapi.config.set('plugin::location-content.syncEnabled', false));
     const since = emu.requests().at(-1)?.seq ?? 0;
     emu.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);

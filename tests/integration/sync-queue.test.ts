@@ -190,7 +190,10 @@ test('rows are leased: two instances never claim the same row; an expired lease 
     // b cannot complete rows it no longer holds; a can.
     await b.complete(rb[0]);
     expect((await a.depth()).depth).toBe(30);
-    for (const row of [...ra, ...taken]) expect(await a.complete(row)).toBe(true);
+    // All at once, as the worker's pushes end: one after another, each waits out the batcher's window.
+    const completed = await Promise.all([...ra, ...taken].map((row) => a.complete(row)));
+    expect(completed).toEqual(completed.map(() => true));
+    expect(completed).toHaveLength(30);
     expect((await a.depth()).depth).toBe(0);
   } finally {
     setPluginConfig(strapi, 'syncEnabled', true);

@@ -114,8 +114,10 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
     queued: false,
   });
 
-  // A few more sweeps: the waiting event is never taken for a stranded one (it used to be, every 10 s).
-  await new Promise((resolve) => setTimeout(resolve, 12_000));
+  // A few more sweeps (one a second) once the waiting event is old enough for them: it is never
+  // taken for a stranded one (it used to be, every 10 s).
+  const sweptFrom = new Date(waiting.updatedAt!).getTime() + 10_000;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, sweptFrom + 3_000 - Date.now())));
   expect(mine().filter((l) => l.includes(waiter.documentId))).toEqual([]);
   expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({
     status: 'pending',

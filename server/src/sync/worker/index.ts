@@ -53,6 +53,8 @@ export function createWorker(strapi: Core.Strapi) {
   const inFlight = new Map<number, OutboxRow>();
   let stopped = true;
   let pumping = false;
+  /** the running pump's end: stop() waits for it, so that no claim outlives the stop */
+  let pumped: Promise<void> = Promise.resolve();
   let again = false;
   let pollTimer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
@@ -187,6 +189,8 @@ export function createWorker(strapi: Core.Strapi) {
       return;
     }
     pumping = true;
+    let ended!: () => void;
+    pumped = new Promise((resolve) => (ended = resolve));
     try {
       if (!(await getService('settings', { strapi }).canPush())) return;
       do {
@@ -195,7 +199,9 @@ export function createWorker(strapi: Core.Strapi) {
           const room = maxInFlight - inFlight.size;
           if (room <= 0) break;
           const rows = await outbox().claim(Math.min(room, batchSize), leaseMs);
-          if (!rows.length) break;
+          // Claimed while stopping: leased to a run that ends, the next would wait out the lease.
+          if (stopped) await outbox().release(rows.map((r) => r.id));
+          if (!rows.length || stopped) break;
           for (const row of rows) {
             // Our own push of it still runs (its lease ran out under a stalled event loop): one push of an entry at a time.
             if (inFlight.has(row.id)) continue;
@@ -229,6 +235,7 @@ export function createWorker(strapi: Core.Strapi) {
       }
     } finally {
       pumping = false;
+      ended();
       if (!inFlight.size) checkIdle();
     }
   };
@@ -282,6 +289,7 @@ export function createWorker(strapi: Core.Strapi) {
     clearInterval(pollTimer);
     clearInterval(renewTimer);
     clearTimeout(dueTimer);
+    await pumped;
     queue.clear();
     await queue.onIdle();
     // Claimed rows that never started would stay leased until the lease runs out: a restart
