@@ -105,6 +105,7 @@ const serverProjects = [
       displayName: `integration-${kind}`,
       testMatch: MATRIX.map((name) => `<rootDir>/tests/integration/${name}.test.ts`),
       globals: { __LC_TEST_DB__: kind },
+      testEnvironment: '<rootDir>/tests/helpers/strapi-environment.ts',
       globalSetup: `<rootDir>/tests/helpers/db-setup-${kind}.ts`,
       globalTeardown: `<rootDir>/tests/helpers/db-teardown-${kind}.ts`,
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
@@ -125,6 +126,7 @@ module.exports = {
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
       // Two instances on one database need a database server: integration-postgres / -mariadb.
       testPathIgnorePatterns: ['/node_modules/', '/fault-replicas\\.test\\.ts$'],
+      testEnvironment: '<rootDir>/tests/helpers/strapi-environment.ts',
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/integration-setup.ts'],
     },
     ...serverProjects,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
 import { makeAppDir, removeDir } from './app-dir';
+import type { StrapiHost } from './strapi-environment';
 import { databaseEnv } from './test-db';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -46,6 +47,20 @@ export const fastSync = (config: any) => {
   return config;
 };
 
+/** The worker's Strapi (tests/helpers/strapi-environment.ts), when the project runs in that environment. */
+const host = () => (globalThis as { __LC_HOST__?: StrapiHost }).__LC_HOST__;
+
+/** The globalThis the test apps' Strapi and plugin read (the worker's under strapi-environment). */
+export const strapiGlobal = (): Record<PropertyKey, unknown> =>
+  (host()?.global ?? globalThis) as unknown as Record<PropertyKey, unknown>;
+
+async function loadCreateStrapi(): Promise<typeof import('@strapi/strapi').createStrapi> {
+  const worker = host();
+  if (!worker) return (await import('@strapi/strapi')).createStrapi;
+  worker.forgetAppModules();
+  return worker.require('@strapi/strapi').createStrapi;
+}
+
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const emulator =
     options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
@@ -63,12 +78,12 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...options.env,
   };
   Object.assign(process.env, env);
-  (globalThis as any).__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
+  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
     const fast = fastSync(config);
     return options.patchConfig ? options.patchConfig(fast) : fast;
   };
 
-  const { createStrapi } = await import('@strapi/strapi');
+  const createStrapi = await loadCreateStrapi();
   const created = createStrapi({
     appDir,
     distDir: appDir,
@@ -79,6 +94,11 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const logs: string[] = [];
   captureLogs(created, logs);
   const strapi = await created.load();
+  const worker = host();
+  if (worker) {
+    const destroy = strapi.destroy.bind(strapi);
+    strapi.destroy = () => worker.keepProcessListeners(destroy);
+  }
   // An account linked and never walked is walked at the first boot (walkOnLink): a test starts
   // once that walk is over, as a user's app is soon after linking, so that its GETs are not counted.
   const sync = () => strapi.plugin('location-content').service('sync');
@@ -109,7 +129,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
       if (options.http) strapi.server.httpServer.closeAllConnections?.();
       await strapi.destroy();
       if (!options.emulatorHandle) await emulator.stop();
-      delete (globalThis as any).__LOCATION_CONTENT_TEST_PATCH__;
+      delete strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__;
     },
   };
 }

@@ -11,7 +11,7 @@ import { withoutCredentials } from '../helpers/admin-api';
 import { startAlertReceiver, type AlertReceiver } from '../helpers/alert-receiver';
 import { sealV1 } from '../helpers/crypto';
 import { createPlace } from '../helpers/content';
-import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { makeAppDir, removeDir, startApp, strapiGlobal, type TestApp } from '../helpers/strapi';
 import { CLI_RUN } from '../../server/src/run-mode';
 import { seal } from '../../server/src/settings/crypto';
 import { PLACE, docs, remoteOf, until } from '../helpers/sync';
@@ -133,21 +133,21 @@ test('the boot re-seal never writes over a save made meanwhile, and the CLI does
   // A CI job's keys need not be the servers': the CLI's boot leaves the stored secret as it is.
   const stale = seal(emulator.clientSecret, { appKeys: ['keyB'] });
   await pluginStore().set({ key: 'settings', value: { ...(await value()), clientSecret: stale } });
-  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  strapiGlobal()[CLI_RUN] = {};
   try {
     await boot('keyD,keyB');
   } finally {
-    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+    delete strapiGlobal()[CLI_RUN];
   }
   expect(await storedSecret()).toBe(stale);
   expect((await app!.sync().status()).credentialsError).toBeNull();
 
   // Nor does it raise the credentials alert when its keys open nothing: it says so in its output.
-  (globalThis as Record<symbol, unknown>)[CLI_RUN] = {};
+  strapiGlobal()[CLI_RUN] = {};
   try {
     await boot('keyE');
   } finally {
-    delete (globalThis as Record<symbol, unknown>)[CLI_RUN];
+    delete strapiGlobal()[CLI_RUN];
   }
   expect((await app!.sync().status()).credentialsError).toMatch(/cannot be read/);
   await new Promise((r) => setTimeout(r, 1_000));
