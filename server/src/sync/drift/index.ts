@@ -19,7 +19,7 @@ export type { DriftGroup, DriftReport, RepairOutcome } from '../../../../shared/
 
 const STORE_KEY = 'drift';
 
-interface DriftStored {
+export interface DriftStored {
   report: DriftReport | null;
   lastRepair: RepairOutcome | null;
   /** the last scheduled run, by whichever instance ran it */

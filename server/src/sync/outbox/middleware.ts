@@ -29,7 +29,7 @@ interface WriteParams {
  * as a union over every registered uid and action, whose params differ; register.ts hands the
  * middleware to `strapi.documents.use` with one cast at that boundary.
  */
-interface WriteContext {
+export interface WriteContext {
   uid: string;
   action: string;
   params?: WriteParams | null;
