@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 
 export interface BatcherOptions<K> {
-  /** most items in one run; the rest go to the next run, started at once */
+  /** most items in one run; the rest go to the next, started at once */
   maxSize?: number;
   /** items that must not share a run (e.g. two upserts of one row, which PostgreSQL refuses in one statement) */
   keyOf?: (item: K) => string;

@@ -17,9 +17,8 @@ const dialectOf = (strapi: Core.Strapi) => {
 };
 
 /**
- * In an upsert's update part, the value the INSERT proposed for `column`, for SQL that computes
- * from it (knex's merge() names only a whole column): `excluded.col` on PostgreSQL and SQLite,
- * `VALUES(col)` on MySQL and MariaDB (MariaDB has no row alias).
+ * In an upsert's update part, the value the INSERT proposed for `column` (knex's merge() names only
+ * a whole column): `excluded.col` on PostgreSQL and SQLite, `VALUES(col)` on MySQL and MariaDB.
  */
 export const proposed = (strapi: Core.Strapi, column: string) => {
   const knex = strapi.db.connection;
@@ -31,10 +30,7 @@ export const proposed = (strapi: Core.Strapi, column: string) => {
 /** What a multi-row insert does with a row whose unique key (`on`) is taken: the columns that take the proposed value, or the SQL each takes. */
 export type OnConflict = { on: string[]; set: string[] | Record<string, Knex.Raw> };
 
-/**
- * A multi-row insert of rows that have the columns of the first one, or an upsert with
- * `conflict`, in statements of up to 200 rows (knex's `onConflict().merge()` speaks each dialect).
- */
+/** A multi-row insert (an upsert with `conflict`) of rows that have the columns of the first one. */
 export async function insertRows(
   db: Knex,
   table: string,
@@ -43,8 +39,7 @@ export async function insertRows(
 ): Promise<void> {
   if (!rows.length) return;
   const columns = Object.keys(rows[0]);
-  // Every row is checked before the first statement runs: a bad row in a later statement must not
-  // leave the earlier ones written.
+  // Checked before the first statement, which must not be written when a later one fails.
   const values = valuesOf(table, columns, rows);
   // At most 200 rows, and never more bindings than any of the databases takes.
   const size = Math.max(1, Math.min(200, Math.floor(10_000 / columns.length)));
@@ -75,15 +70,16 @@ const isPlainObject = (value: unknown) => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Creates an index unless it is there already. */
-export async function createIndexIfMissing(
+/** An index Strapi's schema cannot declare, named after its table; idempotent, run at every boot. */
+export async function ensureIndex(
   strapi: Core.Strapi,
   table: string,
-  name: string,
+  suffix: string,
   columns: string[],
-  unique: boolean
+  { unique = false } = {}
 ) {
   const knex = strapi.db.connection;
+  const name = `${table}_${suffix}`;
   if (dialectOf(strapi) === 'mysql') {
     // MySQL 8 has no CREATE INDEX IF NOT EXISTS; raw: the current database is a function call.
     const where = { table_schema: knex.raw('DATABASE()'), table_name: table, index_name: name };
@@ -101,10 +97,7 @@ export async function createIndexIfMissing(
   );
 }
 
-/**
- * The decimals the database keeps in a numeric column, read from the database itself; null on
- * SQLite (whose `decimal` keeps what it is given) or when the column is not found.
- */
+/** The decimals a numeric column keeps; null on SQLite (whose `decimal` keeps all) or for no such column. */
 export async function decimalScale(
   strapi: Core.Strapi,
   table: string,

@@ -11,8 +11,8 @@ const onlineWhere = (model: SchemaModel | undefined): Record<string, unknown> =>
   model?.options?.draftAndPublish ? { publishedAt: { $notNull: true } } : {};
 
 /**
- * Keys of the entries of `uid` that are online — published, or saved without draft & publish —
- * and match `where`, a page at a time in id order from `after` (a cursor that survives a restart).
+ * Keys of the online entries of `uid` that match `where`, a page at a time in id order from
+ * `after` (a cursor that survives a restart).
  */
 export async function* onlineKeyPages(
   strapi: Core.Strapi,
@@ -46,10 +46,7 @@ export async function* onlineKeyPages(
   }
 }
 
-/**
- * States of `uid` whose entry is no longer online (unpublished, deleted): their remote objects
- * must go too. A page of states at a time, from the state id `after`.
- */
+/** States of `uid` whose entry is no longer online (unpublished, deleted), a page at a time from `after`. */
 export async function* goneStatePages(
   strapi: Core.Strapi,
   states: StateStore,

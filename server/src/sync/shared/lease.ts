@@ -21,9 +21,7 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
   const take = async (free: (q: Knex.QueryBuilder) => unknown, slot: number) => {
     const { col, row } = lease();
     const n = await row()
-      .andWhere((q) => {
-        free(q);
-      })
+      .andWhere(free)
       .update({ [col('slot')]: slot, [col('owner')]: owner, [col('updatedAt')]: new Date() });
     return Number(n) === 1;
   };

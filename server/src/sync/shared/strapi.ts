@@ -2,16 +2,12 @@ import type { Core, Modules, UID } from '@strapi/strapi';
 import type { SchemaModel } from '../../mapping/types';
 
 /**
- * The boundary between the plugin's run-time uids and Strapi's types. Strapi types uids as the
- * literal union of the app's generated registry; the plugin learns them at run time (from its
- * mappings), so a uid is only asserted to be one here, once, instead of `as any` at every call.
+ * The boundary between the plugin's run-time uids (from its mappings) and Strapi's types, a literal
+ * union of the app's generated registry: a uid is asserted here once, not `as any` at every call.
  */
 export const contentTypeUid = (uid: string) => uid as UID.ContentType;
 
-/**
- * `strapi.getModel(uid)` as the plugin reads it: only the keys it uses, and `undefined` for a uid
- * Strapi does not know (which its type does not admit, but which happens at run time).
- */
+/** `strapi.getModel(uid)` as the plugin reads it: `undefined` for a uid Strapi does not know (its type says never). */
 export const modelOf = (strapi: Core.Strapi, uid: string): SchemaModel | undefined =>
   strapi.getModel(uid as UID.Schema);
 
@@ -19,9 +15,8 @@ export const modelOf = (strapi: Core.Strapi, uid: string): SchemaModel | undefin
 export type Row = Record<string, unknown>;
 
 /**
- * The Document Service of a run-time uid, its answers read as plain rows. The params the plugin
- * builds (populate from its mappings) are checked by Strapi when it runs the query; its static
- * types, made for an app's generated uids, cannot, so they are asserted once here.
+ * The Document Service of a run-time uid, its answers read as plain rows: the params the plugin
+ * builds are checked by Strapi at run time, which its static types cannot, so they are asserted.
  */
 export const documentsOf = (strapi: Core.Strapi, uid: string) => {
   const service = strapi.documents(contentTypeUid(uid));

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { groupBy } from './batcher';
-import { createIndexIfMissing } from './dialect';
 import type { EntryKey } from './types';
 
 export const OUTBOX_UID = 'plugin::location-content.outbox-entry';
@@ -34,16 +33,7 @@ export function tableInfo(strapi: Core.Strapi, uid: string): TableInfo {
   return info;
 }
 
-/** Indexes Strapi's schema cannot declare; idempotent, run at every boot. */
-export async function ensureIndex(
-  strapi: Core.Strapi,
-  table: string,
-  name: string,
-  columns: string[],
-  opts: { unique?: boolean } = {}
-) {
-  await createIndexIfMissing(strapi, table, `${table}_${name}`, columns, Boolean(opts.unique));
-}
+export { ensureIndex } from './dialect';
 
 let rowsMade = 0;
 const processTag = randomUUID().replace(/-/g, '').slice(0, 8);
@@ -61,8 +51,8 @@ const rowDocumentId = (at: Date) => {
 
 /**
  * A row the plugin inserts: `columns` (later sets win), a document id (Strapi's cuid2 hashes with
- * SHA-3, which cost more than the rest of a batched insert) and the two timestamps. Built by
- * assignment, not by a spread: such literals went to V8's old generation (bench:memory).
+ * SHA-3, which cost more than the rest of a batched insert) and the timestamps. Built by assignment:
+ * spread literals went to V8's old generation (bench:memory).
  */
 export const newRow = (
   col: (attr: string) => string,
@@ -95,9 +85,13 @@ export function* keySlices(keys: EntryKey[], col: (attr: string) => string) {
   }
 }
 
-/** The columns of an entry's key, in every plugin table. */
-export const entryKeyColumns = (col: (attr: string) => string) => [
-  col('contentType'),
-  col('entryDocumentId'),
-  col('entryLocale'),
-];
+/** The attributes of an entry's key, in every plugin table, and their columns. */
+export const ENTRY_KEY = ['contentType', 'entryDocumentId', 'entryLocale'];
+export const entryKeyColumns = (col: (attr: string) => string) => ENTRY_KEY.map(col);
+
+/** Those columns with the values of `key`: a row's key, or the WHERE of one entry. */
+export const entryColumns = (col: (attr: string) => string, key: EntryKey) => ({
+  [col('contentType')]: key.contentType,
+  [col('entryDocumentId')]: key.documentId,
+  [col('entryLocale')]: key.locale,
+});

@@ -10,29 +10,27 @@ import { insertRows } from '../shared/dialect';
 import { keyString } from '../shared/keys';
 import {
   ensureIndex,
+  entryColumns,
   entryKeyColumns,
   newRow,
   REF_UID,
   STATE_UID,
   tableInfo,
 } from '../shared/tables';
-import type { EntryKey, SyncStatus } from '../shared/types';
-import type { ResourceKind } from '../../remote/types';
+import type { EntryKey, EntryState, SyncStatus } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { createStateReads } from './reads';
 import { createStateRefs } from './refs';
 
-export interface StateRecord extends EntryKey {
+/** A state row as the plugin reads it: the entry's answer (EntryState) with dates, and what pushes keep. */
+export interface StateRecord extends Omit<
+  EntryState,
+  'lastErrorAt' | 'lastSyncedAt' | 'queued' | 'viewUrl'
+> {
   id?: number;
-  resource: ResourceKind;
-  remoteId: number | null;
   payloadHash: string | null;
-  status: SyncStatus;
-  attempts: number;
-  lastError: string | null;
   lastErrorAt: Date | null;
   lastSyncedAt: Date | null;
-  mediaUrl: string | null;
   members: number[] | null;
   /**
    * related entries the last payload used, with the role they played (category, pinpoint, member, list);
@@ -58,48 +56,35 @@ const jsonIn = (v: unknown) => {
   }
 };
 const dateIn = (v: unknown) => (v == null ? null : new Date(v as string | number | Date));
+const asIs = (v: unknown) => v ?? null;
 
-/** The fields a state row holds, in the order every write names them (one statement per shape). */
-const FIELDS = [
-  'contentType',
-  'documentId',
-  'locale',
-  'resource',
-  'remoteId',
-  'payloadHash',
-  'status',
-  'attempts',
-  'lastError',
-  'lastErrorAt',
-  'lastSyncedAt',
-  'mediaUrl',
-  'members',
-  'membershipErrors',
-  'createStartedAt',
-  'createFingerprint',
-  'pushedFields',
-  'refs',
-] as const;
-const READ_FIELDS = [...FIELDS, 'updatedAt'] as const;
+/** The fields a state row holds and how each is read, in the order every write names them (one statement per shape). */
+const FIELDS = {
+  contentType: asIs,
+  documentId: asIs,
+  locale: (v: unknown) => v ?? '',
+  resource: asIs,
+  remoteId: (v: unknown) => (v == null ? null : Number(v)),
+  payloadHash: asIs,
+  status: asIs,
+  attempts: (v: unknown) => Number(v ?? 0),
+  lastError: asIs,
+  lastErrorAt: dateIn,
+  lastSyncedAt: dateIn,
+  mediaUrl: asIs,
+  members: jsonIn,
+  membershipErrors: jsonIn,
+  createStartedAt: dateIn,
+  createFingerprint: jsonIn,
+  pushedFields: jsonIn,
+  refs: jsonIn,
+} satisfies Partial<Record<keyof StateRecord, (v: unknown) => unknown>>;
+const READERS = Object.entries({ ...FIELDS, updatedAt: dateIn });
+const WRITERS = Object.entries(FIELDS) as Array<[keyof StateRecord, unknown]>;
 const COLUMN: Partial<Record<keyof StateRecord, string>> = {
   documentId: 'entryDocumentId',
   locale: 'entryLocale',
 };
-const READ: Partial<Record<keyof StateRecord, (v: unknown) => unknown>> = {
-  locale: (v) => v ?? '',
-  remoteId: (v) => (v == null ? null : Number(v)),
-  attempts: (v) => Number(v ?? 0),
-  lastErrorAt: dateIn,
-  lastSyncedAt: dateIn,
-  createStartedAt: dateIn,
-  updatedAt: dateIn,
-  members: jsonIn,
-  refs: jsonIn,
-  membershipErrors: jsonIn,
-  createFingerprint: jsonIn,
-  pushedFields: jsonIn,
-};
-const isJson = (k: keyof StateRecord) => READ[k] === jsonIn;
 
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
 export function createStateRows(strapi: Core.Strapi) {
@@ -109,8 +94,7 @@ export function createStateRows(strapi: Core.Strapi) {
   const fromRow = (r: Record<string, unknown>): StateRecord => {
     const { col } = info();
     const record: Record<string, unknown> = { id: r.id };
-    for (const k of READ_FIELDS)
-      record[k] = (READ[k] ?? ((v: unknown) => v ?? null))(r[col(COLUMN[k] ?? k)]);
+    for (const [k, read] of READERS) record[k] = read(r[col(COLUMN[k as keyof StateRecord] ?? k)]);
     return record as unknown as StateRecord;
   };
 
@@ -118,9 +102,10 @@ export function createStateRows(strapi: Core.Strapi) {
   const toRow = (s: Partial<StateRecord>) => {
     const { col } = info();
     const row: Record<string, unknown> = {};
-    for (const k of FIELDS) {
+    for (const [k, read] of WRITERS) {
       if (!(k in s)) continue;
-      row[col(COLUMN[k] ?? k)] = isJson(k) && s[k] != null ? JSON.stringify(s[k]) : (s[k] ?? null);
+      row[col(COLUMN[k] ?? k)] =
+        read === jsonIn && s[k] != null ? JSON.stringify(s[k]) : (s[k] ?? null);
     }
     return row;
   };
@@ -129,7 +114,7 @@ export function createStateRows(strapi: Core.Strapi) {
 }
 
 export type StateRows = ReturnType<typeof createStateRows>;
-type Patch = Partial<StateRecord> & { resource: ResourceKind };
+type Patch = Partial<StateRecord> & Pick<StateRecord, 'resource'>;
 
 export const createStateStore = (strapi: Core.Strapi) => {
   const rows = createStateRows(strapi);
@@ -194,13 +179,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     remove: async (key: EntryKey) => {
       await knex().transaction(async (trx) => {
         const { table, col } = info();
-        await trx(table)
-          .where({
-            [col('contentType')]: key.contentType,
-            [col('entryDocumentId')]: key.documentId,
-            [col('entryLocale')]: key.locale,
-          })
-          .del();
+        await trx(table).where(entryColumns(col, key)).del();
         await writeRefs(trx, [extend(key, { refs: [] })]);
       });
     },

@@ -3,7 +3,7 @@ import { createBatcher } from '../shared/batcher';
 import { keyString, toKey } from '../shared/keys';
 import type { EntryKey, SyncStatus } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
-import { keySlices, OUTBOX_UID, tableInfo } from '../shared/tables';
+import { ENTRY_KEY, keySlices, OUTBOX_UID, tableInfo } from '../shared/tables';
 import type { StateRecord, StateRows } from '.';
 
 type Table = ReturnType<typeof tableInfo>;
@@ -11,9 +11,13 @@ type Table = ReturnType<typeof tableInfo>;
 const entryIn = (knex: Knex, table: Table, other: Table) =>
   function (this: Knex.QueryBuilder) {
     this.select(knex.raw('1')).from(other.table);
-    for (const c of ['contentType', 'entryDocumentId', 'entryLocale'])
+    for (const c of ENTRY_KEY)
       this.whereRaw('??.?? = ??.??', [other.table, other.col(c), table.table, table.col(c)]);
   };
+
+/** The rows of a grouped count, `n` as a number (knex types them as `{ n }` alone, without the groups). */
+const counts = async <T>(query: PromiseLike<unknown>) =>
+  ((await query) as Array<T & { n: string | number }>).map((r) => ({ ...r, n: Number(r.n) }));
 
 export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
@@ -52,12 +56,10 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
   };
 
   /**
-   * Pending entries with nothing queued for them, untouched for `olderThanMs`: nothing would ever
-   * push them. One page of candidates (by id, after `after`) per call; `next` is where the next
-   * call goes on (0 at the end), so entries left out do not hide the others for ever. An entry
-   * waiting for one that has no remote id yet is not stranded: that one re-queues it when it gets
-   * its id. Only when every entry it waits for has had an id for `olderThanMs`, and nothing
-   * re-queued it, is it lost.
+   * Pending entries nothing is queued for, untouched for `olderThanMs`: one page of candidates (by
+   * id, after `after`) per call, `next` where the next goes on (0 at the end). One waiting for an
+   * entry without a remote id is not lost: that one re-queues it when it gets its id (if it has had
+   * it for `olderThanMs`, and nothing re-queued it, it is).
    */
   const stranded = async (olderThanMs: number, limit: number, after = 0) => {
     const { table, col } = info();
@@ -91,40 +93,31 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
       const row = await byRemoteId(resource, remoteId).first();
       return row ? fromRow(row) : null;
     },
-    countBy: async () => {
+    countBy: () => {
       const { table, col } = info();
-      // (knex's count() types its rows as { n } alone, dropping the columns selected before it.)
-      const rows = (await knex()(table)
-        .select({
-          contentType: col('contentType'),
-          resource: col('resource'),
-          status: col('status'),
-        })
-        .count({ n: '*' })
-        .groupBy(col('contentType'), col('resource'), col('status'))) as unknown as Array<{
-        contentType: string;
-        resource: ResourceKind;
-        status: SyncStatus;
-        n: string | number;
-      }>;
-      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+      const by = {
+        contentType: col('contentType'),
+        resource: col('resource'),
+        status: col('status'),
+      };
+      return counts<Pick<StateRecord, 'contentType' | 'resource' | 'status'>>(
+        knex()(table).select(by).count({ n: '*' }).groupBy(Object.values(by))
+      );
     },
     /**
      * Entries queued for their first push (an upsert in the outbox, no state yet), per content
      * type: pending like the others on their way (the entry's own answer calls them so too).
      */
-    countQueuedFirstPushes: async () => {
+    countQueuedFirstPushes: () => {
       const outbox = tableInfo(strapi, OUTBOX_UID);
-      const rows = (await knex()(outbox.table)
-        .select({ contentType: outbox.col('contentType') })
-        .count({ n: '*' })
-        .where(outbox.col('operation'), 'upsert')
-        .whereNotExists(entryIn(knex(), outbox, info()))
-        .groupBy(outbox.col('contentType'))) as unknown as Array<{
-        contentType: string;
-        n: string | number;
-      }>;
-      return rows.map((r) => ({ contentType: r.contentType, n: Number(r.n) }));
+      return counts<{ contentType: string }>(
+        knex()(outbox.table)
+          .select({ contentType: outbox.col('contentType') })
+          .count({ n: '*' })
+          .where(outbox.col('operation'), 'upsert')
+          .whereNotExists(entryIn(knex(), outbox, info()))
+          .groupBy(outbox.col('contentType'))
+      );
     },
     listByStatus: async (status: SyncStatus, limit: number) => {
       const { table, col } = info();

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { createBatcher } from '../shared/batcher';
-import { keySlices } from '../shared/tables';
+import { ENTRY_KEY, entryColumns, keySlices } from '../shared/tables';
 import { keyString } from '../shared/keys';
 import { insertRows } from '../shared/dialect';
 import type { EntryKey } from '../shared/types';
@@ -37,13 +37,12 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
     const refs = refInfo();
     for (const where of keySlices(records, refs.col)) await trx(refs.table).modify(where).del();
     const rows = records.flatMap((r) =>
-      (r.refs ?? []).map((ref) => ({
-        [refs.col('contentType')]: r.contentType,
-        [refs.col('entryDocumentId')]: r.documentId,
-        [refs.col('entryLocale')]: r.locale,
-        [refs.col('target')]: keyString(ref),
-        [refs.col('role')]: ref.role ?? null,
-      }))
+      (r.refs ?? []).map((ref) =>
+        Object.assign(entryColumns(refs.col, r), {
+          [refs.col('target')]: keyString(ref),
+          [refs.col('role')]: ref.role ?? null,
+        })
+      )
     );
     await insertRows(trx, refs.table, rows);
   };
@@ -56,12 +55,7 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
     for (let i = 0; i < targets.length; i += 500) {
       const rows = await knex()(table)
         .join(refs.table, (j: Knex.JoinClause) => {
-          j.on(`${refs.table}.${refs.col('contentType')}`, `${table}.${col('contentType')}`)
-            .andOn(
-              `${refs.table}.${refs.col('entryDocumentId')}`,
-              `${table}.${col('entryDocumentId')}`
-            )
-            .andOn(`${refs.table}.${refs.col('entryLocale')}`, `${table}.${col('entryLocale')}`);
+          for (const c of ENTRY_KEY) j.andOn(`${refs.table}.${refs.col(c)}`, `${table}.${col(c)}`);
         })
         .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
         .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
