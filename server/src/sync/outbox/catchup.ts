@@ -11,7 +11,6 @@ import { getService } from '../../utils';
 
 const STORE_UID = 'strapi::core-store';
 const MARKER_PREFIX = 'plugin_location-content_run_';
-
 /** How often a running instance says it is alive. */
 const INTERVAL_MS = 30_000;
 /** How far before a dead instance's last beat its unwritten intents may go back. */
@@ -50,18 +49,14 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
 
   /** A row of Strapi's core store: `value` is the JSON this file wrote. */
   const markerOf = (row: StoreRow): Marker => {
+    let v: Omit<Marker, 'key' | 'beat'> & { beat?: unknown } = {};
     try {
-      const v = JSON.parse(row.value);
-      const beat = Number(v?.beat);
-      return {
-        key: row.key,
-        beat: Number.isFinite(beat) ? beat : null,
-        pid: v?.pid,
-        host: v?.host,
-      };
+      v = JSON.parse(row.value) ?? {};
     } catch {
-      return { key: row.key, beat: null };
+      // unreadable: no beat, so dead
     }
+    const beat = Number(v.beat);
+    return { key: row.key, beat: Number.isFinite(beat) ? beat : null, pid: v.pid, host: v.host };
   };
 
   const processGone = (pid: number) => {
@@ -104,7 +99,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     return items.length;
   };
 
-  /** Published (or, without draft & publish, saved) versions changed since `since`. */
+  /** Online versions (published, or saved without draft & publish) changed since `since`. */
   const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
     const model = modelOf(strapi, uid);
     if (!model) return 0;
@@ -193,5 +188,3 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     },
   };
 }
-
-export type CatchUp = ReturnType<typeof createCatchUp>;

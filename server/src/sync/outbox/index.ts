@@ -9,7 +9,14 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../shared/batcher';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
-import { ensureIndex, entryKeyColumns, newRow, OUTBOX_UID, tableInfo } from '../shared/tables';
+import {
+  ensureIndex,
+  entryColumns,
+  entryKeyColumns,
+  newRow,
+  OUTBOX_UID,
+  tableInfo,
+} from '../shared/tables';
 import type { Row } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
 import type { ResourceKind } from '../../remote/types';
@@ -38,12 +45,9 @@ export interface EnqueueItem extends EntryKey {
   reason: string;
   operation?: 'upsert' | 'delete';
   resyncJob?: string | null;
-  /** ms from now; 0 = due at once */
+  /** ms from now */
   delayMs?: number;
-  /**
-   * An editor's change: the row waits until the entry has been quiet for `settleMs`, so a burst
-   * of saves is one push, but never past `maxWaitMs` after the burst began.
-   */
+  /** An editor's change: due once the entry is quiet for `settleMs`, never past `maxWaitMs` after the burst began. */
   settle?: { settleMs: number; maxWaitMs: number };
   /** with `settle`: a lone change, due at once, that opens the settle window for the ones after it */
   leading?: boolean;
@@ -56,15 +60,18 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, OUTBOX_UID);
   const knex = () => strapi.db.connection;
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  /** Rows of `ids` this instance holds. */
   const held = (ids: number[]) => {
     const { table, col } = info();
     return knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner);
   };
-  /** No lease, and `extra`. */
   const unleased = (extra: Record<string, unknown> = {}) => {
     const { col } = info();
     return Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
+  };
+  /** Nobody holds the row (or its lease ran out). */
+  const unheld = (now: number) => (w: Knex.QueryBuilder) => {
+    const { col } = info();
+    w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now);
   };
 
   const ensureIndexes = async () => {
@@ -76,46 +83,39 @@ export const createOutbox = (strapi: Core.Strapi) => {
   };
 
   /**
-   * One row per entry: a later change of an entry already waiting only reschedules it and
-   * bumps its generation, so a push in flight knows it must run once more.
-   * Editors' changes (`settle`) move the row later, up to the end of its settle window;
-   * other work (dependencies, resync, retries asked by an editor) moves it sooner.
+   * One row per entry: a later change only reschedules it and bumps its generation, so a push in
+   * flight knows it must run once more. Editors' changes (`settle`) move the row later, up to the
+   * end of its settle window; other work (dependencies, resync, retries) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
-    for (const settle of [false, true]) {
-      const some = items.filter((it) => Boolean(it.settle) === settle);
-      if (some.length) await upsertRows(some, settle);
-    }
-  };
-
-  const upsertRows = async (items: EnqueueItem[], settle: boolean) => {
     const { table, col } = info();
     const now = Date.now();
     const at = new Date(now);
-    const rows = items.map((it) =>
-      newRow(col, at, {
-        [col('contentType')]: it.contentType,
-        [col('entryDocumentId')]: it.documentId,
-        [col('entryLocale')]: it.locale,
-        [col('operation')]: it.operation ?? 'upsert',
-        [col('reason')]: it.reason,
-        [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
-        [col('settleBy')]:
-          now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
-        [col('priority')]: priorityOf(it.resource),
-        [col('generation')]: 0,
-        [col('attempts')]: 0,
-        [col('resyncJob')]: it.resyncJob ?? null,
-      })
-    );
-    await insertRows(knex(), table, rows, conflictOf(settle));
+    for (const settle of [false, true]) {
+      const rows = items
+        .filter((it) => Boolean(it.settle) === settle)
+        .map((it) =>
+          newRow(col, at, entryColumns(col, it), {
+            [col('operation')]: it.operation ?? 'upsert',
+            [col('reason')]: it.reason,
+            [col('dueAt')]:
+              now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
+            [col('settleBy')]:
+              now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
+            [col('priority')]: priorityOf(it.resource),
+            [col('generation')]: 0,
+            [col('attempts')]: 0,
+            [col('resyncJob')]: it.resyncJob ?? null,
+          })
+        );
+      await insertRows(knex(), table, rows, conflictOf(settle));
+    }
   };
 
   const conflicts = new Map<boolean, OnConflict>();
   /** What a new row does to the one of its entry already waiting: the same objects every time. */
   const conflictOf = (settle: boolean): OnConflict => {
-    const known = conflicts.get(settle);
-    if (known) return known;
+    if (conflicts.has(settle)) return conflicts.get(settle)!;
     const { table, col } = info();
     const k = knex();
     const mine = (column: string) => k.raw('??.??', [table, col(column)]);
@@ -141,7 +141,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return conflict;
   };
 
-  /** A row as the database gives it: the columns are the plugin's own, written by this file. */
   const toRow = (r: Row): OutboxRow => {
     const { col } = info();
     return {
@@ -159,8 +158,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
   };
 
   /**
-   * Lease up to `limit` due rows to this instance. The lease conditions are repeated in the
-   * outer WHERE so that PostgreSQL re-checks them on rows another instance just leased.
+   * Leases up to `limit` due rows. The UPDATE repeats the conditions: PostgreSQL re-checks them on
+   * rows another instance just leased.
    */
   const claim = async (limit: number, leaseMs: number): Promise<OutboxRow[]> => {
     const { table, col } = info();
@@ -170,10 +169,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
     for (let round = 0; round < 3 && claimed.length < limit; round++) {
       const now = Date.now();
       const until = now + leaseMs;
-      const free = (q: Knex.QueryBuilder) =>
-        q
-          .where(col('dueAt'), '<=', now)
-          .andWhere((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now));
+      const free = (q: Knex.QueryBuilder) => q.where(col('dueAt'), '<=', now).andWhere(unheld(now));
       // The candidates are read first, so the rows returned are only this claim's, even when an
       // earlier claim or renewal of this instance wrote the same lease end in the same millisecond.
       const ids = (
@@ -194,13 +190,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
     }
     return claimed;
   };
-
-  /**
-   * Done: the row goes, unless the entry changed while it was pushed; then it runs again once
-   * its changes settle, in a new settle window of `windowMs`. True when the row is gone.
-   */
-  const complete = (row: OutboxRow, windowMs = 0): Promise<boolean> =>
-    completions.load({ row, windowMs });
 
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
   const completions = createBatcher(
@@ -237,7 +226,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
     ensureIndexes,
     enqueue,
     claim,
-    complete,
+    /**
+     * Done: the row goes (true), unless the entry changed while it was pushed; then it runs again
+     * once its changes settle, in a new settle window of `windowMs`.
+     */
+    complete: (row: OutboxRow, windowMs = 0): Promise<boolean> =>
+      completions.load({ row, windowMs }),
     /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
     retryLater: async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
       const { col } = info();
@@ -266,19 +260,14 @@ export const createOutbox = (strapi: Core.Strapi) => {
       const { table, col } = info();
       const now = Date.now();
       const row = await knex()(table)
-        .where((w) => w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now))
+        .where(unheld(now))
         .min({ next: col('dueAt') })
         .first();
       return row?.next == null ? null : Number(row.next);
     },
     isQueued: async (key: EntryKey) => {
       const { table, col } = info();
-      const where = {
-        [col('contentType')]: key.contentType,
-        [col('entryDocumentId')]: key.documentId,
-        [col('entryLocale')]: key.locale,
-      };
-      return Boolean(await knex()(table).where(where).first('id'));
+      return Boolean(await knex()(table).where(entryColumns(col, key)).first('id'));
     },
     countForJob: async (job: string) => {
       const { table, col } = info();

@@ -8,14 +8,11 @@ import { extend } from '../../utils/objects';
 export interface IntentBufferOptions {
   /** writes intents to the outbox (one multi-row upsert) */
   write: (items: EnqueueItem[]) => Promise<void>;
-  /**
-   * After a write: `leading` when a lone change was in it (the worker must run at once),
-   * else `nextDueAt`, when the first of the written rows becomes due.
-   */
+  /** After a write: `leading` when a lone change was in it (the worker runs at once), else when the first row is due. */
   written: (info: { leading: boolean; nextDueAt: number | null }) => void;
   /** how long a change that follows another one of its entry may wait in memory */
   windowMs: () => number;
-  /** wait before writing again after a failed write; doubles on each failure in a row, up to `retryMaxMs` */
+  /** wait after a failed write; doubles on each failure in a row, up to `retryMaxMs` */
   retryMs?: number;
   retryMaxMs?: number;
   /** distinct entries kept in memory while the outbox cannot be written; changes of others past it are dropped */
@@ -51,6 +48,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   // transaction): the write must never run inside, or keep alive, the caller's context.
   const resource = new AsyncResource('location-content-intents');
   const run = resource.bind(() => {
+    cancelTimers();
     void flush();
   });
 
@@ -63,11 +61,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   };
 
   const scheduleNow = () => {
-    if (immediate) return;
-    immediate = setImmediate(() => {
-      immediate = undefined;
-      run();
-    });
+    immediate ??= setImmediate(run);
     immediate.unref?.();
   };
 
@@ -76,11 +70,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     if (timer && timerAt <= at) return;
     clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      run();
-    }, ms);
+    timer = setTimeout(run, ms);
     timer.unref?.();
   };
 
@@ -116,7 +106,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
       leading = leading || Boolean(lead) || !it.settle;
       merge(keyString(it), { item, first: at, last: at, leading: Boolean(lead) || !it.settle });
     }
-    // While the outbox cannot be written, the retry's backoff decides when to try again.
+    // While the outbox cannot be written, the retry's backoff decides.
     if (failing) return;
     if (leading) scheduleNow();
     else scheduleIn(Math.max(0, o.windowMs()));
@@ -216,5 +206,3 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     stop: cancelTimers,
   };
 }
-
-export type IntentBuffer = ReturnType<typeof createIntentBuffer>;

@@ -25,9 +25,8 @@ interface WriteParams {
 }
 
 /**
- * What the middleware reads of Strapi's `Modules.Documents.Middleware.Context`. Strapi types it
- * as a union over every registered uid and action, whose params differ; register.ts hands the
- * middleware to `strapi.documents.use` with one cast at that boundary.
+ * What the middleware reads of Strapi's `Modules.Documents.Middleware.Context`, a union over every
+ * uid and action: register.ts hands the middleware to `strapi.documents.use` with one cast.
  */
 export interface WriteContext {
   uid: string;
@@ -47,17 +46,11 @@ interface MiddlewareDeps {
   settle: () => { settleMs: number; maxWaitMs: number };
   /** locales a document has, in the database or in the sync state */
   localesOf: (contentType: string, documentId: string) => Promise<string[]>;
-  /**
-   * Takes the intents of a committed change. It must not make the save wait for a write
-   * (services/outbox.ts buffers them); a promise it returns is awaited, a throw is logged.
-   */
+  /** Takes a committed change's intents without making the save wait (a promise is awaited, a throw logged). */
   record: (items: EnqueueItem[]) => void | Promise<void>;
 }
 
-/**
- * Records the intent of a change, after the change is done. It never calls the remote and
- * never fails the editor's action: the worker reads the entry afterwards.
- */
+/** Records the intent of a change once it is done; never calls the remote, never fails the editor's action. */
 export function createDocumentMiddleware(deps: MiddlewareDeps) {
   const { strapi } = deps;
 
@@ -66,23 +59,6 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     // A draft save changes nothing online: only these actions change the published version.
     if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
     return (action === 'create' || action === 'update') && params?.status === 'published';
-  };
-
-  const intentsFor = (
-    ctx: WriteContext,
-    resource: ResourceKind | undefined,
-    documentId: string,
-    locales: string[]
-  ): EnqueueItem[] => {
-    const settle = deps.settle();
-    return locales.map((locale) => ({
-      contentType: ctx.uid,
-      documentId,
-      locale,
-      resource,
-      reason: ctx.action,
-      settle,
-    }));
   };
 
   /** A localized change whose locales must be looked up (default locale, every locale). */
@@ -102,17 +78,26 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     const documentId: string | undefined =
       params.documentId ?? written?.documentId ?? written?.entries?.[0]?.documentId;
     if (!documentId) return [];
-    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(ctx, resource, documentId, ['']);
-    // needsLookup is false here: the locale is one string other than '*'.
-    if (!needsLookup(model, params))
-      return intentsFor(ctx, resource, documentId, [params.locale as string]);
+    const settle = deps.settle();
+    const intentsFor = (locales: string[]) =>
+      locales.map((locale) => ({
+        contentType: ctx.uid,
+        documentId,
+        locale,
+        resource,
+        reason: ctx.action,
+        settle,
+      }));
+    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
+    // Else without a lookup, the locale is one string other than '*'.
+    if (!needsLookup(model, params)) return intentsFor([params.locale as string]);
     return (async () => {
       let locales: string[];
       if (params.locale === '*' || Array.isArray(params.locale)) {
         const known = await deps.localesOf(ctx.uid, documentId);
         locales = Array.isArray(params.locale) ? [...new Set([...params.locale, ...known])] : known;
       } else locales = [await strapi.plugin('i18n').service('locales').getDefaultLocale()];
-      return intentsFor(ctx, resource, documentId, locales);
+      return intentsFor(locales);
     })();
   };
 
