@@ -28,10 +28,7 @@ export type RemoteAnswer = { id: number; media_url?: string | null; image_url?: 
 /** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
-/**
- * What a push calls on the client's API of one resource. Each API takes its own request type;
- * the mapping of that resource made the payload, so the push hands it over as fields by name.
- */
+/** What a push calls on one resource's API, the payload (made by that resource's mapping) as fields by name. */
 export interface ResourceApi {
   create(payload: Record<string, unknown>): Promise<RemoteAnswer>;
   update(id: number, payload: Record<string, unknown>): Promise<RemoteAnswer>;
@@ -39,8 +36,7 @@ export interface ResourceApi {
 }
 
 export const api = (client: RemoteClient, resource: ResourceKind): ResourceApi =>
-  // The union of the four APIs has no callable create/update (their parameters differ): the
-  // resource picks the API whose request type the mapping's payload is.
+  // The union of the four APIs has no callable create/update (their parameters differ).
   ({
     pinpoint: client.pinpoints,
     event: client.events,

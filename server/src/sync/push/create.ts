@@ -14,18 +14,15 @@ import { api, isGone, requeueDependants, type RemoteAnswer } from './context';
 import { extend } from '../../utils/objects';
 
 /**
- * A POST that failed this way created nothing, so the next attempt need not look for it:
- * refused for good (4xx), never sent (its turn under the rate limit never came), or no token
- * to send it with (a 401 changes nothing). Anything else (a 5xx, a lost answer, a 2xx we
- * could not read) may have created the object.
+ * A POST that failed this way created nothing: refused for good (4xx), never sent (its turn under
+ * the rate limit never came), or no token to send it with. Anything else (a 5xx, a lost answer, a
+ * 2xx we could not read) may have created the object.
  */
 const createDidNotHappen = (err: unknown) =>
   err instanceof RemoteError &&
   (isRateLimitWait(err) ||
     err.path === TOKEN_PATH ||
     (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
-
-type Created = RemoteAnswer & { adopted: boolean };
 
 /** What a push sent and what the remote answered. */
 export type Sent = {
@@ -131,7 +128,7 @@ export function createCreator(strapi: Core.Strapi) {
     mapping: Mapping,
     state: StateRecord | null,
     payload: Record<string, unknown>
-  ): Promise<Created> => {
+  ): Promise<RemoteAnswer & { adopted: boolean }> => {
     const resource = mapping.resource;
     const fingerprint = fingerprintOf(resource, payload);
     const adopted = await claimLostCreate(client, key, resource, state, fingerprint);
@@ -161,10 +158,9 @@ export function createCreator(strapi: Core.Strapi) {
   };
 
   /**
-   * Updates the entry's remote object, or creates it when it has none. `reread` is the push's
-   * own reading of the state, so that a failure after the object was found gone counts from
-   * the state as it is then. `fieldsUnchanged`: the object's fields are those of the last push,
-   * and are not sent again.
+   * Updates the entry's remote object, or creates it when it has none. `reread`: the push's own
+   * reading of the state, so a failure after the object was found gone counts from the state then.
+   * `fieldsUnchanged`: the object's fields are those of the last push, not sent again.
    */
   const updateOrCreate = async (
     client: RemoteClient,
@@ -176,24 +172,14 @@ export function createCreator(strapi: Core.Strapi) {
     fieldsUnchanged = false
   ): Promise<Sent> => {
     const resource = mapping.resource;
-    if (state?.remoteId != null && fieldsUnchanged)
-      return {
-        remote: { id: state.remoteId },
-        sent: payload,
-        firstId: false,
-        adopted: false,
-        unsent: true,
-      };
     if (state?.remoteId != null) {
+      const id = state.remoteId;
+      if (fieldsUnchanged)
+        return { remote: { id }, sent: payload, firstId: false, adopted: false, unsent: true };
       try {
         const sent = withClears(mapping, state, payload);
-        const remote: RemoteAnswer = await api(client, resource).update(state.remoteId, sent);
-        return {
-          remote: extend(remote, { id: state.remoteId }),
-          sent,
-          firstId: false,
-          adopted: false,
-        };
+        const remote = extend(await api(client, resource).update(id, sent), { id });
+        return { remote, sent, firstId: false, adopted: false };
       } catch (err) {
         // Deleted on the remote by someone else: create it again rather than fail forever.
         if (!isGone(err)) throw err;

@@ -4,9 +4,8 @@ import type { ResourceKind } from '../../remote/types';
 import type { StateRecord } from '../state';
 
 /**
- * A list whose name and description are those its last push sent, so that only its members
- * changed (one got its remote id, say): the push makes the membership calls alone. The last
- * hash covered the payload and the members recorded since; refused members left none.
+ * A list whose name and description are those its last push sent: only its members changed, and
+ * the push makes the membership calls alone (the last hash covered payload and members).
  */
 export const onlyMembersChanged = (outcome: UpsertOutcome, state: StateRecord | null): boolean =>
   outcome.resource === 'list' &&

@@ -31,14 +31,10 @@ export function createPusher(strapi: Core.Strapi) {
   const { remove } = createRemover(strapi, creator);
 
   /**
-   * The refs of a state are rewritten (with their rows in the refs table) only when they change:
-   * most pushes of an entry use the same related entries as the last one.
+   * The refs (and their rows in the refs table) are rewritten only when they change, which most
+   * pushes do not. No state and no refs is none: refs rows are only ever written with their state.
    */
-  const refsIfChanged = (
-    state: StateRecord | null,
-    refs: NonNullable<StateRecord['refs']>
-  ): { refs?: StateRecord['refs'] } =>
-    // No state and no refs is none: refs rows are only ever written with their state.
+  const refsIfChanged = (state: StateRecord | null, refs: NonNullable<StateRecord['refs']>) =>
     JSON.stringify(state?.refs ?? []) === JSON.stringify(refs) ? {} : { refs };
 
   /**
@@ -56,10 +52,7 @@ export function createPusher(strapi: Core.Strapi) {
     }
   };
 
-  /**
-   * Brings the remote object of one entry to the entry's current published content.
-   * Never throws for an entry's own problem: the outcome says what happened.
-   */
+  /** Brings the remote object of one entry to its published content; never throws for the entry's own problem. */
   const push = async (key: EntryKey): Promise<PushResult> => {
     const mapping = getService('mappings', { strapi }).forContentType(key.contentType);
     if (!mapping) {
@@ -118,12 +111,12 @@ export function createPusher(strapi: Core.Strapi) {
           });
           await reread();
         }
-        return await fail(`${err.message}`, false, { mapping: true });
+        return await fail(err.message, false, { mapping: true });
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
       const refs = outcome.refs.map((r) => extend(toKey(r), { role: r.role }));
-      const blocking = outcome.unresolved.filter((u) => u.blocking).map((u) => toKey(u));
+      const blocking = outcome.unresolved.filter((u) => u.blocking).map(toKey);
       if (blocking.length) {
         // The refs it waits for are marked: the worker's sweep must tell waiting from stranded.
         const waitsFor = new Set(blocking.map(keyString));
@@ -180,15 +173,15 @@ export function createPusher(strapi: Core.Strapi) {
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
       if (outcome.members) {
-        let result: Awaited<ReturnType<typeof membershipDiff>>;
         try {
-          result = await membershipDiff(
+          const before = firstId ? [] : members;
+          ({ members, errors: membershipErrors } = await membershipDiff(
             client,
             resource,
             remoteId,
-            firstId ? [] : members,
+            before,
             outcome.members
-          );
+          ));
         } catch (err) {
           // The PUT left out is what finds a list deleted by someone else (and makes it again):
           // the next attempt sends it.
@@ -196,8 +189,6 @@ export function createPusher(strapi: Core.Strapi) {
           await states().upsert(key, { resource, payloadHash: null });
           return await fail(err.message, true, { httpStatus: err.status });
         }
-        members = result.members;
-        membershipErrors = result.errors;
       }
 
       // The answer's media URL when it has one (update answers are not documented); none once cleared.
@@ -239,12 +230,7 @@ export function createPusher(strapi: Core.Strapi) {
         changedId ? `${resource} got its remote id` : `${resource} changed`,
         changedId
       );
-      if (outcome.unresolved.length)
-        await recheck(
-          key,
-          resource,
-          outcome.unresolved.map((u) => toKey(u))
-        );
+      await recheck(key, resource, outcome.unresolved.map(toKey));
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
       return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
     } catch (err) {

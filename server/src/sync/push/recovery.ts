@@ -1,13 +1,10 @@
 import { RemoteError, type RemoteClient } from '../../remote';
-import type { Page, ResourceKind } from '../../remote/types';
+import type { ResourceKind } from '../../remote/types';
 import { nameKeyOf } from '../inventory/identity';
 import type { InventoryRow, InventoryTable } from '../inventory/table';
 import type { InventoryWalk } from '../inventory/walk';
 
-/**
- * What identifies the object a lost POST may have created: the fields the remote
- * echoes back, so it can be recognised in a listing.
- */
+/** What identifies the object a lost POST may have created in a listing: fields the remote echoes back. */
 export type Fingerprint = {
   name: string;
   latitude?: number;
@@ -16,7 +13,6 @@ export type Fingerprint = {
   start?: string;
 };
 
-/** the first date range of an event payload or answer, read defensively */
 const firstStartOf = (o: Record<string, unknown>): unknown =>
   Array.isArray(o.dates) ? (o.dates[0] as { start?: unknown } | undefined)?.start : undefined;
 
@@ -87,24 +83,16 @@ const asRemote = (row: InventoryRow) => ({
 });
 
 /**
- * Finds remote objects that a POST whose answer was lost may have created, in the inventory
- * once a walk of the collection that started after the loss is complete. Every lost create
- * waiting for such a walk shares it; a page that fails is asked again in place, and a walk
- * that still fails resumes where it stopped at the next attempt, never from the start.
+ * Finds remote objects that a POST whose answer was lost may have created, in the inventory once a
+ * walk of the collection started after the loss is complete (shared by every lost create waiting
+ * for it; a failed walk resumes where it stopped at the next attempt).
  */
 export function createRecovery(deps: RecoveryDeps) {
   /** The events at one pinpoint: a short listing, walked directly. */
-  const eventsAt = async (
-    client: RemoteClient,
-    pinpoint: number,
-    fp: Fingerprint
-  ): Promise<number[]> => {
+  const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint) => {
     const ids: number[] = [];
-    for await (const page of client.events.listPages({ pinpoint }) as AsyncIterable<
-      Page<Record<string, unknown>>
-    >) {
-      for (const o of page.results) if (matches('event', fp, o)) ids.push(Number(o.id));
-    }
+    for await (const o of client.events.list({ pinpoint }))
+      if (matches('event', fp, o as Record<string, unknown>)) ids.push(Number(o.id));
     return ids.sort((a, b) => b - a);
   };
 

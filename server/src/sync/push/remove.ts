@@ -27,9 +27,8 @@ export function createRemover(
   const states = () => getService('state', { strapi });
 
   /**
-   * What the remote holds for other entries once the object of `key` (remote id `remoteId`) is
-   * gone: a pinpoint takes its events with it (the remote deletes them, or we do) and leaves its
-   * lists; a list leaves the pinpoints that named it.
+   * Other entries once the object of `key` is gone: a pinpoint takes its events with it (the
+   * remote deletes them, or we do) and leaves its lists; a list leaves the pinpoints that named it.
    */
   const forgetLinksTo = async (
     client: RemoteClient,

@@ -105,6 +105,7 @@ export function createRelated(strapi: Core.Strapi) {
   type Request = { key: EntryKey; reason: string; opts: RequeueOptions };
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
+    const outbox = getService('outbox', { strapi });
     const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
     for (const group of groups.values()) {
       const { reason, opts } = group[0];
@@ -118,43 +119,28 @@ export function createRelated(strapi: Core.Strapi) {
           )
         )
       ).flat();
-      const queued = new Set<string>();
-      const items: EnqueueItem[] = [];
+      const items = new Map<string, EnqueueItem>();
       for (const { d, k } of used) {
-        if (
-          !opts.identity &&
-          !(d.refs ?? []).some((r) => r.role === 'read' && sameKey(toKey(r), k))
-        )
-          continue;
-        if (queued.has(keyString(d))) continue;
-        queued.add(keyString(d));
-        items.push(extend(toKey(d), { resource: d.resource, reason }));
+        const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
+        if (opts.identity || reads)
+          items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
       }
-      await getService('outbox', { strapi }).enqueue(items);
+      await outbox.enqueue([...items.values()]);
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
       for (let i = 0; i < documentIds.length; i += PAGE) {
-        for await (const page of relatedNow(
-          group[0].key.contentType,
-          documentIds.slice(i, i + PAGE),
-          opts
-        )) {
-          await getService('outbox', { strapi }).enqueue(page.map((p) => extend(p, { reason })));
-        }
+        const slice = documentIds.slice(i, i + PAGE);
+        for await (const page of relatedNow(group[0].key.contentType, slice, opts))
+          await outbox.enqueue(page.map((p) => extend(p, { reason })));
       }
     }
     return requests.map(() => undefined);
   }, BUSY_WRITES);
 
-  /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
-  const requeue = (
-    key: EntryKey,
-    reason: string,
-    opts: RequeueOptions = { identity: true }
-  ): Promise<void> => requeues.load({ key, reason, opts }) as Promise<void>;
-
   return {
     /** True when a mapped content type reads entries of `uid` through a relation. */
     isRead: (uid: string) => readersByTarget().has(uid),
-    requeue,
+    /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
+    requeue: (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }) =>
+      requeues.load({ key, reason, opts }),
   };
 }

@@ -40,7 +40,7 @@ export function createWorker(strapi: Core.Strapi) {
   const outbox = () => getService('outbox', { strapi });
   const states = () => getService('state', { strapi });
 
-  /** The row leaves the outbox unless its entry changed meanwhile (then it runs again): the resync counts it, an alert says a failure. */
+  /** The row leaves the outbox unless its entry changed meanwhile: the resync counts it, an alert says a failure. */
   const finish = async (row: OutboxRow, result: PushResult, end: RowEnd) => {
     if (!(await outbox().complete(row, coalesceOf(strapi).maxWaitMs))) return;
     getService('resync', { strapi }).onRowDone(row, result, end);
@@ -61,21 +61,18 @@ export function createWorker(strapi: Core.Strapi) {
   let dueTimer: NodeJS.Timeout | undefined;
   let dueTimerAt = Infinity;
   let lastError: string | null = null;
+  let failingSince: number | undefined;
   const idleWaiters = new Set<() => void>();
 
   const handle = async (row: OutboxRow) => {
     const key = toKey(row);
-    let result: PushResult;
     const started = performance.now();
-    try {
-      result = await getService('push', { strapi }).push(key);
-    } catch (err) {
-      result = {
-        kind: 'failed',
-        reason: err instanceof Error ? err.message : String(err),
-        retryable: true,
-      };
-    }
+    const result = await getService('push', { strapi })
+      .push(key)
+      .catch((err): PushResult => {
+        const reason = err instanceof Error ? err.message : String(err);
+        return { kind: 'failed', reason, retryable: true };
+      });
     getService('history', { strapi }).record(key, result, performance.now() - started);
     getService('alerts', { strapi }).pushed(result);
     try {
@@ -147,10 +144,7 @@ export function createWorker(strapi: Core.Strapi) {
     dueTimer.unref?.();
   };
 
-  /**
-   * Safety net: an entry left pending with nothing queued (a race this engine did not foresee)
-   * is queued again after a while instead of waiting for an editor or a resync.
-   */
+  // Safety net: an entry left pending with nothing queued (an unforeseen race) is queued again.
   let sweeping = false;
   let sweepAfter = 0;
   const sweep = async () => {
@@ -239,8 +233,6 @@ export function createWorker(strapi: Core.Strapi) {
       if (!inFlight.size) checkIdle();
     }
   };
-
-  let failingSince: number | undefined;
 
   // Bound to the context of start(), not of the caller: a wake from inside an editor's
   // transaction must not run the worker's queries in that transaction.
