@@ -166,8 +166,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       if (foreign.length) await recover(foreign, dead);
       clearInterval(timer);
       timer = setInterval(() => {
-        if (beating) return;
-        beating = beat()
+        beating ??= beat()
           .catch((err) => {
             strapi.log.warn(
               `[location-content] could not record that this instance is alive: ${reasonOf(err)}`

@@ -87,20 +87,16 @@ export function createCreator(strapi: Core.Strapi) {
     if (!state?.createStartedAt || !fp) return null;
     // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
     const started = state.createStartedAt.getTime();
-    const seen =
-      state.lastErrorAt && state.lastErrorAt.getTime() >= started
-        ? state.lastErrorAt.getTime()
-        : undefined;
-    const lostAt = seen ?? Math.min(started + pluginConfig(strapi).requestTimeoutMs, Date.now());
+    const seen = state.lastErrorAt?.getTime() ?? 0;
+    const lostAt =
+      seen >= started
+        ? seen
+        : Math.min(started + pluginConfig(strapi).requestTimeoutMs, Date.now());
     strapi.log.warn(
       `[location-content] the create of ${keyLabel(key)} started at ${state.createStartedAt.toISOString()} has no recorded answer${state.lastError ? ` (${state.lastError})` : ''}: looking for it on the remote`
     );
-    for (const id of await createRecovery(getService('inventory', { strapi })).candidates(
-      client,
-      resource,
-      fp,
-      lostAt
-    )) {
+    const recovery = createRecovery(getService('inventory', { strapi }));
+    for (const id of await recovery.candidates(client, resource, fp, lostAt)) {
       // Twins (same name and place) of other entries may be claimed at the same moment.
       const tag = `${resource}:${id}`;
       if (claiming.has(tag)) continue;

@@ -21,10 +21,8 @@ export const onlyMembersChanged = (outcome: UpsertOutcome, state: StateRecord | 
 export function idsInErrors(errors: unknown[]): Set<number> | null {
   const ids = new Set<number>();
   for (const e of errors) {
-    const raw =
-      e && typeof e === 'object'
-        ? ((e as Record<string, unknown>).id ?? (e as Record<string, unknown>).pk)
-        : e;
+    const o = e as { id?: unknown; pk?: unknown } | null;
+    const raw = o && typeof o === 'object' ? (o.id ?? o.pk) : e;
     const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
     ids.add(id);

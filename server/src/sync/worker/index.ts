@@ -317,5 +317,3 @@ export function createWorker(strapi: Core.Strapi) {
     stats: () => ({ inFlight: inFlight.size, lastError }),
   };
 }
-
-export type Worker = ReturnType<typeof createWorker>;
