@@ -238,8 +238,9 @@ export function createEntryImporter(ctx: ImportContext) {
     try {
       // Resumed after the entry was made: only its state is left to finish.
       if (planned && (await exists(key))) {
-        await finish(mapping, key, row, job, item?.reason ? [item.reason] : []);
-        await recordEntry('done', item?.reason ?? null);
+        const notes = item?.reason ? [item.reason] : [];
+        await finish(mapping, key, row, job, notes);
+        await recordEntry('done', notes.length ? notes.join('; ') : null);
         return;
       }
       const fields = ctx.planOf(mapping);
@@ -273,8 +274,9 @@ export function createEntryImporter(ctx: ImportContext) {
         await states().remove(key);
         return await fail(`Strapi refused the entry: ${strapiReason(err)}`);
       }
+      // finish adds a note when the entry as imported cannot be pushed: the report says so.
       await finish(mapping, key, row, job, notes);
-      await recordEntry('done', reason);
+      await recordEntry('done', notes.length ? notes.join('; ') : null);
     } catch (err) {
       strapi.log.warn(
         `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`
