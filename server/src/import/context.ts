@@ -7,8 +7,7 @@ import { modelOf } from '../sync/shared/strapi';
 import { getService } from '../utils';
 import type { ImportInto } from '../../../shared/contracts/import';
 import type { StrapiSchemaLookup } from '../mapping/types';
-import { planFields, type FieldPlan } from './fields';
-import type { InverseLookups } from './inverse';
+import { planFields, type FieldPlan, type InverseLookups } from './inverse';
 import { createImportItems } from './items';
 
 export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];

@@ -10,8 +10,7 @@ import { openDownload } from '../remote/transport';
 import { pluginConfig } from '../sync/shared/config';
 import { getService } from '../utils';
 import { messageOf, newDocumentId, type ImportContext } from './context';
-import { put } from './fields';
-import { invert, type Inverted } from './inverse';
+import { invert, put, type Inverted } from './inverse';
 import type { ImportItem } from './items';
 import { importMedia } from './media';
 import { quietly } from './quiet';
@@ -101,9 +100,10 @@ export function createEntryImporter(ctx: ImportContext) {
     }
     for (const t of inv.tagEntries) {
       if (!t.tags.length) continue;
-      const value = t.component
-        ? t.tags.map((tag) => ({ [t.key]: tag }))
-        : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
+      const value =
+        t.at.last.kind === 'component'
+          ? t.tags.map((tag) => ({ [t.key]: tag }))
+          : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
       put(data, t.at, value);
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });

@@ -4,8 +4,7 @@ import type { ResourceKind } from '../remote/types';
 import type { ImportOptions, ImportPlan, ImportPlanGroup } from '../../../shared/contracts/import';
 import { getService } from '../utils';
 import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
-import { put } from './fields';
-import { invert, type Inverted } from './inverse';
+import { invert, put, type Inverted } from './inverse';
 
 const PLURAL: Record<ResourceKind, string> = {
   category: 'categories',
