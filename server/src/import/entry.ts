@@ -6,8 +6,6 @@ import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
 import { sameKey } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
-import { openDownload } from '../remote/transport';
-import { pluginConfig } from '../sync/shared/config';
 import { getService } from '../utils';
 import { messageOf, newDocumentId, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
@@ -41,7 +39,6 @@ const strapiReason = (err: unknown) => {
 export function createEntryImporter(ctx: ImportContext) {
   const { strapi, items } = ctx;
   const states = () => getService('state', { strapi });
-  const limiter = () => getService('settings', { strapi }).limiter();
 
   const exists = async (key: EntryKey) => {
     const where: Record<string, unknown> = { documentId: key.documentId };
@@ -81,18 +78,9 @@ export function createEntryImporter(ctx: ImportContext) {
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
-    const config = pluginConfig(strapi);
     for (const m of inv.media) {
       try {
-        const id = await limiter().background(() =>
-          importMedia(strapi, m.url, {
-            imageOnly: m.field === 'image',
-            maxBytes: config.maxMediaBytes,
-            timeoutMs: config.requestTimeoutMs,
-            // The files the remote serves are fetched behind its rate limit, like its API.
-            fetch: limiter().wrap(openDownload),
-          })
-        );
+        const id = await importMedia(strapi, m.url, m.field === 'image');
         put(data, m.at, id);
       } catch (err) {
         warnings.push(`${m.field}: ${messageOf(err)}`);
