@@ -30,7 +30,6 @@ export function createImporter(strapi: Core.Strapi) {
     progress: job.progress,
     resume: job.resume,
     stop: job.stop,
-    running: job.running,
     ensureIndexes: ctx.items.ensureIndexes,
   };
 }

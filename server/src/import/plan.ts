@@ -6,13 +6,6 @@ import { getService } from '../utils';
 import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 
-const PLURAL: Record<ResourceKind, string> = {
-  category: 'categories',
-  pinpoint: 'pinpoints',
-  event: 'events',
-  list: 'lists',
-};
-
 /** The data of a sample as words where the job would write ids (related entries, files). */
 function sampleData(inv: Inverted): Record<string, unknown> {
   const data = structuredClone(inv.data);
@@ -68,22 +61,20 @@ export function createImportPlanner(ctx: ImportContext) {
     const groups: ImportPlanGroup[] = [];
     for (const resource of ORDER) {
       const mapping = targets[resource];
+      const fields = mapping && ctx.planOf(mapping);
+      const plural = resource === 'category' ? 'categories' : `${resource}s`;
       const group: ImportPlanGroup = {
         resource,
         contentType: mapping?.contentType ?? null,
         candidates: candidatesOf(mappings(), resource),
         count: unowned[resource],
         wouldFail: 0,
-        blocked: mapping ? null : `no active mapping takes ${PLURAL[resource]}`,
-        notImportable: [],
+        blocked: fields ? fields.blocked : `no active mapping takes ${plural}`,
+        notImportable: fields?.notImportable ?? [],
         samples: [],
       };
       groups.push(group);
-      if (!mapping) continue;
-      const fields = ctx.planOf(mapping);
-      group.blocked = fields.blocked;
-      group.notImportable = fields.notImportable;
-      if (fields.blocked) continue;
+      if (!mapping || !fields || fields.blocked) continue;
       const real = ctx.lookups(
         async (eventId) => (await items.get('event', eventId))?.pinpointId ?? undefined
       );
@@ -101,7 +92,7 @@ export function createImportPlanner(ctx: ImportContext) {
         },
       });
       for (let after = 0; ;) {
-        const rows = await inventory().table.page(resource as ResourceKind, after, 200);
+        const rows = await inventory().table.page(resource, after, 200);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const row of rows) {
