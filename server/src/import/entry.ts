@@ -72,8 +72,7 @@ export function createEntryImporter(ctx: ImportContext) {
     const warnings: string[] = [];
     for (const m of inv.media) {
       try {
-        const id = await importMedia(strapi, m.url, m.field === 'image');
-        put(data, m.at, id);
+        put(data, m.at, await importMedia(strapi, m.url, m.field === 'image'));
       } catch (err) {
         warnings.push(`${m.field}: ${messageOf(err)}`);
       }
@@ -87,14 +86,11 @@ export function createEntryImporter(ctx: ImportContext) {
       put(data, t.at, value);
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
-    if (!mapping.inverse) return { data, warnings };
-    let out: Record<string, unknown> | null;
     try {
-      out = await mapping.inverse(data, remote);
+      return { data: mapping.inverse ? await mapping.inverse(data, remote) : data, warnings };
     } catch (err) {
       throw new Error(`the mapping's inverse failed: ${messageOf(err)}`);
     }
-    return { data: out, warnings };
   };
 
   /** The draft (or the only version) as the push will read it once published: its payload's hash. */
