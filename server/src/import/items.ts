@@ -14,19 +14,15 @@ import schema from '../content-types/import-item/schema.json';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
 
+type TextAttribute =
+  'contentType' | 'entryDocumentId' | 'entryLocale' | 'reason' | 'name' | 'jobId';
 /** One row of the import's table, by its attributes' names. */
-export interface ImportItem {
+export type ImportItem = Record<TextAttribute, string | null> & {
   resource: ResourceKind;
   remoteId: number;
-  contentType: string | null;
-  entryDocumentId: string | null;
-  entryLocale: string | null;
   status: ItemStatus;
-  reason: string | null;
-  name: string | null;
   pinpointId: number | null;
-  jobId: string | null;
-}
+};
 
 type Row = Record<string, unknown>;
 const ATTRIBUTES = Object.keys(schema.attributes);

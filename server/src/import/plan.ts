@@ -6,8 +6,16 @@ import { getService } from '../utils';
 import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 
-/** The data of a sample as words where the job would write ids (related entries, files). */
-function sampleData(inv: Inverted): Record<string, unknown> {
+/**
+ * A sample as the job writes it: words where the job would write ids (related entries, files),
+ * then the mapping's inverse when it has one (an inverse that leaves the object out answers null;
+ * one that fails is the object's problem). An object with problems is shown as it was read.
+ */
+async function sampleOf(
+  mapping: Mapping,
+  inv: Inverted,
+  remote: Record<string, unknown>
+): Promise<Record<string, unknown> | null> {
   const data = structuredClone(inv.data);
   for (const m of inv.media) put(data, m.at, `download ${m.url}`);
   for (const t of inv.tagEntries)
@@ -17,22 +25,9 @@ function sampleData(inv: Inverted): Record<string, unknown> {
       t.tags.map((tag) => `the ${t.target} entry whose ${t.key} is "${tag}" (found or created)`)
     );
   for (const r of inv.relations) put(data, r.at, r.many ? r.words : (r.words[0] ?? null));
-  return data;
-}
-
-/**
- * A sample as the job writes it: through the mapping's inverse when it has one (an inverse that
- * leaves the object out answers null; one that fails is the object's problem).
- */
-async function inverseOf(
-  mapping: Mapping,
-  inv: Inverted,
-  row: { fields: Record<string, unknown> }
-): Promise<Record<string, unknown> | null> {
-  const data = sampleData(inv);
-  if (!mapping.inverse) return data;
+  if (inv.problems.length || !mapping.inverse) return data;
   try {
-    return await mapping.inverse(data, row.fields);
+    return await mapping.inverse(data, remote);
   } catch (err) {
     inv.problems.push(`the mapping's inverse failed: ${messageOf(err)}`);
     return data;
@@ -99,7 +94,7 @@ export function createImportPlanner(ctx: ImportContext) {
           if (await getService('state', { strapi }).isRemoteIdClaimed(resource, row.remoteId))
             continue;
           const inv = await invert(fields, row.remoteId, row.fields, lookups);
-          const data = inv.problems.length ? sampleData(inv) : await inverseOf(mapping, inv, row);
+          const data = await sampleOf(mapping, inv, row.fields);
           // As the job reports it: skipped, with the reason.
           if (!data) inv.warnings.push("the mapping's inverse leaves it out (returned null)");
           if (inv.problems.length) group.wouldFail += 1;
