@@ -79,7 +79,7 @@ beforeAll(async () => {
   emulator.tamper('pinpoints', ids.broken, { media_url: `${media.url}/img/missing.png` });
   emulator.tamper('pinpoints', ids.text, { media_url: `${media.url}/notes.txt` });
   emulator.tamper('pinpoints', ids.slow, { media_url: `${media.url}/img/slow.png` });
-  [ids.concert, ids.lost] = emulator.seed('events', [
+  [ids.concert, ids.lost, ids.reversed] = emulator.seed('events', [
     {
       name: 'Concert',
       description: '<p>Bring a <em>chair</em>.</p>',
@@ -94,7 +94,16 @@ beforeAll(async () => {
       pinpoint: ids.noName,
       dates: [{ start: '2026-08-01T10:00:00.000Z', end: '2026-08-01T11:00:00.000Z' }],
     },
+    {
+      name: 'Backwards',
+      pinpoint: ids.kiosk,
+      dates: [{ start: '2026-09-01T10:00:00.000Z', end: '2026-09-01T12:00:00.000Z' }],
+    },
   ]);
+  // Ends before it starts: imported as it is, but its entry cannot be pushed until fixed.
+  emulator.tamper('events', ids.reversed, {
+    dates: [{ start: '2026-09-01T12:00:00.000Z', end: '2026-09-01T10:00:00.000Z' }],
+  });
   [ids.tour] = emulator.seed('lists', [
     { name: 'Old town', description: '<p>A <strong>walk</strong> through it</p>' },
   ]);
@@ -156,10 +165,10 @@ test('the dry run says what each resource becomes, and writes nothing', async ()
   expect(plan.groups.map((g: any) => [g.resource, g.contentType, g.count, g.wouldFail])).toEqual([
     ['category', ICON, 2, 0],
     ['pinpoint', PLACE, 8, 2],
-    ['event', HAPPENING, 2, 0],
+    ['event', HAPPENING, 3, 0],
     ['list', TOUR, 1, 0],
   ]);
-  expect(plan.total).toBe(13);
+  expect(plan.total).toBe(14);
   for (const g of plan.groups) expect(g.notImportable).toEqual([]);
   const pinpoints = plan.groups[1];
   const hall = pinpoints.samples.find((s: any) => s.remoteId === ids.hall);
@@ -211,7 +220,7 @@ test('the job imports in dependency order, links every entry, and reports bad da
   expect(job.byResource).toEqual({
     category: { total: 2, done: 2, failed: 0, skipped: 0 },
     pinpoint: { total: 8, done: 6, failed: 2, skipped: 0 },
-    event: { total: 2, done: 1, failed: 1, skipped: 0 },
+    event: { total: 3, done: 2, failed: 1, skipped: 0 },
     list: { total: 1, done: 1, failed: 0, skipped: 0 },
   });
   const issue = (id: number) => job.issues.find((i: any) => i.remoteId === id);
@@ -229,7 +238,9 @@ test('the job imports in dependency order, links every entry, and reports bad da
   expect(issue(ids.tour).reason).toMatch(
     new RegExp(`1 of its 3 pinpoints have no entry and are left out: ${ids.offMap}`)
   );
-  expect(job.issueCount).toBe(8);
+  expect(issue(ids.reversed)).toMatchObject({ imported: true });
+  expect(issue(ids.reversed).reason).toMatch(/as imported it cannot be pushed \(.*before start/);
+  expect(job.issueCount).toBe(9);
 
   // Reading only: no object was created, changed or deleted on the remote.
   expect(writes(app.emulator, before)).toEqual([]);

@@ -1,6 +1,5 @@
-import { planFields } from '../../server/src/import/fields';
 import { htmlToMarkdown, htmlToText, markdownToHtml } from '../../server/src/mapping/html';
-import { invert, type InverseLookups } from '../../server/src/import/inverse';
+import { invert, planFields, type InverseLookups } from '../../server/src/import/inverse';
 import { mapEntry } from '../../server/src/mapping';
 import { htmlToBlocks, renderBlocks } from '../../server/src/mapping/blocks';
 import type { Mapping } from '../../server/src/config/types';
@@ -42,7 +41,7 @@ const venue: Mapping = {
   },
 };
 
-test('each mapped field is written where the push reads it, or named with the reason', () => {
+test('each mapped field is written where the push reads it, or named with the reason', async () => {
   const a = planFields(place, lookup(modelsA));
   expect(a.blocked).toBeNull();
   expect(a.targets.map((t) => [t.field, t.kind])).toEqual([
@@ -78,9 +77,12 @@ test('each mapped field is written where the push reads it, or named with the re
       reason: "a pinpoint's lists are written from the lists' side, when they are imported",
     },
   ]);
-  const coordinates = b.targets.find((t) => t.field === 'coordinates');
-  expect(coordinates).toMatchObject({ kind: 'coordinates', lat: 'latitude', lng: 'longitude' });
-  expect(b.targets.find((t) => t.field === 'description')).toMatchObject({ format: 'markdown' });
+  // The component's own coordinate keys, and the rich text field's Markdown.
+  const pier = { name: 'Pier', description: '<p>A <em>pier</em></p>', latitude: 1, longitude: 2 };
+  expect((await invert(b, 5, pier, lookups())).data).toMatchObject({
+    story: 'A *pier*',
+    info: { position: { latitude: 1, longitude: 2 } },
+  });
 });
 
 test('a mapping with a transform is imported only with an inverse', () => {

@@ -7,8 +7,7 @@ import { modelOf } from '../sync/shared/strapi';
 import { getService } from '../utils';
 import type { ImportInto } from '../../../shared/contracts/import';
 import type { StrapiSchemaLookup } from '../mapping/types';
-import { planFields, type FieldPlan } from './fields';
-import type { InverseLookups } from './inverse';
+import { planFields, type FieldPlan, type InverseLookups } from './inverse';
 import { createImportItems } from './items';
 
 export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
@@ -29,6 +28,8 @@ export function createImportContext(strapi: Core.Strapi) {
   const items = createImportItems(strapi);
   const getModel: StrapiSchemaLookup = (uid) => modelOf(strapi, uid);
   const isLocalized = (uid: string) => Boolean(getModel(uid)?.pluginOptions?.i18n?.localized);
+  /** The `locale` param of a Document Service call: only localized types take one. */
+  const localeOf = (uid: string, locale: string) => (isLocalized(uid) ? { locale } : {});
   const hasDraftAndPublish = (uid: string) => Boolean(getModel(uid)?.options?.draftAndPublish);
 
   const plans = new Map<Mapping, FieldPlan>();
@@ -42,10 +43,7 @@ export function createImportContext(strapi: Core.Strapi) {
     strapi.plugin('i18n').service('locales').getDefaultLocale();
 
   const lookups = (pinpointOf: InverseLookups['pinpointOf']): InverseLookups => ({
-    ownerOf: async (resource, remoteId) => {
-      const s = await getService('state', { strapi }).ownerOf(resource, remoteId);
-      return s ? { contentType: s.contentType, documentId: s.documentId, locale: s.locale } : null;
-    },
+    ownerOf: (resource, remoteId) => getService('state', { strapi }).ownerOf(resource, remoteId),
     membersOf: (listId) => getService('inventory', { strapi }).table.membersOf(listId),
     pinpointOf,
     isLocalized,
@@ -56,6 +54,7 @@ export function createImportContext(strapi: Core.Strapi) {
     items,
     getModel,
     isLocalized,
+    localeOf,
     hasDraftAndPublish,
     planOf,
     defaultLocale,

@@ -6,22 +6,13 @@ import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
 import { sameKey } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
-import { openDownload } from '../remote/transport';
-import { pluginConfig } from '../sync/shared/config';
 import { getService } from '../utils';
 import { messageOf, newDocumentId, type ImportContext } from './context';
-import { put } from './fields';
-import { invert, type Inverted } from './inverse';
-import type { ImportItem } from './items';
+import { invert, put, type Inverted } from './inverse';
+import type { ItemStatus } from './items';
 import { importMedia } from './media';
+import type { StoredJob } from './job';
 import { quietly } from './quiet';
-
-export interface EntryJob {
-  id: string;
-  /** locale of the entries of localized types */
-  locale: string;
-  publish: boolean;
-}
 
 /** Strapi's validation errors name the field in `details`: kept, it is what the report needs. */
 const strapiReason = (err: unknown) => {
@@ -42,33 +33,30 @@ const strapiReason = (err: unknown) => {
 export function createEntryImporter(ctx: ImportContext) {
   const { strapi, items } = ctx;
   const states = () => getService('state', { strapi });
-  const limiter = () => getService('settings', { strapi }).limiter();
 
-  const exists = async (key: EntryKey) => {
-    const where: Record<string, unknown> = { documentId: key.documentId };
-    if (ctx.isLocalized(key.contentType)) where.locale = key.locale;
-    return Boolean(
-      await strapi.db.query(contentTypeUid(key.contentType)).findOne({ select: ['id'], where })
+  const exists = async ({ contentType, documentId, locale }: EntryKey) =>
+    Boolean(
+      await strapi.db.query(contentTypeUid(contentType)).findOne({
+        select: ['id'],
+        where: { documentId, ...ctx.localeOf(contentType, locale) },
+      })
     );
-  };
 
   /** Tags as related entries: found by their key, or created (published: nothing maps them). */
   const tagRefs = async (target: string, key: string, tags: string[], locale: string) => {
-    const localized = ctx.isLocalized(target);
-    const docs = strapi.documents(contentTypeUid(target));
     const refs: Array<{ documentId: string; locale?: string }> = [];
     for (const tag of tags) {
-      const params = { filters: { [key]: tag }, ...(localized ? { locale } : {}) };
+      const params = { filters: { [key]: tag }, ...ctx.localeOf(target, locale) };
       let found = (await documentsOf(strapi, target).findMany(params))[0];
       if (!found)
         found = (await quietly(() =>
-          docs.create({
+          strapi.documents(contentTypeUid(target)).create({
             data: { [key]: tag },
-            ...(localized ? { locale } : {}),
+            ...ctx.localeOf(target, locale),
             ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
           } as never)
         )) as Record<string, unknown>;
-      refs.push({ documentId: String(found.documentId), ...(localized ? { locale } : {}) });
+      refs.push({ documentId: String(found.documentId), ...ctx.localeOf(target, locale) });
     }
     return refs;
   };
@@ -82,39 +70,27 @@ export function createEntryImporter(ctx: ImportContext) {
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
-    const config = pluginConfig(strapi);
     for (const m of inv.media) {
       try {
-        const id = await limiter().background(() =>
-          importMedia(strapi, m.url, {
-            imageOnly: m.field === 'image',
-            maxBytes: config.maxMediaBytes,
-            timeoutMs: config.requestTimeoutMs,
-            // The files the remote serves are fetched behind its rate limit, like its API.
-            fetch: limiter().wrap(openDownload),
-          })
-        );
-        put(data, m.at, id);
+        put(data, m.at, await importMedia(strapi, m.url, m.field === 'image'));
       } catch (err) {
         warnings.push(`${m.field}: ${messageOf(err)}`);
       }
     }
     for (const t of inv.tagEntries) {
       if (!t.tags.length) continue;
-      const value = t.component
-        ? t.tags.map((tag) => ({ [t.key]: tag }))
-        : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
+      const value =
+        t.at.last.kind === 'component'
+          ? t.tags.map((tag) => ({ [t.key]: tag }))
+          : { connect: await tagRefs(t.target, t.key, t.tags, locale) };
       put(data, t.at, value);
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
-    if (!mapping.inverse) return { data, warnings };
-    let out: Record<string, unknown> | null;
     try {
-      out = await mapping.inverse(data, remote);
+      return { data: mapping.inverse ? await mapping.inverse(data, remote) : data, warnings };
     } catch (err) {
       throw new Error(`the mapping's inverse failed: ${messageOf(err)}`);
     }
-    return { data: out, warnings };
   };
 
   /** The draft (or the only version) as the push will read it once published: its payload's hash. */
@@ -122,18 +98,17 @@ export function createEntryImporter(ctx: ImportContext) {
     mapping: Mapping,
     key: EntryKey,
     row: InventoryRow,
-    job: EntryJob,
+    job: StoredJob,
     warnings: string[]
   ) => {
     const uid = mapping.contentType;
     const dp = ctx.hasDraftAndPublish(uid);
-    const params: Record<string, unknown> = {
+    const entry = await documentsOf(strapi, uid).findOne({
       documentId: key.documentId,
       populate: populateFor(mapping, ctx.getModel),
-    };
-    if (ctx.isLocalized(uid)) params.locale = key.locale;
-    if (dp) params.status = 'draft';
-    const entry = await documentsOf(strapi, uid).findOne(params);
+      ...ctx.localeOf(uid, key.locale),
+      ...(dp ? { status: 'draft' } : {}),
+    });
     if (!entry) throw new Error('the entry it was imported into is gone');
     let hash: string | null = null;
     let refs: Array<EntryKey & { role?: string }> | undefined;
@@ -180,7 +155,7 @@ export function createEntryImporter(ctx: ImportContext) {
       await quietly(() =>
         strapi.documents(contentTypeUid(uid)).publish({
           documentId: key.documentId,
-          ...(ctx.isLocalized(uid) ? { locale: key.locale } : {}),
+          ...ctx.localeOf(uid, key.locale),
         } as never)
       );
       // Online as the remote has it: nothing to push (a hash that could not be made is pushed).
@@ -195,7 +170,7 @@ export function createEntryImporter(ctx: ImportContext) {
   const importOne = async (
     mapping: Mapping,
     row: InventoryRow,
-    job: EntryJob,
+    job: StoredJob,
     pinpointOf: (id: number) => Promise<number | null>
   ) => {
     const resource = mapping.resource as ResourceKind;
@@ -203,56 +178,49 @@ export function createEntryImporter(ctx: ImportContext) {
     if (item?.status === 'done' || (item?.status === 'failed' && item.jobId === job.id)) return;
     const owner = await states().ownerOf(resource, row.remoteId);
     const planned =
-      item?.status === 'planned' && item.documentId && item.contentType === mapping.contentType
+      item?.status === 'planned' && item.entryDocumentId && item.contentType === mapping.contentType
         ? {
             contentType: mapping.contentType,
-            documentId: item.documentId,
-            locale: item.locale ?? '',
+            documentId: item.entryDocumentId,
+            locale: item.entryLocale ?? '',
           }
         : null;
     // Linked or pushed by an editor since the job listed it: not the import's any more.
     if (owner && !(planned && sameKey(owner, planned))) return;
 
-    const base: Omit<ImportItem, 'pinpointId'> = {
-      resource,
-      remoteId: row.remoteId,
-      contentType: mapping.contentType,
-      documentId: null,
-      locale: null,
-      status: 'failed',
-      reason: null,
-      name: row.name,
-      jobId: job.id,
-    };
-    const fail = (reason: string, status: 'failed' | 'skipped' = 'failed') =>
-      items.put(Object.assign({}, base, { status, reason }));
-
-    const localized = ctx.isLocalized(mapping.contentType);
     const key: EntryKey = planned ?? {
       contentType: mapping.contentType,
       documentId: newDocumentId(),
-      locale: localized ? job.locale : '',
+      locale: ctx.isLocalized(mapping.contentType) ? job.locale : '',
     };
-    const recordEntry = (status: 'planned' | 'done', reason: string | null) =>
-      items.put({ ...base, status, documentId: key.documentId, locale: key.locale, reason });
-    try {
-      // Resumed after the entry was made: only its state is left to finish.
-      if (planned && (await exists(key))) {
-        await finish(mapping, key, row, job, item?.reason ? [item.reason] : []);
-        await recordEntry('done', item?.reason ?? null);
-        return;
-      }
+    const record = (status: ItemStatus, reason: string | null, entry?: EntryKey) =>
+      items.put({
+        resource,
+        remoteId: row.remoteId,
+        contentType: mapping.contentType,
+        entryDocumentId: entry?.documentId ?? null,
+        entryLocale: entry?.locale ?? null,
+        status,
+        reason,
+        name: row.name,
+        jobId: job.id,
+      });
+    const fail = async (reason: string, status: ItemStatus = 'failed') => {
+      await record(status, reason);
+      return null;
+    };
+    /** Creates the entry: the notes of what it leaves out, or null when the object failed. */
+    const create = async (): Promise<string[] | null> => {
       const fields = ctx.planOf(mapping);
-      if (fields.blocked) return await fail(fields.blocked, 'skipped');
+      if (fields.blocked) return fail(fields.blocked, 'skipped');
       const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
-      if (inv.problems.length) return await fail(inv.problems.join('; '));
+      if (inv.problems.length) return fail(inv.problems.join('; '));
       const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale);
-      if (!data) return await fail("the mapping's inverse left it out (returned null)", 'skipped');
+      if (!data) return fail("the mapping's inverse left it out (returned null)", 'skipped');
       const notes = [...inv.warnings, ...warnings];
-      const reason = notes.length ? notes.join('; ') : null;
       // The documentId is kept first, then the state links it to the object: from here on a
       // resumed job reuses both, and no other import or link can take the object.
-      await recordEntry('planned', reason);
+      await record('planned', notes.join('; ') || null, key);
       if (!owner)
         await states().upsertNow(key, {
           resource,
@@ -264,17 +232,25 @@ export function createEntryImporter(ctx: ImportContext) {
         await quietly(() =>
           strapi.documents(contentTypeUid(mapping.contentType)).create({
             data: Object.assign({}, data, { documentId: key.documentId }),
-            ...(localized ? { locale: key.locale } : {}),
+            ...ctx.localeOf(mapping.contentType, key.locale),
           } as never)
         );
       } catch (err) {
         // Refused by Strapi (a required field the remote did not give, a unique value taken):
         // the object is not the import's after all.
         await states().remove(key);
-        return await fail(`Strapi refused the entry: ${strapiReason(err)}`);
+        return fail(`Strapi refused the entry: ${strapiReason(err)}`);
       }
+      return notes;
+    };
+    try {
+      // Resumed after the entry was made: only its state is left to finish.
+      const notes =
+        planned && (await exists(key)) ? (item?.reason ? [item.reason] : []) : await create();
+      if (!notes) return;
+      // finish adds to the notes when the entry as imported cannot be pushed.
       await finish(mapping, key, row, job, notes);
-      await recordEntry('done', reason);
+      await record('done', notes.join('; ') || null, key);
     } catch (err) {
       strapi.log.warn(
         `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`

@@ -1,13 +1,12 @@
 /**
  * Import (remote -> Strapi): the objects of the remote account that no entry owns become entries
  * of the mapped content types, read backwards through the same field map that pushes them
- * (fields.ts: which paths can be written; inverse.ts: one object into an entry's data, its
- * description through mapping/html.ts; context.ts: the target of each resource). The dry run
- * (plan.ts) says what would be written and what cannot be; the job (job.ts) imports in dependency
- * order, each object exactly once (entry.ts, keyed by its remote id in the import's table,
- * items.ts), reading the events' pinpoints first (links.ts). Every imported entry is linked to its
- * object at once by its sync state, with the hash of the payload it would push: publishing it
- * unchanged calls nothing.
+ * (inverse.ts; context.ts: the target of each resource). The dry run (plan.ts) says what would be
+ * written and what cannot be; the job (job.ts) imports in dependency order, each object exactly
+ * once (entry.ts, keyed by its remote id in the import's table, items.ts; its files, media.ts),
+ * reading the events' pinpoints first (links.ts). Every imported entry is linked to its object at
+ * once by its sync state, with the hash of the payload it would push: publishing it unchanged
+ * calls nothing.
  */
 import type { Core } from '@strapi/strapi';
 import type { ImportOptions, ImportPlan, ImportProgress } from '../../../shared/contracts/import';
@@ -31,7 +30,6 @@ export function createImporter(strapi: Core.Strapi) {
     progress: job.progress,
     resume: job.resume,
     stop: job.stop,
-    running: job.running,
     ensureIndexes: ctx.items.ensureIndexes,
   };
 }

@@ -1,14 +1,28 @@
+import type { Mapping } from '../config/types';
+import { LAT_KEYS, LNG_KEYS } from '../mapping/coordinates';
+import { datesSpecOf } from '../mapping/dates';
+import { FROM_HTML } from '../mapping/html';
+import {
+  normalizeSource,
+  NUMBER_TYPES,
+  PathError,
+  resolvePath,
+  TEXT_TYPES,
+  type ResolvedPath,
+} from '../mapping/paths';
+import { tagKeyFor } from '../mapping/tags';
+import type { StrapiSchemaLookup } from '../mapping/types';
 import { toMsUtc } from '../remote/dates';
 import type { ResourceKind } from '../remote/types';
-import type { ResolvedPath } from '../mapping/paths';
 import type { EntryKey } from '../sync/shared/types';
-import { put, type FieldPlan, type FieldTarget } from './fields';
-import { FROM_HTML } from '../mapping/html';
+import type { NotImportableField } from '../../../shared/contracts/import';
 
 /**
- * One remote object (its documented fields, as the inventory keeps them) read backwards through
- * a mapping's field plan: the entry's data, and what still needs the database or the network
- * (related entries, files to download, tag entries to find or create). Pure but for the lookups.
+ * A mapping read backwards. planFields resolves, once per import, where each mapped field can be
+ * written (a field whose path cannot be is named with the reason; nothing is guessed); invert
+ * reads one remote object (its documented fields, as the inventory keeps them) into an entry's
+ * data, and says what still needs the database or the network (related entries, files to
+ * download, tag entries to find or create). Pure but for the lookups.
  */
 
 export interface InverseLookups {
@@ -21,28 +35,72 @@ export interface InverseLookups {
   isLocalized(uid: string): boolean;
 }
 
-type RelationTarget = Extract<FieldTarget, { kind: 'relation' }>;
+type Remote = Record<string, unknown>;
 type Ref = { documentId: string; locale?: string };
+type RelationTarget = FieldTarget & { at: ResolvedPath; target: string; many: boolean };
 
 export interface Inverted {
   data: Record<string, unknown>;
   /** the related entries as the Document Service connects them; `words` say them in a dry run */
-  relations: Array<Omit<RelationTarget, 'kind' | 'target'> & { refs: Ref[]; words: string[] }>;
+  relations: Array<RelationTarget & { refs: Ref[]; words: string[] }>;
   media: Array<{ field: string; at: ResolvedPath; url: string }>;
-  tagEntries: Array<
-    Omit<Extract<FieldTarget, { kind: 'tagEntries' }>, 'kind'> & { tags: string[] }
-  >;
+  tagEntries: Array<{ at: ResolvedPath; target: string; key: string; tags: string[] }>;
   /** why the object cannot be imported */
   problems: string[];
   /** what of it is left out */
   warnings: string[];
 }
 
+type Written = 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'tagEntries' | 'media';
+
+export interface FieldTarget {
+  kind: Written | 'dates' | 'relation';
+  field: string;
+  at: ResolvedPath | null;
+  /** relations (connected by invert, through the lookups): the related content type */
+  target?: string;
+  many?: boolean;
+  /** what the remote object gives the field, written into `out` */
+  write?: (remote: Remote, out: Inverted) => void;
+}
+
+export interface FieldPlan {
+  mapping: Mapping;
+  /** set when no object of this mapping can be imported */
+  blocked: string | null;
+  targets: FieldTarget[];
+  notImportable: NotImportableField[];
+}
+
+const DATE_TYPES = ['datetime', 'date', 'string', 'text'];
+
+const READ_ONLY: Record<string, string> = {
+  altitude: 'the remote does not answer it (a request field only)',
+  lists: "a pinpoint's lists are written from the lists' side, when they are imported",
+};
+
+/** Import writes the entry's own fields and components: every step before the last must be one. */
+function containerProblem(at: ResolvedPath): string | null {
+  for (const step of at.steps.slice(0, -1)) {
+    if (step.kind === 'relation')
+      return `'${step.name}' is a relation: the import writes the entry's own fields and components, not a related entry's`;
+    if (step.kind === 'media')
+      return `'${step.name}' is a media field: its file's own fields are not written`;
+    if (step.many)
+      return `'${step.name}' holds several items: which of them would receive the value is not known`;
+  }
+  return null;
+}
+
+const isJson = (at: ResolvedPath) => at.last.kind === 'json';
+const isScalar = (at: ResolvedPath, types: string[]) =>
+  at.last.kind === 'scalar' && types.includes(String(at.last.attr.type));
+
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 const finite = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-const outside = (axis: 'latitude' | 'longitude', v: number) => {
+const outside = (axis: string, v: number) => {
   const max = axis === 'latitude' ? 90 : 180;
   return v < -max || v > max ? `${axis} ${v} is outside [-${max}, ${max}]` : undefined;
 };
@@ -51,30 +109,234 @@ const outside = (axis: 'latitude' | 'longitude', v: number) => {
 const dateFor = (at: ResolvedPath, iso: string) =>
   at.last.attr.type === 'date' ? iso.slice(0, 10) : iso;
 
-/** The remote's date ranges, each with an end (an instant ends where it starts). */
-function rangesOf(remote: Record<string, unknown>, problems: string[]) {
-  const ranges = (Array.isArray(remote.dates) ? remote.dates : []) as Array<{
-    start?: unknown;
-    end?: unknown;
-  }>;
-  const parsed: Array<{ start: string; end: string }> = [];
-  for (const r of ranges) {
-    try {
-      const start = toMsUtc(String(r?.start ?? ''));
-      parsed.push({ start, end: r?.end ? toMsUtc(String(r.end)) : start });
-    } catch {
-      problems.push(`a date range has no valid start (${JSON.stringify(r).slice(0, 80)})`);
+type Range = { start: string; end: string };
+
+/**
+ * The remote's dates, each range with an end (an instant ends where it starts): every range where
+ * the field takes several, else the first with a warning.
+ */
+const writeDates =
+  (field: string, many: boolean, write: (data: Remote, ranges: Range[]) => void) =>
+  (remote: Remote, { data, problems, warnings }: Inverted) => {
+    const ranges: Range[] = [];
+    for (const r of (Array.isArray(remote.dates) ? remote.dates : []) as Array<Partial<Range>>) {
+      try {
+        const start = toMsUtc(String(r?.start ?? ''));
+        ranges.push({ start, end: r?.end ? toMsUtc(String(r.end)) : start });
+      } catch {
+        problems.push(`a date range has no valid start (${JSON.stringify(r).slice(0, 80)})`);
+      }
+    }
+    if (!ranges.length) {
+      if (!problems.some((p) => p.startsWith('a date range'))) problems.push('it has no dates');
+      return;
+    }
+    if (!many && ranges.length > 1)
+      warnings.push(`only the first of its ${ranges.length} date ranges fits in '${field}'`);
+    write(data, ranges);
+  };
+
+/** What the import can write of each mapped field of `mapping`. */
+export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): FieldPlan {
+  const plan: FieldPlan = { mapping, blocked: null, targets: [], notImportable: [] };
+  if (mapping.transform && !mapping.inverse)
+    plan.blocked =
+      "the mapping has a transform and no inverse: what the transform computes cannot be read backwards (add `inverse` to the mapping, see the README's Mappings)";
+  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  const skip = (field: string, path: string | null, reason: string) =>
+    plan.notImportable.push({ field, path, reason });
+
+  for (const [field, source] of Object.entries(fields)) {
+    if (source === undefined || source === null) continue;
+    if (READ_ONLY[field]) {
+      skip(field, normalizeSource(source as never).path || null, READ_ONLY[field]);
+      continue;
+    }
+    const resolve = (path: string): ResolvedPath | null => {
+      try {
+        const at = resolvePath(mapping.contentType, path, getModel);
+        const problem = containerProblem(at);
+        if (!problem) return at;
+        skip(field, path, problem);
+      } catch (err) {
+        if (!(err instanceof PathError)) throw err;
+        skip(field, path, err.reason);
+      }
+      return null;
+    };
+    const add = (kind: FieldTarget['kind'], at: ResolvedPath | null, write: FieldTarget['write']) =>
+      plan.targets.push({ kind, field, at, write });
+
+    if (field === 'dates') {
+      const { path, start, end } = datesSpecOf(source);
+      const dateAt = (p: string) => {
+        const at = resolve(p);
+        if (!at || isJson(at) || isScalar(at, DATE_TYPES)) return at;
+        skip(field, p, `'${at.last.name}' is a ${at.last.attr.type} field, not a date`);
+        return null;
+      };
+      // One range into two date fields of the entry (or one field holding both).
+      const twoFields = (from: ResolvedPath, to: ResolvedPath) =>
+        add(
+          'dates',
+          null,
+          writeDates(field, false, (data, [r]) => {
+            put(data, from, dateFor(from, r.start));
+            if (to.path !== from.path) put(data, to, dateFor(to, r.end));
+          })
+        );
+      const at = path === undefined ? null : resolve(path);
+      if (path === undefined) {
+        const [from, to] = [dateAt(start), dateAt(end)];
+        if (from && to) twoFields(from, to);
+      } else if (!at) continue;
+      else if (isScalar(at, DATE_TYPES)) twoFields(at, at);
+      else if (at.last.kind !== 'component' && !isJson(at))
+        skip(field, path, `'${at.last.name}' is a ${at.last.attr.type} field, not dates`);
+      else if (!isJson(at) && (start.includes('.') || end.includes('.')))
+        skip(field, path, 'start and end keys inside the items must be plain keys to be written');
+      else {
+        const attrs = isJson(at) ? null : (getModel(at.last.target ?? '')?.attributes ?? {});
+        const bad =
+          attrs &&
+          [start, end].find((k) => !attrs[k] || !DATE_TYPES.includes(String(attrs[k].type)));
+        const many = isJson(at) || at.last.many;
+        const item = (r: Range) => ({ [start]: r.start, [end]: r.end });
+        if (bad) skip(field, path, `component ${at.last.target} has no date field '${bad}'`);
+        else
+          add(
+            'dates',
+            at,
+            writeDates(field, many, (data, ranges) =>
+              put(data, at, many ? ranges.map(item) : item(ranges[0]))
+            )
+          );
+      }
+      continue;
+    }
+
+    const { path } = normalizeSource(source as never);
+    const at = resolve(path);
+    if (!at) continue;
+    const last = at.last;
+    const wrongType = (what: string) =>
+      skip(
+        field,
+        path,
+        `'${last.name}' is a ${last.attr.type} field; ${what} cannot be written there`
+      );
+    /** The remote's text of the field, converted, where the field is written. */
+    const textAs = (kind: 'text' | 'html', convert: (v: string) => unknown) =>
+      add(kind, at, (remote, out) => {
+        const v = text(remote[field]);
+        if (v !== undefined) put(out.data, at, convert(v));
+      });
+    const tagsOf = (remote: Remote) => (Array.isArray(remote.tags) ? remote.tags.map(String) : []);
+
+    switch (field) {
+      case 'name':
+      case 'address':
+      case 'media_credits':
+        if (isJson(at) || isScalar(at, TEXT_TYPES))
+          textAs('text', (v) => (field === 'name' ? v.trim() : v));
+        else wrongType('text');
+        break;
+      case 'description': {
+        const blocks = isJson(at) || last.attr.type === 'blocks';
+        const format = blocks ? 'blocks' : last.attr.type === 'richtext' ? 'markdown' : 'text';
+        if (blocks || isScalar(at, TEXT_TYPES)) textAs('html', FROM_HTML[format]);
+        else wrongType('a description');
+        break;
+      }
+      case 'latitude':
+      case 'longitude':
+        if (isJson(at) || isScalar(at, NUMBER_TYPES))
+          add('number', at, (remote, { data, problems }) => {
+            const v = finite(remote[field]);
+            const bad = v === undefined ? `it has no ${field}` : outside(field, v);
+            if (bad) problems.push(bad);
+            else put(data, at, v);
+          });
+        else wrongType('a number');
+        break;
+      case 'coordinates': {
+        // A JSON field as { lat, lng }; a component by the keys parseCoordinates reads.
+        const component = last.kind === 'component' && !last.many;
+        const keys = component ? Object.keys(getModel(last.target ?? '')?.attributes ?? {}) : [];
+        const find = (names: string[]) => keys.find((a) => names.includes(a.toLowerCase()));
+        const [lat, lng] = isJson(at) ? ['lat', 'lng'] : [find(LAT_KEYS), find(LNG_KEYS)];
+        if (!isJson(at) && !component) wrongType('coordinates');
+        else if (!lat || !lng)
+          skip(field, path, `component ${last.target} has no latitude and longitude fields`);
+        else
+          add('coordinates', at, (remote, { data, problems }) => {
+            const [y, x] = [finite(remote.latitude), finite(remote.longitude)];
+            const bad =
+              y === undefined || x === undefined
+                ? 'it has no coordinates'
+                : (outside('latitude', y) ?? outside('longitude', x));
+            if (bad) problems.push(bad);
+            else put(data, at, { [lat]: y, [lng]: x });
+          });
+        break;
+      }
+      case 'tags': {
+        const list = isJson(at);
+        const target = last.target ?? '';
+        const key = tagKeyFor(at, source, getModel);
+        if (list || isScalar(at, TEXT_TYPES))
+          add('tags', at, (remote, out) =>
+            put(out.data, at, list ? tagsOf(remote) : tagsOf(remote).join(', '))
+          );
+        else if (last.kind !== 'relation' && !(last.kind === 'component' && last.many))
+          wrongType('tags');
+        else if (!key || key.includes('.'))
+          skip(field, path, 'no text field of the related entries holds the tag');
+        else
+          add('tagEntries', at, (remote, out) => {
+            const tags = [...new Set(tagsOf(remote))];
+            out.tagEntries.push({ at, target, key, tags });
+          });
+        break;
+      }
+      case 'media':
+      case 'image':
+        if (last.kind === 'media')
+          add('media', at, (remote, out) => {
+            const url = text(remote[field === 'image' ? 'image_url' : 'media_url']);
+            if (url) out.media.push({ field, at, url });
+          });
+        else wrongType('a file');
+        break;
+      case 'category':
+      case 'pinpoint':
+      case 'pinpoints':
+        if (last.kind === 'relation' && last.target)
+          plan.targets.push({ kind: 'relation', field, at, target: last.target, many: last.many });
+        else wrongType('a relation');
+        break;
+      default:
+        skip(field, path, 'not a field the remote answers');
     }
   }
-  if (!parsed.length && !problems.some((p) => p.startsWith('a date range')))
-    problems.push('it has no dates');
-  return parsed;
+  return plan;
+}
+
+/** Writes `value` at a resolved path into the entry's data, making the components and JSON on the way. */
+export function put(data: Record<string, unknown>, at: ResolvedPath, value: unknown) {
+  const keys = [...at.steps.map((step) => step.name), ...at.jsonRest];
+  let obj = data;
+  for (const key of keys.slice(0, -1)) {
+    if (!obj[key] || typeof obj[key] !== 'object') obj[key] = {};
+    obj = obj[key] as Record<string, unknown>;
+  }
+  obj[keys[keys.length - 1]] = value;
 }
 
 export async function invert(
   plan: FieldPlan,
   remoteId: number,
-  remote: Record<string, unknown>,
+  remote: Remote,
   lookups: InverseLookups
 ): Promise<Inverted> {
   const out: Inverted = {
@@ -87,10 +349,10 @@ export async function invert(
   };
   const { problems, warnings } = out;
   const resource = plan.mapping.resource;
+  if (!text(remote.name)?.trim()) problems.push('it has no name');
+  for (const t of plan.targets) t.write?.(remote, out);
 
-  const name = text(remote.name)?.trim();
-  if (!name) problems.push('it has no name');
-
+  // Related entries: the ones the remote names, found by the sync states that own them.
   const refOf = async (target: string, kind: ResourceKind, id: number): Promise<Ref | string> => {
     const owner = await lookups.ownerOf(kind, id);
     if (!owner) return `${kind} ${id} has no entry`;
@@ -100,86 +362,11 @@ export async function invert(
       ? { documentId: owner.documentId, locale: owner.locale }
       : { documentId: owner.documentId };
   };
-
-  for (const t of plan.targets) {
-    switch (t.kind) {
-      case 'text': {
-        const v = text(remote[t.field]);
-        if (v !== undefined) put(out.data, t.at, t.field === 'name' ? v.trim() : v);
-        break;
-      }
-      case 'html': {
-        const html = text(remote[t.field]);
-        if (html !== undefined) put(out.data, t.at, FROM_HTML[t.format](html));
-        break;
-      }
-      case 'number': {
-        const v = finite(remote[t.field]);
-        const bad =
-          v === undefined
-            ? `it has no ${t.field}`
-            : outside(t.field === 'latitude' ? 'latitude' : 'longitude', v);
-        if (bad) problems.push(bad);
-        else put(out.data, t.at, v);
-        break;
-      }
-      case 'coordinates': {
-        const lat = finite(remote.latitude);
-        const lng = finite(remote.longitude);
-        const bad =
-          lat === undefined || lng === undefined
-            ? 'it has no coordinates'
-            : (outside('latitude', lat) ?? outside('longitude', lng));
-        if (bad) problems.push(bad);
-        else put(out.data, t.at, { [t.lat]: lat, [t.lng]: lng });
-        break;
-      }
-      case 'tags': {
-        const tags = Array.isArray(remote.tags) ? remote.tags.map(String) : [];
-        put(out.data, t.at, t.style === 'list' ? tags : tags.join(', '));
-        break;
-      }
-      case 'tagEntries': {
-        const { kind: _, ...entries } = t;
-        const tags = Array.isArray(remote.tags) ? [...new Set(remote.tags.map(String))] : [];
-        out.tagEntries.push({ ...entries, tags });
-        break;
-      }
-      case 'media': {
-        const url = text(remote[t.field === 'image' ? 'image_url' : 'media_url']);
-        if (url) out.media.push({ field: t.field, at: t.at, url });
-        break;
-      }
-      case 'dates': {
-        const parsed = rangesOf(remote, problems);
-        if (!parsed.length) break;
-        const range = (r: { start: string; end: string }) => ({
-          [t.start as string]: r.start,
-          [t.end as string]: r.end,
-        });
-        if (t.at && t.many) {
-          put(out.data, t.at, parsed.map(range));
-          break;
-        }
-        if (parsed.length > 1)
-          warnings.push(`only the first of its ${parsed.length} date ranges fits in '${t.field}'`);
-        if (t.at) put(out.data, t.at, range(parsed[0]));
-        else {
-          const start = t.start as ResolvedPath;
-          const end = t.end as ResolvedPath;
-          put(out.data, start, dateFor(start, parsed[0].start));
-          if (end.path !== start.path) put(out.data, end, dateFor(end, parsed[0].end));
-        }
-        break;
-      }
-    }
-  }
-
-  // Related entries: the ones the remote names, found by the sync states that own them.
   const relation = (field: string) =>
-    plan.targets.find((t): t is RelationTarget => t.kind === 'relation' && t.field === field);
+    plan.targets.find((t) => t.kind === 'relation' && t.field === field) as
+      RelationTarget | undefined;
   const write = (t: RelationTarget, refs: Ref[], words: string[]) =>
-    out.relations.push({ field: t.field, at: t.at, many: t.many, refs, words });
+    out.relations.push({ ...t, refs, words });
   const category = relation('category');
   if (resource === 'pinpoint' && category && typeof remote.category === 'number') {
     const ref = await refOf(category.target, 'category', remote.category);

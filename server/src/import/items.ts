@@ -10,25 +10,22 @@ import {
   tableInfo,
 } from '../sync/shared/tables';
 import type { ImportIssue } from '../../../shared/contracts/import';
+import schema from '../content-types/import-item/schema.json';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
 
-export interface ImportItem {
+type TextAttribute =
+  'contentType' | 'entryDocumentId' | 'entryLocale' | 'reason' | 'name' | 'jobId';
+/** One row of the import's table, by its attributes' names. */
+export type ImportItem = Record<TextAttribute, string | null> & {
   resource: ResourceKind;
   remoteId: number;
-  contentType: string | null;
-  documentId: string | null;
-  locale: string | null;
   status: ItemStatus;
-  reason: string | null;
-  name: string | null;
   pinpointId: number | null;
-  jobId: string | null;
-}
+};
 
 type Row = Record<string, unknown>;
-const num = (v: unknown) => (v == null ? null : Number(v));
-const str = (v: unknown) => (v == null ? null : String(v));
+const ATTRIBUTES = Object.keys(schema.attributes);
 
 /**
  * The import's table: one row per remote object it met, keyed by (resource, remote id). The
@@ -38,6 +35,8 @@ const str = (v: unknown) => (v == null ? null : String(v));
 export function createImportItems(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
   const info = () => tableInfo(strapi, IMPORT_ITEM_UID);
+  const columns = (values: object) =>
+    Object.fromEntries(Object.entries(values).map(([k, v]) => [info().col(k), v]));
 
   const ensureIndexes = async () => {
     const { table, col } = info();
@@ -48,49 +47,25 @@ export function createImportItems(strapi: Core.Strapi) {
   };
 
   const fromRow = (r: Row): ImportItem => {
-    const { col } = info();
-    return {
-      resource: r[col('resource')] as ResourceKind,
-      remoteId: Number(r[col('remoteId')]),
-      contentType: str(r[col('contentType')]),
-      documentId: str(r[col('entryDocumentId')]),
-      locale: str(r[col('entryLocale')]),
-      status: (r[col('status')] ?? 'new') as ItemStatus,
-      reason: str(r[col('reason')]),
-      name: str(r[col('name')]),
-      pinpointId: num(r[col('pinpointId')]),
-      jobId: str(r[col('jobId')]),
-    };
+    const item = Object.fromEntries(ATTRIBUTES.map((a) => [a, r[info().col(a)] ?? null]));
+    // bigint columns come back as strings from PostgreSQL
+    const pinpointId = item.pinpointId === null ? null : Number(item.pinpointId);
+    return { ...item, remoteId: Number(item.remoteId), pinpointId } as ImportItem;
   };
 
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
-    const { table, col } = info();
-    const row = await knex()(table)
-      .where({ [col('resource')]: resource, [col('remoteId')]: remoteId })
-      .first();
+    const row = await knex()(info().table).where(columns({ resource, remoteId })).first();
     return row ? fromRow(row) : null;
   };
 
   /** Writes an item's outcome (the pinpoint an event was found under is kept). */
   const put = async (item: Omit<ImportItem, 'pinpointId'>) => {
     const { table, col } = info();
-    const outcome = {
-      contentType: item.contentType,
-      entryDocumentId: item.documentId,
-      entryLocale: item.locale,
-      status: item.status,
-      reason: item.reason,
-      name: item.name,
-      jobId: item.jobId,
-    };
-    const values = { resource: item.resource, remoteId: item.remoteId, ...outcome };
-    const row = newRow(
-      col,
-      new Date(),
-      Object.fromEntries(Object.entries(values).map(([k, v]) => [col(k), v]))
-    );
-    const set = [...Object.keys(outcome), 'updatedAt'].map(col);
-    await insertRows(knex(), table, [row], { on: [col('resource'), col('remoteId')], set });
+    const { resource: _, remoteId: __, ...outcome } = item;
+    await insertRows(knex(), table, [newRow(col, new Date(), columns(item))], {
+      on: [col('resource'), col('remoteId')],
+      set: [...Object.keys(outcome), 'updatedAt'].map(col),
+    });
   };
 
   /** Events found under a pinpoint (`GET /v3.0/events?pinpoint=`). */
@@ -98,13 +73,8 @@ export function createImportItems(strapi: Core.Strapi) {
     if (!eventIds.length) return;
     const { table, col } = info();
     const now = new Date();
-    const rows = [...new Set(eventIds)].map((id) =>
-      newRow(col, now, {
-        [col('resource')]: 'event',
-        [col('remoteId')]: id,
-        [col('status')]: 'new',
-        [col('pinpointId')]: pinpointId,
-      })
+    const rows = [...new Set(eventIds)].map((remoteId) =>
+      newRow(col, now, columns({ resource: 'event', remoteId, status: 'new', pinpointId }))
     );
     await insertRows(knex(), table, rows, {
       on: [col('resource'), col('remoteId')],
@@ -119,12 +89,12 @@ export function createImportItems(strapi: Core.Strapi) {
       .where(col('jobId'), jobId)
       .select({ resource: col('resource'), status: col('status') })
       .count({ n: '*' })
-      .groupBy(col('resource'), col('status'))) as unknown as Array<{
-      resource: ResourceKind;
-      status: ItemStatus;
-      n: string | number;
-    }>;
-    return rows.map((r) => ({ resource: r.resource, status: r.status, n: Number(r.n) }));
+      .groupBy(col('resource'), col('status'))) as unknown as Row[];
+    return rows.map((r) => ({
+      resource: r.resource as ResourceKind,
+      status: r.status as ItemStatus,
+      n: Number(r.n),
+    }));
   };
 
   /** Failed objects and those imported without part of them, first `limit`, and how many in all. */
@@ -150,7 +120,7 @@ export function createImportItems(strapi: Core.Strapi) {
         remoteId: i.remoteId,
         name: i.name,
         contentType: i.contentType,
-        documentId: i.status === 'done' ? i.documentId : null,
+        documentId: i.status === 'done' ? i.entryDocumentId : null,
         imported: i.status === 'done',
         reason: i.reason ?? '',
       })),
@@ -173,12 +143,9 @@ export function createImportItems(strapi: Core.Strapi) {
     const rows = (await query
       .select({ resource: o.col('resource') })
       .count({ n: '*' })
-      .groupBy(o.col('resource'))) as unknown as Array<{
-      resource: ResourceKind;
-      n: string | number;
-    }>;
+      .groupBy(o.col('resource'))) as unknown as Row[];
     const out: Record<ResourceKind, number> = { category: 0, pinpoint: 0, event: 0, list: 0 };
-    for (const r of rows) out[r.resource] = Number(r.n);
+    for (const r of rows) out[r.resource as ResourceKind] = Number(r.n);
     return out;
   };
 

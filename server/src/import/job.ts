@@ -20,7 +20,7 @@ const PAGE = 50;
 const HOLD_MS = 20_000;
 
 /** The job as kept in Strapi's core store: where it is, so that it resumes there. */
-interface StoredJob extends Pick<
+export interface StoredJob extends Pick<
   ImportProgress,
   'id' | 'state' | 'startedAt' | 'finishedAt' | 'publish' | 'phase' | 'error'
 > {
@@ -101,9 +101,7 @@ export function createImportJob(ctx: ImportContext) {
       // What the account holds now (an interrupted walk resumes): objects made since the last
       // walk are imported too, and those deleted since are not looked for.
       await inventory().walk.walkAll();
-      job.totals = await items.unownedByResource();
-      job.phase = 'links';
-      await save(job);
+      await save(Object.assign(job, { totals: await items.unownedByResource(), phase: 'links' }));
     }
     if (job.phase === 'links') {
       const events = targets.event;
@@ -113,9 +111,7 @@ export function createImportJob(ctx: ImportContext) {
           await save(job);
           await hold();
         });
-      job.phase = 'category';
-      job.after = 0;
-      await save(job);
+      await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
     const pinpointOf = async (eventId: number) =>
       (await items.get('event', eventId))?.pinpointId ?? null;
@@ -139,13 +135,11 @@ export function createImportJob(ctx: ImportContext) {
         await save(job);
         await hold();
       }
-      job.after = 0;
-      await save(job);
+      await save(Object.assign(job, { after: 0 }));
     }
-    job.state = 'done';
-    job.phase = null;
-    job.finishedAt = new Date().toISOString();
-    await save(job);
+    await save(
+      Object.assign(job, { state: 'done', phase: null, finishedAt: new Date().toISOString() })
+    );
   };
 
   /** Runs (or goes on with) `job` in the background; its end or failure is kept with it. */
@@ -232,5 +226,5 @@ export function createImportJob(ctx: ImportContext) {
     return stored ? progressOf(stored) : null;
   };
 
-  return { start, resume, stop, progress, running: () => running };
+  return { start, resume, stop, progress };
 }

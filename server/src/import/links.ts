@@ -10,40 +10,31 @@ const transient = (err: unknown) =>
 /**
  * Event answers do not carry their pinpoint (the contract lists it as a request field only), so
  * the pinpoint of each event is read the way the contract offers: `GET /v3.0/events?pinpoint=:id`
- * for the account's pinpoints in turn, until every event to import has been found. Each page is a
- * GET in the rate-limited queue's background lane, asked again on a transient failure; `after`
- * is where a resumed job goes on.
+ * for the account's pinpoints in turn, until every event to import has been found. Each pinpoint's
+ * pages are GETs in the rate-limited queue's background lane, asked again on a transient failure;
+ * `after` is where a resumed job goes on.
  */
 export function createEventLinks({ strapi, items }: ImportContext, stopped: () => boolean) {
   const settings = () => getService('settings', { strapi });
-  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
+
+  /** Ids of the events at one pinpoint, every page followed through `next` (remote/resource.ts). */
+  const eventsAt = async (pinpointId: number): Promise<number[]> => {
+    const client = await settings().remoteClient();
+    const limiter = settings().limiter();
     for (let attempt = 1; ; attempt++) {
       if (stopped())
         throw new Error('the import stopped with Strapi; it resumes at the next start');
       try {
-        return await settings().limiter().background(fn);
+        return await limiter.background(async () => {
+          const ids: number[] = [];
+          for await (const event of client.events.list({ pinpoint: pinpointId }))
+            ids.push(event.id);
+          return ids;
+        });
       } catch (err) {
         if (!transient(err) || attempt >= ATTEMPTS) throw err;
         await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** (attempt - 1))));
       }
-    }
-  };
-
-  /** Ids of the events at one pinpoint, every page followed through `next`. */
-  const eventsAt = async (pinpointId: number): Promise<number[]> => {
-    const client = await settings().remoteClient();
-    const ids: number[] = [];
-    const seen = new Set<string>();
-    let link: string | null = null;
-    for (;;) {
-      const from: { link?: string; filter?: { pinpoint: number } } = link
-        ? { link }
-        : { filter: { pinpoint: pinpointId } };
-      const page = await read(() => client.events.page(from));
-      ids.push(...page.results.map((e) => e.id));
-      if (!page.next || seen.has(page.next)) return ids;
-      seen.add(page.next);
-      link = page.next;
     }
   };
 

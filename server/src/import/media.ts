@@ -2,47 +2,98 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { downloadMedia, type MediaFetch } from '../sync/push/media';
+import { MIME_BY_EXT } from '../mapping/media';
+import { openDownload } from '../remote/transport';
+import { pluginConfig } from '../sync/shared/config';
+import { getService } from '../utils';
 
 /** Types a media field of the map takes: what the remote serves at `media_url` / `image_url`. */
 const IMAGE = /^image\/[\w.+-]+$/;
 const MEDIA = /^(image|video|audio)\/[\w.+-]+$/;
 
-const EXT: Record<string, string> = {
-  'image/png': '.png',
-  'image/jpeg': '.jpg',
-  'image/gif': '.gif',
-  'image/webp': '.webp',
-  'image/svg+xml': '.svg',
-};
+/** The remote file at `url`: http and https only, a type among `accept`, at most `maxBytes`. */
+async function download(strapi: Core.Strapi, url: string, accept: RegExp) {
+  const { maxMediaBytes: maxBytes, requestTimeoutMs: timeoutMs } = pluginConfig(strapi);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${url} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`${url} is not an http or https URL`);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const late = () => new Error(`${url} did not answer within ${timeoutMs} ms`);
+  const limiter = getService('settings', { strapi }).limiter();
+  let res;
+  try {
+    // Fetched behind the remote's rate limit, in the background lane, like its API.
+    res = await limiter.background(() => limiter.wrap(openDownload)(parsed.href, { signal }));
+  } catch (err) {
+    throw signal.aborted
+      ? late()
+      : new Error(`${url} could not be downloaded: ${(err as Error).message}`);
+  }
+  const mime = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const tooBig = (n: number) =>
+    new Error(
+      `${url} is over the ${maxBytes}-byte limit (maxMediaBytes)${n ? `: ${n} bytes` : ''}`
+    );
+  const stated = Number(res.headers.get('content-length'));
+  const refusal =
+    res.status < 200 || res.status >= 300
+      ? new Error(`${url} answered HTTP ${res.status}`)
+      : !accept.test(mime)
+        ? new Error(`${url} is ${mime || 'of no stated type'}, not an accepted media type`)
+        : Number.isFinite(stated) && stated > maxBytes
+          ? tooBig(stated)
+          : null;
+  if (refusal) {
+    await res.dump();
+    throw refusal;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      // Counted as it comes: a server may state no length, or a wrong one.
+      if (size > maxBytes) throw tooBig(0);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    throw signal.aborted ? late() : err;
+  }
+  const name = decodeURIComponent(parsed.pathname.split('/').pop() || '') || 'file';
+  const ext = Object.keys(MIME_BY_EXT).find((e) => MIME_BY_EXT[e] === mime);
+  return {
+    bytes: Buffer.concat(chunks),
+    mime,
+    name: path.extname(name) ? name : name + (ext ?? ''),
+  };
+}
 
 /**
  * Downloads a remote file into the Media Library (through the upload plugin, so the app's own
- * provider stores it) and answers the file's id. `limits` are the plugin's own: `maxMediaBytes`
- * and the request timeout.
+ * provider stores it) and answers the file's id. A refusal's reason is a sentence for the report.
  */
-export async function importMedia(
-  strapi: Core.Strapi,
-  url: string,
-  options: { imageOnly: boolean; maxBytes: number; timeoutMs: number; fetch?: MediaFetch }
-): Promise<number> {
-  const file = await downloadMedia(url, {
-    maxBytes: options.maxBytes,
-    timeoutMs: options.timeoutMs,
-    accept: options.imageOnly ? IMAGE : MEDIA,
-    fetch: options.fetch,
-  });
-  const name = path.extname(file.name) ? file.name : `${file.name}${EXT[file.mime] ?? ''}`;
+export async function importMedia(strapi: Core.Strapi, url: string, imageOnly: boolean) {
+  const file = await download(strapi, url, imageOnly ? IMAGE : MEDIA);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-import-'));
-  const filepath = path.join(dir, name.replace(/[^\w.-]+/g, '_'));
+  const filepath = path.join(dir, file.name.replace(/[^\w.-]+/g, '_'));
   try {
     await fs.writeFile(filepath, file.bytes);
     const [uploaded] = await strapi
       .plugin('upload')
       .service('upload')
       .upload({
-        data: { fileInfo: { name } },
-        files: { filepath, originalFilename: name, mimetype: file.mime, size: file.bytes.length },
+        data: { fileInfo: { name: file.name } },
+        files: {
+          filepath,
+          originalFilename: file.name,
+          mimetype: file.mime,
+          size: file.bytes.length,
+        },
       });
     return Number(uploaded.id);
   } catch (err) {

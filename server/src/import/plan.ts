@@ -4,18 +4,18 @@ import type { ResourceKind } from '../remote/types';
 import type { ImportOptions, ImportPlan, ImportPlanGroup } from '../../../shared/contracts/import';
 import { getService } from '../utils';
 import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
-import { put } from './fields';
-import { invert, type Inverted } from './inverse';
+import { invert, put, type Inverted } from './inverse';
 
-const PLURAL: Record<ResourceKind, string> = {
-  category: 'categories',
-  pinpoint: 'pinpoints',
-  event: 'events',
-  list: 'lists',
-};
-
-/** The data of a sample as words where the job would write ids (related entries, files). */
-function sampleData(inv: Inverted): Record<string, unknown> {
+/**
+ * A sample as the job writes it: words where the job would write ids (related entries, files),
+ * then the mapping's inverse when it has one (an inverse that leaves the object out answers null;
+ * one that fails is the object's problem). An object with problems is shown as it was read.
+ */
+async function sampleOf(
+  mapping: Mapping,
+  inv: Inverted,
+  remote: Record<string, unknown>
+): Promise<Record<string, unknown> | null> {
   const data = structuredClone(inv.data);
   for (const m of inv.media) put(data, m.at, `download ${m.url}`);
   for (const t of inv.tagEntries)
@@ -25,22 +25,9 @@ function sampleData(inv: Inverted): Record<string, unknown> {
       t.tags.map((tag) => `the ${t.target} entry whose ${t.key} is "${tag}" (found or created)`)
     );
   for (const r of inv.relations) put(data, r.at, r.many ? r.words : (r.words[0] ?? null));
-  return data;
-}
-
-/**
- * A sample as the job writes it: through the mapping's inverse when it has one (an inverse that
- * leaves the object out answers null; one that fails is the object's problem).
- */
-async function inverseOf(
-  mapping: Mapping,
-  inv: Inverted,
-  row: { fields: Record<string, unknown> }
-): Promise<Record<string, unknown> | null> {
-  const data = sampleData(inv);
-  if (!mapping.inverse) return data;
+  if (inv.problems.length || !mapping.inverse) return data;
   try {
-    return await mapping.inverse(data, row.fields);
+    return await mapping.inverse(data, remote);
   } catch (err) {
     inv.problems.push(`the mapping's inverse failed: ${messageOf(err)}`);
     return data;
@@ -69,22 +56,20 @@ export function createImportPlanner(ctx: ImportContext) {
     const groups: ImportPlanGroup[] = [];
     for (const resource of ORDER) {
       const mapping = targets[resource];
+      const fields = mapping && ctx.planOf(mapping);
+      const plural = resource === 'category' ? 'categories' : `${resource}s`;
       const group: ImportPlanGroup = {
         resource,
         contentType: mapping?.contentType ?? null,
         candidates: candidatesOf(mappings(), resource),
         count: unowned[resource],
         wouldFail: 0,
-        blocked: mapping ? null : `no active mapping takes ${PLURAL[resource]}`,
-        notImportable: [],
+        blocked: fields ? fields.blocked : `no active mapping takes ${plural}`,
+        notImportable: fields?.notImportable ?? [],
         samples: [],
       };
       groups.push(group);
-      if (!mapping) continue;
-      const fields = ctx.planOf(mapping);
-      group.blocked = fields.blocked;
-      group.notImportable = fields.notImportable;
-      if (fields.blocked) continue;
+      if (!mapping || !fields || fields.blocked) continue;
       const real = ctx.lookups(
         async (eventId) => (await items.get('event', eventId))?.pinpointId ?? undefined
       );
@@ -102,14 +87,14 @@ export function createImportPlanner(ctx: ImportContext) {
         },
       });
       for (let after = 0; ;) {
-        const rows = await inventory().table.page(resource as ResourceKind, after, 200);
+        const rows = await inventory().table.page(resource, after, 200);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const row of rows) {
           if (await getService('state', { strapi }).isRemoteIdClaimed(resource, row.remoteId))
             continue;
           const inv = await invert(fields, row.remoteId, row.fields, lookups);
-          const data = inv.problems.length ? sampleData(inv) : await inverseOf(mapping, inv, row);
+          const data = await sampleOf(mapping, inv, row.fields);
           // As the job reports it: skipped, with the reason.
           if (!data) inv.warnings.push("the mapping's inverse leaves it out (returned null)");
           if (inv.problems.length) group.wouldFail += 1;
