@@ -7,8 +7,8 @@ import { parseDocument } from 'htmlparser2';
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 
 export const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-/** Their content is code, never text: not sent, not imported. */
 export const LIST_TAGS = ['ul', 'ol', 'li'];
+/** Their content is code, never text: not sent, not imported. */
 export const NON_TEXT_TAGS = ['script', 'style', 'iframe', 'object', 'embed'] as const;
 
 const ESCAPES: Record<string, string> = {
