@@ -13,6 +13,9 @@ export function show(value: unknown): string {
   return String(value);
 }
 
+/** A value as the list of its present items (a relation, a repeatable component, a JSON list). */
+export const itemsOf = (value: unknown): unknown[] => [value].flat().filter((v) => v != null);
+
 /** One value where one is expected: a list of one is fine, more is a modelling mistake to report, not to pick from. */
 export function single(value: unknown, field: string, path: string): unknown {
   if (!Array.isArray(value)) return value;
