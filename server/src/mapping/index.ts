@@ -50,8 +50,7 @@ async function readField(r: EntryReader, field: string, expect: Expect, out: Bui
       // A list's pinpoints, a pinpoint's lists: members not synced yet do not hold the push back.
       if (!expect.single && !r.has(field)) break;
       const role = field === 'pinpoints' ? 'member' : expect.resource;
-      const opts = { blocking: expect.single, single: expect.single };
-      const { ids, count } = await r.related(field, role, opts);
+      const { ids, count } = await r.related(field, role, expect.single);
       if (field === 'pinpoint' && count === 0)
         throw new MappingError(
           field,

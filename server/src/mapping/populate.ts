@@ -53,15 +53,10 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of [...children.keys()].sort()) {
     const node = children.get(name) as PopNode;
-    if (node.kind === 'media') out[name] = true;
-    else if (node.kind === 'component')
-      out[name] = node.children.size === 0 ? true : { populate: render(node.children) };
-    else {
-      out[name] = {
-        fields: [...node.fields].sort(),
-        ...(node.children.size > 0 ? { populate: render(node.children) } : {}),
-      };
-    }
+    // Media never has children here: the walk stops at a media step.
+    const nested = node.children.size > 0 ? { populate: render(node.children) } : undefined;
+    out[name] =
+      node.kind === 'relation' ? { fields: [...node.fields].sort(), ...nested } : (nested ?? true);
   }
   return out;
 }

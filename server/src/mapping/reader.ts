@@ -21,12 +21,8 @@ import type { DateRange } from '../remote/types';
 import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
 import { extend } from '../utils/objects';
 
-interface Read {
-  source: NormalizedSource;
-  /** undefined when the path is not in the schema but a transform may have put it there */
-  resolved: ResolvedPath | undefined;
-  value: unknown;
-}
+/** `resolved` is undefined for a path the schema does not know but a transform may have added. */
+type Read = { source: NormalizedSource; resolved?: ResolvedPath; value: unknown };
 
 /** Reads one entry through a mapping's field map by remote field name; keeps the related entries it used. */
 export class EntryReader {
@@ -180,12 +176,11 @@ export class EntryReader {
     return mapDates(this.entry, spec, field);
   }
 
-  /** Remote ids of the related entries; those not synced yet are unresolved, `blocking` the push or not. */
-  async related(
-    field: string,
-    role: RefRole,
-    opts: { blocking: boolean; single: boolean }
-  ): Promise<{ ids: number[]; count: number }> {
+  /**
+   * Remote ids of the related entries; those not synced yet are unresolved. The one entry of a
+   * `single` relation (category, pinpoint) blocks the push until then; members do not.
+   */
+  async related(field: string, role: RefRole, single: boolean) {
     const r = this.read(field, true);
     if (!r) return { ids: [], count: 0 };
     const { source, resolved } = r;
@@ -194,8 +189,7 @@ export class EntryReader {
       throw new MappingError(field, `'${source.path}' is not a relation`);
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = isLocalized(target, this.ctx.getModel);
-    const refs: EntryRef[] = [];
-    const seen = new Set<string>();
+    const refs = new Map<string, EntryRef>();
     for (const item of itemsOf(r.value)) {
       const rel = item as { documentId?: unknown; locale?: unknown };
       let ref: EntryRef;
@@ -210,23 +204,20 @@ export class EntryReader {
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
       const key = `${ref.documentId}\u0000${ref.locale ?? ''}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      refs.push(localized ? ref : extend(ref, { locale: null }));
+      if (!refs.has(key)) refs.set(key, localized ? ref : extend(ref, { locale: null }));
     }
-    if (opts.single && refs.length > 1)
+    if (single && refs.size > 1)
       throw new MappingError(
         field,
-        `'${source.path}' gives ${refs.length} related entries, one is needed`
+        `'${source.path}' gives ${refs.size} related entries, one is needed`
       );
     const ids: number[] = [];
-    for (const ref of refs) {
+    for (const ref of refs.values()) {
       this.refs.push(extend(ref, { role }));
       const id = await this.ctx.remoteIdOf(ref);
-      if (id === undefined || id === null)
-        this.unresolved.push(extend(ref, { role, blocking: opts.blocking }));
+      if (id == null) this.unresolved.push(extend(ref, { role, blocking: single }));
       else if (!ids.includes(id)) ids.push(id);
     }
-    return { ids, count: refs.length };
+    return { ids, count: refs.size };
   }
 }

@@ -34,11 +34,6 @@ function describe(step: PathStep): string {
 const SYSTEM_ATTRIBUTE =
   /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
 
-function firstAttribute(uid: string | undefined, getModel: StrapiSchemaLookup): string {
-  const attrs = uid ? Object.keys(getModel(uid)?.attributes ?? {}) : [];
-  return attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name';
-}
-
 /** Problems of a mapping's field map against the content models, for the developer of config/plugins. */
 export function validateMappingFields(
   mapping: Mapping,
@@ -110,8 +105,10 @@ export function validateMappingFields(
             : TEXT.has(last.attr.type) || (expect.kind === 'html' && last.attr.type === 'blocks');
         if (!ok) {
           let need = expect.kind === 'number' ? 'a number is needed' : 'a string is needed';
-          if (last.kind === 'relation' || last.kind === 'component')
-            need += `: pick one of its fields, e.g. '${path}.${firstAttribute(last.target, getModel)}'`;
+          if (last.kind === 'relation' || last.kind === 'component') {
+            const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {});
+            need += `: pick one of its fields, e.g. '${path}.${attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name'}'`;
+          }
           if (last.attr.type === 'password') need = 'passwords are never sent';
           problem(field, `'${path}' is ${describe(last)}, ${need}`);
         } else if (manyNote) problem(field, manyNote);
