@@ -32,14 +32,12 @@ function fromObject(obj: Record<string, unknown>, key: string | undefined): unkn
 export function mapTags(value: unknown, field: string, key?: string): string[] {
   const raw: string[] = [];
   const add = (item: unknown, label: string, split: boolean) => {
-    if (item === undefined || item === null) return;
-    if (typeof item === 'string') {
-      raw.push(...(split ? item.split(/[,\n]/) : [item]));
-    } else if (typeof item === 'number' || typeof item === 'bigint') {
-      raw.push(String(item));
-    } else if (typeof item === 'object' && !Array.isArray(item)) {
+    if (item == null) return;
+    if (typeof item === 'string') raw.push(...(split ? item.split(/[,\n]/) : [item]));
+    else if (typeof item === 'number' || typeof item === 'bigint') raw.push(String(item));
+    else if (typeof item === 'object' && !Array.isArray(item)) {
       const tag = fromObject(item as Record<string, unknown>, key);
-      if (tag === undefined || tag === null) return;
+      if (tag == null) return;
       if (typeof tag !== 'string' && typeof tag !== 'number')
         throw new MappingError(label, `expected text at '${key ?? 'name'}', got ${show(tag)}`);
       raw.push(String(tag));
@@ -48,13 +46,6 @@ export function mapTags(value: unknown, field: string, key?: string): string[] {
   if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
   else add(value, field, true);
 
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const t of raw) {
-    const tag = t.trim();
-    if (tag === '' || seen.has(tag)) continue;
-    seen.add(tag);
-    tags.push(tag);
-  }
-  return tags;
+  // A Set keeps the first of equal tags, in order.
+  return [...new Set(raw.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
 }
