@@ -139,26 +139,20 @@ export function throughMany(resolved: ResolvedPath): PathStep | undefined {
   return resolved.steps.slice(0, -1).find((s) => s.many);
 }
 
+type Row = Record<string, unknown>;
+
 /** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
 export function readPath(value: unknown, path: string): unknown {
   let current: unknown = value;
   for (const segment of path.split('.')) {
     if (current === undefined || current === null) return undefined;
     if (Array.isArray(current)) {
-      const next: unknown[] = [];
-      for (const item of current) {
-        const v =
-          item !== null && typeof item === 'object'
-            ? (item as Record<string, unknown>)[segment]
-            : undefined;
-        if (v === undefined || v === null) continue;
-        if (Array.isArray(v)) next.push(...v);
-        else next.push(v);
-      }
-      current = next;
-    } else if (typeof current === 'object') {
-      current = (current as Record<string, unknown>)[segment];
-    } else return undefined;
+      // A list inside the list (a to-many inside a repeatable) is spread into it.
+      current = current.flatMap((item) =>
+        item !== null && typeof item === 'object' ? ((item as Row)[segment] ?? []) : []
+      );
+    } else if (typeof current === 'object') current = (current as Row)[segment];
+    else return undefined;
   }
   return current;
 }
