@@ -22,16 +22,11 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 type Node = Record<string, unknown>;
 const childrenOf = (node: Node): Node[] => (Array.isArray(node.children) ? node.children : []);
 
+const isBlock = (n: Node | null) => typeof n?.type === 'string' && Array.isArray(n.children);
+
 /** Does this look like Strapi blocks content (so a JSON field holding blocks renders the same)? */
-export function isBlocks(value: unknown): value is Node[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(
-      (n) => n && typeof n === 'object' && typeof n.type === 'string' && Array.isArray(n.children)
-    )
-  );
-}
+export const isBlocks = (value: unknown): value is Node[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isBlock);
 
 type Mark = 'bold' | 'italic' | 'underline' | 'strikethrough' | 'code';
 // Each text mark and its tags (the first is written, all are read), innermost first so that
