@@ -28,17 +28,10 @@ export function checkInRange(
 }
 
 /** Map plugins and editors spell the keys differently; case is not meaningful to them either. */
-function pick(
-  obj: Record<string, unknown>,
-  keys: string[]
-): { key: string; value: unknown } | undefined {
+function pick(obj: Record<string, unknown>, keys: string[]) {
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
-  for (const key of keys) {
-    const real = lower.get(key);
-    if (real !== undefined && obj[real] !== undefined && obj[real] !== null && obj[real] !== '')
-      return { key: real, value: obj[real] };
-  }
-  return undefined;
+  const key = keys.map((k) => lower.get(k)).find((k) => k && obj[k] != null && obj[k] !== '');
+  return key === undefined ? undefined : { key, value: obj[key] };
 }
 
 const SHAPES = '{lat, lng}, {latitude, longitude}, {lat, lon} or a GeoJSON Point';

@@ -38,10 +38,7 @@ export const MIME_BY_EXT: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
-function extOf(name: string): string {
-  const m = /(\.[a-z0-9]+)$/i.exec(name);
-  return m ? m[1].toLowerCase() : '';
-}
+const extOf = (name: string): string => /\.[a-z0-9]+$/i.exec(name)?.[0].toLowerCase() ?? '';
 
 function baseName(url: string): string {
   const clean = url.split(/[?#]/)[0];
