@@ -31,18 +31,18 @@ describe('dates', () => {
     expect(() => toMsUtc(1714521600, 'dates')).toThrow(/1714521600 is not a date/);
   });
 
-  it('equal start and end is an instant, not an error', () => {
+  it('equal start and end is an instant, not an error', async () => {
     expect(
-      mapDates(
+      await mapDates(
         { d: [{ start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00+02:00' }] },
         { path: 'd', start: 'start', end: 'end' }
       )
     ).toEqual([{ start: '2024-01-01T10:00:00.000Z', end: '2024-01-01T10:00:00.000Z' }]);
   });
 
-  it('one object (non-repeatable component) is one range', () => {
+  it('one object (non-repeatable component) is one range', async () => {
     expect(
-      mapDates(
+      await mapDates(
         { when: { a: '2024-01-01', b: '2024-01-02' } },
         { path: 'when', start: 'a', end: 'b' }
       )

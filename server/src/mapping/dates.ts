@@ -1,4 +1,4 @@
-import { MappingError } from './errors';
+import { collectProblems, MappingError } from './errors';
 import { normalizeSource, readPath } from './paths';
 import { itemsOf, show } from './values';
 import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
@@ -66,7 +66,7 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
 }
 
 /** Ranges from a repeatable component, a JSON list (of objects or dates), one object or one date. */
-export function mapDates(entry: unknown, spec: DatesSpec, field = 'dates'): DateRange[] {
+export async function mapDates(entry: unknown, spec: DatesSpec, field = 'dates') {
   const raw = spec.path === undefined ? entry : readPath(entry, spec.path);
   const where = spec.path === undefined ? `'${spec.start}'` : `'${spec.path}'`;
   let items = isBlank(raw) ? [] : itemsOf(raw);
@@ -75,17 +75,10 @@ export function mapDates(entry: unknown, spec: DatesSpec, field = 'dates'): Date
   if (items.length === 0)
     throw new MappingError(field, `no dates at ${where}; the remote needs at least one`);
 
-  const problems: MappingError[] = [];
   const ranges: DateRange[] = [];
   const many = Array.isArray(raw);
-  items.forEach((item, i) => {
-    try {
-      ranges.push(rangeOf(item, spec, many ? `${field}[${i}]` : field));
-    } catch (err) {
-      if (err instanceof MappingError) problems.push(err);
-      else throw err;
-    }
-  });
-  if (problems.length > 0) throw MappingError.combine(problems);
+  await collectProblems([...items.entries()], ([i, item]) =>
+    ranges.push(rangeOf(item, spec, many ? `${field}[${i}]` : field))
+  );
   return ranges;
 }

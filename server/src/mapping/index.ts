@@ -32,7 +32,7 @@ async function readField(r: EntryReader, field: string, expect: Expect, out: Bui
     case 'html':
     case 'dates':
     case 'tags':
-      payload[field] = field === 'name' ? r.requiredText(field) : r[expect.kind](field);
+      payload[field] = field === 'name' ? r.requiredText(field) : await r[expect.kind](field);
       break;
     case 'media': {
       const key = field === 'image' ? 'image_file' : 'media_file';

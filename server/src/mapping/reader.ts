@@ -169,7 +169,7 @@ export class EntryReader {
     });
   }
 
-  dates(field: string): DateRange[] {
+  dates(field: string): Promise<DateRange[]> {
     if (!this.has(field)) throw new MappingError(field, 'is not mapped');
     const spec = datesSpecOf(this.fields[field]);
     if (spec.path !== undefined) this.resolve(field, spec.path);
