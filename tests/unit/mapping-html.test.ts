@@ -1,14 +1,12 @@
-import {
-  markdownToHtml,
-  renderBlocks,
-  sanitize,
-  textToHtml,
-  toHtml,
-} from '../../server/src/mapping';
+import { renderBlocks } from '../../server/src/mapping/blocks';
 import {
   INLINE_TAGS,
+  markdownToHtml,
+  sanitize,
   sanitizeParagraphs,
   sanitizeWithLibrary,
+  textToHtml,
+  toHtml,
 } from '../../server/src/mapping/html';
 
 describe('description HTML', () => {

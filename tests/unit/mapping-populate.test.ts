@@ -1,5 +1,5 @@
+import { canonicalJson } from '../../server/src/mapping/hash';
 import {
-  canonicalJson,
   mapEntry,
   payloadHash,
   populateFor,

@@ -1,15 +1,9 @@
-import {
-  formatBytes,
-  mapDates,
-  mapTags,
-  MappingError,
-  parseCoordinates,
-  PathError,
-  readPath,
-  resolvePath,
-  toMsUtc,
-} from '../../server/src/mapping';
-import { mediaFileOf } from '../../server/src/mapping/media';
+import { MappingError } from '../../server/src/mapping';
+import { parseCoordinates } from '../../server/src/mapping/coordinates';
+import { mapDates, toMsUtc } from '../../server/src/mapping/dates';
+import { formatBytes, mediaFileOf } from '../../server/src/mapping/media';
+import { PathError, readPath, resolvePath } from '../../server/src/mapping/paths';
+import { mapTags } from '../../server/src/mapping/tags';
 import { lookup, modelsA } from './mapping-fixtures';
 
 describe('dates', () => {
@@ -37,18 +31,18 @@ describe('dates', () => {
     expect(() => toMsUtc(1714521600, 'dates')).toThrow(/1714521600 is not a date/);
   });
 
-  it('equal start and end is an instant, not an error', () => {
+  it('equal start and end is an instant, not an error', async () => {
     expect(
-      mapDates(
+      await mapDates(
         { d: [{ start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00+02:00' }] },
         { path: 'd', start: 'start', end: 'end' }
       )
     ).toEqual([{ start: '2024-01-01T10:00:00.000Z', end: '2024-01-01T10:00:00.000Z' }]);
   });
 
-  it('one object (non-repeatable component) is one range', () => {
+  it('one object (non-repeatable component) is one range', async () => {
     expect(
-      mapDates(
+      await mapDates(
         { when: { a: '2024-01-01', b: '2024-01-02' } },
         { path: 'when', start: 'a', end: 'b' }
       )
@@ -130,8 +124,10 @@ describe('paths', () => {
       "'title' is a string field; it has no 'x'"
     );
   });
-  it('walks media into the upload file model (or its known keys)', () => {
-    const r = resolvePath('api::place.place', 'cover.caption', lookup(modelsA));
+  it('walks media into the upload file model', () => {
+    const upload = { attributes: { caption: { type: 'text' } } };
+    const models = { ...modelsA, 'plugin::upload.file': upload };
+    const r = resolvePath('api::place.place', 'cover.caption', lookup(models));
     expect(r.last).toMatchObject({ name: 'caption', kind: 'scalar' });
   });
 });

@@ -1,14 +1,13 @@
 /**
- * Strapi 5 "blocks" JSON <-> HTML, both ways. Strapi ships a React renderer only and the server
- * has no DOM, so blocks render to a string (still sanitized after: URLs come from editors); the
- * import reads HTML back through htmlparser2's tree.
+ * Strapi 5 "blocks" JSON <-> HTML. Strapi ships a React renderer only: blocks render to a string
+ * here (sanitized after: URLs come from editors); the import reads HTML through htmlparser2.
  */
 import { parseDocument } from 'htmlparser2';
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 
 export const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-/** Their content is code, never text: not sent, not imported. */
 export const LIST_TAGS = ['ul', 'ol', 'li'];
+/** Their content is code, never text: not sent, not imported. */
 export const NON_TEXT_TAGS = ['script', 'style', 'iframe', 'object', 'embed'] as const;
 
 const ESCAPES: Record<string, string> = {
@@ -23,25 +22,22 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 type Node = Record<string, unknown>;
 const childrenOf = (node: Node): Node[] => (Array.isArray(node.children) ? node.children : []);
 
-/** Does this look like Strapi blocks content (so a JSON field holding blocks renders the same)? */
-export function isBlocks(value: unknown): value is Node[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(
-      (n) => n && typeof n === 'object' && typeof n.type === 'string' && Array.isArray(n.children)
-    )
-  );
-}
+const isBlock = (n: Node | null) => typeof n?.type === 'string' && Array.isArray(n.children);
 
-// Innermost first, so `<strong><em>x</em></strong>` nests the same way for every combination.
-const MARK_TAGS = [
+/** Does this look like Strapi blocks content (so a JSON field holding blocks renders the same)? */
+export const isBlocks = (value: unknown): value is Node[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isBlock);
+
+type Mark = 'bold' | 'italic' | 'underline' | 'strikethrough' | 'code';
+// Each text mark and its tags (the first is written, all are read), innermost first so that
+// `<strong><em>x</em></strong>` nests the same way for every combination.
+const MARKS: Array<[Mark, ...string[]]> = [
   ['code', 'code'],
-  ['strikethrough', 's'],
-  ['underline', 'u'],
-  ['italic', 'em'],
-  ['bold', 'strong'],
-] as const;
+  ['strikethrough', 's', 'del', 'strike'],
+  ['underline', 'u', 'ins'],
+  ['italic', 'em', 'i'],
+  ['bold', 'strong', 'b'],
+];
 
 function renderInline(children: Node[]): string {
   return children
@@ -50,7 +46,7 @@ function renderInline(children: Node[]): string {
       if (child.type === 'text') {
         let html = escapeHtml(String(child.text ?? '')).replace(/\n/g, '<br>');
         if (html === '') return '';
-        for (const [mark, tag] of MARK_TAGS) if (child[mark]) html = `<${tag}>${html}</${tag}>`;
+        for (const [mark, tag] of MARKS) if (child[mark]) html = `<${tag}>${html}</${tag}>`;
         return html;
       }
       // Unknown inline nodes (a future Strapi version, a plugin): keep their text rather than lose it.
@@ -66,17 +62,11 @@ function renderList(node: Node): string {
   const items: string[] = [];
   for (const child of childrenOf(node)) {
     if (!child || typeof child !== 'object') continue;
-    if (child.type !== 'list') items.push(`<li>${renderInline(childrenOf(child))}</li>`);
-    // Strapi puts an indented list next to the items, not inside one; valid HTML nests it
-    // inside the previous item.
-    else if (items.length > 0)
-      items[items.length - 1] = items[items.length - 1].replace(
-        /<\/li>$/,
-        `${renderList(child)}</li>`
-      );
-    else items.push(`<li>${renderList(child)}</li>`);
+    // Strapi puts an indented list next to the items; valid HTML nests it in the previous item.
+    if (child.type === 'list' && items.length > 0) items[items.length - 1] += renderList(child);
+    else items.push(child.type === 'list' ? renderList(child) : renderInline(childrenOf(child)));
   }
-  return `<${tag}>${items.join('')}</${tag}>`;
+  return `<${tag}>${items.map((item) => `<li>${item}</li>`).join('')}</${tag}>`;
 }
 
 function renderBlock(node: Node, mediaUrl?: (url: string) => string): string {
@@ -123,23 +113,12 @@ export function renderBlocks(blocks: unknown, opts: { mediaUrl?: (url: string) =
   return blocks.map((b) => renderBlock(b, opts.mediaUrl)).join('');
 }
 
-type Marks = { bold?: true; italic?: true; underline?: true; strikethrough?: true; code?: true };
+type Marks = { [M in Mark]?: true };
 type TextNode = { type: 'text'; text: string } & Marks;
 type Inline = TextNode | { type: 'link'; url: string; children: TextNode[] };
 export type BlockNode = Record<string, unknown> & { type: string };
 
-const MARK_OF: Record<string, keyof Marks> = {
-  strong: 'bold',
-  b: 'bold',
-  em: 'italic',
-  i: 'italic',
-  u: 'underline',
-  ins: 'underline',
-  s: 'strikethrough',
-  del: 'strikethrough',
-  strike: 'strikethrough',
-  code: 'code',
-};
+const MARK_OF = new Map(MARKS.flatMap(([mark, ...tags]) => tags.map((tag) => [tag, mark])));
 const SECTION_TAGS = ['div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'figure'];
 const OTHER_BLOCKS = ['p', 'figcaption', 'blockquote', 'pre', 'img', 'hr', 'table', 'dl'];
 const BLOCK_TAGS = new Set([...SECTION_TAGS, ...HEADINGS, ...LIST_TAGS, ...OTHER_BLOCKS]);
@@ -167,16 +146,17 @@ function inlineOf(nodes: ChildNode[], marks: Marks, out: Inline[]) {
       inlineOf(node.children, marks, children);
       const texts = children.filter((c): c is TextNode => c.type === 'text');
       out.push({ type: 'link', url: node.attribs.href, children: texts });
-    } else
-      inlineOf(node.children, MARK_OF[name] ? { ...marks, [MARK_OF[name]]: true } : marks, out);
+    } else {
+      const mark = MARK_OF.get(name);
+      inlineOf(node.children, mark ? { ...marks, [mark]: true } : marks, out);
+    }
   }
 }
 
 /** The inline content of a block, without the blanks the markup left at both ends. */
 function inline(nodes: ChildNode[]): Inline[] {
-  const all: Inline[] = [];
-  inlineOf(nodes, {}, all);
-  const out = all.filter((c) => c.type === 'link' || c.text !== '');
+  const out: Inline[] = [];
+  inlineOf(nodes, {}, out);
   if (out[0]?.type === 'text') out[0].text = out[0].text.replace(/^ +/, '');
   const last = out[out.length - 1];
   if (last?.type === 'text') last.text = last.text.replace(/ +$/, '');

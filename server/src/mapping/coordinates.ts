@@ -28,17 +28,10 @@ export function checkInRange(
 }
 
 /** Map plugins and editors spell the keys differently; case is not meaningful to them either. */
-function pick(
-  obj: Record<string, unknown>,
-  keys: string[]
-): { key: string; value: unknown } | undefined {
+function pick(obj: Record<string, unknown>, keys: string[]) {
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
-  for (const key of keys) {
-    const real = lower.get(key);
-    if (real !== undefined && obj[real] !== undefined && obj[real] !== null && obj[real] !== '')
-      return { key: real, value: obj[real] };
-  }
-  return undefined;
+  const key = keys.map((k) => lower.get(k)).find((k) => k && obj[k] != null && obj[k] !== '');
+  return key === undefined ? undefined : { key, value: obj[key] };
 }
 
 const SHAPES = '{lat, lng}, {latitude, longitude}, {lat, lon} or a GeoJSON Point';
@@ -99,22 +92,17 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
   if (typeof value !== 'object' || value === null)
     throw new MappingError(field, `expected ${SHAPES} at '${path}', got ${show(value)}`);
   const obj = value as Record<string, unknown>;
+  const geometry = (obj.type === 'Feature' ? obj.geometry : undefined) as typeof obj | undefined;
   let position: Position;
-  if (obj.type === 'Point') {
-    position = fromGeoJson(obj, field, path);
-  } else if (
-    obj.type === 'Feature' &&
-    obj.geometry &&
-    (obj.geometry as Record<string, unknown>).type === 'Point'
-  ) {
-    position = fromGeoJson(obj.geometry as Record<string, unknown>, field, `${path}.geometry`);
-  } else {
+  if (obj.type === 'Point') position = fromGeoJson(obj, field, path);
+  else if (geometry?.type === 'Point') position = fromGeoJson(geometry, field, `${path}.geometry`);
+  else {
     const lat = pick(obj, LAT_KEYS);
     const lng = pick(obj, LNG_KEYS);
     if (!lat && !lng) {
       // An empty map component (all keys null) means "no position yet", not a broken one.
       const hasAnyValue = Object.entries(obj).some(
-        ([k, v]) => k !== 'id' && k !== '__component' && v !== null && v !== undefined && v !== ''
+        ([k, v]) => k !== 'id' && k !== '__component' && v != null && v !== ''
       );
       if (!hasAnyValue) return undefined;
       throw new MappingError(

@@ -1,14 +1,10 @@
-import { MappingError } from './errors';
+import { collectProblems, MappingError } from './errors';
 import { normalizeSource, readPath } from './paths';
-import { show } from './values';
+import { itemsOf, show } from './values';
 import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
 import type { DateRange } from '../remote/types';
 
-/**
- * The remote's `2018-02-16T20:00:00.000Z` from a Date or any ISO 8601 string (a time without zone
- * is UTC, never the server's zone), with the remote client's parser: what mapping accepts, the
- * payload builder accepts too.
- */
+/** The remote's `2018-02-16T20:00:00.000Z` by the remote client's parser: what mapping accepts, the payload builder does. */
 export function toMsUtc(value: unknown, field: string): string {
   if (value instanceof Date || typeof value === 'string') {
     try {
@@ -30,7 +26,6 @@ export interface DatesSpec {
   end: string;
 }
 
-/** A `dates` source with keys, as opposed to a plain path. */
 export function isDatesSpecSource(
   source: unknown
 ): source is { path?: string; start?: string; end?: string } {
@@ -38,19 +33,16 @@ export function isDatesSpecSource(
 }
 
 export function datesSpecOf(source: unknown): DatesSpec {
-  if (isDatesSpecSource(source)) {
-    return {
-      path: typeof source.path === 'string' && source.path !== '' ? source.path : undefined,
-      start: source.start || 'start',
-      end: source.end || 'end',
-    };
-  }
-  return { path: normalizeSource(source as string).path, start: 'start', end: 'end' };
+  if (!isDatesSpecSource(source))
+    return { path: normalizeSource(source as string).path, start: 'start', end: 'end' };
+  return {
+    path: source.path || undefined,
+    start: source.start || 'start',
+    end: source.end || 'end',
+  };
 }
 
-function isBlank(v: unknown): boolean {
-  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-}
+const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
 
 function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
   if (item instanceof Date || typeof item === 'string') {
@@ -73,33 +65,20 @@ function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
   return { start, end };
 }
 
-/**
- * Ranges from a repeatable component, a JSON array (of objects or of plain dates), one object,
- * or one date. Every problem names the index so the editor finds the row.
- */
-export function mapDates(entry: unknown, spec: DatesSpec, field = 'dates'): DateRange[] {
+/** Ranges from a repeatable component, a JSON list (of objects or dates), one object or one date. */
+export async function mapDates(entry: unknown, spec: DatesSpec, field = 'dates') {
   const raw = spec.path === undefined ? entry : readPath(entry, spec.path);
   const where = spec.path === undefined ? `'${spec.start}'` : `'${spec.path}'`;
-  let items: unknown[];
-  if (isBlank(raw)) items = [];
-  else if (Array.isArray(raw)) items = raw.filter((i) => i !== null && i !== undefined);
-  else items = [raw];
+  let items = isBlank(raw) ? [] : itemsOf(raw);
   if (spec.path === undefined && items.length === 1 && isBlank(readPath(items[0], spec.start)))
     items = [];
   if (items.length === 0)
     throw new MappingError(field, `no dates at ${where}; the remote needs at least one`);
 
-  const problems: MappingError[] = [];
   const ranges: DateRange[] = [];
   const many = Array.isArray(raw);
-  items.forEach((item, i) => {
-    try {
-      ranges.push(rangeOf(item, spec, many ? `${field}[${i}]` : field));
-    } catch (err) {
-      if (err instanceof MappingError) problems.push(err);
-      else throw err;
-    }
-  });
-  if (problems.length > 0) throw MappingError.combine(problems);
+  await collectProblems([...items.entries()], ([i, item]) =>
+    ranges.push(rangeOf(item, spec, many ? `${field}[${i}]` : field))
+  );
   return ranges;
 }

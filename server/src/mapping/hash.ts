@@ -19,11 +19,7 @@ export function canonicalJson(value: unknown): string {
 
 type Hashable = MapOutcome | Pick<UpsertOutcome, 'resource' | 'payload' | 'members'>;
 
-/**
- * sha256 of what would reach the remote: the payload and, for memberships, the set of member ids
- * (order-free). Refs and unresolved entries are left out: they change what is sent only through
- * `members` or the payload itself.
- */
+/** sha256 of what would reach the remote: the payload and the set of member ids (order-free). */
 export function payloadHash(outcome: Hashable): string {
   let body: object = { action: 'skip' };
   if (!('action' in outcome && outcome.action === 'skip')) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MappingError } from './errors';
-import { show } from './values';
+import { itemsOf, show } from './values';
 import type { MediaFile } from '../remote/types';
 import type { DeferredMedia, MappingContext, MediaFileObject } from './types';
 import { extend } from '../utils/objects';
@@ -38,10 +38,7 @@ export const MIME_BY_EXT: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
-function extOf(name: string): string {
-  const m = /(\.[a-z0-9]+)$/i.exec(name);
-  return m ? m[1].toLowerCase() : '';
-}
+const extOf = (name: string): string => /\.[a-z0-9]+$/i.exec(name)?.[0].toLowerCase() ?? '';
 
 function baseName(url: string): string {
   const clean = url.split(/[?#]/)[0];
@@ -55,8 +52,8 @@ function baseName(url: string): string {
 
 function asFile(value: unknown, field: string, path: string): MediaFileObject | undefined {
   // A multiple media field gives a list; the remote holds one media per object.
-  const first = Array.isArray(value) ? value.find((v) => v !== null && v !== undefined) : value;
-  if (first === undefined || first === null || first === '') return undefined;
+  const first = itemsOf(value)[0];
+  if (first === undefined || first === '') return undefined;
   if (typeof first === 'string') return { url: first };
   if (typeof first === 'object' && typeof (first as MediaFileObject).url === 'string')
     return first as MediaFileObject;
@@ -65,54 +62,39 @@ function asFile(value: unknown, field: string, path: string): MediaFileObject | 
 
 const PLACEHOLDER_PREFIX = 'location-content-media:';
 
-/** Bytes of a file, with the limits the remote needs checked on what was really read. */
-async function readBytes(
-  file: MediaFileObject,
-  name: string,
-  field: string,
-  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
+type Limits = Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>;
+
+const tooBig = (field: string, name: string, bytes: number, limit: number) =>
+  new MappingError(field, `${name} is ${formatBytes(bytes)}, the limit is ${formatBytes(limit)}`);
+
+/** A file's bytes in base64, with the limits the remote needs checked on what was really read. */
+async function readBase64(
+  { file, name, field }: Omit<DeferredMedia, 'remoteField' | 'placeholder'>,
+  ctx: Limits
 ) {
   const bytes = await ctx.readMedia(file);
-  if (bytes.length > ctx.maxMediaBytes)
-    throw new MappingError(
-      field,
-      `${name} is ${formatBytes(bytes.length)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
-    );
+  if (bytes.length > ctx.maxMediaBytes) throw tooBig(field, name, bytes.length, ctx.maxMediaBytes);
   if (bytes.length === 0) throw new MappingError(field, `${name} is empty (0 bytes)`);
-  return bytes;
+  return bytes.toString('base64');
 }
 
-/**
- * A Strapi media value as the remote's `{content, name, type}`. With `ctx.mediaIdentity` the bytes
- * are not read here: `onDeferred` receives what `loadMedia` needs.
- */
+/** A Strapi media value as the remote's `{content, name, type}`; with `mediaIdentity`, read later. */
 export async function mediaFileOf(
   value: unknown,
   field: string,
   path: string,
-  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes' | 'mediaIdentity'>,
+  ctx: Limits & Pick<MappingContext, 'mediaIdentity'>,
   onDeferred?: (placeholder: string, file: MediaFileObject, name: string) => void
 ): Promise<MediaFile | undefined> {
   const file = asFile(value, field, path);
   if (!file) return undefined;
-  let name =
-    typeof file.name === 'string' && file.name.trim() !== ''
-      ? file.name.trim()
-      : baseName(file.url);
+  let name = (typeof file.name === 'string' && file.name.trim()) || baseName(file.url);
   if (extOf(name) === '' && typeof file.ext === 'string' && file.ext.startsWith('.'))
     name += file.ext;
 
   // Strapi's `size` is in kilobytes; checked first, an oversized video is never read into memory.
-  if (
-    typeof file.size === 'number' &&
-    Number.isFinite(file.size) &&
-    file.size * 1024 > ctx.maxMediaBytes * 1.01
-  ) {
-    throw new MappingError(
-      field,
-      `${name} is ${formatBytes(file.size * 1024)}, the limit is ${formatBytes(ctx.maxMediaBytes)}`
-    );
-  }
+  const stored = Number.isFinite(file.size) ? (file.size as number) * 1024 : 0;
+  if (stored > ctx.maxMediaBytes * 1.01) throw tooBig(field, name, stored, ctx.maxMediaBytes);
   const mime =
     typeof file.mime === 'string' && file.mime.includes('/')
       ? file.mime
@@ -134,15 +116,14 @@ export async function mediaFileOf(
     onDeferred(placeholder, file, name);
     return { content: placeholder, name, type: mime };
   }
-  const bytes = await readBytes(file, name, field, ctx);
-  return { content: bytes.toString('base64'), name, type: mime };
+  return { content: await readBase64({ file, name, field }, ctx), name, type: mime };
 }
 
 /** The payload with its deferred media read in, right before it is sent; a MappingError when a file turns out too big or empty. */
 export async function loadMedia<P extends object>(
   payload: P,
   deferred: DeferredMedia[] | undefined,
-  ctx: Pick<MappingContext, 'readMedia' | 'maxMediaBytes'>
+  ctx: Limits
 ): Promise<P> {
   if (!deferred?.length) return payload;
   // P is a request interface (no index signature): the remote fields are looked up by name here.
@@ -150,8 +131,7 @@ export async function loadMedia<P extends object>(
   for (const d of deferred) {
     const current = out[d.remoteField] as { content?: unknown } | null | undefined;
     if (!current || current.content !== d.placeholder) continue;
-    const bytes = await readBytes(d.file, d.name, d.field, ctx);
-    out[d.remoteField] = extend(current, { content: bytes.toString('base64') });
+    out[d.remoteField] = extend(current, { content: await readBase64(d, ctx) });
   }
   return out as P;
 }

@@ -1,13 +1,7 @@
-import type { FieldSource, SchemaAttribute, StrapiSchemaLookup } from './types';
+import type { FieldSource, SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
 const FILE_UID = 'plugin::upload.file';
-
-/** Keys a populated media object carries, for when the upload model is not registered (unit tests, odd setups). */
-const FILE_KEYS = [
-  ['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime'],
-  ['size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'documentId', 'id', 'locale'],
-].flat();
 
 /** Attribute types by the value they hold. */
 export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];
@@ -19,7 +13,6 @@ const MORPH = new Set(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
 type StepKind = 'scalar' | 'component' | 'relation' | 'media' | 'json' | 'dynamiczone';
 
 export interface PathStep {
-  /** attribute name */
   name: string;
   attr: SchemaAttribute;
   /** uid of the model (content type or component) that owns the attribute */
@@ -48,22 +41,14 @@ export class PathError extends Error {
   }
 }
 
-export interface NormalizedSource {
-  path: string;
-  hasDefault: boolean;
-  default?: unknown;
-}
+export type NormalizedSource = { path: string; default?: unknown };
 
 export function normalizeSource(
   source: FieldSource | { path?: unknown; default?: unknown }
 ): NormalizedSource {
-  if (typeof source === 'string') return { path: source, hasDefault: false };
-  const obj = source as { path?: unknown; default?: unknown };
-  return {
-    path: typeof obj.path === 'string' ? obj.path : '',
-    hasDefault: Object.prototype.hasOwnProperty.call(obj, 'default') && obj.default !== undefined,
-    default: obj.default,
-  };
+  if (typeof source === 'string') return { path: source };
+  const { path, default: fallback } = source as { path?: unknown; default?: unknown };
+  return { path: typeof path === 'string' ? path : '', default: fallback };
 }
 
 /** resolvePath, or undefined for a path that does not fit the schema (the validator reports it). */
@@ -80,17 +65,13 @@ const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'd
 const kindOf = (attr: SchemaAttribute): StepKind =>
   STRUCTURED.has(attr.type) ? (attr.type as StepKind) : 'scalar';
 
-function describeOwner(uid: string, getModel: StrapiSchemaLookup): string {
-  const model = getModel(uid);
-  const isComponent =
-    model?.modelType === 'component' || (!uid.includes('::') && uid.includes('.'));
-  return isComponent ? `component ${uid}` : uid;
-}
+/** Component uids look like 'shared.geo', content type uids like 'api::place.place'. */
+const describeOwner = (uid: string, model: SchemaModel | undefined): string =>
+  model?.modelType === 'component' || (!uid.includes('::') && uid.includes('.'))
+    ? `component ${uid}`
+    : uid;
 
-/**
- * Walks a dotted path through the schema of `uid`: components, relations and media are
- * entered with the model they point to; JSON ends the schema walk (its inside is free-form).
- */
+/** Walks a dotted path through the schema of `uid` into components, relations and media; JSON ends it. */
 export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLookup): ResolvedPath {
   if (typeof path !== 'string' || path.trim() === '') throw new PathError('the path is empty');
   const segments = path.split('.');
@@ -114,36 +95,21 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
     }
 
     const model = getModel(owner);
-    if (!model) {
-      if (owner === FILE_UID && FILE_KEYS.includes(name)) {
-        prev = {
-          name,
-          attr: {
-            type: name === 'width' || name === 'height' || name === 'size' ? 'float' : 'string',
-          },
-          owner,
-          kind: name === 'formats' || name === 'provider_metadata' ? 'json' : 'scalar',
-          many: false,
-        };
-        steps.push(prev);
-        continue;
-      }
-      throw new PathError(`${describeOwner(owner, getModel)} is not known to this Strapi`);
-    }
-    const attr = model.attributes?.[name] as SchemaAttribute | undefined;
-    if (!attr || typeof attr !== 'object') {
-      const where = prev
-        ? `'${prev.name}' has no attribute '${name}' in ${describeOwner(owner, getModel)}`
-        : `${describeOwner(owner, getModel)} has no attribute '${name}'`;
-      throw new PathError(where);
-    }
+    const ownerName = describeOwner(owner, model);
+    if (!model) throw new PathError(`${ownerName} is not known to this Strapi`);
+    const attr = model.attributes[name] as SchemaAttribute | undefined;
+    if (!attr)
+      throw new PathError(
+        prev
+          ? `'${prev.name}' has no attribute '${name}' in ${ownerName}`
+          : `${ownerName} has no attribute '${name}'`
+      );
     const kind = kindOf(attr);
     let target: string | undefined;
     let many = false;
     if (kind === 'component') {
       target = attr.component;
       many = attr.repeatable === true;
-      if (!target) throw new PathError(`'${name}' is a component field without a component uid`);
     } else if (kind === 'relation') {
       if (MORPH.has(String(attr.relation)) || !attr.target)
         throw new PathError(
@@ -161,19 +127,19 @@ export function resolvePath(uid: string, path: string, getModel: StrapiSchemaLoo
   return { path, steps, last: prev as PathStep, jsonRest: [] };
 }
 
+/** The dotted path of the first `i + 1` steps (`stops.venue` for the venue of `stops.venue.name`). */
+export const pathTo = (steps: PathStep[], i: number): string =>
+  steps
+    .slice(0, i + 1)
+    .map((s) => s.name)
+    .join('.');
+
 /** Did the walk pass through something that yields several values (repeatable, to-many, multiple media) before the end? */
 export function throughMany(resolved: ResolvedPath): PathStep | undefined {
   return resolved.steps.slice(0, -1).find((s) => s.many);
 }
 
-export function isEmpty(value: unknown): boolean {
-  return (
-    value === undefined ||
-    value === null ||
-    (typeof value === 'string' && value.trim() === '') ||
-    (Array.isArray(value) && value.length === 0)
-  );
-}
+type Row = Record<string, unknown>;
 
 /** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
 export function readPath(value: unknown, path: string): unknown {
@@ -181,26 +147,20 @@ export function readPath(value: unknown, path: string): unknown {
   for (const segment of path.split('.')) {
     if (current === undefined || current === null) return undefined;
     if (Array.isArray(current)) {
-      const next: unknown[] = [];
-      for (const item of current) {
-        const v =
-          item !== null && typeof item === 'object'
-            ? (item as Record<string, unknown>)[segment]
-            : undefined;
-        if (v === undefined || v === null) continue;
-        if (Array.isArray(v)) next.push(...v);
-        else next.push(v);
-      }
-      current = next;
-    } else if (typeof current === 'object') {
-      current = (current as Record<string, unknown>)[segment];
-    } else return undefined;
+      // A list inside the list (a to-many inside a repeatable) is spread into it.
+      current = current.flatMap((item) =>
+        item !== null && typeof item === 'object' ? ((item as Row)[segment] ?? []) : []
+      );
+    } else if (typeof current === 'object') current = (current as Row)[segment];
+    else return undefined;
   }
   return current;
 }
 
-/** Reads the source's path; an empty value gives the source's default when it has one. */
+/** Reads the source's path; an empty value (nothing, blank text, no items) gives the source's default. */
 export function readSource(entry: unknown, source: NormalizedSource): unknown {
   const value = readPath(entry, source.path);
-  return isEmpty(value) && source.hasDefault ? source.default : value;
+  const text = typeof value === 'string' ? value.trim() : value;
+  const empty = text == null || text === '' || (Array.isArray(text) && text.length === 0);
+  return empty && source.default !== undefined ? source.default : value;
 }

@@ -1,31 +1,28 @@
-import { normalizeSource, tryResolvePath } from './paths';
+import { normalizeSource, pathTo, tryResolvePath } from './paths';
 import { datesSpecOf } from './dates';
 import { tagKeyFor } from './tags';
-import type { Mapping, StrapiSchemaLookup } from './types';
+import { FIELD_SPECS, type Mapping, type StrapiSchemaLookup } from './types';
 
 /** Fields whose path must end on a relation: the related entry's identity is what is read. */
-export const RELATION_FIELDS: Record<string, string[]> = {
-  pinpoint: ['category', 'lists'],
-  event: ['pinpoint'],
-  category: [],
-  list: ['pinpoints'],
-};
+export const RELATION_FIELDS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(FIELD_SPECS).map(([resource, specs]) => [
+    resource,
+    Object.keys(specs).filter((field) => specs[field].kind === 'relation'),
+  ])
+);
 
-/**
- * Every path a mapping reads (dates and tag keys spelled out), resolved against the schema; the
- * paths that do not fit it are left out (the validator reports them).
- */
+/** Every path a mapping reads (dates and tag keys spelled out) that fits the schema. */
 function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
   const resolve = (path: string) => tryResolvePath(mapping.contentType, path, getModel);
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
   for (const [field, source] of Object.entries(fields)) {
-    if (source === undefined || source === null) continue;
+    if (source == null) continue;
     const paths: string[] = [];
     if (field === 'dates') {
-      const spec = datesSpecOf(source);
-      const prefix = spec.path === undefined ? '' : `${spec.path}.`;
-      if (spec.path !== undefined) paths.push(spec.path);
-      paths.push(`${prefix}${spec.start}`, `${prefix}${spec.end}`);
+      const { path, start, end } = datesSpecOf(source);
+      paths.push(
+        ...(path === undefined ? [start, end] : [path, `${path}.${start}`, `${path}.${end}`])
+      );
     } else {
       const { path } = normalizeSource(source as never);
       if (!path) continue;
@@ -39,33 +36,27 @@ function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
   }
 }
 
+const POPULATED = new Set(['relation', 'component', 'media', 'dynamiczone']);
+const SYSTEM_RELATIONS = new Set(['localizations', 'createdBy', 'updatedBy']);
+
 interface PopNode {
   kind: 'component' | 'relation' | 'media';
-  target?: string;
   fields: Set<string>;
   children: Map<string, PopNode>;
 }
 
-export function isLocalized(uid: string | undefined, getModel: StrapiSchemaLookup): boolean {
-  if (!uid) return false;
-  const model = getModel(uid);
-  // Strapi 5 has a `locale` attribute on every content type, but refuses it in `fields` unless the type is localized.
-  return model?.pluginOptions?.i18n?.localized === true;
-}
+// Strapi 5 has a `locale` attribute on every content type, but refuses it in `fields` unless the type is localized.
+export const isLocalized = (uid: string | undefined, getModel: StrapiSchemaLookup): boolean =>
+  !!uid && getModel(uid)?.pluginOptions?.i18n?.localized === true;
 
 function render(children: Map<string, PopNode>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of [...children.keys()].sort()) {
     const node = children.get(name) as PopNode;
-    if (node.kind === 'media') out[name] = true;
-    else if (node.kind === 'component')
-      out[name] = node.children.size === 0 ? true : { populate: render(node.children) };
-    else {
-      out[name] = {
-        fields: [...node.fields].sort(),
-        ...(node.children.size > 0 ? { populate: render(node.children) } : {}),
-      };
-    }
+    // Media never has children here: the walk stops at a media step.
+    const nested = node.children.size > 0 ? { populate: render(node.children) } : undefined;
+    out[name] =
+      node.kind === 'relation' ? { fields: [...node.fields].sort(), ...nested } : (nested ?? true);
   }
   return out;
 }
@@ -90,7 +81,7 @@ export function populateFor(
       if (parent?.kind === 'media') return;
       let node = level.get(step.name);
       if (!node) {
-        node = { kind: step.kind, target: step.target, fields: new Set(), children: new Map() };
+        node = { kind: step.kind, fields: new Set(), children: new Map() };
         level.set(step.name, node);
       }
       if (node.kind === 'relation') {
@@ -108,24 +99,14 @@ export function populateFor(
     // media of the entry, one level deep (the mapped paths keep their deeper populate).
     const attributes = getModel(mapping.contentType)?.attributes ?? {};
     for (const [name, attr] of Object.entries(attributes)) {
-      if (name in out || name === 'localizations' || name === 'createdBy' || name === 'updatedBy')
-        continue;
-      if (
-        attr?.type === 'relation' ||
-        attr?.type === 'component' ||
-        attr?.type === 'media' ||
-        attr?.type === 'dynamiczone'
-      )
+      if (!(name in out) && !SYSTEM_RELATIONS.has(name) && POPULATED.has(attr?.type))
         out[name] = true;
     }
   }
   return out;
 }
 
-/**
- * Content types this mapping reads through relations (every hop), so that a change to one of
- * their entries re-queues the entries that use it.
- */
+/** Content types the mapping reads through relations (every hop): their changes re-queue its entries. */
 export function relationTargets(
   mapping: Mapping,
   getModel: StrapiSchemaLookup
@@ -135,10 +116,7 @@ export function relationTargets(
   for (const { field, resolved } of resolvedPaths(mapping, getModel)) {
     resolved.steps.forEach((step, i) => {
       if (step.kind !== 'relation' || !step.target) return;
-      const path = resolved.steps
-        .slice(0, i + 1)
-        .map((s) => s.name)
-        .join('.');
+      const path = pathTo(resolved.steps, i);
       const key = `${field}\u0000${path}`;
       if (seen.has(key)) return;
       seen.add(key);

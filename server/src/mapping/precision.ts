@@ -5,7 +5,6 @@ import type { Mapping, StrapiSchemaLookup } from './types';
 /** A `decimal` attribute that a mapping reads coordinates (or an altitude) from. */
 export interface DecimalSource {
   field: 'latitude' | 'longitude' | 'altitude' | 'coordinates';
-  /** content type or component uid owning the attribute */
   owner: string;
   attribute: string;
 }
@@ -16,18 +15,18 @@ const IN_COORDINATES = new Set([...LAT_KEYS, ...LNG_KEYS, 'alt', 'altitude']);
 /** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
 export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {
   if (mapping.resource !== 'pinpoint') return [];
-  const fields = mapping.fields ?? {};
   const found: DecimalSource[] = [];
-  const resolve = (source: Parameters<typeof normalizeSource>[0]) => {
-    const { path } = normalizeSource(source);
-    return path ? tryResolvePath(mapping.contentType, path, getModel) : undefined;
+  const lastOf = (field: DecimalSource['field']) => {
+    const source = mapping.fields[field];
+    const path = source == null ? '' : normalizeSource(source).path;
+    return path ? tryResolvePath(mapping.contentType, path, getModel)?.last : undefined;
   };
   for (const field of NUMBER_FIELDS) {
-    const last = fields[field] === undefined ? undefined : resolve(fields[field])?.last;
+    const last = lastOf(field);
     if (last?.attr.type === 'decimal')
       found.push({ field, owner: last.owner, attribute: last.name });
   }
-  const last = fields.coordinates === undefined ? undefined : resolve(fields.coordinates)?.last;
+  const last = lastOf('coordinates');
   if (last?.kind === 'component' && last.target) {
     for (const [name, attr] of Object.entries(getModel(last.target)?.attributes ?? {})) {
       if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase()))

@@ -7,6 +7,7 @@ import { mediaFileOf } from './media';
 import {
   normalizeSource,
   PathError,
+  pathTo,
   readPath,
   readSource,
   resolvePath,
@@ -15,26 +16,15 @@ import {
 } from './paths';
 import { isLocalized } from './populate';
 import { mapTags, tagKeyFor } from './tags';
-import { show, single, toNumber, toText } from './values';
-import type { DateRange, MediaFile } from '../remote/types';
+import { itemsOf, show, single, toNumber, toText } from './values';
+import type { DateRange } from '../remote/types';
 import type { DeferredMedia, Entry, EntryRef, Mapping, MappingContext, RefRole } from './types';
 import { extend } from '../utils/objects';
 
-interface Read {
-  source: NormalizedSource;
-  /** undefined when the path is not in the schema but a transform may have put it there */
-  resolved: ResolvedPath | undefined;
-  value: unknown;
-}
+/** `resolved` is undefined for a path the schema does not know but a transform may have added. */
+type Read = { source: NormalizedSource; resolved?: ResolvedPath; value: unknown };
 
-/** One populated value as a list of its present items (a relation, a repeatable component). */
-const itemsOf = (value: unknown): unknown[] =>
-  [value].flat().filter((v) => v !== undefined && v !== null);
-
-/**
- * Reads one entry through one mapping's field map, and keeps track of the related entries
- * it used. The resource steps of index.ts ask it for typed values by remote field name.
- */
+/** Reads one entry through a mapping's field map by remote field name; keeps the related entries it used. */
 export class EntryReader {
   readonly refs: Array<EntryRef & { role: RefRole }> = [];
   readonly unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }> = [];
@@ -51,7 +41,7 @@ export class EntryReader {
   }
 
   has(field: string): boolean {
-    return this.fields[field] !== undefined && this.fields[field] !== null;
+    return this.fields[field] != null;
   }
 
   resolve(field: string, path: string): ResolvedPath | undefined {
@@ -66,11 +56,11 @@ export class EntryReader {
   }
 
   /** `identity`: the path ends on a relation whose entries `related` records with their role. */
-  read(field: string, opts: { identity?: boolean } = {}): Read | undefined {
+  read(field: string, identity = false): Read | undefined {
     if (!this.has(field)) return undefined;
     const source = normalizeSource(this.fields[field] as never);
     const resolved = this.resolve(field, source.path);
-    if (resolved) this.noteReadThrough(resolved, opts.identity === true);
+    if (resolved) this.noteReadThrough(resolved, identity);
     return { source, resolved, value: readSource(this.entry, source) };
   }
 
@@ -80,18 +70,12 @@ export class EntryReader {
     return r;
   }
 
-  /**
-   * Entries a value was read through (tags from related names, a name from a related entry):
-   * recorded as refs, so that when one of them changes or goes, this entry is pushed again.
-   */
+  /** Entries a value was read through (tags from related names): when one changes, this entry is pushed again. */
   private noteReadThrough(resolved: ResolvedPath, skipLast: boolean) {
-    resolved.steps.forEach((step, i) => {
+    const steps = skipLast ? resolved.steps.slice(0, -1) : resolved.steps;
+    steps.forEach((step, i) => {
       if (step.kind !== 'relation' || !step.target) return;
-      if (skipLast && i === resolved.steps.length - 1) return;
-      const prefix = resolved.steps
-        .slice(0, i + 1)
-        .map((s) => s.name)
-        .join('.');
+      const prefix = pathTo(steps, i);
       const localized = isLocalized(step.target, this.ctx.getModel);
       for (const item of itemsOf(readPath(this.entry, prefix))) {
         const { documentId, locale } = item as { documentId?: unknown; locale?: unknown };
@@ -109,11 +93,7 @@ export class EntryReader {
     });
   }
 
-  /**
-   * The field a value is read from as the editor sees it in the Content Manager: the attributes
-   * of the path, a component's display name after it (`geo (Geo point) › lat`), not the config
-   * path. A path the schema does not know (a transform's) is named as configured.
-   */
+  /** The field as the editor sees it in the Content Manager (`geo (Geo point) › lat`), not the config path. */
   fieldOf(r: Read): string {
     if (!r.resolved) return `'${r.source.path}'`;
     const names = r.resolved.steps.map((step) => {
@@ -159,34 +139,29 @@ export class EntryReader {
 
   /** latitude + longitude, from two fields or from one `coordinates` field */
   async position(): Promise<Position> {
-    if (this.has('coordinates')) {
-      const r = this.required('coordinates');
+    const r = this.read('coordinates');
+    if (r) {
       const position = parseCoordinates(r.value, 'coordinates', r.source.path);
       if (!position) throw new MappingError('coordinates', `empty field ${this.fieldOf(r)}`);
       return position;
     }
     const position = { latitude: NaN, longitude: NaN };
-    await collectProblems(
-      (['latitude', 'longitude'] as const).map((field) => () => {
-        const r = this.required(field);
-        const n = toNumber(r.value, field, r.source.path);
-        if (n === undefined) throw new MappingError(field, `empty field ${this.fieldOf(r)}`);
-        position[field] = checkInRange(field, n);
-      })
-    );
+    await collectProblems(['latitude', 'longitude'] as const, (field) => {
+      const r = this.required(field);
+      const n = toNumber(r.value, field, r.source.path);
+      if (n === undefined) throw new MappingError(field, `empty field ${this.fieldOf(r)}`);
+      position[field] = checkInRange(field, n);
+    });
     return position;
   }
 
-  tags(field = 'tags'): string[] | undefined {
+  tags(field: string): string[] | undefined {
     const r = this.read(field);
     if (!r) return undefined;
     return mapTags(r.value, field, tagKeyFor(r.resolved, this.fields[field], this.ctx.getModel));
   }
 
-  async media(
-    field: string,
-    remoteField: DeferredMedia['remoteField'] = 'media_file'
-  ): Promise<MediaFile | undefined> {
+  async media(field: string, remoteField: DeferredMedia['remoteField']) {
     const r = this.read(field);
     if (!r) return undefined;
     return mediaFileOf(r.value, field, r.source.path, this.ctx, (placeholder, file, name) => {
@@ -194,7 +169,7 @@ export class EntryReader {
     });
   }
 
-  dates(field = 'dates'): DateRange[] {
+  dates(field: string): Promise<DateRange[]> {
     if (!this.has(field)) throw new MappingError(field, 'is not mapped');
     const spec = datesSpecOf(this.fields[field]);
     if (spec.path !== undefined) this.resolve(field, spec.path);
@@ -202,15 +177,11 @@ export class EntryReader {
   }
 
   /**
-   * Remote ids of the related entries at a relation field. Entries not synced yet are recorded
-   * as unresolved: the caller's `blocking` says whether the push must wait for them.
+   * Remote ids of the related entries; those not synced yet are unresolved. The one entry of a
+   * `single` relation (category, pinpoint) blocks the push until then; members do not.
    */
-  async related(
-    field: string,
-    role: RefRole,
-    opts: { blocking: boolean; single: boolean }
-  ): Promise<{ ids: number[]; count: number }> {
-    const r = this.read(field, { identity: true });
+  async related(field: string, role: RefRole, single: boolean) {
+    const r = this.read(field, true);
     if (!r) return { ids: [], count: 0 };
     const { source, resolved } = r;
     const target = resolved?.last.kind === 'relation' ? resolved.last.target : undefined;
@@ -218,8 +189,7 @@ export class EntryReader {
       throw new MappingError(field, `'${source.path}' is not a relation`);
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = isLocalized(target, this.ctx.getModel);
-    const refs: EntryRef[] = [];
-    const seen = new Set<string>();
+    const refs = new Map<string, EntryRef>();
     for (const item of itemsOf(r.value)) {
       const rel = item as { documentId?: unknown; locale?: unknown };
       let ref: EntryRef;
@@ -234,23 +204,20 @@ export class EntryReader {
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
       const key = `${ref.documentId}\u0000${ref.locale ?? ''}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      refs.push(localized ? ref : extend(ref, { locale: null }));
+      if (!refs.has(key)) refs.set(key, localized ? ref : extend(ref, { locale: null }));
     }
-    if (opts.single && refs.length > 1)
+    if (single && refs.size > 1)
       throw new MappingError(
         field,
-        `'${source.path}' gives ${refs.length} related entries, one is needed`
+        `'${source.path}' gives ${refs.size} related entries, one is needed`
       );
     const ids: number[] = [];
-    for (const ref of refs) {
+    for (const ref of refs.values()) {
       this.refs.push(extend(ref, { role }));
       const id = await this.ctx.remoteIdOf(ref);
-      if (id === undefined || id === null)
-        this.unresolved.push(extend(ref, { role, blocking: opts.blocking }));
+      if (id == null) this.unresolved.push(extend(ref, { role, blocking: single }));
       else if (!ids.includes(id)) ids.push(id);
     }
-    return { ids, count: refs.length };
+    return { ids, count: refs.size };
   }
 }

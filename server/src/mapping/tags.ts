@@ -6,11 +6,7 @@ import type { StrapiSchemaLookup } from './types';
 // Markdown is no label.
 const LABEL_TYPES = new Set(TEXT_TYPES.filter((type) => type !== 'richtext'));
 
-/**
- * Which attribute of a related entry (or repeatable component item) is the tag: the source's
- * `key`, else `name`, else the target's first text attribute. Undefined when the path does not end
- * on a relation or component (text, JSON: the value's shape decides).
- */
+/** The attribute of a related entry or component that is the tag: `key`, `name` or the first text one. */
 export function tagKeyFor(
   resolved: ResolvedPath | undefined,
   source: unknown,
@@ -18,15 +14,9 @@ export function tagKeyFor(
 ): string | undefined {
   const { key } = (source ?? {}) as { key?: unknown };
   if (typeof key === 'string' && key) return key;
-  const last = resolved?.last;
-  if (
-    !last ||
-    resolved.jsonRest.length > 0 ||
-    (last.kind !== 'relation' && last.kind !== 'component')
-  )
-    return undefined;
-  const model = last.target ? getModel(last.target) : undefined;
-  const attributes = (model?.attributes ?? {}) as Record<string, { type?: string }>;
+  const last = resolved?.jsonRest.length === 0 ? resolved.last : undefined;
+  if (last?.kind !== 'relation' && last?.kind !== 'component') return undefined;
+  const attributes = getModel(last.target as string)?.attributes ?? {};
   if (attributes.name) return 'name';
   return Object.keys(attributes).find((k) => LABEL_TYPES.has(String(attributes[k]?.type)));
 }
@@ -38,21 +28,16 @@ function fromObject(obj: Record<string, unknown>, key: string | undefined): unkn
   return Object.values(obj).find((v) => typeof v === 'string');
 }
 
-/**
- * Tags from a string list, a comma-separated text (one tag per line works too), or related
- * entries/objects. Trimmed, empties dropped, duplicates dropped, first order kept.
- */
+/** Tags from a list, a text split on commas and lines, or objects: trimmed, without empties or repeats. */
 export function mapTags(value: unknown, field: string, key?: string): string[] {
   const raw: string[] = [];
   const add = (item: unknown, label: string, split: boolean) => {
-    if (item === undefined || item === null) return;
-    if (typeof item === 'string') {
-      raw.push(...(split ? item.split(/[,\n]/) : [item]));
-    } else if (typeof item === 'number' || typeof item === 'bigint') {
-      raw.push(String(item));
-    } else if (typeof item === 'object' && !Array.isArray(item)) {
+    if (item == null) return;
+    if (typeof item === 'string') raw.push(...(split ? item.split(/[,\n]/) : [item]));
+    else if (typeof item === 'number' || typeof item === 'bigint') raw.push(String(item));
+    else if (typeof item === 'object' && !Array.isArray(item)) {
       const tag = fromObject(item as Record<string, unknown>, key);
-      if (tag === undefined || tag === null) return;
+      if (tag == null) return;
       if (typeof tag !== 'string' && typeof tag !== 'number')
         throw new MappingError(label, `expected text at '${key ?? 'name'}', got ${show(tag)}`);
       raw.push(String(tag));
@@ -61,13 +46,6 @@ export function mapTags(value: unknown, field: string, key?: string): string[] {
   if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
   else add(value, field, true);
 
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const t of raw) {
-    const tag = t.trim();
-    if (tag === '' || seen.has(tag)) continue;
-    seen.add(tag);
-    tags.push(tag);
-  }
-  return tags;
+  // A Set keeps the first of equal tags, in order.
+  return [...new Set(raw.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
 }

@@ -14,19 +14,13 @@ export interface SchemaAttribute {
   type: string;
   component?: string;
   repeatable?: boolean;
-  components?: string[];
   relation?: string;
   target?: string;
   multiple?: boolean;
-  /** Strapi: one kind or a list of kinds */
-  allowedTypes?: string | Array<string | undefined> | null;
-  customField?: string;
   [key: string]: unknown;
 }
 
 export interface SchemaModel {
-  uid?: string;
-  kind?: string;
   modelType?: string;
   attributes: Record<string, SchemaAttribute>;
   /** only the keys the plugin reads; Strapi's own `SchemaPluginOptions` is `object`-typed */
@@ -60,19 +54,16 @@ export interface MediaFileObject {
 
 export interface MappingContext {
   getModel: StrapiSchemaLookup;
-  /** remote id of a related entry that is already synced, else undefined */
+  /** undefined while the related entry is not synced */
   remoteIdOf(ref: EntryRef): Promise<number | undefined>;
-  /** bytes of a Strapi media file object */
   readMedia(file: MediaFileObject): Promise<Buffer>;
   maxMediaBytes: number;
-  /** locale of the entry being mapped */
   locale?: string | null;
   // Public origin of this Strapi: relative media URLs in descriptions (/uploads/x.png) are made
   // absolute with it, because the remote renders the HTML far away from Strapi.
   publicUrl?: string;
-  // A stable identity of a media file (url, hash, size, update time). When given, the payload's
-  // `content` is a placeholder made from it (the hash changes exactly when the file does) and the
-  // bytes are read by `loadMedia` only when the payload is really sent. Undefined: read now.
+  // A media file's stable identity (url, hash, size, update time): the payload's `content` is a
+  // placeholder made from it, the bytes are read by `loadMedia` only when it is sent.
   mediaIdentity?(file: MediaFileObject): string | undefined;
 }
 
@@ -98,8 +89,47 @@ export interface UpsertOutcome {
   refs: Array<EntryRef & { role: RefRole }>;
   /** related entries without a remote id yet: category/pinpoint ones block the push, member/list ones do not */
   unresolved: Array<EntryRef & { role: RefRole; blocking: boolean }>;
-  /** media whose bytes are still to be read into the payload (`loadMedia`) */
   deferredMedia?: DeferredMedia[];
 }
 
 export type MapOutcome = UpsertOutcome | { action: 'skip'; reason: string };
+
+export type Expect =
+  | { kind: 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'media' | 'dates' }
+  | { kind: 'relation'; resource: Exclude<ResourceKind, 'event'>; single: boolean };
+
+/**
+ * The field map's vocabulary: what each remote field reads from an entry, per resource, in the
+ * order mapEntry reads them (and reports their problems).
+ */
+export const FIELD_SPECS: Record<ResourceKind, Record<string, Expect>> = {
+  pinpoint: {
+    name: { kind: 'text' },
+    description: { kind: 'html' },
+    address: { kind: 'text' },
+    latitude: { kind: 'number' },
+    longitude: { kind: 'number' },
+    coordinates: { kind: 'coordinates' },
+    altitude: { kind: 'number' },
+    tags: { kind: 'tags' },
+    media: { kind: 'media' },
+    media_credits: { kind: 'text' },
+    category: { kind: 'relation', resource: 'category', single: true },
+    lists: { kind: 'relation', resource: 'list', single: false },
+  },
+  event: {
+    name: { kind: 'text' },
+    description: { kind: 'html' },
+    dates: { kind: 'dates' },
+    pinpoint: { kind: 'relation', resource: 'pinpoint', single: true },
+    tags: { kind: 'tags' },
+    media: { kind: 'media' },
+    media_credits: { kind: 'text' },
+  },
+  category: { name: { kind: 'text' }, image: { kind: 'media' } },
+  list: {
+    name: { kind: 'text' },
+    description: { kind: 'html' },
+    pinpoints: { kind: 'relation', resource: 'pinpoint', single: false },
+  },
+};

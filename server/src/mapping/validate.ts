@@ -11,47 +11,7 @@ import {
   type ResolvedPath,
 } from './paths';
 import { tagKeyFor } from './tags';
-import type { Mapping, ResourceKind, StrapiSchemaLookup } from './types';
-
-type Expect =
-  | { kind: 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'media' | 'dates' }
-  | { kind: 'relation'; resource: ResourceKind; single: boolean };
-
-/** What each remote field reads from an entry, per resource: the field map's vocabulary. */
-export const FIELD_SPECS: Record<ResourceKind, Record<string, Expect>> = {
-  pinpoint: {
-    name: { kind: 'text' },
-    description: { kind: 'html' },
-    address: { kind: 'text' },
-    latitude: { kind: 'number' },
-    longitude: { kind: 'number' },
-    coordinates: { kind: 'coordinates' },
-    altitude: { kind: 'number' },
-    tags: { kind: 'tags' },
-    media: { kind: 'media' },
-    media_credits: { kind: 'text' },
-    category: { kind: 'relation', resource: 'category', single: true },
-    lists: { kind: 'relation', resource: 'list', single: false },
-  },
-  event: {
-    name: { kind: 'text' },
-    description: { kind: 'html' },
-    dates: { kind: 'dates' },
-    pinpoint: { kind: 'relation', resource: 'pinpoint', single: true },
-    tags: { kind: 'tags' },
-    media: { kind: 'media' },
-    media_credits: { kind: 'text' },
-  },
-  category: {
-    name: { kind: 'text' },
-    image: { kind: 'media' },
-  },
-  list: {
-    name: { kind: 'text' },
-    description: { kind: 'html' },
-    pinpoints: { kind: 'relation', resource: 'pinpoint', single: false },
-  },
-};
+import { FIELD_SPECS, type Mapping, type ResourceKind, type StrapiSchemaLookup } from './types';
 
 const TEXT = new Set([...TEXT_TYPES, ...NUMBER_TYPES]);
 const NUMBER = new Set([...NUMBER_TYPES, 'string']);
@@ -74,46 +34,20 @@ function describe(step: PathStep): string {
 const SYSTEM_ATTRIBUTE =
   /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
 
-function firstAttribute(uid: string | undefined, getModel: StrapiSchemaLookup): string {
-  const attrs = uid ? Object.keys(getModel(uid)?.attributes ?? {}) : [];
-  return attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name';
-}
-
-export interface ValidateOptions {
-  /** position in the config's mappings, for messages: `mappings[2]` */
-  index?: number;
-  /** every mapping, to check that relations point at content types mapped to the right resource */
-  mappings?: Mapping[];
-  /** prefix of every message instead of `mappings[<index>]` */
-  at?: string;
-}
-
-/**
- * Problems of one mapping's field map against the content models, worded for the developer who
- * wrote config/plugins: every path, its attribute type, relation targets and required fields.
- * Empty when the mapping can be used.
- */
+/** Problems of a mapping's field map against the content models, for the developer of config/plugins. */
 export function validateMappingFields(
   mapping: Mapping,
   getModel: StrapiSchemaLookup,
-  opts: ValidateOptions = {}
+  /** `index`: the mapping's position in the config; `mappings`: all of them, for relation targets */
+  opts: { index?: number; mappings?: Mapping[] } = {}
 ): string[] {
-  const at = opts.at ?? `mappings[${opts.index ?? 0}]`;
+  const at = `mappings[${opts.index ?? 0}]`;
   const problems: string[] = [];
-  if (!mapping || typeof mapping !== 'object')
-    return [`${at}: must be an object { contentType, resource, fields }`];
   const uid = mapping.contentType;
-  const specs = FIELD_SPECS[mapping.resource as ResourceKind];
-  if (!specs)
-    return [
-      `${at}.resource: must be one of ${Object.keys(FIELD_SPECS).join(', ')}, got ${JSON.stringify(mapping.resource)}`,
-    ];
-  const model = typeof uid === 'string' ? getModel(uid) : undefined;
-  if (!model)
+  const specs = FIELD_SPECS[mapping.resource];
+  if (!getModel(uid))
     return [`${at}.contentType: ${JSON.stringify(uid)} is not a content type of this Strapi`];
-  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
-  if (typeof fields !== 'object' || Array.isArray(fields))
-    return [`${at}.fields: must be an object`];
+  const fields = mapping.fields as unknown as Record<string, unknown>;
 
   const problem = (field: string, text: string) => problems.push(`${at}.fields.${field}: ${text}`);
   const resolve = (field: string, path: string): ResolvedPath | undefined => {
@@ -122,15 +56,12 @@ export function validateMappingFields(
     } catch (err) {
       if (!(err instanceof PathError)) throw err;
       // A transform can add keys to the entry; the schema cannot vouch for them, nor against them.
-      if (mapping.transform && /has no attribute/.test(err.reason)) return undefined;
-      problem(field, `'${path}' — ${err.reason}`);
-      return undefined;
+      if (!mapping.transform || !/has no attribute/.test(err.reason))
+        problem(field, `'${path}' — ${err.reason}`);
     }
   };
   const mappedTo = (target: string, resource: ResourceKind): boolean | undefined =>
-    opts.mappings
-      ? opts.mappings.some((m) => m && m.contentType === target && m.resource === resource)
-      : undefined;
+    opts.mappings?.some((m) => m.contentType === target && m.resource === resource);
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
@@ -146,11 +77,7 @@ export function validateMappingFields(
       validateDates(field, source, getModel, problem, resolve);
       continue;
     }
-    const isObj = typeof source === 'object' && !Array.isArray(source);
-    if (
-      typeof source !== 'string' &&
-      !(isObj && typeof (source as { path?: unknown }).path === 'string')
-    ) {
+    if (typeof source !== 'string' && typeof (source as { path?: unknown }).path !== 'string') {
       problem(
         field,
         `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`
@@ -178,8 +105,10 @@ export function validateMappingFields(
             : TEXT.has(last.attr.type) || (expect.kind === 'html' && last.attr.type === 'blocks');
         if (!ok) {
           let need = expect.kind === 'number' ? 'a number is needed' : 'a string is needed';
-          if (last.kind === 'relation' || last.kind === 'component')
-            need += `: pick one of its fields, e.g. '${path}.${firstAttribute(last.target, getModel)}'`;
+          if (last.kind === 'relation' || last.kind === 'component') {
+            const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {});
+            need += `: pick one of its fields, e.g. '${path}.${attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name'}'`;
+          }
           if (last.attr.type === 'password') need = 'passwords are never sent';
           problem(field, `'${path}' is ${describe(last)}, ${need}`);
         } else if (manyNote) problem(field, manyNote);
@@ -246,11 +175,10 @@ export function validateMappingFields(
           );
           break;
         }
-        const target = last.target as string;
-        if (mappedTo(target, expect.resource) === false)
+        if (mappedTo(last.target as string, expect.resource) === false)
           problem(
             field,
-            `'${path}' is a relation to ${target}, which no mapping sends to ${expect.resource}`
+            `'${path}' is a relation to ${last.target}, which no mapping sends to ${expect.resource}`
           );
         if (expect.single && (last.many || many))
           problem(
@@ -289,7 +217,7 @@ function validateDates(
   if (
     typeof source !== 'string' &&
     !isSpec &&
-    !(typeof source === 'object' && typeof (source as { path?: unknown }).path === 'string')
+    typeof (source as { path?: unknown }).path !== 'string'
   ) {
     problem(
       field,
@@ -352,21 +280,5 @@ function validateDates(
   problem(
     field,
     `'${spec.path}' is ${describe(last)}; dates need a repeatable component, JSON ranges, or date fields`
-  );
-}
-
-/** Every mapping at once, so relation targets are checked against the whole config. */
-export function validateMappings(
-  mappings: Mapping[],
-  getModel: StrapiSchemaLookup,
-  opts: { prefix?: string } = {}
-): string[] {
-  if (!Array.isArray(mappings)) return [];
-  return mappings.flatMap((m, index) =>
-    validateMappingFields(m, getModel, {
-      index,
-      mappings,
-      at: `${opts.prefix ?? ''}mappings[${index}]`,
-    })
   );
 }

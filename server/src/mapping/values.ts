@@ -13,10 +13,13 @@ export function show(value: unknown): string {
   return String(value);
 }
 
+/** A value as the list of its present items (a relation, a repeatable component, a JSON list). */
+export const itemsOf = (value: unknown): unknown[] => [value].flat().filter((v) => v != null);
+
 /** One value where one is expected: a list of one is fine, more is a modelling mistake to report, not to pick from. */
 export function single(value: unknown, field: string, path: string): unknown {
   if (!Array.isArray(value)) return value;
-  const present = value.filter((v) => v !== null && v !== undefined && v !== '');
+  const present = value.filter((v) => v != null && v !== '');
   if (present.length <= 1) return present[0];
   throw new MappingError(field, `'${path}' gives ${present.length} values, one is needed`);
 }
@@ -24,10 +27,9 @@ export function single(value: unknown, field: string, path: string): unknown {
 /** Text as the remote wants it: trimmed, but otherwise untouched (emoji, right-to-left marks). */
 export function toText(value: unknown, field: string, path: string): string | undefined {
   const v = single(value, field, path);
-  if (v === undefined || v === null) return undefined;
+  if (v == null) return undefined;
   if (typeof v === 'string') return v.trim();
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (['number', 'bigint', 'boolean'].includes(typeof v)) return String(v);
   throw new MappingError(field, `expected text at '${path}', got ${show(v)}`);
 }
 
@@ -36,12 +38,12 @@ const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** Numbers may arrive as strings (decimal and biginteger columns); anything not finite is refused. */
 export function toNumber(value: unknown, field: string, path: string): number | undefined {
   const v = single(value, field, path);
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
-  let n: number;
-  if (typeof v === 'number') n = v;
-  else if (typeof v === 'bigint') n = Number(v);
-  else if (typeof v === 'string' && NUMERIC.test(v.trim())) n = Number(v.trim());
-  else throw new MappingError(field, `expected a number at '${path}', got ${show(v)}`);
+  if (v == null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  const numeric =
+    typeof v === 'string' ? NUMERIC.test(v.trim()) : ['number', 'bigint'].includes(typeof v);
+  if (!numeric) throw new MappingError(field, `expected a number at '${path}', got ${show(v)}`);
+  // Number() ignores the blanks around a numeric text.
+  const n = Number(v);
   if (!Number.isFinite(n))
     throw new MappingError(field, `expected a finite number at '${path}', got ${show(v)}`);
   return n;
