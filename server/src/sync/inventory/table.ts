@@ -201,21 +201,32 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return out;
   };
 
-  /** Objects of `resource` by ascending remote id, a page at a time; `unowned`: those no entry's sync state names. */
-  const page = async (
-    resource: ResourceKind,
-    afterId: number,
-    limit: number,
-    options: { unowned?: boolean } = {}
-  ): Promise<InventoryRow[]> => {
+  /** Objects of `resource` by ascending remote id after `afterId`; `unowned`: those no sync state names. */
+  const ascending = (resource: ResourceKind, afterId: number, limit: number, unowned = false) => {
     const o = objects();
     const q = knex()(o.table)
       .where(o.col('resource'), resource)
       .andWhere(o.col('remoteId'), '>', afterId)
       .orderBy(o.col('remoteId'), 'asc')
       .limit(limit);
-    if (options.unowned) q.whereNotExists(sameObject(states(), o));
-    return (await q).map(toRow);
+    return unowned ? q.whereNotExists(sameObject(states(), o)) : q;
+  };
+
+  /** Whole objects of `resource` by ascending remote id, a page at a time. */
+  const page = async (resource: ResourceKind, afterId: number, limit: number) =>
+    (await ascending(resource, afterId, limit)).map(toRow);
+
+  /**
+   * Id and name of the objects of `resource` by ascending remote id, a page at a time (without
+   * their fields: 100,000 objects are read so); `unowned`: those no entry's sync state names.
+   */
+  const names = async (resource: ResourceKind, afterId: number, limit: number, unowned = false) => {
+    const { col } = objects();
+    const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
+      col('remoteId'),
+      col('name')
+    );
+    return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
   };
 
   /** Objects held that no entry's sync state names. */
@@ -269,6 +280,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     fieldsByIds,
     counts,
     page,
+    names,
     membersOf,
     memberships,
     unownedCount,

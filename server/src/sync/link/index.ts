@@ -143,7 +143,7 @@ export function createLinker(strapi: Core.Strapi) {
     let unownedCount = 0;
     for (const resource of ORDER) {
       for (let after = 0; ;) {
-        const rows = await table().page(resource, after, 500, { unowned: true });
+        const rows = await table().names(resource, after, 500, true);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const r of rows) {
