@@ -219,6 +219,30 @@ test('a "not ours" repair never deletes an object an entry owns, even with an in
   expect(app.emulator.state().pinpoints.find((p) => p.id === foreign)).toBeDefined();
 });
 
+test('deleting an event no entry owns leaves the lists of the pinpoint with the same id', async () => {
+  // Ids are per resource on the real API (the emulator numbers each kind apart): an event may
+  // have the id of a pinpoint in a list. One is put in the inventory as a walk would have.
+  const [member] = app.emulator.state().lists[0].members;
+  const identity = { name: 'Event', nameKey: 'event', fieldsHash: '', fields: {} };
+  await app.strapi
+    .plugin('location-content')
+    .service('inventory')
+    .table.upsertObjects(
+      'event',
+      [{ id: member, identity: { ...identity, latitude: null, longitude: null, pinpoint: null } }],
+      Date.now(),
+      'test'
+    );
+  const found: DriftReport = await app.sync().check({ fresh: false });
+  expect(found.notOurs).toContainEqual(
+    expect.objectContaining({ resource: 'event', remoteId: member })
+  );
+  expect(found.membership).toEqual([]);
+  // Gone from the remote already (a 404 is a deletion done): the inventory forgets the event only.
+  expect(await app.sync().repair({ groups: ['notOurs'] })).toMatchObject({ errors: [] });
+  expect((await app.sync().check({ fresh: false })).membership).toEqual([]);
+});
+
 describe('admin routes', () => {
   const login = (email: string, roleIds: Array<number | string>) =>
     createAdmin(app, email, roleIds);

@@ -176,11 +176,12 @@ export function createInventoryTable(strapi: Core.Strapi) {
       await knex()(objects().table).del();
     },
 
-    /** One object deleted from the remote, with its memberships. */
+    /** One object deleted from the remote, with its memberships (a list's or a pinpoint's). */
     async remove(resource: ResourceKind, remoteId: number) {
       await query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
-      const side = resource === 'list' ? 'listId' : 'pinpointId';
-      await query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
+      // Ids are per resource: event 3 is no pinpoint 3.
+      const side = { list: 'listId', pinpoint: 'pinpointId' }[resource as string];
+      if (side) await query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
     },
 
     /** Objects of `resource` whose name compares equal to `nameKey`. */
