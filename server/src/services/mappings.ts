@@ -1,9 +1,9 @@
 import type { Core, UID } from '@strapi/strapi';
-import type { Mapping, PluginConfig } from '../config/types';
+import type { Mapping } from '../config/types';
 import { validateMappingFields, type StrapiSchemaLookup } from '../mapping';
 import { decimalSourcesOf, NEEDED_SCALE, precisionWarning } from '../mapping/precision';
 import { decimalScale } from '../sync/shared/dialect';
-import { PLUGIN_ID } from '../permissions';
+import { pluginConfig } from '../sync/shared/config';
 import type { MappingView as AdminMappingView } from '../../../shared/contracts/mappings';
 
 /** A mapping as checked here; the admin's view (the contract's) adds what the content type says of itself. */
@@ -20,7 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const warnings = new Map<number, string[]>();
 
   const check = (): MappingView[] => {
-    const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+    const config = pluginConfig(strapi);
     return (config.mappings ?? []).map((mapping, index) => {
       const problems: string[] = [];
       if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
@@ -63,7 +63,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * reach the map rounded: said once in the log and on the settings page.
      */
     async checkPrecision() {
-      const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+      const config = pluginConfig(strapi);
       for (const v of views ?? check()) {
         if (!v.active) continue;
         const found: string[] = [];
@@ -84,7 +84,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
     },
     active(): Mapping[] {
-      const config = strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+      const config = pluginConfig(strapi);
       return list()
         .filter((v) => v.active)
         .map((v) => config.mappings[v.index]);

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { pushRefusal } from '../config/environment';
-import type { PluginConfig } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
+import { pluginConfig } from '../sync/shared/config';
 import { createRemoteClient, type RemoteClient } from '../remote';
 import { httpFetch } from '../remote/transport';
 import { createCredentialsStore, type Credentials } from '../settings/credentials';
@@ -12,7 +11,7 @@ import { createLimiter, type Limiter } from '../remote/limiter';
  * the rate limiter every call to the remote goes through.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const config = () => pluginConfig(strapi);
   const credentials = createCredentialsStore(strapi);
   type Saved = Awaited<ReturnType<typeof credentials.get>>;
   const listeners: Array<() => void> = [];

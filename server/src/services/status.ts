@@ -6,6 +6,7 @@ import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';
 import { explained } from '../utils/database';
 import { pluginConfig } from '../sync/shared/config';
+import type { ResourceKind } from '../remote/types';
 
 const emptyCounts = () =>
   Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
@@ -33,21 +34,14 @@ async function build(
   const { intents, ...outbox } = getService('outbox', { strapi });
   const counts = emptyCounts();
   const byType = new Map<string, SyncStatusReport['byContentType'][number]>();
-  for (const m of getService('mappings', { strapi }).active())
-    byType.set(m.contentType, {
-      contentType: m.contentType,
-      resource: m.resource,
-      counts: emptyCounts(),
-    });
+  const typeOf = ({ contentType, resource }: { contentType: string; resource: ResourceKind }) =>
+    byType.get(contentType) ??
+    byType.set(contentType, { contentType, resource, counts: emptyCounts() }).get(contentType)!;
+  for (const m of getService('mappings', { strapi }).active()) typeOf(m);
   for (const row of await states.countBy()) {
     counts[row.status] = (counts[row.status] ?? 0) + row.n;
-    const t = byType.get(row.contentType) ?? {
-      contentType: row.contentType,
-      resource: row.resource,
-      counts: emptyCounts(),
-    };
+    const t = typeOf(row);
     t.counts[row.status] = (t.counts[row.status] ?? 0) + row.n;
-    byType.set(row.contentType, t);
   }
   const failed = await states.listByStatus('failed', options.failedLimit ?? 100);
   const saved = await settings.credentials.get();

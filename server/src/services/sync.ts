@@ -60,29 +60,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const k = await keyOf(key);
     const s = await service('state').get(k);
     const queued = outbox().intents.has(k) || (await outbox().isQueued(k));
-    if (s)
-      return extend(k, {
-        resource: s.resource,
-        status: s.status,
-        remoteId: s.remoteId,
-        attempts: s.attempts,
-        lastError: s.lastError,
-        lastErrorAt: s.lastErrorAt?.toISOString() ?? null,
-        lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null,
-        mediaUrl: s.mediaUrl,
-        queued,
-      });
-    if (!queued) return null;
+    if (!s && !queued) return null;
+    // Without a state, the entry is queued for its first push (the outbox takes mapped types only).
     return extend(k, {
-      // queued entries are of mapped types: the outbox takes no other
-      resource: resourceOf(k.contentType)!,
-      status: 'pending' as const,
-      remoteId: null,
-      attempts: 0,
-      lastError: null,
-      lastErrorAt: null,
-      lastSyncedAt: null,
-      mediaUrl: null,
+      resource: s?.resource ?? resourceOf(k.contentType)!,
+      status: s?.status ?? 'pending',
+      remoteId: s?.remoteId ?? null,
+      attempts: s?.attempts ?? 0,
+      lastError: s?.lastError ?? null,
+      lastErrorAt: s?.lastErrorAt?.toISOString() ?? null,
+      lastSyncedAt: s?.lastSyncedAt?.toISOString() ?? null,
+      mediaUrl: s?.mediaUrl ?? null,
       queued,
     });
   };
@@ -166,20 +154,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     check: (options: { fresh?: boolean } = {}) => drift().check(options),
-
     repair: (options: { groups: DriftGroup[] }) => drift().repair(options.groups),
-
     reconcileNow: (fireDate?: Date) => drift().reconcile.fire(fireDate),
-
     drift: () => drift().stored(),
-
     link: (options: LinkOptions = {}) => service('link').link(options),
-
     import: ((options: ImportOptions = {}) =>
       options.dryRun
         ? importer().run(extend(options, { dryRun: true as const }))
         : importer().run(extend(options, { dryRun: false as const }))) as SyncService['import'],
-
     importProgress: () => importer().progress(),
 
     async retryFailed() {
@@ -206,8 +188,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     status: (options: { failedLimit?: number } = {}): Promise<SyncStatusReport> =>
-      getService('status', { strapi }).report(options),
-
+      service('status').report(options),
     previewOf: async (key: KeyInput) => service('preview')(await keyOf(key)),
     historyOf: async (key: KeyInput) => service('history').list(await keyOf(key)),
     stateOf,

@@ -124,7 +124,7 @@ export function createDriftCheck(strapi: Core.Strapi) {
 
     for (const resource of ['pinpoint', 'event', 'category', 'list'] as ResourceKind[]) {
       for (let after = 0; ;) {
-        const page = await table.page(resource, after, PAGE, { unowned: true });
+        const page = await table.names(resource, after, PAGE, true);
         if (!page.length) break;
         after = page[page.length - 1].remoteId;
         for (const o of page) {

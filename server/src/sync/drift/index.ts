@@ -16,6 +16,7 @@ import { createDriftRepair } from './repair';
 import { createReconcileSchedule } from './schedule';
 
 export type { DriftGroup, DriftReport, RepairOutcome } from '../../../../shared/contracts/drift';
+export { DRIFT_GROUPS } from './repair';
 
 const STORE_KEY = 'drift';
 

@@ -17,9 +17,9 @@ import type {
   DriftReport,
   RepairOutcome,
 } from '../../../../shared/contracts/drift';
-import { DRIFT_GROUPS } from './report';
 
 const REASON = 'drift repair';
+export const DRIFT_GROUPS: DriftGroup[] = ['missing', 'changed', 'notOurs', 'membership'];
 
 /**
  * Repairs of a drift report. Entries are queued as normal pushes (rate-limited, recorded,
@@ -157,11 +157,9 @@ export function createDriftRepair(strapi: Core.Strapi) {
       const members = new Map<string, number[]>();
       const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
       for (const s of live) {
-        const absent = report.membership.find((m) => keyString(m) === keyString(s))!.absent;
-        members.set(
-          keyString(s),
-          (s.members ?? []).filter((l) => !absent.includes(l))
-        );
+        const { absent } = report.membership.find((m) => keyString(m) === keyString(s))!;
+        const kept = (s.members ?? []).filter((l) => !absent.includes(l));
+        members.set(keyString(s), kept);
       }
       outcome.queued.membership = await requeue(report.membership, members);
     }

@@ -50,10 +50,6 @@ export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
     return true;
   };
 
-  /**
-   * By one instance (the lease) when several share the database: a walk that a stop or a failure
-   * interrupted resumes; an account this instance pushes to and that was never walked is walked.
-   */
   const walkIfNeeded = async () => {
     if (walk.isRunning()) return;
     const resume = await walk.interrupted();

@@ -9,7 +9,7 @@ export const walkMembers = async (ctx: WalkContext, notBefore: number) => {
     m = { startedAt: Date.now(), listAfter: 0, current: null, done: false };
   s.members = m;
   for (;;) {
-    const lists = await table.page('list', m.listAfter, 50);
+    const lists = await table.names('list', m.listAfter, 50);
     if (!lists.length) break;
     for (const { remoteId: listId } of lists) {
       let cur =

@@ -24,6 +24,7 @@ type TableInfo = ReturnType<typeof tableInfo>;
 const str = (v: unknown) => (v == null ? null : String(v));
 const num = (v: unknown) => (v == null ? null : Number(v));
 const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) ?? {};
+const count = (rows: Row[]) => Number(rows[0]?.n ?? 0);
 /** What a walk writes of an object, the key (resource, remote id) aside. */
 const IDENTITY = [
   'name',
@@ -45,33 +46,22 @@ export function createInventoryTable(strapi: Core.Strapi) {
   const objects = () => tableInfo(strapi, INVENTORY_UID);
   const members = () => tableInfo(strapi, INVENTORY_MEMBER_UID);
   const states = () => tableInfo(strapi, STATE_UID);
-
-  const ensureIndexes = async () => {
-    const o = objects();
-    await ensureIndex(strapi, o.table, 'remote_uq', [o.col('resource'), o.col('remoteId')], {
-      unique: true,
-    });
-    await ensureIndex(strapi, o.table, 'name_idx', [o.col('resource'), o.col('nameKey')]);
-    const m = members();
-    await ensureIndex(strapi, m.table, 'member_uq', [m.col('listId'), m.col('pinpointId')], {
-      unique: true,
-    });
-  };
+  const query = (uid: typeof INVENTORY_UID | typeof INVENTORY_MEMBER_UID) => strapi.db.query(uid);
 
   const toRow = (r: Row): InventoryRow => {
-    const { col } = objects();
+    const v = (c: string) => r[objects().col(c)];
     return {
-      resource: r[col('resource')] as ResourceKind,
-      remoteId: Number(r[col('remoteId')]),
-      name: str(r[col('name')]),
-      nameKey: str(r[col('nameKey')]) ?? '',
-      latitude: num(r[col('latitude')]),
-      longitude: num(r[col('longitude')]),
-      pinpoint: num(r[col('pinpoint')]),
-      firstStart: str(r[col('firstStart')]),
-      fieldsHash: str(r[col('fieldsHash')]) ?? '',
-      fields: json(r[col('fields')]),
-      seenAt: Number(r[col('seenAt')]),
+      resource: v('resource') as ResourceKind,
+      remoteId: Number(v('remoteId')),
+      name: str(v('name')),
+      nameKey: str(v('nameKey')) ?? '',
+      latitude: num(v('latitude')),
+      longitude: num(v('longitude')),
+      pinpoint: num(v('pinpoint')),
+      firstStart: str(v('firstStart')),
+      fieldsHash: str(v('fieldsHash')) ?? '',
+      fields: json(v('fields')),
+      seenAt: Number(v('seenAt')),
     };
   };
 
@@ -84,165 +74,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
       .select(knex().raw('1'));
   };
 
-  const upsertObjects = async (
-    resource: ResourceKind,
-    items: Array<{ id: number; identity: RemoteIdentity }>,
-    seenAt: number,
-    walkId: string
-  ) => {
-    if (!items.length) return;
-    const { table, col } = objects();
-    const now = new Date();
-    // One object twice in a page (a remote reordering under us) would fail the upsert.
-    const unique = [...new Map(items.map((it) => [it.id, it])).values()];
-    const rows = unique.map(({ id, identity }) =>
-      newRow(col, now, Object.fromEntries(IDENTITY.map((k) => [col(k), identity[k]])), {
-        [col('resource')]: resource,
-        [col('remoteId')]: id,
-        [col('fields')]: JSON.stringify(identity.fields),
-        [col('seenAt')]: seenAt,
-        [col('walkId')]: walkId,
-      })
-    );
-    const merged = [...IDENTITY, 'seenAt', 'walkId', 'updatedAt'].map(col);
-    await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set: merged });
-  };
-
-  /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
-  const removeUnseen = (resource: ResourceKind, before: number) =>
-    strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } });
-
-  const upsertMembers = async (
-    listId: number,
-    pinpointIds: number[],
-    seenAt: number,
-    walkId: string
-  ) => {
-    if (!pinpointIds.length) return;
-    const { table, col } = members();
-    const now = new Date();
-    const rows = [...new Set(pinpointIds)].map((pinpointId) =>
-      newRow(col, now, {
-        [col('listId')]: listId,
-        [col('pinpointId')]: pinpointId,
-        [col('seenAt')]: seenAt,
-        [col('walkId')]: walkId,
-      })
-    );
-    await insertRows(knex(), table, rows, {
-      on: [col('listId'), col('pinpointId')],
-      set: [col('seenAt'), col('walkId'), col('updatedAt')],
-    });
-  };
-
-  /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
-  const removeUnseenMembers = (listId: number, before?: number) =>
-    strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({
-      where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
-    });
-
-  /** Everything held: the credentials now name another account. */
-  const clear = async () => {
-    await knex()(members().table).del();
-    await knex()(objects().table).del();
-  };
-
-  /** One object deleted from the remote, with its memberships. */
-  const remove = async (resource: ResourceKind, remoteId: number) => {
-    await strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
-    const side = resource === 'list' ? 'listId' : 'pinpointId';
-    await strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
-  };
-
-  /** Memberships of lists the inventory no longer holds. */
-  const removeMembersOfMissingLists = async () => {
-    const m = members();
-    const o = objects();
-    return knex()(m.table)
-      .whereNotIn(
-        m.col('listId'),
-        knex()(o.table).where(o.col('resource'), 'list').select(o.col('remoteId'))
-      )
-      .del();
-  };
-
-  /** Objects of `resource` whose name compares equal to `nameKey`. */
-  const byNameKey = async (resource: ResourceKind, nameKey: string): Promise<InventoryRow[]> => {
-    const { table, col } = objects();
-    const rows = await knex()(table).where({
-      [col('resource')]: resource,
-      [col('nameKey')]: nameKey,
-    });
-    return rows.map(toRow);
-  };
-
-  /** The documented fields of the objects of `resource` among `ids`, by id. */
-  const fieldsByIds = async (resource: ResourceKind, ids: number[]) => {
-    const { table, col } = objects();
-    const rows: Row[] = ids.length
-      ? await knex()(table)
-          .where(col('resource'), resource)
-          .whereIn(col('remoteId'), ids)
-          .select(col('remoteId'), col('fields'))
-      : [];
-    return new Map(rows.map((r) => [Number(r[col('remoteId')]), json(r[col('fields')])]));
-  };
-
-  const counts = async (): Promise<Record<ResourceKind, number> & { members: number }> => {
-    const { table, col } = objects();
-    const rows = await knex()(table)
-      .select({ resource: col('resource') })
-      .count({ n: '*' })
-      .groupBy(col('resource'));
-    const out = { pinpoint: 0, event: 0, category: 0, list: 0, members: 0 };
-    for (const r of rows as Row[]) out[r.resource as ResourceKind] = Number(r.n);
-    const [m] = await knex()(members().table).count({ n: '*' });
-    out.members = Number((m as Row | undefined)?.n ?? 0);
-    return out;
-  };
-
-  /** Objects of `resource` by ascending remote id, a page at a time; `unowned`: those no entry's sync state names. */
-  const page = async (
-    resource: ResourceKind,
-    afterId: number,
-    limit: number,
-    options: { unowned?: boolean } = {}
-  ): Promise<InventoryRow[]> => {
+  /** Objects of `resource` by ascending remote id after `afterId`; `unowned`: those no sync state names. */
+  const ascending = (resource: ResourceKind, afterId: number, limit: number, unowned = false) => {
     const o = objects();
     const q = knex()(o.table)
       .where(o.col('resource'), resource)
       .andWhere(o.col('remoteId'), '>', afterId)
       .orderBy(o.col('remoteId'), 'asc')
       .limit(limit);
-    if (options.unowned) q.whereNotExists(sameObject(states(), o));
-    return (await q).map(toRow);
+    return unowned ? q.whereNotExists(sameObject(states(), o)) : q;
   };
-
-  /** Objects held that no entry's sync state names. */
-  const unownedCount = async (): Promise<number> => {
-    const o = objects();
-    const [row] = await knex()(o.table).whereNotExists(sameObject(states(), o)).count({ n: '*' });
-    return Number((row as Row | undefined)?.n ?? 0);
-  };
-
-  /**
-   * Objects of `resource` that an entry owns, with an id up to `upToId`, that the inventory does
-   * not hold: made by a create the walks never saw, or gone from the remote. How many.
-   */
-  const ownedNotHeld = async (resource: ResourceKind, upToId: number): Promise<number> => {
-    const st = states();
-    const [row] = await knex()(st.table)
-      .where(st.col('resource'), resource)
-      .whereNotNull(st.col('remoteId'))
-      .andWhere(st.col('remoteId'), '<=', upToId)
-      .whereNotExists(sameObject(objects(), st))
-      .count({ n: '*' });
-    return Number((row as Row | undefined)?.n ?? 0);
-  };
-
-  /** Pinpoint ids of a list as last walked. */
-  const membersOf = async (listId: number): Promise<number[]> =>
-    (await memberships('listId', [listId])).map(([, p]) => p).sort((a, b) => a - b);
 
   /** Memberships of the given lists or pinpoints, as [list, pinpoint]. */
   const memberships = async (by: 'listId' | 'pinpointId', ids: number[]) => {
@@ -257,22 +98,168 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   return {
-    ensureIndexes,
-    upsertObjects,
-    removeUnseen,
-    upsertMembers,
-    removeUnseenMembers,
-    removeMembersOfMissingLists,
-    clear,
-    remove,
-    byNameKey,
-    fieldsByIds,
-    counts,
-    page,
-    membersOf,
+    async ensureIndexes() {
+      const { table, col } = objects();
+      const m = members();
+      await ensureIndex(strapi, table, 'remote_uq', [col('resource'), col('remoteId')], {
+        unique: true,
+      });
+      await ensureIndex(strapi, table, 'name_idx', [col('resource'), col('nameKey')]);
+      await ensureIndex(strapi, m.table, 'member_uq', [m.col('listId'), m.col('pinpointId')], {
+        unique: true,
+      });
+    },
+
+    async upsertObjects(
+      resource: ResourceKind,
+      items: Array<{ id: number; identity: RemoteIdentity }>,
+      seenAt: number,
+      walkId: string
+    ) {
+      if (!items.length) return;
+      const { table, col } = objects();
+      const now = new Date();
+      // One object twice in a page (a remote reordering under us) would fail the upsert.
+      const unique = [...new Map(items.map((it) => [it.id, it])).values()];
+      const rows = unique.map(({ id, identity }) =>
+        newRow(col, now, Object.fromEntries(IDENTITY.map((k) => [col(k), identity[k]])), {
+          [col('resource')]: resource,
+          [col('remoteId')]: id,
+          [col('fields')]: JSON.stringify(identity.fields),
+          [col('seenAt')]: seenAt,
+          [col('walkId')]: walkId,
+        })
+      );
+      const set = [...IDENTITY, 'seenAt', 'walkId', 'updatedAt'].map(col);
+      await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set });
+    },
+
+    /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
+    removeUnseen: (resource: ResourceKind, before: number) =>
+      query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
+
+    async upsertMembers(listId: number, pinpointIds: number[], seenAt: number, walkId: string) {
+      if (!pinpointIds.length) return;
+      const { table, col } = members();
+      const now = new Date();
+      const rows = [...new Set(pinpointIds)].map((pinpointId) =>
+        newRow(col, now, {
+          [col('listId')]: listId,
+          [col('pinpointId')]: pinpointId,
+          [col('seenAt')]: seenAt,
+          [col('walkId')]: walkId,
+        })
+      );
+      await insertRows(knex(), table, rows, {
+        on: [col('listId'), col('pinpointId')],
+        set: [col('seenAt'), col('walkId'), col('updatedAt')],
+      });
+    },
+
+    /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
+    removeUnseenMembers: (listId: number, before?: number) =>
+      query(INVENTORY_MEMBER_UID).deleteMany({
+        where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
+      }),
+
+    /** Memberships of lists the inventory no longer holds. */
+    removeMembersOfMissingLists() {
+      const m = members();
+      const o = objects();
+      const lists = knex()(o.table).where(o.col('resource'), 'list').select(o.col('remoteId'));
+      return knex()(m.table).whereNotIn(m.col('listId'), lists).del();
+    },
+
+    /** Everything held: the credentials now name another account. */
+    async clear() {
+      await knex()(members().table).del();
+      await knex()(objects().table).del();
+    },
+
+    /** One object deleted from the remote, with its memberships (a list's or a pinpoint's). */
+    async remove(resource: ResourceKind, remoteId: number) {
+      await query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
+      // Ids are per resource: event 3 is no pinpoint 3.
+      const side = { list: 'listId', pinpoint: 'pinpointId' }[resource as string];
+      if (side) await query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
+    },
+
+    /** Objects of `resource` whose name compares equal to `nameKey`. */
+    async byNameKey(resource: ResourceKind, nameKey: string): Promise<InventoryRow[]> {
+      const { table, col } = objects();
+      const rows = await knex()(table).where({
+        [col('resource')]: resource,
+        [col('nameKey')]: nameKey,
+      });
+      return rows.map(toRow);
+    },
+
+    /** The documented fields of the objects of `resource` among `ids`, by id. */
+    async fieldsByIds(resource: ResourceKind, ids: number[]) {
+      const { table, col } = objects();
+      const rows: Row[] = ids.length
+        ? await knex()(table)
+            .where(col('resource'), resource)
+            .whereIn(col('remoteId'), ids)
+            .select(col('remoteId'), col('fields'))
+        : [];
+      return new Map(rows.map((r) => [Number(r[col('remoteId')]), json(r[col('fields')])]));
+    },
+
+    async counts(): Promise<Record<ResourceKind, number> & { members: number }> {
+      const { table, col } = objects();
+      const rows: Row[] = await knex()(table)
+        .select({ resource: col('resource') })
+        .count({ n: '*' })
+        .groupBy(col('resource'));
+      const held = Object.fromEntries(rows.map((r) => [r.resource, Number(r.n)]));
+      const m = count(await knex()(members().table).count({ n: '*' }));
+      return { pinpoint: 0, event: 0, category: 0, list: 0, ...held, members: m };
+    },
+
+    /** Whole objects of `resource` by ascending remote id, a page at a time. */
+    page: async (resource: ResourceKind, afterId: number, limit: number) =>
+      (await ascending(resource, afterId, limit)).map(toRow),
+
+    /**
+     * Id and name of the objects of `resource` by ascending remote id, a page at a time (without
+     * their fields: 100,000 objects are read so); `unowned`: those no entry's sync state names.
+     */
+    async names(resource: ResourceKind, afterId: number, limit: number, unowned = false) {
+      const { col } = objects();
+      const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
+        col('remoteId'),
+        col('name')
+      );
+      return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
+    },
+
+    /** Pinpoint ids of a list as last walked. */
+    membersOf: async (listId: number): Promise<number[]> =>
+      (await memberships('listId', [listId])).map(([, p]) => p).sort((a, b) => a - b),
+
     memberships,
-    unownedCount,
-    ownedNotHeld,
+
+    /** Objects held that no entry's sync state names. */
+    async unownedCount(): Promise<number> {
+      const o = objects();
+      return count(await knex()(o.table).whereNotExists(sameObject(states(), o)).count({ n: '*' }));
+    },
+
+    /**
+     * Objects of `resource` that an entry owns, with an id up to `upToId`, that the inventory does
+     * not hold: made by a create the walks never saw, or gone from the remote. How many.
+     */
+    async ownedNotHeld(resource: ResourceKind, upToId: number): Promise<number> {
+      const st = states();
+      const rows = await knex()(st.table)
+        .where(st.col('resource'), resource)
+        .whereNotNull(st.col('remoteId'))
+        .andWhere(st.col('remoteId'), '<=', upToId)
+        .whereNotExists(sameObject(objects(), st))
+        .count({ n: '*' });
+      return count(rows);
+    },
   };
 }
 

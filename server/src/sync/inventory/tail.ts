@@ -36,22 +36,19 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
   ): Promise<TailRead | null> => {
     let startedAt = NOT_SENT;
     let pages = 0;
-    const read = async (link: string | null) => {
-      const asked = Date.now();
-      const page = await pageOf(resource, link, undefined, (at) => {
-        if (startedAt === NOT_SENT) startedAt = at;
-        onSent(at);
-      });
-      if (startedAt === NOT_SENT) startedAt = asked;
-      onSent(asked);
-      pages += 1;
-      return page;
-    };
+    /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
+      const asked = Date.now();
       try {
-        return await read(link);
+        const page = await pageOf(resource, link, undefined, (at) => {
+          if (startedAt === NOT_SENT) startedAt = at;
+          onSent(at);
+        });
+        if (startedAt === NOT_SENT) startedAt = asked;
+        onSent(asked);
+        pages += 1;
+        return page;
       } catch (err) {
-        // An expired cursor, a changed format: the tail is not where it was.
         if (refused(err)) return null;
         throw err;
       }

@@ -79,15 +79,6 @@ export interface WalkDeps {
   pageRetryDelayMs?: (attempt: number) => number;
 }
 
-// A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
-const configuredDelay = (strapi: Core.Strapi) => (attempt: number) => {
-  const { retry } = pluginConfig(strapi);
-  return (
-    Math.min(retry.maxMs, 10_000, (retry.baseMs / 4) * 2 ** (attempt - 1)) *
-    (0.5 + Math.random() / 2)
-  );
-};
-
 /** A stored link the remote no longer takes (an expired cursor, a changed format): walk again from the start. */
 export const refused = (err: unknown) =>
   err instanceof RemoteError &&
@@ -95,7 +86,6 @@ export const refused = (err: unknown) =>
   (err.status === 400 || err.status === 404 || err.status === 410);
 const transient = (err: unknown) =>
   isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
-export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class WalkStoppedError extends Error {
   constructor() {
@@ -109,7 +99,14 @@ export type RemotePage = Page<Record<string, unknown>>;
 /** What the walk's parts share: its stored progress, its page reads, and whether Strapi stopped it. */
 export function createWalkContext(deps: WalkDeps) {
   const { strapi } = deps;
-  const delay = deps.pageRetryDelayMs ?? configuredDelay(strapi);
+  // A page is asked again sooner than a push is retried: it is cheap and safe to repeat.
+  const delay =
+    deps.pageRetryDelayMs ??
+    ((attempt: number) => {
+      const { retry } = pluginConfig(strapi);
+      const ms = Math.min(retry.maxMs, 10_000, (retry.baseMs / 4) * 2 ** (attempt - 1));
+      return ms * (0.5 + Math.random() / 2);
+    });
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let stored: Stored | undefined;
   let readAt = 0;

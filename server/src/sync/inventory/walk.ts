@@ -9,7 +9,6 @@ import {
   RESOURCES,
   WalkStoppedError,
   createWalkContext,
-  messageOf,
   refused,
   type PhaseState,
   type RemotePage,
@@ -66,7 +65,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         ahead = null;
         if (phase.next && refused(err)) {
           strapi.log.warn(
-            `[location-content] the remote refused the stored page link of the ${resource} inventory (${messageOf(err)}): walking it again from the start`
+            `[location-content] the remote refused the stored page link of the ${resource} inventory (${(err as Error).message}): walking it again from the start`
           );
           phase = freshPhase();
           s.phases[resource] = phase;
@@ -196,43 +195,6 @@ export function createInventoryWalk(deps: WalkDeps) {
     return full;
   };
 
-  const progress = async (): Promise<InventoryProgress> => {
-    const s = await load();
-    const phases = RESOURCES.map((resource) => {
-      const p = s.phases[resource];
-      return {
-        resource,
-        pages: p?.pages ?? 0,
-        objects: p?.objects ?? 0,
-        done: Boolean(p?.done),
-        startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null,
-      };
-    });
-    const current = RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null);
-    return {
-      // Stored as running but not run here: interrupted, idle until it resumes.
-      state: full ? 'running' : s.walk?.state === 'running' ? 'idle' : (s.walk?.state ?? 'idle'),
-      startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
-      phase: current,
-      phases,
-      error: s.walk?.error ?? null,
-      lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
-      held: await table.counts(),
-      unowned: await table.unownedCount(),
-    };
-  };
-
-  /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
-  const interrupted = async () => {
-    const s = await load();
-    return Boolean(s.walk && s.walk.state !== 'done');
-  };
-
-  const stop = async () => {
-    ctx.stopped = true;
-    await settle();
-  };
-
   const settle = async () => {
     await Promise.allSettled([
       full,
@@ -242,45 +204,72 @@ export function createInventoryWalk(deps: WalkDeps) {
     await ctx.saved();
   };
 
-  /**
-   * Another account's objects are no use (and would be proposed for linking): what is held is
-   * dropped and the inventory starts empty for `next`. A walk under way stops first.
-   */
-  const forget = async (next: string) => {
-    ctx.stopped = true;
-    try {
-      await settle();
-      await table.clear();
-      const s = await load();
-      Object.assign(s, emptyStored(next));
-      await save();
-    } finally {
-      ctx.stopped = false;
-    }
-  };
-
-  /** Keeps which account the inventory describes (first kept on an inventory walked before it was). */
-  const setAccount = async (next: string) => {
-    const s = await load();
-    if (s.account === next) return;
-    s.account = next;
-    await save();
-  };
-
   return {
     /** The account the inventory describes, as `account.ts` keys it; null before it was kept. */
     account: async () => (await load()).account ?? null,
     lastCompleteAt: async () => (await load()).lastCompleteAt,
-    interrupted,
-    forget,
-    setAccount,
+    /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
+    interrupted: async () => ['running', 'failed'].includes((await load()).walk?.state ?? 'none'),
+
+    /**
+     * Another account's objects are no use (and would be proposed for linking): what is held is
+     * dropped and the inventory starts empty for `next`. A walk under way stops first.
+     */
+    async forget(next: string) {
+      ctx.stopped = true;
+      try {
+        await settle();
+        await table.clear();
+        Object.assign(await load(), emptyStored(next));
+        await save();
+      } finally {
+        ctx.stopped = false;
+      }
+    },
+
+    /** Keeps which account the inventory describes (first kept on an inventory walked before it was). */
+    async setAccount(next: string) {
+      const s = await load();
+      if (s.account === next) return;
+      s.account = next;
+      await save();
+    },
+
     walkAll,
     walkResource,
     readTail: tail.readTail,
-    progress,
+
+    async progress(): Promise<InventoryProgress> {
+      const s = await load();
+      const phases = RESOURCES.map((resource) => {
+        const p = s.phases[resource];
+        return {
+          resource,
+          pages: p?.pages ?? 0,
+          objects: p?.objects ?? 0,
+          done: Boolean(p?.done),
+          startedAt: p && p.startedAt !== NOT_SENT ? new Date(p.startedAt).toISOString() : null,
+        };
+      });
+      return {
+        // Stored as running but not run here: interrupted, idle until it resumes.
+        state: full ? 'running' : s.walk?.state === 'running' ? 'idle' : (s.walk?.state ?? 'idle'),
+        startedAt: s.walk ? new Date(s.walk.startedAt).toISOString() : null,
+        phase: RESOURCES.find((r) => running.has(r)) ?? (membersRunning ? 'members' : null),
+        phases,
+        error: s.walk?.error ?? null,
+        lastCompleteAt: s.lastCompleteAt ? new Date(s.lastCompleteAt).toISOString() : null,
+        held: await table.counts(),
+        unowned: await table.unownedCount(),
+      };
+    },
+
     /** At boot, before any walk. */
     start: () => void (ctx.stopped = false),
-    stop,
+    async stop() {
+      ctx.stopped = true;
+      await settle();
+    },
     isRunning: () => Boolean(full),
   };
 }

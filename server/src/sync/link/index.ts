@@ -24,27 +24,16 @@ import { getService } from '../../utils';
 const SAME_PLACE_METRES = 1.2;
 const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 
-const metresBetween = (lat1: number, lng1: number, lat2: number, lng2: number) => {
-  const dy = (lat2 - lat1) * 111_320;
-  const dx = (lng2 - lng1) * 111_320 * Math.cos(((lat1 + lat2) / 2) * (Math.PI / 180));
-  return Math.hypot(dx, dy);
-};
-
 /** Does a remote object identify as the entry's (its payload's identity)? */
 function sameObject(resource: ResourceKind, mine: RemoteIdentity, remote: InventoryRow): boolean {
   if (remote.nameKey !== mine.nameKey) return false;
   if (resource === 'pinpoint') {
-    if (
-      mine.latitude == null ||
-      mine.longitude == null ||
-      remote.latitude == null ||
-      remote.longitude == null
-    )
-      return false;
-    return (
-      metresBetween(mine.latitude, mine.longitude, remote.latitude, remote.longitude) <=
-      SAME_PLACE_METRES
-    );
+    const { latitude: lat1, longitude: lng1 } = mine;
+    const { latitude: lat2, longitude: lng2 } = remote;
+    if (lat1 == null || lng1 == null || lat2 == null || lng2 == null) return false;
+    const dy = (lat2 - lat1) * 111_320;
+    const dx = (lng2 - lng1) * 111_320 * Math.cos(((lat1 + lat2) / 2) * (Math.PI / 180));
+    return Math.hypot(dx, dy) <= SAME_PLACE_METRES;
   }
   if (resource === 'event') {
     // Event answers do not carry their pinpoint: it is compared when the remote gave it.
@@ -75,7 +64,7 @@ export function createLinker(strapi: Core.Strapi) {
   const pusher = () => getService('push', { strapi });
 
   const propose = async (limit: number) => {
-    const completeAt = (await getService('inventory', { strapi }).walk.progress()).lastCompleteAt;
+    const completeAt = await getService('inventory', { strapi }).walk.lastCompleteAt();
     if (!completeAt)
       throw new errors.ValidationError(
         'Walk the remote inventory first: linking compares entries with the objects it found.'
@@ -143,7 +132,7 @@ export function createLinker(strapi: Core.Strapi) {
     let unownedCount = 0;
     for (const resource of ORDER) {
       for (let after = 0; ;) {
-        const rows = await table().page(resource, after, 500, { unowned: true });
+        const rows = await table().names(resource, after, 500, true);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const r of rows) {
@@ -155,7 +144,7 @@ export function createLinker(strapi: Core.Strapi) {
       }
     }
     const proposal: Omit<LinkProposal, 'applied'> = {
-      inventoryCompleteAt: completeAt,
+      inventoryCompleteAt: new Date(completeAt).toISOString(),
       linked: sure.slice(0, limit),
       ambiguous: ambiguous.slice(0, limit),
       unmatched: unmatched.slice(0, limit),

@@ -8,6 +8,7 @@ import type { Mapping } from '../../config/types';
 import { mapEntry, MappingError, populateFor } from '../../mapping';
 import { documentsOf, modelOf as modelIn } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
+import { toKey } from '../shared/keys';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
@@ -46,13 +47,9 @@ export function createPreview(strapi: Core.Strapi) {
       return {
         version,
         payload,
-        waitsFor: outcome.unresolved.map((u) => ({
-          contentType: u.contentType,
-          documentId: u.documentId,
-          locale: u.locale ?? '',
-          role: u.role,
-          blocking: u.blocking,
-        })),
+        waitsFor: outcome.unresolved.map((u) =>
+          extend(toKey(u), { role: u.role, blocking: u.blocking })
+        ),
         problems: [],
         skipped: null,
       };

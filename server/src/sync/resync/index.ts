@@ -155,125 +155,117 @@ export function createResync(strapi: Core.Strapi) {
     });
   };
 
-  const start = async (): Promise<ResyncProgress> => {
-    // Another instance (a server, the CLI) may have started one since this one last looked.
-    if (!job || job.state !== 'running') job = (await load()) ?? job;
-    if (job?.state === 'running') {
-      // Its listing is over and its rows have all left the outbox, whoever listed and pushed
-      // them: it is done (the instance that listed it may be gone, as the CLI is), not joined.
-      await refresh();
-      if (job.state === 'running') return job;
-    }
-    job = {
-      id: randomUUID(),
-      state: 'running',
-      dryRun: false,
-      startedAt: new Date().toISOString(),
-      finishedAt: null,
-      total: 0,
-      done: 0,
-      failed: 0,
-      skipped: 0,
-      rate: 0,
-      etaMs: null,
-      error: null,
-      cursor: { mapping: 0, phase: 'entries', after: 0 },
-    };
-    window.length = 0;
-    await save();
-    run();
-    return job;
-  };
+  return {
+    async start(): Promise<ResyncProgress> {
+      // Another instance (a server, the CLI) may have started one since this one last looked.
+      if (!job || job.state !== 'running') job = (await load()) ?? job;
+      if (job?.state === 'running') {
+        // Its listing is over and its rows have all left the outbox, whoever listed and pushed
+        // them: it is done (the instance that listed it may be gone, as the CLI is), not joined.
+        await refresh();
+        if (job.state === 'running') return job;
+      }
+      job = {
+        id: randomUUID(),
+        state: 'running',
+        dryRun: false,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        total: 0,
+        done: 0,
+        failed: 0,
+        skipped: 0,
+        rate: 0,
+        etaMs: null,
+        error: null,
+        cursor: { mapping: 0, phase: 'entries', after: 0 },
+      };
+      window.length = 0;
+      await save();
+      run();
+      return job;
+    },
 
-  /** After a restart: finish listing what the previous run had not listed yet. */
-  const resume = async () => {
-    job = await load();
-    if (job?.state === 'running' && job.cursor) run();
-  };
+    /** After a restart: finish listing what the previous run had not listed yet. */
+    async resume() {
+      job = await load();
+      if (job?.state === 'running' && job.cursor) run();
+    },
 
-  /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
-  const onRowDone = (row: OutboxRow, _result: PushResult, end: RowEnd) => {
-    if (!job || row.resyncJob !== job.id || job.state !== 'running') return;
-    if (end === 'failed') job.failed += 1;
-    else if (end === 'skipped') job.skipped += 1;
-    dirty = true;
-  };
+    /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
+    onRowDone(row: OutboxRow, _result: PushResult, end: RowEnd) {
+      if (!job || row.resyncJob !== job.id || job.state !== 'running') return;
+      if (end === 'failed') job.failed += 1;
+      else if (end === 'skipped') job.skipped += 1;
+      dirty = true;
+    },
 
-  const startTicker = () => {
-    flushTimer = setInterval(
-      AsyncResource.bind(() => {
-        if (job?.state === 'running' || dirty) refresh().catch(() => undefined);
-      }),
-      500
-    );
-    flushTimer.unref?.();
-  };
+    startTicker() {
+      flushTimer = setInterval(
+        AsyncResource.bind(() => {
+          if (job?.state === 'running' || dirty) refresh().catch(() => undefined);
+        }),
+        500
+      );
+      flushTimer.unref?.();
+    },
 
-  const progress = async (): Promise<ResyncProgress | null> => {
-    // A job started by another instance (a server, the CLI) is read from the database.
-    if (!job || job.state !== 'running') job = (await load()) ?? job;
-    if (!job) return null;
-    if (job.state === 'running') await refresh(false);
-    const { cursor: _cursor, ...rest } = job;
-    return rest;
-  };
+    async progress(): Promise<ResyncProgress | null> {
+      // A job started by another instance (a server, the CLI) is read from the database.
+      if (!job || job.state !== 'running') job = (await load()) ?? job;
+      if (!job) return null;
+      if (job.state === 'running') await refresh(false);
+      const { cursor: _cursor, ...rest } = job;
+      return rest;
+    },
 
-  /** What a resync would do, without doing it. Lists are cut at `limit` items; counts are whole. */
-  const dryRun = async (limit = 100): Promise<DryRunPlan> => {
-    const plan: DryRunPlan = {
-      create: [],
-      update: [],
-      delete: [],
-      unchanged: 0,
-      failed: [],
-      truncatedAt: limit,
-    };
-    const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
-    for (const mapping of ordered()) {
-      for await (const page of entryPages(mapping)) {
-        const known = await states().getMany(page.keys);
-        for (const key of page.keys) {
-          const state = known.get(keyString(key));
-          try {
-            const entry = await pusher().readEntry(key, mapping);
-            if (!entry) continue;
-            const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
-            if (outcome.action === 'skip') {
-              if (state?.remoteId != null) push(plan.delete, key);
-              continue;
+    /** What a resync would do, without doing it. Lists are cut at `limit` items; counts are whole. */
+    async dryRun(limit = 100): Promise<DryRunPlan> {
+      const plan: DryRunPlan = {
+        create: [],
+        update: [],
+        delete: [],
+        unchanged: 0,
+        failed: [],
+        truncatedAt: limit,
+      };
+      const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
+      for (const mapping of ordered()) {
+        for await (const page of entryPages(mapping)) {
+          const known = await states().getMany(page.keys);
+          for (const key of page.keys) {
+            const state = known.get(keyString(key));
+            try {
+              const entry = await pusher().readEntry(key, mapping);
+              if (!entry) continue;
+              const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
+              if (outcome.action === 'skip') {
+                if (state?.remoteId != null) push(plan.delete, key);
+                continue;
+              }
+              if (state?.remoteId == null) push(plan.create, key);
+              else if (state.payloadHash !== payloadHash(outcome) || state.status !== 'synced')
+                push(plan.update, key);
+              else plan.unchanged += 1;
+            } catch (err) {
+              // A database error's message holds its statement and values: its cause only.
+              push(plan.failed, extend(key, { reason: failureOf(err) }));
             }
-            if (state?.remoteId == null) push(plan.create, key);
-            else if (state.payloadHash !== payloadHash(outcome) || state.status !== 'synced')
-              push(plan.update, key);
-            else plan.unchanged += 1;
-          } catch (err) {
-            // A database error's message holds its statement and values: its cause only.
-            push(plan.failed, extend(key, { reason: failureOf(err) }));
           }
         }
+        for await (const gone of orphanPages(mapping)) {
+          for (const s of gone) if (s.remoteId != null) push(plan.delete, toKey(s));
+        }
       }
-      for await (const gone of orphanPages(mapping)) {
-        for (const s of gone) if (s.remoteId != null) push(plan.delete, toKey(s));
-      }
-    }
-    return plan;
-  };
+      return plan;
+    },
 
-  const stop = async () => {
-    stopping = true;
-    await running?.catch(() => undefined);
-    clearInterval(flushTimer);
-    if (job && dirty) await save().catch(() => undefined);
-  };
-
-  return {
-    start,
-    resume,
-    dryRun,
-    progress,
-    onRowDone,
-    startTicker,
-    stop,
+    async stop() {
+      stopping = true;
+      await running?.catch(() => undefined);
+      clearInterval(flushTimer);
+      if (job && dirty) await save().catch(() => undefined);
+    },
     running: () => running,
   };
 }
