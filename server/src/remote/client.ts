@@ -93,7 +93,8 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   if (!(timeoutMs > 0))
     throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
 
-  const redactor = createRedactor([options.clientSecret]);
+  const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
+  const redactor = createRedactor([options.clientSecret, basic]);
   const logger = safeLogger(options.logger, redactor);
   const transport = createTransport({
     fetch: options.fetch ?? httpFetch,
@@ -108,7 +109,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     transport,
     baseUrl,
     clientId: options.clientId,
-    clientSecret: options.clientSecret,
+    basic,
     redactor,
     logger,
     now: options.now ?? Date.now,
