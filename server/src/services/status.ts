@@ -4,7 +4,7 @@ import { viewUrlOf } from '../config/view-url';
 import { STATUSES, type SyncStatus, type SyncStatusReport } from '../../../shared/contracts/sync';
 import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';
-import { explained } from '../utils/database';
+import { explained } from '../middlewares/database';
 import { pluginConfig } from '../sync/shared/config';
 
 const emptyCounts = () =>
