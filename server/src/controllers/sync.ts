@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/contracts/sync';
 import { getService, type Context } from '../utils';
 import { pushEnvironment } from '../config/environment';
-import { viewUrlOf } from '../config/view-url';
+import { viewUrlOf } from '../config/environment';
 import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
 import { withLabels, withLabelsIn } from './labels';
