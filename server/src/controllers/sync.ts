@@ -10,8 +10,7 @@ import type {
 import { getService, type Context } from '../utils';
 import { pushEnvironment } from '../config/environment';
 import { viewUrlOf } from '../config/environment';
-import type { PluginConfig } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
+import { pluginConfig } from '../sync/shared/config';
 import { withLabels, withLabelsIn } from './labels';
 import { yup } from '@strapi/utils';
 import {
@@ -107,7 +106,7 @@ let starting: Promise<ResyncProgress> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => getService('sync', { strapi });
-  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const config = () => pluginConfig(strapi);
   /** A read about the entry the route names, for who may read it in the Content Manager. */
   const ofEntry =
     (read: (key: NonNullable<Awaited<ReturnType<typeof entryParams>>>) => Promise<unknown>) =>
