@@ -26,7 +26,7 @@ const isMapped = (strapi: Core.Strapi) => (uid: string) =>
   Boolean(getService('mappings', { strapi }).forContentType(uid));
 
 /** Most documents one "Push selected" may queue: the list view's largest page. */
-export const MAX_PUSH = 1000;
+const MAX_PUSH = 1000;
 
 /** Sync state is about content: who cannot read a content type in the Content Manager does not see its entries here either. */
 const assertCanRead = (ctx: Context, uid: string) => {
@@ -81,15 +81,9 @@ const pushSchema = (strapi: Core.Strapi) =>
         )
         .test('document-ids', (ids: unknown[] | undefined, { createError }) => {
           const bad = (ids ?? []).filter((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
-          return (
-            !bad.length ||
-            createError({
-              message: `documentIds must be strings; not a document id: ${bad
-                .slice(0, 3)
-                .map((b) => JSON.stringify(b))
-                .join(', ')}.`,
-            })
-          );
+          const shown = bad.slice(0, 3).map((b) => JSON.stringify(b));
+          const message = `documentIds must be strings; not a document id: ${shown.join(', ')}.`;
+          return !bad.length || createError({ message });
         }),
       locale: localeField('locale'),
     },
