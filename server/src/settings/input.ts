@@ -48,7 +48,7 @@ export function parseSettingsInput(body: unknown): SettingsInput {
 }
 
 /** The API root, normalized without a trailing slash; refuses what the remote client would refuse. */
-export function checkBaseUrl(value: string): string {
+function checkBaseUrl(value: string): string {
   if (value === '')
     throw inputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
   const url = URL.parse(value);
