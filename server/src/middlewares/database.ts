@@ -86,9 +86,6 @@ const unavailable = (ctx: Ctx, err: DatabaseUnavailableError) => {
   };
 };
 
-const errorName = (body: unknown) =>
-  (body as { error?: { name?: unknown } } | null | undefined)?.error?.name;
-
 /**
  * The plugin's routes answer 503 with a sentence while the database is down. Outermost (added in
  * register()): an admin request fails in Strapi's authentication, which reads the user from the
@@ -108,9 +105,10 @@ export const databaseUnavailable = (strapi: Core.Strapi) => {
       down = false;
     }
     await next();
-    if (errorName(ctx.body) === 'DatabaseUnavailableError') {
+    const answered = ctx.body as { error?: { name?: unknown; status: number } } | null | undefined;
+    if (answered?.error?.name === 'DatabaseUnavailableError') {
       ctx.status = 503;
-      (ctx.body as { error: { status: number } }).error.status = 503;
+      answered.error.status = 503;
       down = true;
       return;
     }
