@@ -58,7 +58,6 @@ export function createRemoteClient(options: RemoteClientOptions) {
   const transport = createTransport({
     fetch: options.fetch ?? httpFetch,
     timeoutMs,
-    userAgent: 'strapi-plugin-location-content',
     redactor,
     logger,
   });

@@ -152,14 +152,13 @@ export type Transport = ReturnType<typeof createTransport>;
 export function createTransport(options: {
   fetch: FetchLike;
   timeoutMs: number;
-  userAgent: string;
   redactor: Redactor;
   logger?: Logger;
 }) {
-  const { fetch, timeoutMs, userAgent, redactor, logger } = options;
+  const { fetch, timeoutMs, redactor, logger } = options;
 
   return {
-    /** `path` is what errors, hooks and logs show instead of the URL. */
+    /** `path` is what errors and logs show instead of the URL. */
     async send(request: {
       method: string;
       url: URL;
@@ -174,7 +173,7 @@ export function createTransport(options: {
       try {
         const response = await fetch(url.toString(), {
           method,
-          headers: { 'User-Agent': userAgent, ...request.headers },
+          headers: { 'User-Agent': 'strapi-plugin-location-content', ...request.headers },
           body: request.body,
           signal: controller.signal,
         });
