@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { pushEnvironment } from './config/environment';
-import type { PluginConfig } from './config/types';
 import { ACTIONS, PLUGIN_ID } from './permissions';
 import { cliRun } from './run-mode';
 import { SECRET_UNREADABLE } from './settings/credentials';
+import { pluginConfig } from './sync/shared/config';
 import { getService } from './utils';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -25,7 +25,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   );
   getService('mappings', { strapi }).report();
   await getService('mappings', { strapi }).checkPrecision();
-  const environment = pushEnvironment(strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig);
+  const environment = pushEnvironment(pluginConfig(strapi));
   if (!environment.pushing)
     strapi.log.warn(
       `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`

@@ -1,7 +1,7 @@
 import { defaults } from '../../server/src/config/defaults';
 import { pushEnvironment, pushTarget } from '../../server/src/config/environment';
 import { configShapeProblems } from '../../server/src/config/validate';
-import { viewUrlOf } from '../../server/src/config/view-url';
+import { viewUrlOf } from '../../server/src/config/environment';
 
 describe('pushIn', () => {
   test('unset: every environment pushes', () => {

@@ -132,6 +132,23 @@ describe('token request', () => {
     expect(shown).toContain('[redacted]');
   });
 
+  it('keeps the Basic credentials redacted after more token renewals than it remembers tokens', async () => {
+    const basic = Buffer.from(`my-client:${SECRET}`).toString('base64');
+    let now = 0;
+    let n = 0;
+    const { remote } = client(
+      () => ({}),
+      { now: () => now },
+      () =>
+        ++n <= 9
+          ? { json: { access_token: `token-number-${n}`, expires_in: 100 } }
+          : { status: 500, json: { note: `credentials ${basic}` } }
+    );
+    for (let i = 0; i < 9; i++, now += 100_000) await remote.authenticate();
+    const err = await caught(remote.authenticate());
+    expect(JSON.stringify({ message: err.message, body: err.body })).not.toContain(basic);
+  });
+
   it('5xx and 429 from the token endpoint stay retryable', async () => {
     const { remote } = client(
       () => ({}),

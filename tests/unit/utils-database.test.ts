@@ -1,6 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { DatabaseUnavailableError, explained, publicReason } from '../../server/src/utils/database';
+import {
+  DatabaseUnavailableError,
+  explained,
+  publicReason,
+} from '../../server/src/middlewares/database';
 
 describe('publicReason', () => {
   test.each([

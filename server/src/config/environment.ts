@@ -1,4 +1,5 @@
 import type { PushEnvironment, PushTarget } from '../../../shared/contracts/environment';
+import type { ResourceKind } from '../remote/types';
 import type { PluginConfig } from './types';
 
 export const environmentName = () => process.env.NODE_ENV || 'development';
@@ -34,4 +35,15 @@ export function pushRefusal(
   if (!env.pushing) return `environment "${env.name}" is not in pushIn (${env.pushIn!.join(', ')})`;
   if (!config.syncEnabled) return 'syncEnabled is false';
   return null;
+}
+
+/** The page showing a remote object, from the config's template for its resource; null without one. */
+export function viewUrlOf(
+  config: Pick<PluginConfig, 'viewUrl'>,
+  resource: ResourceKind | string,
+  remoteId: number | string | null | undefined
+): string | null {
+  const template = config.viewUrl?.[resource as ResourceKind];
+  if (!template || remoteId == null) return null;
+  return template.split('{id}').join(encodeURIComponent(String(remoteId)));
 }

@@ -1,34 +1,16 @@
 import { RESOURCES } from '../../../shared/contracts/remote';
 import type { PluginConfig } from './types';
-import { viewUrlProblems } from './view-url';
-
-function alertsProblems(a: unknown, at: string): string[] {
-  if (a === undefined) return [];
-  if (!isPlainObject(a))
-    return [`${at} must be an object { email?, webhook?, stuckMinutes, intervalMinutes }`];
-  const problems: string[] = [];
-  if (
-    a.email !== undefined &&
-    (!Array.isArray(a.email) ||
-      !a.email.every((e) => typeof e === 'string' && /^[^@\s]+@[^@\s]+$/.test(e)))
-  )
-    problems.push(`${at}.email must be a list of e-mail addresses, got ${JSON.stringify(a.email)}`);
-  if (
-    a.webhook !== undefined &&
-    (typeof a.webhook !== 'string' || !/^https?:\/\/[^/]/.test(a.webhook))
-  )
-    problems.push(`${at}.webhook must be an http(s) URL, got ${JSON.stringify(a.webhook)}`);
-  for (const k of ['stuckMinutes', 'intervalMinutes'] as const) {
-    if (a[k] !== undefined && !positive(a[k]))
-      problems.push(`${at}.${k} must be a number above 0, got ${JSON.stringify(a[k])}`);
-  }
-  return problems;
-}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+const nonNegative = (v: unknown) => typeof v === 'number' && v >= 0;
+
+const got = (v: unknown) => `, got ${JSON.stringify(v)}`;
+
+const HTTP_URL = /^https?:\/\/[^/]/;
 
 /**
  * Shape checks that need no Strapi: run by Strapi when it loads config/plugins.
@@ -38,92 +20,113 @@ const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && 
 export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   const problems: string[] = [];
   const key = (k: string) => `location-content.config.${k}`;
+  /** Names the problem of `k` unless `ok`. */
+  const check = (ok: unknown, k: string, problem: string) => {
+    if (!ok) problems.push(`${key(k)}${problem}`);
+  };
 
-  if (config.baseUrl !== undefined && config.baseUrl !== null && config.baseUrl !== '') {
-    if (typeof config.baseUrl !== 'string') problems.push(`${key('baseUrl')} must be a string URL`);
-    else {
-      try {
-        const url = new URL(config.baseUrl);
-        if (!/^https?:$/.test(url.protocol))
-          problems.push(`${key('baseUrl')} must be an http(s) URL, got ${url.protocol}`);
-      } catch {
-        problems.push(`${key('baseUrl')} is not a valid URL: '${config.baseUrl}'`);
-      }
-    }
+  const { baseUrl, rateLimit, retry, coalesce, pushIn, alerts, viewUrl } = config;
+  if (baseUrl !== undefined && baseUrl !== null && baseUrl !== '') {
+    const url = typeof baseUrl === 'string' ? URL.parse(baseUrl) : null;
+    if (typeof baseUrl !== 'string') problems.push(`${key('baseUrl')} must be a string URL`);
+    else if (!url) problems.push(`${key('baseUrl')} is not a valid URL: '${baseUrl}'`);
+    else if (!/^https?:$/.test(url.protocol))
+      problems.push(`${key('baseUrl')} must be an http(s) URL, got ${url.protocol}`);
   }
-  for (const k of ['clientId', 'clientSecret'] as const) {
-    const v = config[k];
-    if (v !== undefined && v !== null && typeof v !== 'string')
-      problems.push(`${key(k)} must be a string`);
-  }
+  for (const k of ['clientId', 'clientSecret'] as const)
+    check(config[k] == null || typeof config[k] === 'string', k, ' must be a string');
 
-  if (!isPlainObject(config.rateLimit))
+  if (!isPlainObject(rateLimit))
     problems.push(`${key('rateLimit')} must be an object { requestsPerSecond, concurrency }`);
   else {
-    if (!positive(config.rateLimit.requestsPerSecond))
-      problems.push(
-        `${key('rateLimit.requestsPerSecond')} must be a number above 0, got ${JSON.stringify(config.rateLimit.requestsPerSecond)}`
-      );
-    if (!Number.isInteger(config.rateLimit.concurrency) || config.rateLimit.concurrency < 1)
-      problems.push(
-        `${key('rateLimit.concurrency')} must be an integer of at least 1, got ${JSON.stringify(config.rateLimit.concurrency)}`
-      );
-  }
-  for (const k of ['requestTimeoutMs', 'maxMediaBytes', 'batchSize', 'leaseMs'] as const) {
-    if (!positive(config[k]))
-      problems.push(`${key(k)} must be a number above 0, got ${JSON.stringify(config[k])}`);
-  }
-  if (typeof config.syncEnabled !== 'boolean')
-    problems.push(`${key('syncEnabled')} must be true or false`);
-  if (config.walkOnLink !== undefined && typeof config.walkOnLink !== 'boolean')
-    problems.push(`${key('walkOnLink')} must be true or false`);
-  if (config.sqliteOptimize !== undefined && typeof config.sqliteOptimize !== 'boolean')
-    problems.push(`${key('sqliteOptimize')} must be true or false`);
-  if (
-    config.pushIn !== undefined &&
-    (!Array.isArray(config.pushIn) ||
-      config.pushIn.length === 0 ||
-      !config.pushIn.every((e) => typeof e === 'string' && e.trim() !== ''))
-  )
-    problems.push(
-      `${key('pushIn')} must be a non-empty list of environment names such as ['production'], got ${JSON.stringify(config.pushIn)}`
+    const { requestsPerSecond: rps, concurrency } = rateLimit;
+    check(positive(rps), 'rateLimit.requestsPerSecond', ` must be a number above 0${got(rps)}`);
+    check(
+      Number.isInteger(concurrency) && concurrency >= 1,
+      'rateLimit.concurrency',
+      ` must be an integer of at least 1${got(concurrency)}`
     );
-  if (
-    !isPlainObject(config.retry) ||
-    !positive(config.retry.baseMs) ||
-    !positive(config.retry.maxMs) ||
-    !positive(config.retry.maxAttempts)
-  )
-    problems.push(`${key('retry')} must be { baseMs, maxMs, maxAttempts }, all above 0`);
-  if (
-    config.coalesce !== undefined &&
-    (!isPlainObject(config.coalesce) ||
-      typeof config.coalesce.settleMs !== 'number' ||
-      !(config.coalesce.settleMs >= 0) ||
-      typeof config.coalesce.maxWaitMs !== 'number' ||
-      !(config.coalesce.maxWaitMs >= 0))
-  )
-    problems.push(`${key('coalesce')} must be { settleMs, maxWaitMs }, both 0 or more`);
+  }
+  for (const k of ['requestTimeoutMs', 'maxMediaBytes', 'batchSize', 'leaseMs'] as const)
+    check(positive(config[k]), k, ` must be a number above 0${got(config[k])}`);
+  check(typeof config.syncEnabled === 'boolean', 'syncEnabled', ' must be true or false');
+  for (const k of ['walkOnLink', 'sqliteOptimize'] as const)
+    check(config[k] === undefined || typeof config[k] === 'boolean', k, ' must be true or false');
+  check(
+    pushIn === undefined ||
+      (Array.isArray(pushIn) &&
+        pushIn.length > 0 &&
+        pushIn.every((e) => typeof e === 'string' && e.trim() !== '')),
+    'pushIn',
+    ` must be a non-empty list of environment names such as ['production']${got(pushIn)}`
+  );
+  check(
+    isPlainObject(retry) && [retry.baseMs, retry.maxMs, retry.maxAttempts].every(positive),
+    'retry',
+    ' must be { baseMs, maxMs, maxAttempts }, all above 0'
+  );
+  check(
+    coalesce === undefined ||
+      (isPlainObject(coalesce) && [coalesce.settleMs, coalesce.maxWaitMs].every(nonNegative)),
+    'coalesce',
+    ' must be { settleMs, maxWaitMs }, both 0 or more'
+  );
 
-  if (config.reconcile != null) {
-    const r = config.reconcile as unknown;
-    if (!isPlainObject(r))
-      problems.push(`${key('reconcile')} must be { cron, repair } or null (off)`);
-    else {
-      // 5 fields, or 6 with seconds first, as Strapi's cron takes them.
-      const fields = typeof r.cron === 'string' ? r.cron.trim().split(/\s+/).length : 0;
-      if (fields !== 5 && fields !== 6)
-        problems.push(
-          `${key('reconcile.cron')} must be a cron rule such as '0 3 * * *', got ${JSON.stringify(r.cron)}`
-        );
-      if (!['none', 'missing', 'all'].includes(r.repair as string))
-        problems.push(
-          `${key('reconcile.repair')} must be 'none', 'missing' or 'all', got ${JSON.stringify(r.repair)}`
-        );
+  const reconcile = config.reconcile as unknown;
+  if (reconcile != null && !isPlainObject(reconcile))
+    problems.push(`${key('reconcile')} must be { cron, repair } or null (off)`);
+  else if (reconcile != null) {
+    // 5 fields, or 6 with seconds first, as Strapi's cron takes them.
+    const { cron, repair } = reconcile;
+    const fields = typeof cron === 'string' ? cron.trim().split(/\s+/).length : 0;
+    check(
+      fields === 5 || fields === 6,
+      'reconcile.cron',
+      ` must be a cron rule such as '0 3 * * *'${got(cron)}`
+    );
+    check(
+      ['none', 'missing', 'all'].includes(repair as string),
+      'reconcile.repair',
+      ` must be 'none', 'missing' or 'all'${got(repair)}`
+    );
+  }
+
+  if (viewUrl !== undefined && !isPlainObject(viewUrl))
+    problems.push(
+      `${key('viewUrl')} must be an object such as { pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}' }`
+    );
+  for (const [resource, template] of Object.entries(isPlainObject(viewUrl) ? viewUrl : {})) {
+    const at = `viewUrl.${resource}`;
+    if (!(RESOURCES as readonly string[]).includes(resource))
+      problems.push(`${key(at)}: ${resource} is not a resource (pinpoint, event, category, list)`);
+    else if (typeof template !== 'string' || !template.includes('{id}'))
+      problems.push(`${key(at)} must be a URL template holding {id}${got(template)}`);
+    else check(HTTP_URL.test(template), at, ` must be an http(s) URL${got(template)}`);
+  }
+
+  if (alerts !== undefined && !isPlainObject(alerts))
+    problems.push(
+      `${key('alerts')} must be an object { email?, webhook?, stuckMinutes, intervalMinutes }`
+    );
+  else if (alerts !== undefined) {
+    const { email, webhook } = alerts as Record<string, unknown>;
+    check(
+      email === undefined ||
+        (Array.isArray(email) &&
+          email.every((e) => typeof e === 'string' && /^[^@\s]+@[^@\s]+$/.test(e))),
+      'alerts.email',
+      ` must be a list of e-mail addresses${got(email)}`
+    );
+    check(
+      webhook === undefined || (typeof webhook === 'string' && HTTP_URL.test(webhook)),
+      'alerts.webhook',
+      ` must be an http(s) URL${got(webhook)}`
+    );
+    for (const k of ['stuckMinutes', 'intervalMinutes'] as const) {
+      const v = (alerts as Record<string, unknown>)[k];
+      check(v === undefined || positive(v), `alerts.${k}`, ` must be a number above 0${got(v)}`);
     }
   }
-  problems.push(...viewUrlProblems(config.viewUrl, key('viewUrl')));
-  problems.push(...alertsProblems(config.alerts, key('alerts')));
 
   if (!Array.isArray(config.mappings)) {
     problems.push(`${key('mappings')} must be an array`);
@@ -131,28 +134,30 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   }
   const seen = new Map<string, number>();
   config.mappings.forEach((m: unknown, i) => {
-    const at = key(`mappings[${i}]`);
+    const at = `mappings[${i}]`;
     if (!isPlainObject(m))
-      return problems.push(`${at} must be an object { contentType, resource, fields }`);
+      return problems.push(`${key(at)} must be an object { contentType, resource, fields }`);
     if (typeof m.contentType !== 'string' || !m.contentType.includes('::'))
       problems.push(
-        `${at}.contentType must be a content type uid such as 'api::place.place', got ${JSON.stringify(m.contentType)}`
+        `${key(at)}.contentType must be a content type uid such as 'api::place.place'${got(m.contentType)}`
       );
     else if (seen.has(m.contentType))
       problems.push(
-        `${at}.contentType '${m.contentType}' is already mapped by mappings[${seen.get(m.contentType)}]: one mapping per content type`
+        `${key(at)}.contentType '${m.contentType}' is already mapped by mappings[${seen.get(m.contentType)}]: one mapping per content type`
       );
     else seen.set(m.contentType, i);
-    if (!(RESOURCES as readonly unknown[]).includes(m.resource))
-      problems.push(
-        `${at}.resource must be one of ${RESOURCES.join(', ')}, got ${JSON.stringify(m.resource)}`
-      );
-    if (!isPlainObject(m.fields))
-      problems.push(`${at}.fields must be an object mapping remote fields to entry paths`);
-    if (m.transform !== undefined && typeof m.transform !== 'function')
-      problems.push(`${at}.transform must be a function`);
-    if (m.inverse !== undefined && typeof m.inverse !== 'function')
-      problems.push(`${at}.inverse must be a function`);
+    check(
+      (RESOURCES as readonly unknown[]).includes(m.resource),
+      `${at}.resource`,
+      ` must be one of ${RESOURCES.join(', ')}${got(m.resource)}`
+    );
+    check(
+      isPlainObject(m.fields),
+      `${at}.fields`,
+      ' must be an object mapping remote fields to entry paths'
+    );
+    for (const f of ['transform', 'inverse'] as const)
+      check(m[f] === undefined || typeof m[f] === 'function', `${at}.${f}`, ' must be a function');
   });
   return problems;
 }

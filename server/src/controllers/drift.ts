@@ -1,9 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { yup } from '@strapi/utils';
 import type { CheckDrift, GetDrift, RepairDrift } from '../../../shared/contracts/drift';
-import type { PluginConfig } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
 import { DRIFT_GROUPS, type DriftGroup } from '../sync/drift';
+import { pluginConfig } from '../sync/shared/config';
 import { failureOf } from '../sync/shared/db-error';
 import { getService, type Context } from '../utils';
 import { withLabelsIn } from './labels';
@@ -36,9 +35,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     async get(ctx: Context) {
       const kept = await service().drift();
-      const reconcile = strapi.config.get(
-        `plugin::${PLUGIN_ID}.reconcile`
-      ) as PluginConfig['reconcile'];
+      const { reconcile } = pluginConfig(strapi);
       ctx.body = {
         // Entries are shown by their label in the Content Manager, with a link to them.
         report: kept.report

@@ -49,14 +49,8 @@ export async function withLabels<T extends EntryKey>(
       const value = row[field];
       if (value === null || value === undefined || value === '') continue;
       const text = String(value).slice(0, 200);
-      labels.set(
-        keyString({
-          contentType: uid,
-          documentId: row.documentId,
-          locale: localized ? (row.locale ?? '') : '',
-        }),
-        text
-      );
+      const locale = localized ? (row.locale ?? '') : '';
+      labels.set(keyString({ contentType: uid, documentId: row.documentId, locale }), text);
       // any locale's title is better than none
       if (!labels.has(anyLocale(uid, row.documentId)))
         labels.set(anyLocale(uid, row.documentId), text);

@@ -1,12 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { pushEnvironment } from '../config/environment';
-import type { PluginConfig } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
 import type {
   GetSettings,
   TestConnection,
   UpdateSettings,
 } from '../../../shared/contracts/settings';
+import { pluginConfig } from '../sync/shared/config';
 import { getService, type Context } from '../utils';
 import { testConnection } from '../settings/connection';
 import {
@@ -23,7 +22,7 @@ const MAX_TEST_TIMEOUT_MS = 15_000;
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = () => getService('settings', { strapi });
   const store = () => settings().credentials;
-  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const config = () => pluginConfig(strapi);
   /** The body's fields, less those config/plugins fixes; bad input is a ValidationError (a 400). */
   const input = async (ctx: Context) => {
     const current = await store().publicView();

@@ -9,9 +9,8 @@ import type {
 } from '../../../shared/contracts/sync';
 import { getService, type Context } from '../utils';
 import { pushEnvironment } from '../config/environment';
-import { viewUrlOf } from '../config/view-url';
-import type { PluginConfig } from '../config/types';
-import { PLUGIN_ID } from '../permissions';
+import { viewUrlOf } from '../config/environment';
+import { pluginConfig } from '../sync/shared/config';
 import { withLabels, withLabelsIn } from './labels';
 import { yup } from '@strapi/utils';
 import {
@@ -27,7 +26,7 @@ const isMapped = (strapi: Core.Strapi) => (uid: string) =>
   Boolean(getService('mappings', { strapi }).forContentType(uid));
 
 /** Most documents one "Push selected" may queue: the list view's largest page. */
-export const MAX_PUSH = 1000;
+const MAX_PUSH = 1000;
 
 /** Sync state is about content: who cannot read a content type in the Content Manager does not see its entries here either. */
 const assertCanRead = (ctx: Context, uid: string) => {
@@ -82,15 +81,9 @@ const pushSchema = (strapi: Core.Strapi) =>
         )
         .test('document-ids', (ids: unknown[] | undefined, { createError }) => {
           const bad = (ids ?? []).filter((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
-          return (
-            !bad.length ||
-            createError({
-              message: `documentIds must be strings; not a document id: ${bad
-                .slice(0, 3)
-                .map((b) => JSON.stringify(b))
-                .join(', ')}.`,
-            })
-          );
+          const shown = bad.slice(0, 3).map((b) => JSON.stringify(b));
+          const message = `documentIds must be strings; not a document id: ${shown.join(', ')}.`;
+          return !bad.length || createError({ message });
         }),
       locale: localeField('locale'),
     },
@@ -107,7 +100,7 @@ let starting: Promise<ResyncProgress> | null = null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => getService('sync', { strapi });
-  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const config = () => pluginConfig(strapi);
   /** A read about the entry the route names, for who may read it in the Content Manager. */
   const ofEntry =
     (read: (key: NonNullable<Awaited<ReturnType<typeof entryParams>>>) => Promise<unknown>) =>

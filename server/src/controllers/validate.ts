@@ -35,15 +35,13 @@ export const validate = <T extends yup.AnySchema>(schema: T, value: unknown) =>
   );
 
 /** A locale code, or null/absent/'' for the default locale. */
-export const localeField = (where: string) =>
-  yup
-    .string()
-    .nullable()
-    .typeError(`${where} must be a locale code such as "en" or "fr-FR".`)
-    .matches(LOCALE, {
-      message: `${where} must be a locale code such as "en" or "fr-FR".`,
-      excludeEmptyString: true,
-    });
+export const localeField = (where: string) => {
+  const message = `${where} must be a locale code such as "en" or "fr-FR".`;
+  return yup.string().nullable().typeError(message).matches(LOCALE, {
+    message,
+    excludeEmptyString: true,
+  });
+};
 
 /** A content type uid; `mapped` says whether the plugin syncs it. */
 export const contentTypeField = (

@@ -9,28 +9,10 @@ import {
 } from './payloads';
 import { readCategory, readEvent, readList, readMembership, readPinpoint } from './readers';
 import { createRedactor } from './redact';
-import { createResourceApi, type ResourceApi } from './resource';
+import { createResourceApi } from './resource';
 import { createTokenSource } from './token';
-import {
-  createTransport,
-  httpFetch,
-  safeLogger,
-  type FetchLike,
-  type Logger,
-  type RequestInfo,
-  type ResponseInfo,
-} from './transport';
-import type {
-  Category,
-  CategoryRequest,
-  EventRequest,
-  ListRequest,
-  MembershipResult,
-  Pinpoint,
-  PinpointRequest,
-  RemoteEvent,
-  RemoteList,
-} from './types';
+import { createTransport, httpFetch, safeLogger, type FetchLike, type Logger } from './transport';
+import type { MembershipResult } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -44,34 +26,11 @@ export interface RemoteClientOptions {
   /** per HTTP attempt, body included; default 30000 */
   timeoutMs?: number;
   logger?: Logger;
-  userAgent?: string;
-  /** called before every HTTP request (token requests included), for metrics */
-  onRequest?(info: RequestInfo): void;
-  onResponse?(info: ResponseInfo): void;
   /** clock for token expiry; tests only */
   now?: () => number;
 }
 
-/** Membership calls return `errors` as received. */
-export interface ListsApi extends ResourceApi<RemoteList, ListRequest> {
-  addPinpoints(listId: number, ids: readonly number[]): Promise<MembershipResult>;
-  removePinpoints(listId: number, ids: readonly number[]): Promise<MembershipResult>;
-}
-
-export interface RemoteClient {
-  readonly baseUrl: string;
-  /** `list`: only pinpoints of this list */
-  readonly pinpoints: ResourceApi<Pinpoint, PinpointRequest, { list?: number }>;
-  /** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
-  readonly events: ResourceApi<RemoteEvent, EventRequest, { pinpoint?: number }>;
-  /** The contract lists no delete for categories, so none is offered. */
-  readonly categories: Omit<ResourceApi<Category, CategoryRequest>, 'delete'>;
-  readonly lists: ListsApi;
-  /** Gets a token now: a "test connection" that proves the credentials without touching data. */
-  authenticate(): Promise<void>;
-  /** Forgets the cached token, e.g. after the credentials changed. */
-  resetToken(): void;
-}
+export type RemoteClient = ReturnType<typeof createRemoteClient>;
 
 function parseBaseUrl(value: string): URL {
   const url = URL.parse(value);
@@ -85,7 +44,7 @@ function parseBaseUrl(value: string): URL {
   return url;
 }
 
-export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
+export function createRemoteClient(options: RemoteClientOptions) {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!options.clientId) throw new TypeError('clientId is required');
   if (!options.clientSecret) throw new TypeError('clientSecret is required');
@@ -93,22 +52,20 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   if (!(timeoutMs > 0))
     throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
 
-  const redactor = createRedactor([options.clientSecret]);
+  const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
+  const redactor = createRedactor([options.clientSecret, basic]);
   const logger = safeLogger(options.logger, redactor);
   const transport = createTransport({
     fetch: options.fetch ?? httpFetch,
     timeoutMs,
-    userAgent: options.userAgent ?? 'strapi-plugin-location-content',
     redactor,
     logger,
-    onRequest: options.onRequest,
-    onResponse: options.onResponse,
   });
   const tokens = createTokenSource({
     transport,
     baseUrl,
     clientId: options.clientId,
-    clientSecret: options.clientSecret,
+    basic,
     redactor,
     logger,
     now: options.now ?? Date.now,
@@ -134,16 +91,21 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     pinpoints: createResourceApi(api, 'pinpoint', '/v3.0/pinpoints', pinpointPayload, readPinpoint),
+    /** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
     events: createResourceApi(api, 'event', '/v3.0/events', eventPayload, readEvent),
+    /** The contract lists no delete for categories, so none is offered. */
     categories,
+    /** Membership calls return `errors` as received. */
     lists: {
       ...createResourceApi(api, 'list', '/v3.0/lists', listPayload, readList),
       addPinpoints: membership('POST'),
       removePinpoints: membership('DELETE'),
     },
+    /** Gets a token now: a "test connection" that proves the credentials without touching data. */
     async authenticate() {
       await tokens.get();
     },
+    /** Forgets the cached token, e.g. after the credentials changed. */
     resetToken: () => tokens.clear(),
   };
 }

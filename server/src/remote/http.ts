@@ -27,7 +27,7 @@ export type Api = ReturnType<typeof createApi>;
 // Query keys whose values must not reach errors, logs or metrics.
 const SECRET_QUERY = /token|secret|password|key|auth|sig/i;
 
-export function displayPath(url: URL): string {
+function displayPath(url: URL): string {
   const params = new URLSearchParams(url.search);
   for (const key of [...params.keys()]) {
     if (SECRET_QUERY.test(key)) params.set(key, 'redacted');

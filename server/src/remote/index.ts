@@ -1,3 +1,8 @@
+/**
+ * The Location Content API client: the token cache (token.ts), one HTTP client (transport.ts)
+ * behind the rate-limited p-queue (limiter.ts), errors and their retry classification (errors.ts),
+ * one API per collection whose pages follow `next` only (resource.ts). No Strapi import here.
+ */
 export { createRemoteClient, DEFAULT_TIMEOUT_MS } from './client';
 export type { RemoteClient, RemoteClientOptions } from './client';
 export { RemoteError, classifyStatus, parseRetryAfter } from './errors';

@@ -9,11 +9,8 @@ type FetchArgs = [url: string, init?: { signal?: AbortSignal }];
  * A call whose time ran out while it waited for its turn under the rate limit: it never left,
  * so it cannot have changed anything, and the entry is not at fault.
  */
-export class RateLimitWaitError extends Error {
-  constructor() {
-    super("the call waited too long for its turn under the remote's rate limit and was not sent");
-    this.name = 'RateLimitWaitError';
-  }
+class RateLimitWaitError extends Error {
+  name = 'RateLimitWaitError';
 }
 
 /** True for an error (or any error in its `cause` chain) raised by waiting under the rate limit. */
@@ -103,7 +100,11 @@ export function createLimiter(options: {
           );
         } catch (err) {
           // Only a call that really left may have had an effect: the rest is a wait that ran out.
-          throw sent || !signal?.aborted ? err : new RateLimitWaitError();
+          throw sent || !signal?.aborted
+            ? err
+            : new RateLimitWaitError(
+                "the call waited too long for its turn under the remote's rate limit and was not sent"
+              );
         }
         if (res.status !== 429 || attempt >= maxRetries) return res;
         pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));

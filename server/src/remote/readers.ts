@@ -6,7 +6,7 @@ import type { Category, MembershipResult, Pinpoint, RemoteEvent, RemoteList } fr
  * produce (decimals and ids as strings).
  */
 
-export class UnexpectedShapeError extends Error {
+class UnexpectedShapeError extends Error {
   name = 'UnexpectedShapeError';
 }
 

@@ -69,13 +69,21 @@ async function* pages<T>(
   }
 }
 
-export function createResourceApi<T, Req, F extends ApiRequest['query'] = undefined>(
+/** The documented filter of each collection's list. */
+interface Filters {
+  pinpoint: { list?: number }; // pinpoints of this list
+  event: { pinpoint?: number }; // events at this pinpoint
+  category: undefined;
+  list: undefined;
+}
+
+export function createResourceApi<T, Req, W extends keyof Filters>(
   api: Api,
-  what: string, // `pinpoint id` in the message of an invalid id
+  what: W,
   path: string,
   payload: (input: Req) => unknown,
   read: (raw: unknown) => T
-): ResourceApi<T, Req, F> {
+): ResourceApi<T, Req, Filters[W]> {
   const item = (id: number) => `${path}/${assertId(id, `${what} id`)}`;
   /**
    * The contract does not show update (nor list) response bodies: when the answer is empty or
@@ -83,17 +91,12 @@ export function createResourceApi<T, Req, F extends ApiRequest['query'] = undefi
    * an error.
    */
   const withKnownId = (id: number) => (raw: unknown) => {
-    if (raw === undefined || raw === null || raw === '') return read({ id });
+    if (raw == null || raw === '') return read({ id });
     if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null)
       return read({ ...(raw as object), id });
     return read(raw);
   };
-  const send = async (
-    method: 'GET' | 'POST' | 'PUT',
-    target: string,
-    body?: unknown,
-    id?: number
-  ) =>
+  const send = async (method: 'GET' | 'POST' | 'PUT', target: string, body: unknown, id?: number) =>
     readWith(
       await api.request({ method, target, body }),
       id === undefined ? read : withKnownId(id)

@@ -14,14 +14,13 @@ export function createTokenSource(options: {
   transport: Transport;
   baseUrl: URL;
   clientId: string;
-  clientSecret: string;
+  /** base64 of `clientId:clientSecret`, redacted for good by the client (not rotated out as tokens are) */
+  basic: string;
   redactor: Redactor;
   logger?: Logger;
   now: () => number;
 }) {
-  const { transport, baseUrl, clientId, clientSecret, redactor, logger, now } = options;
-  const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
-  redactor.addSecret(basic);
+  const { transport, baseUrl, clientId, basic, redactor, logger, now } = options;
   const url = new URL(`${baseUrl.href.replace(/\/+$/, '')}${TOKEN_PATH}`);
   const host = baseUrl.host;
 

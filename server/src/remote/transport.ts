@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { Agent, errors, request } from 'undici';
 import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
@@ -124,25 +123,10 @@ function withNodeCode(err: unknown): unknown {
   return err;
 }
 
-export interface Logger {
-  debug(message: string, ...meta: unknown[]): void;
-  info(message: string, ...meta: unknown[]): void;
-  warn(message: string, ...meta: unknown[]): void;
-  error(message: string, ...meta: unknown[]): void;
-}
-
-/** `path`: the path and non-secret query, never the host. */
-export interface RequestInfo {
-  method: string;
-  path: string;
-}
-
-/** `status` is undefined, and `error` says 'network' or 'timeout', when no response arrived. */
-export interface ResponseInfo extends RequestInfo {
-  status?: number;
-  durationMs: number;
-  error?: string;
-}
+export type Logger = Record<
+  'debug' | 'info' | 'warn' | 'error',
+  (message: string, ...meta: unknown[]) => void
+>;
 
 export interface RawResponse extends Omit<FetchResponseLike, 'text'> {
   text: string;
@@ -163,34 +147,18 @@ export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logg
   return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }
 
-function errorCode(err: unknown): string | undefined {
-  for (const e of causes(err)) if (typeof e.code === 'string' && e.code !== '') return e.code;
-  return undefined;
-}
-
 export type Transport = ReturnType<typeof createTransport>;
 
 export function createTransport(options: {
   fetch: FetchLike;
   timeoutMs: number;
-  userAgent: string;
   redactor: Redactor;
   logger?: Logger;
-  onRequest?(info: RequestInfo): void;
-  onResponse?(info: ResponseInfo): void;
 }) {
-  const { fetch, timeoutMs, userAgent, redactor, logger } = options;
-
-  const callHook = <I>(name: 'onRequest' | 'onResponse', info: I) => {
-    try {
-      (options[name] as ((i: I) => void) | undefined)?.(info);
-    } catch (err) {
-      logger?.warn(`location-content remote: ${name} hook threw: ${String(err)}`);
-    }
-  };
+  const { fetch, timeoutMs, redactor, logger } = options;
 
   return {
-    /** `path` is what errors, hooks and logs show instead of the URL. */
+    /** `path` is what errors and logs show instead of the URL. */
     async send(request: {
       method: string;
       url: URL;
@@ -202,18 +170,16 @@ export function createTransport(options: {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
       const started = performance.now();
-      callHook('onRequest', { method, path });
       try {
         const response = await fetch(url.toString(), {
           method,
-          headers: { 'User-Agent': userAgent, ...request.headers },
+          headers: { 'User-Agent': 'strapi-plugin-location-content', ...request.headers },
           body: request.body,
           signal: controller.signal,
         });
         // The timeout covers the body too: a stalled body must not hang a worker.
         const text = await response.text();
         const durationMs = Math.round(performance.now() - started);
-        callHook('onResponse', { method, path, status: response.status, durationMs });
         logger?.debug(
           `location-content remote: ${method} ${path} -> ${response.status} in ${durationMs} ms`
         );
@@ -224,11 +190,11 @@ export function createTransport(options: {
           text,
         };
       } catch (err) {
-        const durationMs = Math.round(performance.now() - started);
         const timedOut = controller.signal.aborted;
         const code = timedOut ? 'timeout' : 'network';
-        callHook('onResponse', { method, path, durationMs, error: code });
-        const reason = errorCode(err) ?? (err instanceof Error ? err.message : String(err));
+        const system = [...causes(err)].find((e) => typeof e.code === 'string' && e.code !== '');
+        const reason =
+          (system?.code as string) ?? (err instanceof Error ? err.message : String(err));
         const message = timedOut
           ? `Timed out after ${timeoutMs} ms on ${method} ${path} (${url.host})`
           : `Network error on ${method} ${path}: ${reason} (${url.host})`;

@@ -1,7 +1,5 @@
 import { ACTIONS, PLUGIN_ID, permissionUid } from '../permissions';
 
-const DATABASE_MIDDLEWARE = `plugin::${PLUGIN_ID}.database`;
-
 type Action = (typeof ACTIONS)[keyof typeof ACTIONS];
 
 /** Every admin route checks a permission on the server, reads included. */
@@ -10,7 +8,7 @@ const route = (method: 'GET' | 'POST' | 'PUT', path: string, handler: string, ac
   path,
   handler,
   config: {
-    middlewares: [DATABASE_MIDDLEWARE],
+    middlewares: [`plugin::${PLUGIN_ID}.database`],
     policies: [
       'admin::isAuthenticatedAdmin',
       { name: 'admin::hasPermissions', config: { actions: [permissionUid(action)] } },

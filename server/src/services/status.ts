@@ -1,10 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { pushEnvironment, pushTarget } from '../config/environment';
-import { viewUrlOf } from '../config/view-url';
+import { viewUrlOf } from '../config/environment';
 import { STATUSES, type SyncStatus, type SyncStatusReport } from '../../../shared/contracts/sync';
 import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';
-import { explained } from '../utils/database';
+import { explained } from '../middlewares/database';
 import { pluginConfig } from '../sync/shared/config';
 import type { ResourceKind } from '../remote/types';
 

@@ -1,5 +1,5 @@
 import type { RemoteClient } from '../remote';
-import { causes, type RemoteError, type RemoteErrorCode } from '../remote/errors';
+import { causes, RemoteError, type RemoteErrorCode } from '../remote/errors';
 import type { ConnectionTestResult } from '../../../shared/contracts/settings';
 import type { Credentials } from './credentials';
 import { pushTarget } from '../config/environment';
@@ -66,19 +66,17 @@ function describeFailure(
   timeoutMs: number
 ): Omit<ConnectionTestResult, 'durationMs' | 'host'> {
   const at = host ?? 'the server';
-  const named = thrown as { name?: unknown; message?: unknown } | null | undefined;
-  if (named?.name !== 'RemoteError') {
+  if (!(thrown instanceof RemoteError)) {
     if (thrown instanceof TypeError && /base URL|required/i.test(thrown.message))
       return { ok: false, code: 'invalid', message: thrown.message };
     return {
       ok: false,
       code: 'unexpected',
       message: `${at} answered, but not like a Location Content API v3.0 (is the base URL the API root?).`,
-      detail: String(named?.message ?? thrown),
+      detail: String((thrown as { message?: unknown } | null | undefined)?.message ?? thrown),
     };
   }
-  // Recognised by its name, not instanceof: the deadline below makes one of its own.
-  const err = thrown as RemoteError;
+  const err = thrown;
   const sentence =
     SENTENCES[err.code]?.(at, err, timeoutMs) ??
     `${at} refused the request${err.status ? ` (${err.status})` : ''}.`;
@@ -124,18 +122,14 @@ export async function testConnection(
       };
     })();
     // The whole test (token + first page) is bounded, whatever the client's own per-request timeout.
+    const late = new RemoteError({
+      message: `no answer within ${options.timeoutMs} ms`,
+      code: 'timeout',
+      method: 'GET',
+      path: '',
+    });
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), {
-              name: 'RemoteError',
-              code: 'timeout',
-              path: '',
-            })
-          ),
-        options.timeoutMs
-      );
+      timer = setTimeout(() => reject(late), options.timeoutMs);
     });
     probe.catch(() => undefined);
     const { pinpoints, sample } = await Promise.race([probe, deadline]);

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { open, seal, type AppSecrets } from './crypto';
-import type { PluginConfig } from '../config/types';
 import { PLUGIN_ID } from '../permissions';
+import { pluginConfig } from '../sync/shared/config';
 import type { CredentialField, PublicSettings } from '../../../shared/contracts/settings';
 
 export interface Credentials {
@@ -21,7 +21,7 @@ export const SECRET_UNREADABLE =
 
 export const createCredentialsStore = (strapi: Core.Strapi) => {
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
-  const config = () => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+  const config = () => pluginConfig(strapi);
   const secrets = (): AppSecrets => ({
     encryptionKey: strapi.config.get('admin.secrets.encryptionKey') as string | undefined,
     appKeys: strapi.config.get('server.app.keys') as string[] | undefined,

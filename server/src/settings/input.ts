@@ -38,23 +38,17 @@ export function parseSettingsInput(body: unknown): SettingsInput {
     out[field] = field === 'clientSecret' ? value : value.trim();
   }
   if (out.baseUrl !== undefined) out.baseUrl = checkBaseUrl(out.baseUrl);
-  if (out.clientId !== undefined && out.clientId === '')
-    throw inputError('Client id is required.', 'clientId');
-  if (
-    out.clientSecret !== undefined &&
-    out.clientSecret !== '' &&
-    out.clientSecret.trim() !== out.clientSecret
-  ) {
+  if (out.clientId === '') throw inputError('Client id is required.', 'clientId');
+  if (out.clientSecret && out.clientSecret.trim() !== out.clientSecret)
     throw inputError(
       'Client secret starts or ends with a space: paste it again without the spaces.',
       'clientSecret'
     );
-  }
   return out;
 }
 
 /** The API root, normalized without a trailing slash; refuses what the remote client would refuse. */
-export function checkBaseUrl(value: string): string {
+function checkBaseUrl(value: string): string {
   if (value === '')
     throw inputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
   const url = URL.parse(value);
