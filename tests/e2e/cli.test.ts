@@ -33,14 +33,16 @@ afterAll(async () => {
 type Ids = { louvre: string; orsay: string; nowhere: string; eiffel: string };
 
 /**
- * A copy of the playground holding three valid places and one without coordinates, saved with
+ * Copies of the playground holding three valid places and one without coordinates, saved with
  * the sync off (so waiting in the outbox); one of them, Tour Eiffel, is on the remote already.
+ * Seeded once: the TypeScript app is a copy of the folder (its SQLite database with it), made into
+ * TypeScript; the JavaScript one is the seeded folder without its tsconfig.json.
  */
-async function appWithContent(variant: 'js' | 'ts') {
-  const appDir = await makeAppDir();
-  dirs.push(appDir);
+async function seedApps(): Promise<{ js: string; ts: string; ids: Ids }> {
+  const js = await makeAppDir();
+  dirs.push(js);
   const seeding = await startChildApp({
-    appDir,
+    appDir: js,
     emulator: emu,
     patch: { config: { syncEnabled: false } },
   });
@@ -60,11 +62,15 @@ async function appWithContent(variant: 'js' | 'ts') {
     };
   });
   await seeding.stop();
-  // Seeded as the playground is (the child loads the app in place); then made what it is.
-  if (variant === 'js') await fs.rm(path.join(appDir, 'tsconfig.json'));
-  else await makeTypeScript(appDir);
-  return { appDir, ids: ids as Ids };
+  // Seeded as the playground is (the child loads the app in place); then made what each is.
+  const ts = `${js}-ts`;
+  dirs.push(ts);
+  await fs.cp(js, ts, { recursive: true });
+  await makeTypeScript(ts);
+  await fs.rm(path.join(js, 'tsconfig.json'));
+  return { js, ts, ids };
 }
+let seeded: ReturnType<typeof seedApps> | undefined;
 
 /**
  * The same app as a TypeScript one: a tsconfig.json with an outDir (as Strapi's TypeScript
@@ -136,7 +142,10 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   beforeAll(async () => {
     emu.reset();
     emu.clearRequests();
-    ({ appDir, ids } = await appWithContent(variant));
+    seeded ??= seedApps();
+    const apps = await seeded;
+    appDir = apps[variant];
+    ids = apps.ids;
     // made elsewhere (the provider's portal, another tool) before the plugin was set up
     eiffel = emu.create('pinpoints', {
       name: 'Tour Eiffel',
@@ -349,6 +358,7 @@ describe('import: an account that already has content, into a new app', () => {
 });
 
 describe('bad usage and failures: one readable line, no stack', () => {
+  // the JavaScript app of the first describe
   const cwd = () => dirs[0];
 
   test.each([
