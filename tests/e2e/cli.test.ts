@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp } from '../helpers/child-app';
-import { runCli, type CliRun } from './cli-run';
+import { runCli, type CliParts, type CliRun } from './cli-run';
 
 jest.setTimeout(300_000);
 
@@ -157,7 +157,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   test('status --json: one JSON document on stdout, nothing pushed yet, exit 0', async () => {
     const run = await cli(['status', '--json']);
     expect(run.code).toBe(0);
-    const doc = run.json();
+    const doc = run.json<CliParts['status']>();
     expect(doc).toMatchObject({ command: 'status', exitCode: 0, ok: true });
     expect(doc.status.counts).toMatchObject({ synced: 0, failed: 0 });
     // four saves recorded while the sync was off: still in the outbox
@@ -174,7 +174,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
       try {
         const built = await cli(['status', '--no-compile', '--json']);
         expect(built.code).toBe(0);
-        expect(built.json().status.queue.depth).toBe(4);
+        expect(built.json<CliParts['status']>().status.queue.depth).toBe(4);
         expect(built.stderr).toContain('typescript app bootstrapped');
       } finally {
         await fs.writeFile(index, source);
@@ -187,8 +187,8 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     const before = emu.requests().length;
     const run = await cli(['resync', '--dry-run', '--json']);
     expect(run.code).toBe(1);
-    const { plan } = run.json();
-    expect(plan.create.map((k: any) => k.documentId).sort()).toEqual(
+    const { plan } = run.json<CliParts['resync']>();
+    expect(plan.create.map((k) => k.documentId).sort()).toEqual(
       [ids.louvre, ids.orsay, ids.eiffel].sort()
     );
     expect(plan.failed).toEqual([
@@ -205,7 +205,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   test('link: the entry is matched with the object already on the remote and linked before anything is pushed', async () => {
     let run = await cli(['link', '--dry-run', '--json']);
     expect(run.code).toBe(0);
-    let doc = run.json();
+    let doc = run.json<CliParts['link']>();
     expect(doc.proposal.linked).toEqual([
       expect.objectContaining({ documentId: ids.eiffel, remoteId: eiffel.id }),
     ]);
@@ -214,7 +214,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
 
     // --wait then pushes what was waiting in the outbox, the linked entry as an update in place
     run = await cli(['link', '--wait', '--json']);
-    doc = run.json();
+    doc = run.json<CliParts['link']>();
     expect(doc.proposal.applied).toBe(1);
     expect(doc.status.counts).toMatchObject({ synced: 3, failed: 1, pending: 0 });
     expect(run.code).toBe(1);
@@ -247,7 +247,12 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   test('check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back', async () => {
     let run = await cli(['check', '--json']);
     expect(run.code).toBe(0);
-    expect(run.json().counts).toEqual({ missing: 0, changed: 0, membership: 0, notOurs: 0 });
+    expect(run.json<CliParts['check']>().counts).toEqual({
+      missing: 0,
+      changed: 0,
+      membership: 0,
+      notOurs: 0,
+    });
 
     const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
     const token = emu.issueToken().access_token;
@@ -258,14 +263,14 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     expect(res.status).toBeLessThan(300);
     run = await cli(['check', '--json']);
     expect(run.code).toBe(1);
-    const doc = run.json();
+    const doc = run.json<CliParts['check']>();
     expect(doc.counts.missing).toBe(1);
     expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
     // a gate on other groups only passes
     expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
 
     run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
-    expect(run.json().outcome.queued).toEqual({ missing: 1 });
+    expect(run.json<CliParts['repair']>().outcome.queued).toEqual({ missing: 1 });
     // the place without coordinates still fails
     expect(run.code).toBe(1);
     expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
@@ -335,7 +340,7 @@ describe('import: an account that already has content, into a new app', () => {
     expect(started.code).toBe(0);
 
     const run = await cli(['import', '--wait', '--json']);
-    const { job } = run.json();
+    const { job } = run.json<CliParts['import']>();
     expect(job).toMatchObject({ state: 'done', counts: { failed: 1 } });
     expect(job.issues).toEqual([
       expect.objectContaining({ remoteId: ids.bad, imported: false, reason: expect.any(String) }),
@@ -392,7 +397,7 @@ describe('bad usage and failures: one readable line, no stack', () => {
     const stored = { ...emu, clientSecret: '' };
     const saving = await startChildApp({ appDir, emulator: stored });
     await saving.run(
-      async (strapi: any, secret: string) =>
+      async (strapi, secret: string) =>
         strapi
           .plugin('location-content')
           .service('settings')
