@@ -136,6 +136,10 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   // The first case compiles the TypeScript app (and proves --no-compile); the others load that
   // build, as `strapi start` does: a compile per command (7 s each) would only prove it again.
   let compiled = false;
+  // Once loaded, a command runs the same code in both apps: the TypeScript one proves its loading
+  // (status, compiled and not) and a push from its build (link --wait); the other commands run
+  // in the JavaScript app only, as a process each (a Strapi boot, 2 s of CPU) would prove no more.
+  const jsOnly = variant === 'js' ? test : test.skip;
   const cli = (args: string[]): Promise<CliRun> =>
     runCli({ appDir, emulator: emu, args: compiled ? [...args, '--no-compile'] : args });
 
@@ -183,24 +187,27 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     } else expect(existsSync(path.join(appDir, 'dist'))).toBe(false);
   });
 
-  test('resync --dry-run: the plan, nothing sent; exit 1 because one entry would fail', async () => {
-    const before = emu.requests().length;
-    const run = await cli(['resync', '--dry-run', '--json']);
-    expect(run.code).toBe(1);
-    const { plan } = run.json<CliParts['resync']>();
-    expect(plan.create.map((k) => k.documentId).sort()).toEqual(
-      [ids.louvre, ids.orsay, ids.eiffel].sort()
-    );
-    expect(plan.failed).toEqual([
-      expect.objectContaining({ documentId: ids.nowhere, reason: expect.stringMatching(/geo/) }),
-    ]);
-    expect(emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length).toBe(
-      emu
-        .requests()
-        .slice(0, before)
-        .filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length
-    );
-  });
+  jsOnly(
+    'resync --dry-run: the plan, nothing sent; exit 1 because one entry would fail',
+    async () => {
+      const before = emu.requests().length;
+      const run = await cli(['resync', '--dry-run', '--json']);
+      expect(run.code).toBe(1);
+      const { plan } = run.json<CliParts['resync']>();
+      expect(plan.create.map((k) => k.documentId).sort()).toEqual(
+        [ids.louvre, ids.orsay, ids.eiffel].sort()
+      );
+      expect(plan.failed).toEqual([
+        expect.objectContaining({ documentId: ids.nowhere, reason: expect.stringMatching(/geo/) }),
+      ]);
+      expect(emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length).toBe(
+        emu
+          .requests()
+          .slice(0, before)
+          .filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length
+      );
+    }
+  );
 
   test('link: the entry is matched with the object already on the remote and linked before anything is pushed', async () => {
     let run = await cli(['link', '--dry-run', '--json']);
@@ -229,76 +236,79 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     ).toEqual([`/v3.0/pinpoints/${eiffel.id}`]);
   });
 
-  test('resync --wait: pushes from this process with no server running; exit 1 for the failed entry, which is named', async () => {
-    const before = writes().length;
-    const run = await cli(['resync', '--wait']);
-    expect(run.code).toBe(1);
-    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
-    // all three were pushed by the link above: nothing changed, no call
-    expect(writes().length).toBe(before);
-    expect(run.stdout).toMatch(/synced 3 · pending 0 · failed 1/);
-    expect(run.stdout).toContain(ids.nowhere);
-    // not a terminal: no bar redrawn in place
-    expect(run.stderr).not.toContain('\r');
-    // Strapi's info lines are not printed
-    expect(run.stdout + run.stderr).not.toContain('Shutting down Strapi');
-  });
-
-  test('check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back', async () => {
-    let run = await cli(['check', '--json']);
-    expect(run.code).toBe(0);
-    expect(run.json<CliParts['check']>().counts).toEqual({
-      missing: 0,
-      changed: 0,
-      membership: 0,
-      notOurs: 0,
-    });
-
-    const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
-    const token = emu.issueToken().access_token;
-    const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${louvre.id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(res.status).toBeLessThan(300);
-    run = await cli(['check', '--json']);
-    expect(run.code).toBe(1);
-    const doc = run.json<CliParts['check']>();
-    expect(doc.counts.missing).toBe(1);
-    expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
-    // a gate on other groups only passes
-    expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
-
-    run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
-    expect(run.json<CliParts['repair']>().outcome.queued).toEqual({ missing: 1 });
-    // the place without coordinates still fails
-    expect(run.code).toBe(1);
-    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
-    expect(emu.state().pinpoints.find((p) => p.name === 'Louvre')!.id).not.toBe(louvre.id);
-  });
-
-  // script(1) is the pty; once is enough
-  (variant === 'js' ? test : test.skip)(
-    'on a terminal, check draws a progress bar, redrawn in place, and clears it',
+  jsOnly(
+    'resync --wait: pushes from this process with no server running; exit 1 for the failed entry, which is named',
     async () => {
-      // a walk slow enough to be seen
-      emu.setFaults({ rules: [{ kind: 'latency', latencyMs: [300, 300], method: 'GET' }] });
-      try {
-        const run = await runCli({ appDir, emulator: emu, args: ['check'], tty: true });
-        // "\r" + erase the line, then the bar; at the end the line erased before the result
-        const clear = '\r\u001b[2K';
-        expect(run.stdout).toMatch(/walking the remote account \(\w+\), objects \d+/);
-        expect(run.stdout).toContain(`${clear}walking the remote account (`);
-        const text = run.stdout.replace(/\r\n/g, '\n');
-        const result = text.search(/no drift|drift:/);
-        expect(result).toBeGreaterThan(0);
-        expect(text.slice(0, result).replace(/\n$/, '').endsWith(clear)).toBe(true);
-        expect(run.code).toBe(0);
-      } finally {
-        emu.clearFaults();
-      }
+      const before = writes().length;
+      const run = await cli(['resync', '--wait']);
+      expect(run.code).toBe(1);
+      expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+      // all three were pushed by the link above: nothing changed, no call
+      expect(writes().length).toBe(before);
+      expect(run.stdout).toMatch(/synced 3 · pending 0 · failed 1/);
+      expect(run.stdout).toContain(ids.nowhere);
+      // not a terminal: no bar redrawn in place
+      expect(run.stderr).not.toContain('\r');
+      // Strapi's info lines are not printed
+      expect(run.stdout + run.stderr).not.toContain('Shutting down Strapi');
     }
   );
+
+  jsOnly(
+    'check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back',
+    async () => {
+      let run = await cli(['check', '--json']);
+      expect(run.code).toBe(0);
+      expect(run.json<CliParts['check']>().counts).toEqual({
+        missing: 0,
+        changed: 0,
+        membership: 0,
+        notOurs: 0,
+      });
+
+      const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
+      const token = emu.issueToken().access_token;
+      const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${louvre.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBeLessThan(300);
+      run = await cli(['check', '--json']);
+      expect(run.code).toBe(1);
+      const doc = run.json<CliParts['check']>();
+      expect(doc.counts.missing).toBe(1);
+      expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
+      // a gate on other groups only passes
+      expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
+
+      run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
+      expect(run.json<CliParts['repair']>().outcome.queued).toEqual({ missing: 1 });
+      // the place without coordinates still fails
+      expect(run.code).toBe(1);
+      expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+      expect(emu.state().pinpoints.find((p) => p.name === 'Louvre')!.id).not.toBe(louvre.id);
+    }
+  );
+
+  // script(1) is the pty; once is enough
+  jsOnly('on a terminal, check draws a progress bar, redrawn in place, and clears it', async () => {
+    // a walk slow enough to be seen
+    emu.setFaults({ rules: [{ kind: 'latency', latencyMs: [300, 300], method: 'GET' }] });
+    try {
+      const run = await runCli({ appDir, emulator: emu, args: ['check'], tty: true });
+      // "\r" + erase the line, then the bar; at the end the line erased before the result
+      const clear = '\r\u001b[2K';
+      expect(run.stdout).toMatch(/walking the remote account \(\w+\), objects \d+/);
+      expect(run.stdout).toContain(`${clear}walking the remote account (`);
+      const text = run.stdout.replace(/\r\n/g, '\n');
+      const result = text.search(/no drift|drift:/);
+      expect(result).toBeGreaterThan(0);
+      expect(text.slice(0, result).replace(/\n$/, '').endsWith(clear)).toBe(true);
+      expect(run.code).toBe(0);
+    } finally {
+      emu.clearFaults();
+    }
+  });
 });
 
 describe('import: an account that already has content, into a new app', () => {
