@@ -131,10 +131,12 @@ module.exports = {
     },
     ...serverProjects,
     // Browser tests: the built admin in headless chromium (docs/admin.md); and `npm run demo` as run.
+    // Their in-process apps too take Strapi from the jest worker's own require (strapi-environment).
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+      testEnvironment: '<rootDir>/tests/helpers/strapi-environment.ts',
       testTimeout: 300000,
     },
   ],

@@ -15,11 +15,11 @@ const { seedSampleContent } = require('./sample-content');
 // The admin build shared with the browser tests (TypeScript, compiled by tsx for this one module:
 // Strapi itself does not boot under tsx).
 const { builtAdmin } = require('tsx/cjs/api').require('./admin-build.ts', __filename);
-// The super admin the browser tests log in as, made the same way.
-const { ensureSuperAdmin } = require('tsx/cjs/api').require(
-  '../tests/helpers/admin-api.ts',
-  __filename
-);
+// The super admin the browser tests log in as, made the same way; Strapi booted as every test and
+// bench boots it (the helpers are TypeScript, compiled by tsx one by one).
+const helper = require('../tests/helpers/node');
+const { ensureSuperAdmin } = helper('admin-api');
+const { loadStrapi } = helper('boot');
 
 const ROOT = path.resolve(__dirname, '..');
 const PLAYGROUND = path.join(ROOT, 'playground');
@@ -112,9 +112,13 @@ async function main() {
     STRAPI_TELEMETRY_DISABLED: 'true',
   });
 
-  const { createStrapi } = require('@strapi/strapi');
-  const strapi = createStrapi({ appDir: PLAYGROUND, distDir: PLAYGROUND });
-  await strapi.load();
+  const strapi = await loadStrapi({
+    createStrapi: require('@strapi/strapi').createStrapi,
+    appDir: PLAYGROUND,
+    serveAdminPanel: true,
+    // The account is new and the walk at its first boot short: the demo does not wait for it.
+    linkWalkMs: false,
+  });
   // Before listen: Strapi's banner tells whoever has no admin user yet to create one.
   await ensureSuperAdmin(strapi, {
     email: ADMIN_EMAIL,

@@ -9,6 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { PlaygroundConfig } from '../helpers/app-dir';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
@@ -29,7 +30,7 @@ const WAIT = 60_000;
  * is slowed down to watch a resync progress, and one mapping points to a content type that does not exist
  * so the settings page shows how a broken mapping looks.
  */
-const patchConfig = (config: any) => {
+const patchConfig = (config: PlaygroundConfig) => {
   const lc = config['location-content'].config;
   delete lc.baseUrl;
   delete lc.clientId;
@@ -317,7 +318,7 @@ async function placeEditorRole(name: string, pluginActions: string[]) {
     .findMany({ where: { role: { id: superAdmin.id }, subject: 'api::place.place' } });
   const role = await roles.create({ name, description: name });
   await roles.assignPermissions(role.id, [
-    ...onPlaces.map((p: any) => ({
+    ...onPlaces.map((p: { action: string; subject: string; properties?: object }) => ({
       action: p.action,
       subject: p.subject,
       properties: p.properties ?? {},

@@ -12,7 +12,7 @@ import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
 import type { DbServer } from '../helpers/db-server';
 import { ensurePostgres, startCluster } from '../helpers/postgres';
-import { runCli } from './cli-run';
+import { runCli, type CliParts } from './cli-run';
 
 jest.setTimeout(300_000);
 
@@ -78,7 +78,7 @@ if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
     await server.call('seedPlaces', { count: SEEDED, prefix: 'First' });
     const run = await cli(['resync', '--json']);
     expect(run.code).toBe(0);
-    expect(run.json().job.total).toBe(SEEDED);
+    expect(run.json<CliParts['resync']>().job.total).toBe(SEEDED);
     await server.call('idle', { timeoutMs: 120_000 });
     expect(creates('server')).toHaveLength(SEEDED);
     expect(apiCalls('cli')).toEqual([]);
@@ -89,7 +89,7 @@ if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
     const before = creates().length;
     const run = await cli(['resync', '--wait', '--json']);
     expect(run.code).toBe(0);
-    const doc = run.json();
+    const doc = run.json<CliParts['resync']>();
     expect(doc.status.counts).toMatchObject({ synced: 2 * SEEDED, failed: 0, pending: 0 });
     const made = creates().slice(before);
     expect(made).toHaveLength(SEEDED);

@@ -4,17 +4,39 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { DriftGroup, DriftReport, RepairOutcome } from '../../shared/contracts/drift';
+import type { ImportProgress } from '../../shared/contracts/import';
+import type { LinkProposal } from '../../shared/contracts/inventory';
+import type { DryRunPlan, ResyncProgress, SyncStatusReport } from '../../shared/contracts/sync';
 import { appEnv } from '../helpers/app-dir';
 
 export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js');
+
+/** The `--json` document: what every command prints, then what the command adds (cli/commands.ts). */
+export interface CliDocument {
+  command: string;
+  exitCode: number;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+/** What each command adds to its document, by the name the test reads it under. */
+export interface CliParts {
+  status: { status: SyncStatusReport };
+  resync: { plan: DryRunPlan; job: ResyncProgress; status: SyncStatusReport };
+  link: { proposal: LinkProposal; status: SyncStatusReport };
+  check: { report: DriftReport; counts: Record<DriftGroup, number> };
+  repair: { outcome: RepairOutcome };
+  import: { job: ImportProgress };
+}
 
 export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
   ms: number;
-  /** stdout as the one JSON document it must be */
-  json(): any;
+  /** stdout as the one JSON document it must be; `T`: what the command adds, e.g. CliParts['link'] */
+  json<T = unknown>(): CliDocument & T;
 }
 
 export function runCli(options: {

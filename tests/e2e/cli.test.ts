@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp } from '../helpers/child-app';
-import { runCli, type CliRun } from './cli-run';
+import { runCli, type CliParts, type CliRun } from './cli-run';
 
 jest.setTimeout(300_000);
 
@@ -33,14 +33,16 @@ afterAll(async () => {
 type Ids = { louvre: string; orsay: string; nowhere: string; eiffel: string };
 
 /**
- * A copy of the playground holding three valid places and one without coordinates, saved with
+ * Copies of the playground holding three valid places and one without coordinates, saved with
  * the sync off (so waiting in the outbox); one of them, Tour Eiffel, is on the remote already.
+ * Seeded once: the TypeScript app is a copy of the folder (its SQLite database with it), made into
+ * TypeScript; the JavaScript one is the seeded folder without its tsconfig.json.
  */
-async function appWithContent(variant: 'js' | 'ts') {
-  const appDir = await makeAppDir();
-  dirs.push(appDir);
+async function seedApps(): Promise<{ js: string; ts: string; ids: Ids }> {
+  const js = await makeAppDir();
+  dirs.push(js);
   const seeding = await startChildApp({
-    appDir,
+    appDir: js,
     emulator: emu,
     patch: { config: { syncEnabled: false } },
   });
@@ -60,11 +62,15 @@ async function appWithContent(variant: 'js' | 'ts') {
     };
   });
   await seeding.stop();
-  // Seeded as the playground is (the child loads the app in place); then made what it is.
-  if (variant === 'js') await fs.rm(path.join(appDir, 'tsconfig.json'));
-  else await makeTypeScript(appDir);
-  return { appDir, ids: ids as Ids };
+  // Seeded as the playground is (the child loads the app in place); then made what each is.
+  const ts = `${js}-ts`;
+  dirs.push(ts);
+  await fs.cp(js, ts, { recursive: true });
+  await makeTypeScript(ts);
+  await fs.rm(path.join(js, 'tsconfig.json'));
+  return { js, ts, ids };
 }
+let seeded: ReturnType<typeof seedApps> | undefined;
 
 /**
  * The same app as a TypeScript one: a tsconfig.json with an outDir (as Strapi's TypeScript
@@ -130,13 +136,20 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   // The first case compiles the TypeScript app (and proves --no-compile); the others load that
   // build, as `strapi start` does: a compile per command (7 s each) would only prove it again.
   let compiled = false;
+  // Once loaded, a command runs the same code in both apps: the TypeScript one proves its loading
+  // (status, compiled and not) and a push from its build (link --wait); the other commands run
+  // in the JavaScript app only, as a process each (a Strapi boot, 2 s of CPU) would prove no more.
+  const jsOnly = variant === 'js' ? test : test.skip;
   const cli = (args: string[]): Promise<CliRun> =>
     runCli({ appDir, emulator: emu, args: compiled ? [...args, '--no-compile'] : args });
 
   beforeAll(async () => {
     emu.reset();
     emu.clearRequests();
-    ({ appDir, ids } = await appWithContent(variant));
+    seeded ??= seedApps();
+    const apps = await seeded;
+    appDir = apps[variant];
+    ids = apps.ids;
     // made elsewhere (the provider's portal, another tool) before the plugin was set up
     eiffel = emu.create('pinpoints', {
       name: 'Tour Eiffel',
@@ -148,7 +161,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
   test('status --json: one JSON document on stdout, nothing pushed yet, exit 0', async () => {
     const run = await cli(['status', '--json']);
     expect(run.code).toBe(0);
-    const doc = run.json();
+    const doc = run.json<CliParts['status']>();
     expect(doc).toMatchObject({ command: 'status', exitCode: 0, ok: true });
     expect(doc.status.counts).toMatchObject({ synced: 0, failed: 0 });
     // four saves recorded while the sync was off: still in the outbox
@@ -165,7 +178,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
       try {
         const built = await cli(['status', '--no-compile', '--json']);
         expect(built.code).toBe(0);
-        expect(built.json().status.queue.depth).toBe(4);
+        expect(built.json<CliParts['status']>().status.queue.depth).toBe(4);
         expect(built.stderr).toContain('typescript app bootstrapped');
       } finally {
         await fs.writeFile(index, source);
@@ -174,29 +187,32 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     } else expect(existsSync(path.join(appDir, 'dist'))).toBe(false);
   });
 
-  test('resync --dry-run: the plan, nothing sent; exit 1 because one entry would fail', async () => {
-    const before = emu.requests().length;
-    const run = await cli(['resync', '--dry-run', '--json']);
-    expect(run.code).toBe(1);
-    const { plan } = run.json();
-    expect(plan.create.map((k: any) => k.documentId).sort()).toEqual(
-      [ids.louvre, ids.orsay, ids.eiffel].sort()
-    );
-    expect(plan.failed).toEqual([
-      expect.objectContaining({ documentId: ids.nowhere, reason: expect.stringMatching(/geo/) }),
-    ]);
-    expect(emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length).toBe(
-      emu
-        .requests()
-        .slice(0, before)
-        .filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length
-    );
-  });
+  jsOnly(
+    'resync --dry-run: the plan, nothing sent; exit 1 because one entry would fail',
+    async () => {
+      const before = emu.requests().length;
+      const run = await cli(['resync', '--dry-run', '--json']);
+      expect(run.code).toBe(1);
+      const { plan } = run.json<CliParts['resync']>();
+      expect(plan.create.map((k) => k.documentId).sort()).toEqual(
+        [ids.louvre, ids.orsay, ids.eiffel].sort()
+      );
+      expect(plan.failed).toEqual([
+        expect.objectContaining({ documentId: ids.nowhere, reason: expect.stringMatching(/geo/) }),
+      ]);
+      expect(emu.requests().filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length).toBe(
+        emu
+          .requests()
+          .slice(0, before)
+          .filter((r) => !r.path.startsWith('/v3.0/oauth2/')).length
+      );
+    }
+  );
 
   test('link: the entry is matched with the object already on the remote and linked before anything is pushed', async () => {
     let run = await cli(['link', '--dry-run', '--json']);
     expect(run.code).toBe(0);
-    let doc = run.json();
+    let doc = run.json<CliParts['link']>();
     expect(doc.proposal.linked).toEqual([
       expect.objectContaining({ documentId: ids.eiffel, remoteId: eiffel.id }),
     ]);
@@ -205,7 +221,7 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
 
     // --wait then pushes what was waiting in the outbox, the linked entry as an update in place
     run = await cli(['link', '--wait', '--json']);
-    doc = run.json();
+    doc = run.json<CliParts['link']>();
     expect(doc.proposal.applied).toBe(1);
     expect(doc.status.counts).toMatchObject({ synced: 3, failed: 1, pending: 0 });
     expect(run.code).toBe(1);
@@ -220,71 +236,79 @@ describe.each(['js', 'ts'] as const)('in a %s app', (variant) => {
     ).toEqual([`/v3.0/pinpoints/${eiffel.id}`]);
   });
 
-  test('resync --wait: pushes from this process with no server running; exit 1 for the failed entry, which is named', async () => {
-    const before = writes().length;
-    const run = await cli(['resync', '--wait']);
-    expect(run.code).toBe(1);
-    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
-    // all three were pushed by the link above: nothing changed, no call
-    expect(writes().length).toBe(before);
-    expect(run.stdout).toMatch(/synced 3 · pending 0 · failed 1/);
-    expect(run.stdout).toContain(ids.nowhere);
-    // not a terminal: no bar redrawn in place
-    expect(run.stderr).not.toContain('\r');
-    // Strapi's info lines are not printed
-    expect(run.stdout + run.stderr).not.toContain('Shutting down Strapi');
-  });
-
-  test('check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back', async () => {
-    let run = await cli(['check', '--json']);
-    expect(run.code).toBe(0);
-    expect(run.json().counts).toEqual({ missing: 0, changed: 0, membership: 0, notOurs: 0 });
-
-    const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
-    const token = emu.issueToken().access_token;
-    const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${louvre.id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(res.status).toBeLessThan(300);
-    run = await cli(['check', '--json']);
-    expect(run.code).toBe(1);
-    const doc = run.json();
-    expect(doc.counts.missing).toBe(1);
-    expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
-    // a gate on other groups only passes
-    expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
-
-    run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
-    expect(run.json().outcome.queued).toEqual({ missing: 1 });
-    // the place without coordinates still fails
-    expect(run.code).toBe(1);
-    expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
-    expect(emu.state().pinpoints.find((p) => p.name === 'Louvre')!.id).not.toBe(louvre.id);
-  });
-
-  // script(1) is the pty; once is enough
-  (variant === 'js' ? test : test.skip)(
-    'on a terminal, check draws a progress bar, redrawn in place, and clears it',
+  jsOnly(
+    'resync --wait: pushes from this process with no server running; exit 1 for the failed entry, which is named',
     async () => {
-      // a walk slow enough to be seen
-      emu.setFaults({ rules: [{ kind: 'latency', latencyMs: [300, 300], method: 'GET' }] });
-      try {
-        const run = await runCli({ appDir, emulator: emu, args: ['check'], tty: true });
-        // "\r" + erase the line, then the bar; at the end the line erased before the result
-        const clear = '\r\u001b[2K';
-        expect(run.stdout).toMatch(/walking the remote account \(\w+\), objects \d+/);
-        expect(run.stdout).toContain(`${clear}walking the remote account (`);
-        const text = run.stdout.replace(/\r\n/g, '\n');
-        const result = text.search(/no drift|drift:/);
-        expect(result).toBeGreaterThan(0);
-        expect(text.slice(0, result).replace(/\n$/, '').endsWith(clear)).toBe(true);
-        expect(run.code).toBe(0);
-      } finally {
-        emu.clearFaults();
-      }
+      const before = writes().length;
+      const run = await cli(['resync', '--wait']);
+      expect(run.code).toBe(1);
+      expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+      // all three were pushed by the link above: nothing changed, no call
+      expect(writes().length).toBe(before);
+      expect(run.stdout).toMatch(/synced 3 · pending 0 · failed 1/);
+      expect(run.stdout).toContain(ids.nowhere);
+      // not a terminal: no bar redrawn in place
+      expect(run.stderr).not.toContain('\r');
+      // Strapi's info lines are not printed
+      expect(run.stdout + run.stderr).not.toContain('Shutting down Strapi');
     }
   );
+
+  jsOnly(
+    'check: no drift, exit 0; an object deleted behind its back is drift, exit 1; repair brings it back',
+    async () => {
+      let run = await cli(['check', '--json']);
+      expect(run.code).toBe(0);
+      expect(run.json<CliParts['check']>().counts).toEqual({
+        missing: 0,
+        changed: 0,
+        membership: 0,
+        notOurs: 0,
+      });
+
+      const louvre = emu.state().pinpoints.find((p) => p.name === 'Louvre')!;
+      const token = emu.issueToken().access_token;
+      const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${louvre.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBeLessThan(300);
+      run = await cli(['check', '--json']);
+      expect(run.code).toBe(1);
+      const doc = run.json<CliParts['check']>();
+      expect(doc.counts.missing).toBe(1);
+      expect(doc.report.missing[0]).toMatchObject({ documentId: ids.louvre, remoteId: louvre.id });
+      // a gate on other groups only passes
+      expect((await cli(['check', '--groups', 'changed,notOurs'])).code).toBe(0);
+
+      run = await cli(['repair', '--groups', 'missing', '--wait', '--json']);
+      expect(run.json<CliParts['repair']>().outcome.queued).toEqual({ missing: 1 });
+      // the place without coordinates still fails
+      expect(run.code).toBe(1);
+      expect(remotePinpoints()).toEqual(['Louvre', 'Orsay', 'Tour Eiffel']);
+      expect(emu.state().pinpoints.find((p) => p.name === 'Louvre')!.id).not.toBe(louvre.id);
+    }
+  );
+
+  // script(1) is the pty; once is enough
+  jsOnly('on a terminal, check draws a progress bar, redrawn in place, and clears it', async () => {
+    // a walk slow enough to be seen
+    emu.setFaults({ rules: [{ kind: 'latency', latencyMs: [300, 300], method: 'GET' }] });
+    try {
+      const run = await runCli({ appDir, emulator: emu, args: ['check'], tty: true });
+      // "\r" + erase the line, then the bar; at the end the line erased before the result
+      const clear = '\r\u001b[2K';
+      expect(run.stdout).toMatch(/walking the remote account \(\w+\), objects \d+/);
+      expect(run.stdout).toContain(`${clear}walking the remote account (`);
+      const text = run.stdout.replace(/\r\n/g, '\n');
+      const result = text.search(/no drift|drift:/);
+      expect(result).toBeGreaterThan(0);
+      expect(text.slice(0, result).replace(/\n$/, '').endsWith(clear)).toBe(true);
+      expect(run.code).toBe(0);
+    } finally {
+      emu.clearFaults();
+    }
+  });
 });
 
 describe('import: an account that already has content, into a new app', () => {
@@ -326,7 +350,7 @@ describe('import: an account that already has content, into a new app', () => {
     expect(started.code).toBe(0);
 
     const run = await cli(['import', '--wait', '--json']);
-    const { job } = run.json();
+    const { job } = run.json<CliParts['import']>();
     expect(job).toMatchObject({ state: 'done', counts: { failed: 1 } });
     expect(job.issues).toEqual([
       expect.objectContaining({ remoteId: ids.bad, imported: false, reason: expect.any(String) }),
@@ -349,6 +373,7 @@ describe('import: an account that already has content, into a new app', () => {
 });
 
 describe('bad usage and failures: one readable line, no stack', () => {
+  // the JavaScript app of the first describe
   const cwd = () => dirs[0];
 
   test.each([
@@ -382,7 +407,7 @@ describe('bad usage and failures: one readable line, no stack', () => {
     const stored = { ...emu, clientSecret: '' };
     const saving = await startChildApp({ appDir, emulator: stored });
     await saving.run(
-      async (strapi: any, secret: string) =>
+      async (strapi, secret: string) =>
         strapi
           .plugin('location-content')
           .service('settings')

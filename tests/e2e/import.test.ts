@@ -137,8 +137,8 @@ test('dry run in a modal, then the job with its progress and its failures', asyn
   await page.getByTestId('count-synced').getByText('1', { exact: true }).waitFor();
   await shot('import-job');
 
-  const places = await app.strapi.documents(PLACE as any).findMany({ locale: 'en' });
-  expect(places.map((p: any) => p.title).sort()).toEqual(['Louvre', 'Orsay']);
+  const places = await app.strapi.documents('api::place.place').findMany({ locale: 'en' });
+  expect(places.map((p) => p.title).sort()).toEqual(['Louvre', 'Orsay']);
   const state = await app.sync().stateOf({ contentType: PLACE, documentId: places[0].documentId });
   expect(state).toMatchObject({ status: 'imported', remoteId: expect.any(Number) });
 });

@@ -5,12 +5,13 @@
  */
 import net from 'node:net';
 import type { Core } from '@strapi/strapi';
+import type { PlaygroundConfig } from './app-dir';
 import type { TestApp } from './strapi';
 
 const PASSWORD = 'Str0ngPassw0rd!';
 
 /** Removes the credentials of the playground config, so an admin can set them in Settings. */
-export const withoutCredentials = (config: any) => {
+export const withoutCredentials = (config: PlaygroundConfig) => {
   const lc = config['location-content'].config;
   delete lc.baseUrl;
   delete lc.clientId;
@@ -81,13 +82,13 @@ export async function createAdmin(app: TestApp, email: string, roleIds: Array<nu
     password: PASSWORD,
     isActive: true,
     roles: roleIds,
-  } as any);
+  });
   const res = await fetch(`${app.url}/admin/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
-  const json: any = await res.json();
+  const json = (await res.json()) as { data?: { token?: string } } | null;
   if (!json?.data?.token) throw new Error(`login failed for ${email}: ${JSON.stringify(json)}`);
   return json.data.token as string;
 }

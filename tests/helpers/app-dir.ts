@@ -11,6 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { PluginConfig } from '../../server/src/config';
 import { createDatabase, databaseEnv } from './test-db';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -26,6 +27,10 @@ export interface ConfigPatch {
   enabled?: boolean;
   config?: Record<string, unknown>;
 }
+/** What the playground's config/plugins.js returns, as a test patches it before Strapi reads it. */
+export type PlaygroundConfig = Record<string, unknown> & {
+  'location-content': { enabled?: boolean; config: PluginConfig };
+};
 
 const PLUGINS_JS = `const base = require('./plugins.playground.js');
 

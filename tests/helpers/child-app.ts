@@ -1,5 +1,5 @@
 /**
- * Parent side of tests/helpers/strapi-child.js: a real Strapi in a child process, driven over IPC.
+ * Parent side of tests/helpers/strapi-child.ts: a real Strapi in a child process, driven over IPC.
  *
  *   const app = await spawnApp({ appDir, emulator, patch: { config: { syncEnabled: false } } });
  *   await app.call('seedPlaces', { count: 2000 });
@@ -14,7 +14,8 @@ import type { Core } from '@strapi/strapi';
 import type { SyncService } from '../../shared/contracts/sync';
 import { appEnv, type ConfigPatch, type EmulatorRef } from './app-dir';
 
-const CHILD = path.join(__dirname, 'strapi-child.js');
+/** strapi-child.ts, compiled by tsx (node.js) while Strapi is loaded by plain Node. */
+const CHILD = [path.join(__dirname, 'node.js'), 'strapi-child'] as const;
 
 export interface ChildAppOptions {
   appDir: string;
@@ -29,7 +30,7 @@ export interface ChildAppOptions {
   execArgv?: string[];
 }
 
-/** What strapi-child.js hands a `run` function beside Strapi. */
+/** What strapi-child.ts hands a `run` function beside Strapi. */
 export interface ChildHelpers {
   sync(): SyncService;
   states(where?: Record<string, unknown>): Promise<ChildState[]>;
@@ -90,7 +91,7 @@ export function spawnApp(options: ChildAppOptions): ChildApp {
   };
   // jest's own variables would make Strapi think it runs inside jest.
   delete env.JEST_WORKER_ID;
-  const child = fork(CHILD, [], {
+  const child = fork(CHILD[0], [CHILD[1]], {
     cwd: options.appDir,
     env,
     execArgv: options.execArgv ?? [],

@@ -1,10 +1,14 @@
 /**
- * The TypeScript test helpers for what runs under plain Node: the benchmarks, the Strapi child
- * (strapi-child.js), jest.config.js. tsx compiles the helper asked for and what it imports, and
- * nothing else: Strapi itself is never loaded through tsx (it does not boot under it).
+ * The TypeScript test helpers for what runs under plain Node: the benchmarks, jest.config.js, the
+ * Strapi child (strapi-child.ts, a program). tsx compiles the helper asked for and what it
+ * imports, and nothing else: Strapi itself is never loaded through tsx (it does not boot under it).
  *
  *   const { startChildApp } = require('../tests/helpers/node')('child-app');
+ *   node tests/helpers/node.js strapi-child
  */
 const tsx = require('tsx/cjs/api');
 
-module.exports = (name) => tsx.require(`./${name}.ts`, __filename);
+const helper = (name) => tsx.require(`./${name}.ts`, __filename);
+
+module.exports = helper;
+if (require.main === module) helper(process.argv[2]);

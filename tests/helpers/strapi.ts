@@ -1,11 +1,10 @@
-import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
-import { makeAppDir, removeDir } from './app-dir';
+import { appEnv, makeAppDir, removeDir } from './app-dir';
+import { listenLocally, loadStrapi } from './boot';
 import type { StrapiHost } from './strapi-environment';
-import { databaseEnv } from './test-db';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
+export { ROOT } from './app-dir';
 
 export interface TestApp {
   strapi: Core.Strapi;
@@ -65,58 +64,26 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const emulator =
     options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
   const appDir = options.appDir ?? (await makeAppDir());
-  const env: Record<string, string> = {
-    LOCATION_CONTENT_PLUGIN_PATH: ROOT,
-    ...databaseEnv(appDir),
-    LOCATION_CONTENT_BASE_URL: emulator.baseUrl,
-    LOCATION_CONTENT_CLIENT_ID: emulator.clientId,
-    LOCATION_CONTENT_CLIENT_SECRET: emulator.clientSecret,
-    STRAPI_LOG_LEVEL: process.env.STRAPI_LOG_LEVEL ?? 'warn',
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    ...options.env,
-  };
-  Object.assign(process.env, env);
+  Object.assign(process.env, appEnv({ appDir, emulator, env: options.env }));
   strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
     const fast = fastSync(config);
     return options.patchConfig ? options.patchConfig(fast) : fast;
   };
 
-  const createStrapi = await loadCreateStrapi();
-  const created = createStrapi({
-    appDir,
-    distDir: appDir,
-    autoReload: false,
-    serveAdminPanel: options.serveAdminPanel ?? false,
-  } as any);
-  // Before load(), so that what the plugin logs at boot is kept too.
   const logs: string[] = [];
-  captureLogs(created, logs);
-  const strapi = await created.load();
+  const strapi = await loadStrapi({
+    createStrapi: await loadCreateStrapi(),
+    appDir,
+    serveAdminPanel: options.serveAdminPanel,
+    onLog: (line) => logs.push(line),
+  });
   const worker = host();
   if (worker) {
     const destroy = strapi.destroy.bind(strapi);
     strapi.destroy = () => worker.keepProcessListeners(destroy);
   }
-  // An account linked and never walked is walked at the first boot (walkOnLink): a test starts
-  // once that walk is over, as a user's app is soon after linking, so that its GETs are not counted.
   const sync = () => strapi.plugin('location-content').service('sync');
-  for (const end = Date.now() + 60_000; (await sync().status()).inventory.state === 'running';) {
-    if (Date.now() > end) throw new Error('the walk of the linked account did not end in 60 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-
-  let url: string | undefined;
-  if (options.http) {
-    // strapi.server.listen mounts the routes first (httpServer.listen alone answers 404 everywhere).
-    await new Promise<void>((resolve) => strapi.server.listen(0, '127.0.0.1', () => resolve()));
-    // Node closes an idle keep-alive socket after 5 s, and a loaded machine lets fetch reuse it in
-    // that very moment (ECONNRESET); a test rarely pauses a minute between two requests.
-    strapi.server.httpServer.keepAliveTimeout = 65_000;
-    const address = strapi.server.httpServer.address() as { port: number };
-    url = `http://127.0.0.1:${address.port}`;
-  }
+  const url = options.http ? await listenLocally(strapi) : undefined;
 
   return {
     strapi,
@@ -132,21 +99,6 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
       delete strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__;
     },
   };
-}
-
-/** Keeps every log line, so tests can check what reached the log (secrets must not). */
-function captureLogs(strapi: Core.Strapi, into: string[]) {
-  const log = strapi.log as any;
-  for (const level of ['error', 'warn', 'info', 'http', 'debug']) {
-    const original = log[level]?.bind(log);
-    if (!original) continue;
-    log[level] = (...args: unknown[]) => {
-      into.push(
-        `${level}: ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`
-      );
-      return original(...args);
-    };
-  }
 }
 
 /**

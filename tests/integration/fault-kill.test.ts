@@ -2,7 +2,7 @@
  * kill -9 of Strapi in the middle of a 2,000-entry resync, then a restart on the same database:
  * every entry ends synced, no remote object is lost, none is duplicated.
  *
- * Strapi runs in a child process (tests/helpers/strapi-child.js) so that it can be SIGKILLed; the
+ * Strapi runs in a child process (tests/helpers/strapi-child.ts) so that it can be SIGKILLed; the
  * emulator runs here, in jest's process, and survives the kill like a real remote would.
  * The child's SQLite runs in WAL mode (synchronous=NORMAL) to keep the run short: a process
  * crash loses no committed transaction in that mode either (only an OS crash could).

@@ -7,7 +7,7 @@
  * own document middleware (written into the test's app folder) holds the import's create of one
  * place with a file: its file downloaded, its documentId and its state kept, its entry not written.
  *
- * Strapi runs in a child process (tests/helpers/strapi-child.js) so that it can be SIGKILLed; the
+ * Strapi runs in a child process (tests/helpers/strapi-child.ts) so that it can be SIGKILLed; the
  * emulator and the media server run here, in jest's process, and survive the kill.
  */
 jest.setTimeout(600_000);
