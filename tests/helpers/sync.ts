@@ -52,11 +52,11 @@ export async function until<T>(
   check: () => Promise<T> | T,
   what = 'condition',
   timeoutMs = 90_000
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -60,7 +60,7 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   const first = await startChildApp({ appDir, emulator: emu, patch: { config } });
   apps.push(first);
   await first.run(async (strapi) => {
-    if ((strapi.db as any).dialect.client === 'sqlite')
+    if (strapi.db.dialect.client === 'sqlite')
       await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
     return null;
   });

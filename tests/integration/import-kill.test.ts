@@ -126,7 +126,7 @@ test('kill -9 mid-import, mid-object: after a restart each object is imported ex
   const seqBefore = emu.requests().at(-1)?.seq ?? 0;
   const first = await startHeld('Place 70');
   await first.run(async (strapi) => {
-    if ((strapi.db as any).dialect.client === 'sqlite')
+    if (strapi.db.dialect.client === 'sqlite')
       await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
     return null;
   });
@@ -190,7 +190,7 @@ test('kill -9 mid-import, mid-object: after a restart each object is imported ex
       'api::tour.tour',
     ]) {
       const rows = await strapi.db.query(uid).findMany({ select: ['documentId'] });
-      entries[uid] = [...new Set(rows.map((r: any) => r.documentId))] as string[];
+      entries[uid] = [...new Set(rows.map((r: { documentId: string }) => r.documentId))];
     }
     return { states, entries, files: await strapi.db.query('plugin::upload.file').count({}) };
   });
