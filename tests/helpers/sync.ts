@@ -62,6 +62,19 @@ export async function until<T>(
   }
 }
 
+/**
+ * Resolves after `n` more rounds of the worker, counted rather than slept for: each round (a poll
+ * every second, or a wake) asks the settings service first whether this instance pushes.
+ */
+export async function workerRounds(app: TestApp, n = 3) {
+  const rounds = jest.spyOn(app.strapi.plugin('location-content').service('settings'), 'canPush');
+  try {
+    await until(() => rounds.mock.calls.length >= n, `${n} rounds of the worker`);
+  } finally {
+    rounds.mockRestore();
+  }
+}
+
 /** Everything on the emulator, with counts: handy in assertions on "no duplicates". */
 export const counts = (emulator: EmulatorHandle) => {
   const s = emulator.state();
