@@ -173,7 +173,9 @@ test('kill -9 mid-import, mid-object: after a restart each object is imported ex
       return p?.state === 'done' || p?.state === 'failed' ? p : null;
     },
     'the resumed import to finish',
-    600_000
+    600_000,
+    // Four times a second: each look is a function compiled and run in the child beside the job.
+    250
   );
   expect(job.error).toBeNull();
   expect(job.counts).toEqual({ total: TOTAL, done: TOTAL, failed: 0, skipped: 0 });
