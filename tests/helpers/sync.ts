@@ -46,19 +46,34 @@ export const mark = (emulator: EmulatorHandle) => {
 
 /**
  * Polls until `check` returns a truthy value (no timed assertion: only a ceiling against hanging,
- * below jest's 120 s; 20 s was not enough for 300 imports on a machine at load 20).
+ * below jest's 120 s; 20 s was not enough for 300 imports on a machine at load 20). `everyMs`:
+ * the pause between two checks, longer for a check that costs the app what it waits for.
  */
 export async function until<T>(
   check: () => Promise<T> | T,
   what = 'condition',
-  timeoutMs = 90_000
-): Promise<T> {
+  timeoutMs = 90_000,
+  everyMs = 20
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * Resolves after `n` more rounds of the worker, counted rather than slept for: each round (a poll
+ * every second, or a wake) asks the settings service first whether this instance pushes.
+ */
+export async function workerRounds(app: TestApp, n = 3) {
+  const rounds = jest.spyOn(app.strapi.plugin('location-content').service('settings'), 'canPush');
+  try {
+    await until(() => rounds.mock.calls.length >= n, `${n} rounds of the worker`);
+  } finally {
+    rounds.mockRestore();
   }
 }
 

@@ -102,7 +102,8 @@ test('the server answers while the job imports objects that have no file to down
   );
   await api('POST', '/import', admin, {});
   // SQLite answers at once: a job that never gave the event loop a turn would answer these only
-  // when it is done, never while it imports the pinpoints.
+  // when it is done, never while it imports the pinpoints. Asked four times a second, not fifty:
+  // each answer (admin auth, permissions, the progress) takes the event loop from the job it watches.
   const seen: string[] = [];
   await until(
     async () => {
@@ -112,7 +113,8 @@ test('the server answers while the job imports objects that have no file to down
       return body.job.state === 'done';
     },
     'the second import to finish',
-    120_000
+    120_000,
+    250
   );
   const during = seen.filter((s) => {
     const [phase, done] = s.split(':');

@@ -3,6 +3,8 @@
  * its permission on the server (reads included), bodies are validated, the client secret never leaves
  * the server, and the connection test reports what went wrong in words.
  */
+import type { MappingView } from '../../shared/contracts/mappings';
+import type { FailedEntry } from '../../shared/contracts/sync';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import {
@@ -12,6 +14,7 @@ import {
   createAdmin,
   createRole,
   withoutCredentials,
+  type Reply,
 } from '../helpers/admin-api';
 
 const PLACE = 'api::place.place';
@@ -59,7 +62,7 @@ describe('admin API with credentials set in Settings', () => {
       locked: {},
       configured: false,
     });
-    expect(res.body.mappings.map((m: any) => m.contentType)).toEqual([
+    expect(res.body.mappings.map((m: MappingView) => m.contentType)).toEqual([
       PLACE,
       'api::happening.happening',
       'api::icon.icon',
@@ -91,9 +94,9 @@ describe('admin API with credentials set in Settings', () => {
       locked: {},
       configured: true,
     });
-    const stored: any = await app.strapi
+    const stored = (await app.strapi
       .store({ type: 'plugin', name: 'location-content' })
-      .get({ key: 'settings' });
+      .get({ key: 'settings' })) as { clientSecret: string };
     expect(stored.clientSecret).toMatch(/^v2:/);
     expect(JSON.stringify(stored)).not.toContain(clientSecret);
   });
@@ -141,7 +144,7 @@ describe('admin API with credentials set in Settings', () => {
     const ok = await test({});
     expect(ok.status).toBe(200);
     expect(ok.body.result).toMatchObject({ ok: true, host, pinpoints: visible });
-    expect(ok.body.result.sample.map((p: any) => p.name)).toContain('Already there');
+    expect(ok.body.result.sample.map((p: { name: string }) => p.name)).toContain('Already there');
     expect(ok.body.result.message).toBe(`Connected to ${host}: ${visible} pinpoints visible.`);
 
     const wrongSecret = await test({ clientSecret: 'definitely-not-the-secret' });
@@ -380,8 +383,8 @@ describe('admin API with credentials set in Settings', () => {
     // Pushes held back, so that the first job is surely still running when the second click lands
     // (with nothing to push, a job of two entries can finish between two requests).
     app.strapi.config.set('plugin::location-content.syncEnabled', false);
-    let first: any;
-    let second: any;
+    let first: Reply | undefined;
+    let second: Reply | undefined;
     try {
       [first, second] = await Promise.all([
         api('POST', '/location-content/resync', { token: admin, body: {} }),
@@ -400,7 +403,7 @@ describe('admin API with credentials set in Settings', () => {
       // The job's counters are flushed by a ticker; ask until it has seen the last row.
       if (job.state === 'running') await new Promise((r) => setTimeout(r, 200));
     } while (job.state === 'running');
-    expect(job).toMatchObject({ id: first.body.job.id, state: 'done', total: 2, failed: 1 });
+    expect(job).toMatchObject({ id: first?.body.job.id, state: 'done', total: 2, failed: 1 });
   });
 
   test('retry failed queues the failed entries again', async () => {
@@ -408,7 +411,7 @@ describe('admin API with credentials set in Settings', () => {
     expect(res.body.queued).toBeGreaterThanOrEqual(1);
     await app.sync().idle();
     const status = await api('GET', '/location-content/status', { token: admin });
-    expect(status.body.failed.map((f: any) => f.documentId)).toContain(brokenId);
+    expect(status.body.failed.map((f: FailedEntry) => f.documentId)).toContain(brokenId);
   });
 
   test('no answer ever carried the client secret or a token', () => {

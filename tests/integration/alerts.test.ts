@@ -2,6 +2,8 @@
  * Alerts for unattended installs, to a real webhook receiver on 127.0.0.1: a test alert, an entry that
  * failed for good, refused credentials, a stuck queue; one per kind per interval; never a secret.
  */
+import type { AddressInfo } from 'node:net';
+import type { AlertMessage } from '../../shared/contracts/alerts';
 import http from 'node:http';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
@@ -11,7 +13,11 @@ import { claimAlert } from '../../server/src/alerts/claim';
 let app: TestApp;
 let receiver: http.Server;
 let webhook: string;
-const received: any[] = [];
+const received: Array<{
+  contentType: string | undefined;
+  method: string | undefined;
+  body: AlertMessage;
+}> = [];
 const raw: string[] = [];
 
 beforeAll(async () => {
@@ -29,7 +35,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-  webhook = `http://127.0.0.1:${(receiver.address() as any).port}/hooks/location-content`;
+  webhook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/location-content`;
   app = await startApp({
     patchConfig: (config) => {
       const lc = config['location-content'].config;

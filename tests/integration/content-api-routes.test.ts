@@ -12,7 +12,7 @@ const RESYNC = 'plugin::location-content.resync.create';
 
 let app: TestApp;
 let placeId: string;
-const tokens: Record<'readOnly' | 'fullAccess' | 'statusOnly' | 'custom', string> = {} as any;
+const tokens = {} as Record<'readOnly' | 'fullAccess' | 'statusOnly' | 'custom', string>;
 const bodies: string[] = [];
 
 const call = async (method: string, path: string, token?: string, body?: unknown) => {
@@ -44,7 +44,7 @@ const createToken = async (
     type,
     lifespan: null,
     ...(permissions ? { permissions } : {}),
-  } as any);
+  });
   return token.accessKey as string;
 };
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => stopApp(app));
 
 test('the routes are actions a custom API token can be given', () => {
-  const actions: string[] = [...(app.strapi as any).contentAPI.permissions.providers.action.keys()];
+  const actions: string[] = [...app.strapi.contentAPI.permissions.providers.action.keys()];
   expect(actions).toEqual(expect.arrayContaining([STATUS, RESYNC]));
 });
 

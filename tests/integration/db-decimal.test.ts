@@ -4,6 +4,7 @@
  * precision and the fix, and the settings' mapping view carries it. SQLite keeps every decimal:
  * no warning there. (The playground itself uses `float`; this app puts `decimal` back.)
  */
+import type { MappingView } from '../../shared/contracts/mappings';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeAppDir, startApp, stopApp, type TestApp } from '../helpers/strapi';
@@ -24,22 +25,26 @@ beforeAll(async () => {
 afterAll(() => stopApp(app));
 
 test(`coordinates in a plain decimal: ${kind() === 'sqlite' ? 'no warning on SQLite' : `a warning on ${kind()}`}`, async () => {
-  const views = app.strapi.plugin('location-content').service('mappings').list();
-  const place = views.find((v: any) => v.contentType === 'api::place.place');
+  const views: MappingView[] = app.strapi.plugin('location-content').service('mappings').list();
+  const place = views.find((v) => v.contentType === 'api::place.place');
   if (kind() === 'sqlite') {
-    expect(place.warnings).toEqual([]);
+    expect(place?.warnings).toEqual([]);
     return;
   }
-  expect(place.active).toBe(true);
-  expect(place.warnings).toHaveLength(2);
-  expect(place.warnings[0]).toBe(
+  expect(place?.active).toBe(true);
+  expect(place?.warnings).toHaveLength(2);
+  expect(place?.warnings[0]).toBe(
     'api::place.place: latitude reads shared.geo-point.lat, a decimal this database stores with 2 decimals (positions rounded to about 1 km); ' +
       'make it a "float" attribute, or give its column 6 decimals or more (e.g. numeric(10,6))'
   );
-  expect(place.warnings[1]).toMatch(/^api::place\.place: longitude reads shared\.geo-point\.lng, /);
+  expect(place?.warnings[1]).toMatch(
+    /^api::place\.place: longitude reads shared\.geo-point\.lng, /
+  );
   // The settings page reads the same view.
   const admin = (await import('../../server/src/controllers/mappings')).mappingsForAdmin(
     app.strapi
   );
-  expect(admin.find((m) => m.contentType === 'api::place.place')!.warnings).toEqual(place.warnings);
+  expect(admin.find((m) => m.contentType === 'api::place.place')!.warnings).toEqual(
+    place?.warnings
+  );
 });

@@ -40,7 +40,7 @@ if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
     const admin = await createAdmin(app, 'admin@example.com', [superAdmin.id]);
     const { accessKey: token } = await app.strapi
       .service('admin::api-token-content-api')
-      .create({ name: 'ci', description: 'ci', type: 'full-access', lifespan: null } as any);
+      .create({ name: 'ci', description: 'ci', type: 'full-access', lifespan: null });
     const place = await createPlace(app.strapi, { title: 'Before the outage' });
     await app.sync().idle();
     // The push's history line is written a moment after the push (batched): written before the

@@ -4,9 +4,10 @@
  * with the reason, only when PostgreSQL cannot be found or installed (as fault-replicas).
  */
 jest.setTimeout(300_000);
+import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
-import { startChildApp, type ChildApp } from '../helpers/child-app';
+import { startChildApp, type ChildApp, type ChildState } from '../helpers/child-app';
 import type { DbServer } from '../helpers/db-server';
 import { ensurePostgres, startCluster } from '../helpers/postgres';
 
@@ -72,7 +73,7 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     await a.call('seedPlaces', { count: 5, prefix: 'Scheduled' });
     await a.call('resync');
     await Promise.all([a.call('idle'), b.call('idle')]);
-    const states: any[] = await a.call('states');
+    const states = await a.call<ChildState[]>('states');
     const victim = states[0];
     const { access_token } = emu.issueToken('replica-a');
     const res = await fetch(`${emu.baseUrl}/v3.0/pinpoints/${victim.remoteId}`, {
@@ -83,10 +84,10 @@ describeWithPg('the scheduled check with two instances on one database', () => {
 
     // Recreated by a scheduled run (repair: 'missing'), with no call from the test.
     for (let end = Date.now() + 120_000; ;) {
-      const now: any[] = await a.call('states');
+      const now = await a.call<ChildState[]>('states');
       const s = now.find((x) => x.documentId === victim.documentId);
       if (
-        s.status === 'synced' &&
+        s?.status === 'synced' &&
         s.remoteId !== victim.remoteId &&
         emu.state().pinpoints.some((p) => p.id === s.remoteId)
       )
@@ -117,7 +118,7 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     const ran: Array<[unknown, unknown]> = [];
     for (let i = 0; i < 4; i++) {
       const at = new Date(base + i * 2000).toISOString();
-      const fire = (strapi: any, iso: string) =>
+      const fire = (strapi: Core.Strapi, iso: string) =>
         strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso));
       ran.push(await Promise.all([a.run(fire, at), b.run(fire, at)]));
     }
@@ -125,7 +126,7 @@ describeWithPg('the scheduled check with two instances on one database', () => {
     expect(walks(since)).toHaveLength(4);
     // A firing already run is not run again, even late on another instance.
     const again = await b.run(
-      (strapi: any, iso: string) =>
+      (strapi: Core.Strapi, iso: string) =>
         strapi.plugin('location-content').service('sync').reconcileNow(new Date(iso)),
       new Date(base).toISOString()
     );

@@ -16,6 +16,7 @@ import {
   remoteOf,
   setPluginConfig,
   stateOf,
+  workerRounds,
   writes,
 } from '../helpers/sync';
 import type { DriftReport } from '../../server/src/sync/drift';
@@ -31,7 +32,7 @@ const call = (method: string, path: string, body?: unknown) =>
 
 const pinpointIds = () => app.emulator.state().pinpoints.map((p) => p.id);
 /** Several rounds of the worker (it polls every second). */
-const rounds = () => new Promise((r) => setTimeout(r, 2500));
+const rounds = () => workerRounds(app);
 
 let places: Array<{ documentId: string }>;
 let broken: { documentId: string };

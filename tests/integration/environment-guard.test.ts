@@ -4,7 +4,15 @@
  */
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
-import { mark, PLACE, remoteOf, setPluginConfig, stateOf, writes } from '../helpers/sync';
+import {
+  mark,
+  PLACE,
+  remoteOf,
+  setPluginConfig,
+  stateOf,
+  workerRounds,
+  writes,
+} from '../helpers/sync';
 
 let app: TestApp;
 
@@ -32,7 +40,7 @@ test('a published change is recorded, not pushed, and goes out once the environm
     clientIdLast4: app.emulator.clientId.slice(-4),
   });
   // Several rounds of the worker (it polls every second): still nothing sent.
-  await new Promise((r) => setTimeout(r, 3000));
+  await workerRounds(app);
   expect(writes(app.emulator, since)).toEqual([]);
   const waiting = await app.sync().status();
   expect(waiting.queue.depth).toBe(1);

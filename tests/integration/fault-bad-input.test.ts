@@ -6,6 +6,7 @@
  * gone, emoji and RTL text intact); the worker never crashes and keeps syncing afterwards.
  */
 jest.setTimeout(240_000);
+import type { UID } from '@strapi/strapi';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,18 +107,21 @@ async function uploadFile(name: string, mimetype: string, bytes: Buffer) {
 
 /** Writes a value behind Strapi's back into the published version's component row (what a bad import or migration leaves). */
 async function corruptComponent(
-  uid: string,
+  uid: UID.ContentType,
   documentId: string,
   field: string,
   column: string,
   value: unknown
 ) {
   const { strapi } = app;
-  const row = (await strapi.db
-    .query(uid as any)
-    .findOne({ where: { documentId, publishedAt: { $notNull: true } }, populate: [field] })) as any;
-  const component = Array.isArray(row[field]) ? row[field][0] : row[field];
-  const componentUid = (strapi.getModel(uid as any) as any).attributes[field].component;
+  type Component = { id: number };
+  const row: Record<string, Component | Component[]> = await strapi.db
+    .query(uid)
+    .findOne({ where: { documentId, publishedAt: { $notNull: true } }, populate: [field] });
+  const held = row[field];
+  const component = Array.isArray(held) ? held[0] : held;
+  const componentUid = (strapi.getModel(uid).attributes[field] as { component: UID.Component })
+    .component;
   await strapi.db
     .connection(strapi.db.metadata.get(componentUid).tableName)
     .where({ id: component.id })
@@ -286,7 +290,9 @@ test('a seeded stream of malformed entries: bad ones fail readably, good ones sy
         [ICON]: 'categories',
         [TOUR]: 'lists',
       }[c.uid] as 'pinpoints';
-      const object = (remote[kind] as any[]).find((o) => o.id === s.remoteId);
+      const object = (
+        remote[kind] as Array<{ id: number; name: string; description?: string }>
+      ).find((o) => o.id === s.remoteId);
       // Emoji, RTL marks and combining sequences arrive as they were typed.
       if (object?.name !== c.name)
         problems.push(

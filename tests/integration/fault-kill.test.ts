@@ -13,6 +13,7 @@ import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
 import { titleOf } from '../helpers/seed';
+import { until } from '../helpers/sync';
 
 const COUNT = 2_000;
 const PREFIX = 'Kill';
@@ -22,16 +23,6 @@ let appDir: string;
 const apps: ChildApp[] = [];
 
 const created = () => emu.stats().byRoute['POST /v3.0/pinpoints']?.['201'] ?? 0;
-
-async function until<T>(check: () => Promise<T> | T, what: string, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
   // A little latency on writes, so that POSTs are in flight when the process dies.
@@ -60,7 +51,7 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
   const first = await startChildApp({ appDir, emulator: emu, patch: { config } });
   apps.push(first);
   await first.run(async (strapi) => {
-    if ((strapi.db as any).dialect.client === 'sqlite')
+    if (strapi.db.dialect.client === 'sqlite')
       await strapi.db.connection.raw('PRAGMA journal_mode = WAL');
     return null;
   });
@@ -85,14 +76,16 @@ test('kill -9 mid-resync of 2,000 entries: after a restart every entry is synced
     patch: { config: { ...config, syncEnabled: true } },
   });
   apps.push(second);
-  // The resync resumes by itself after the restart: nobody calls resync() again.
+  // The resync resumes by itself after the restart: nobody calls resync() again. Asked four
+  // times a second: each status report is a round of queries the resync waits behind.
   const status = await until(
     async () => {
       const s = await second.call('status');
       return s.resync?.state === 'done' && s.queue.depth === 0 ? s : null;
     },
     'the resumed resync to finish',
-    240_000
+    240_000,
+    250
   );
   await second.call('idle', { timeoutMs: 60_000 });
 

@@ -7,9 +7,10 @@
  * throw-away server of the run (tests/helpers/test-db.ts): SQLite has no second instance.
  */
 jest.setTimeout(300_000);
+import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
-import { startChildApp, type ChildApp } from '../helpers/child-app';
+import { startChildApp, type ChildApp, type ChildState } from '../helpers/child-app';
 import { databaseEnv, databaseName, kind } from '../helpers/test-db';
 import { titleOf } from '../helpers/seed';
 
@@ -90,7 +91,7 @@ const EDITED = 40;
     // both sides. Never the same entry at the same moment: Strapi's own publish is not safe
     // against two instances publishing one document at once (its unique check fails).
     const edit = async (
-      strapi: any,
+      strapi: Core.Strapi,
       { who, from, count, ids }: { who: string; from: number; count: number; ids: string[] }
     ) => {
       const PLACE = 'api::place.place';
@@ -99,12 +100,13 @@ const EDITED = 40;
           data: {
             title: `Edited on ${who} ${from + i}`,
             geo: { lat: 10 + (from + i) / 100, lng: who === 'a' ? 1 : 2 },
-          },
+          } as Record<string, unknown>,
         });
         await strapi.documents(PLACE).publish({ documentId: p.documentId });
-        await strapi
-          .documents(PLACE)
-          .update({ documentId: ids[i], data: { title: `Shared ${ids[i]} renamed on ${who}` } });
+        await strapi.documents(PLACE).update({
+          documentId: ids[i],
+          data: { title: `Shared ${ids[i]} renamed on ${who}` } as Record<string, unknown>,
+        });
         await strapi.documents(PLACE).publish({ documentId: ids[i] });
         // Separate requests in real life: let the event loop (and the worker) turn.
         await new Promise((r) => setImmediate(r));
@@ -133,7 +135,10 @@ const EDITED = 40;
     // Exactly one POST per entry: the seeded ones and those the editors created.
     const byName = new Map<string, number>();
     for (const p of posts)
-      byName.set((p.body as any).name, (byName.get((p.body as any).name) ?? 0) + 1);
+      byName.set(
+        (p.body as { name: string }).name,
+        (byName.get((p.body as { name: string }).name) ?? 0) + 1
+      );
     const twice = [...byName].filter(([, n]) => n > 1);
     expect(twice).toEqual([]);
     expect(posts).toHaveLength(SEEDED + 2 * EDITED);
@@ -148,19 +153,21 @@ const EDITED = 40;
     // The remote holds one object per entry, each with the entry's current name.
     const remote = emu.state().pinpoints;
     expect(remote).toHaveLength(SEEDED + 2 * EDITED);
-    const states: any[] = await a.call('states');
+    const states = await a.call<ChildState[]>('states');
     expect(states.filter((s) => s.status !== 'synced')).toEqual([]);
     expect(new Set(states.map((s) => s.remoteId)).size).toBe(SEEDED + 2 * EDITED);
-    const titles = await a.run(async (strapi: any, ids: string[]) => {
+    const titles = await a.run(async (strapi, ids: string[]) => {
       const rows = await strapi.db.query('api::place.place').findMany({
         select: ['documentId', 'title'],
         where: { documentId: { $in: ids }, publishedAt: { $notNull: true } },
       });
-      return Object.fromEntries(rows.map((r: any) => [r.documentId, r.title]));
+      return Object.fromEntries(
+        rows.map((r: { documentId: string; title: string }) => [r.documentId, r.title])
+      );
     }, shared);
     for (const id of shared) {
       const s = states.find((x) => x.documentId === id);
-      expect(remote.find((p) => p.id === s.remoteId)!.name).toBe(titles[id]);
+      expect(remote.find((p) => p.id === s?.remoteId)?.name).toBe(titles[id]);
     }
     // Edits of one entry from both instances were coalesced, not pushed once per save per instance.
     const editPuts = calls.filter((r) => r.seq > seq && r.method === 'PUT').length;

@@ -35,9 +35,11 @@ function capture() {
         : typeof chunk === 'string'
           ? chunk
           : Buffer.from(chunk as Uint8Array).toString((encoding as BufferEncoding) || 'utf8');
-  const proto = ServerResponse.prototype as any;
+  // Both take (chunk, encoding, callback) in several shapes: passed on as they came.
+  type Send = (this: ServerResponse, ...args: unknown[]) => unknown;
+  const proto = ServerResponse.prototype as unknown as { write: Send; end: Send };
   const { write, end } = proto;
-  const record = (res: any, text: string) => {
+  const record = (res: ServerResponse, text: string) => {
     if (!text) return;
     const port = res.socket?.localPort ?? res.req?.socket?.localPort;
     if (app && port === app.emulator.port) {
@@ -46,11 +48,11 @@ function capture() {
     }
     seen.push([`http answer (port ${port}) ${res.req?.method} ${res.req?.url}`, text]);
   };
-  proto.write = function (chunk: unknown, encoding?: unknown, cb?: unknown) {
+  proto.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, cb?: unknown) {
     record(this, chunkText(chunk, encoding));
     return write.call(this, chunk, encoding, cb);
   };
-  proto.end = function (chunk?: unknown, encoding?: unknown, cb?: unknown) {
+  proto.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, cb?: unknown) {
     record(this, chunkText(chunk, encoding));
     return end.call(this, chunk, encoding, cb);
   };
@@ -60,10 +62,11 @@ function capture() {
   });
   for (const stream of [process.stdout, process.stderr] as const) {
     const original = stream.write;
-    (stream as any).write = function (chunk: unknown, ...rest: unknown[]) {
+    const passOn = original as (this: NodeJS.WriteStream, ...args: unknown[]) => boolean;
+    stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
       seen.push([stream === process.stdout ? 'stdout' : 'stderr', chunkText(chunk)]);
-      return (original as any).call(this, chunk, ...rest);
-    };
+      return passOn.call(this, chunk, ...rest);
+    } as typeof stream.write;
     restore.push(() => {
       stream.write = original;
     });
@@ -83,7 +86,7 @@ function capture() {
           )
           .join(' '),
       ]);
-      return original.apply(console, args as any);
+      return original.apply(console, args);
     };
     restore.push(() => {
       console[level] = original;
@@ -142,7 +145,7 @@ test('no secret or token in answers, logs, output, stored errors or settings dur
     password: PASSWORD,
     isActive: true,
     roles: [superAdmin.id],
-  } as any);
+  });
   const login = await call('POST', '/admin/login', undefined, {
     email: 'leaks@example.com',
     password: PASSWORD,

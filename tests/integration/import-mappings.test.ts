@@ -1,4 +1,6 @@
 jest.setTimeout(240_000);
+import type { Entry, PluginConfig } from '../../server/src/config/types';
+import type { ImportPlan, ImportProgress } from '../../shared/contracts/import';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { addContentTypes, makeAppDir } from '../helpers/app-dir';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
@@ -21,7 +23,7 @@ let emulator: EmulatorHandle;
 const ids: Record<string, number> = {};
 
 /** The playground's mappings, and two more content types mapped to pinpoints. */
-const patchConfig = (config: any) => {
+const patchConfig = (config: { 'location-content': { config: PluginConfig } }) => {
   const lc = config['location-content'].config;
   lc.mappings.push(
     {
@@ -35,14 +37,14 @@ const patchConfig = (config: any) => {
         media: 'photo',
       },
       // The map shows stands without their star; the import gives it back.
-      transform: (entry: any) => ({ ...entry, name: entry.name.replace(/^★ /, '') }),
-      inverse: (data: any) => ({ ...data, name: `★ ${data.name}`, origin: 'import' }),
+      transform: (entry: Entry) => ({ ...entry, name: entry.name.replace(/^★ /, '') }),
+      inverse: (data: Entry) => ({ ...data, name: `★ ${data.name}`, origin: 'import' }),
     },
     {
       contentType: BOOTH,
       resource: 'pinpoint',
       fields: { name: 'title', coordinates: 'spot' },
-      transform: (entry: any) => ({ ...entry, title: entry.title.toUpperCase() }),
+      transform: (entry: Entry) => ({ ...entry, title: entry.title.toUpperCase() }),
     }
   );
   return config;
@@ -90,10 +92,13 @@ afterAll(async () => {
   await emulator?.stop();
 });
 
+/** A label entry as the tests read it. */
+type Label = { name: string; documentId: string };
+
 const finished = () =>
   until(
     async () => {
-      const p = await app.sync().importProgress();
+      const p: ImportProgress | null = await app.sync().importProgress();
       return p && p.state !== 'running' ? p : null;
     },
     'the import to finish',
@@ -112,30 +117,34 @@ const stand = async (remoteId: number) => {
 };
 
 const labels = async () =>
-  (await docs(app.strapi, LABEL).findMany({ fields: ['name'] })).map((l: any) => l.name).sort();
+  (await docs(app.strapi, LABEL).findMany({ fields: ['name'] })).map((l: Label) => l.name).sort();
 
 test('the dry run names every content type mapped to a resource and the one it would take', async () => {
   const before = mark(app.emulator);
-  const plan = await app.sync().import({ dryRun: true });
-  const pinpoints = plan.groups.find((g: any) => g.resource === 'pinpoint');
+  const plan: ImportPlan = await app.sync().import({ dryRun: true });
+  const pinpoints = plan.groups.find((g) => g.resource === 'pinpoint');
   // The first of them in the config's order, unless the caller chooses.
   expect(pinpoints).toMatchObject({ contentType: PLACE, candidates: [PLACE, STAND, BOOTH] });
   expect(plan.into.pinpoint).toBe(PLACE);
 
   // A transform without inverse: named, never guessed.
-  const booth = await app.sync().import({ dryRun: true, into: { pinpoint: BOOTH } });
-  const boothGroup = booth.groups.find((g: any) => g.resource === 'pinpoint');
-  expect(boothGroup.contentType).toBe(BOOTH);
-  expect(boothGroup.blocked).toMatch(/has a transform and no inverse/);
-  expect(boothGroup.samples).toEqual([]);
+  const booth: ImportPlan = await app.sync().import({ dryRun: true, into: { pinpoint: BOOTH } });
+  const boothGroup = booth.groups.find((g) => g.resource === 'pinpoint');
+  expect(boothGroup?.contentType).toBe(BOOTH);
+  expect(boothGroup?.blocked).toMatch(/has a transform and no inverse/);
+  expect(boothGroup?.samples).toEqual([]);
   expect(booth.total).toBe(0);
 
   // The inverse runs in the dry run as in the job: the sample is what would be written.
-  const stands = await app.sync().import({ dryRun: true, into: { pinpoint: STAND }, samples: 5 });
-  const group = stands.groups.find((g: any) => g.resource === 'pinpoint');
+  const stands: ImportPlan = await app.sync().import({
+    dryRun: true,
+    into: { pinpoint: STAND },
+    samples: 5,
+  });
+  const group = stands.groups.find((g) => g.resource === 'pinpoint');
   expect(group).toMatchObject({ contentType: STAND, count: 2, wouldFail: 0, notImportable: [] });
-  const harbour = group.samples.find((s: any) => s.remoteId === ids.harbour);
-  expect(harbour.data).toMatchObject({
+  const harbour = group?.samples.find((s) => s.remoteId === ids.harbour);
+  expect(harbour?.data).toMatchObject({
     name: '★ Harbour',
     origin: 'import',
     intro: expect.stringMatching(/^Fish [_*]every[_*] morning$/),
@@ -168,9 +177,9 @@ test('the job writes into the chosen type: tags found or created by their key, t
   const job = await finished();
   expect(job).toMatchObject({ state: 'done', into: { pinpoint: STAND } });
   expect(job.byResource.pinpoint).toEqual({ total: 2, done: 2, failed: 0, skipped: 0 });
-  const issue = job.issues.find((i: any) => i.remoteId === ids.harbour);
+  const issue = job.issues.find((i) => i.remoteId === ids.harbour);
   expect(issue).toMatchObject({ imported: true, contentType: STAND });
-  expect(issue.reason).toMatch(/ftp:\/\/127\.0\.0\.1\/harbour\.png is not an http or https URL/);
+  expect(issue?.reason).toMatch(/ftp:\/\/127\.0\.0\.1\/harbour\.png is not an http or https URL/);
 
   const harbour = await stand(ids.harbour);
   expect(harbour).toMatchObject({
@@ -181,10 +190,12 @@ test('the job writes into the chosen type: tags found or created by their key, t
   });
   expect(harbour.intro).toMatch(/^Fish [_*]every[_*] morning$/);
   // The label the editors had is reused; the missing one is created once for both stands.
-  expect(harbour.labels.map((l: any) => l.name).sort()).toEqual(['harbour', 'history']);
-  expect(harbour.labels.find((l: any) => l.name === 'history').documentId).toBe(history.documentId);
+  expect(harbour.labels.map((l: Label) => l.name).sort()).toEqual(['harbour', 'history']);
+  expect(harbour.labels.find((l: Label) => l.name === 'history')?.documentId).toBe(
+    history.documentId
+  );
   const lighthouse = await stand(ids.lighthouse);
-  expect(lighthouse.labels.map((l: any) => l.name).sort()).toEqual(['harbour', 'view']);
+  expect(lighthouse.labels.map((l: Label) => l.name).sort()).toEqual(['harbour', 'view']);
   expect(await labels()).toEqual(['harbour', 'history', 'view']);
 
   expect(await docs(app.strapi, PLACE).count({})).toBe(places);
@@ -206,7 +217,7 @@ test('a second import takes only the new object and makes no second tag entry', 
   expect(job.byResource.pinpoint).toEqual({ total: 1, done: 1, failed: 0, skipped: 0 });
   expect(await labels()).toEqual(['harbour', 'history', 'view']);
   const pier = await stand(ids.pier);
-  expect(pier.labels.map((l: any) => l.name).sort()).toEqual(['harbour', 'history']);
+  expect(pier.labels.map((l: Label) => l.name).sort()).toEqual(['harbour', 'history']);
   expect(await docs(app.strapi, STAND).count({})).toBe(3);
 });
 

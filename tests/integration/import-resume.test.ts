@@ -116,9 +116,10 @@ test('a restart mid-import resumes the job, and each object is imported exactly 
 
   const { strapi } = app;
   // One sync state per remote object, each naming an entry that exists, and no other entries.
-  const states = await strapi.db.query('plugin::location-content.sync-state').findMany({});
+  const states: Array<{ resource: string; remoteId: number; entryDocumentId: string }> =
+    await strapi.db.query('plugin::location-content.sync-state').findMany({});
   expect(states).toHaveLength(TOTAL);
-  const byResource = (r: string) => states.filter((s: any) => s.resource === r);
+  const byResource = (r: string) => states.filter((s) => s.resource === r);
   for (const [resource, n] of [
     ['category', CATEGORIES],
     ['pinpoint', PINPOINTS],
@@ -126,7 +127,7 @@ test('a restart mid-import resumes the job, and each object is imported exactly 
     ['list', LISTS],
   ] as const) {
     const mine = byResource(resource);
-    expect(new Set(mine.map((s: any) => Number(s.remoteId))).size).toBe(n);
+    expect(new Set(mine.map((s) => Number(s.remoteId))).size).toBe(n);
   }
   expect(await docs(strapi, ICON).count({})).toBe(CATEGORIES);
   expect(await docs(strapi, PLACE).count({ locale: 'en' })).toBe(PINPOINTS);
@@ -134,10 +135,10 @@ test('a restart mid-import resumes the job, and each object is imported exactly 
   expect(await docs(strapi, TOUR).count({})).toBe(LISTS);
   const placeIds = new Set(
     (await docs(strapi, PLACE).findMany({ locale: 'en', fields: ['documentId'], limit: 1000 })).map(
-      (p: any) => p.documentId
+      (p: { documentId: string }) => p.documentId
     )
   );
-  expect(new Set(byResource('pinpoint').map((s: any) => s.entryDocumentId))).toEqual(placeIds);
+  expect(new Set(byResource('pinpoint').map((s) => s.entryDocumentId))).toEqual(placeIds);
   // One file per media URL: none downloaded into the library twice.
   expect(await strapi.db.query('plugin::upload.file').count({})).toBe(WITH_MEDIA + CATEGORIES);
   // Reads only.

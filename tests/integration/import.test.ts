@@ -1,4 +1,5 @@
 jest.setTimeout(240_000);
+import type { ImportPlan, ImportProgress } from '../../shared/contracts/import';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { png, startMediaServer, type MediaServer } from '../helpers/media-server';
@@ -127,7 +128,7 @@ afterAll(async () => {
 const finished = async () => {
   const job = await until(
     async () => {
-      const p = await app.sync().importProgress();
+      const p: ImportProgress | null = await app.sync().importProgress();
       return p && p.state !== 'running' ? p : null;
     },
     'the import to finish',
@@ -136,18 +137,20 @@ const finished = async () => {
   return job;
 };
 
+const POPULATE: Record<string, Record<string, true>> = {
+  [PLACE]: { geo: true, cover: true, icon: true },
+  [ICON]: { glyph: true },
+  [HAPPENING]: { slots: true, place: true },
+  [TOUR]: { stops: true },
+};
+
 /** The entry an object was imported into (its sync state names it). */
 const entryOf = async (uid: string, remoteId: number, status: 'draft' | 'published' = 'draft') => {
   const states = await app.strapi.db
     .query('plugin::location-content.sync-state')
     .findMany({ where: { contentType: uid, remoteId } });
   expect(states).toHaveLength(1);
-  const populate: Record<string, true> = {
-    [PLACE]: { geo: true, cover: true, icon: true },
-    [ICON]: { glyph: true },
-    [HAPPENING]: { slots: true, place: true },
-    [TOUR]: { stops: true },
-  }[uid] as any;
+  const populate = POPULATE[uid];
   const entry = await docs(app.strapi, uid).findOne({
     documentId: states[0].entryDocumentId,
     ...(uid === PLACE ? { locale: 'en' } : {}),
@@ -160,9 +163,9 @@ const entryOf = async (uid: string, remoteId: number, status: 'draft' | 'publish
 test('the dry run says what each resource becomes, and writes nothing', async () => {
   const before = mark(app.emulator);
   const places = await docs(app.strapi, PLACE).count({});
-  const plan = await app.sync().import({ dryRun: true, samples: 10 });
+  const plan: ImportPlan = await app.sync().import({ dryRun: true, samples: 10 });
 
-  expect(plan.groups.map((g: any) => [g.resource, g.contentType, g.count, g.wouldFail])).toEqual([
+  expect(plan.groups.map((g) => [g.resource, g.contentType, g.count, g.wouldFail])).toEqual([
     ['category', ICON, 2, 0],
     ['pinpoint', PLACE, 8, 2],
     ['event', HAPPENING, 3, 0],
@@ -171,8 +174,8 @@ test('the dry run says what each resource becomes, and writes nothing', async ()
   expect(plan.total).toBe(14);
   for (const g of plan.groups) expect(g.notImportable).toEqual([]);
   const pinpoints = plan.groups[1];
-  const hall = pinpoints.samples.find((s: any) => s.remoteId === ids.hall);
-  expect(hall.data).toEqual({
+  const hall = pinpoints.samples.find((s) => s.remoteId === ids.hall);
+  expect(hall?.data).toEqual({
     title: 'Town hall',
     body: [
       {
@@ -196,13 +199,13 @@ test('the dry run says what each resource becomes, and writes nothing', async ()
     cover: expect.stringMatching(/^download http:\/\/127\.0\.0\.1:\d+\/images\//),
     icon: `the entry of category ${ids.museum}`,
   });
-  expect(pinpoints.samples.find((s: any) => s.remoteId === ids.noName).problems).toEqual([
+  expect(pinpoints.samples.find((s) => s.remoteId === ids.noName)?.problems).toEqual([
     'it has no name',
   ]);
-  expect(pinpoints.samples.find((s: any) => s.remoteId === ids.offMap).problems).toEqual([
+  expect(pinpoints.samples.find((s) => s.remoteId === ids.offMap)?.problems).toEqual([
     'latitude 95.5 is outside [-90, 90]',
   ]);
-  expect(pinpoints.samples.some((s: any) => s.remoteId === ids.own)).toBe(false);
+  expect(pinpoints.samples.some((s) => s.remoteId === ids.own)).toBe(false);
   const tour = plan.groups[3].samples[0];
   expect(tour.data.description).toBe('A **walk** through it');
   expect(plan.groups[2].samples[0].data.description).toBe('Bring a chair.');
@@ -223,19 +226,19 @@ test('the job imports in dependency order, links every entry, and reports bad da
     event: { total: 3, done: 2, failed: 1, skipped: 0 },
     list: { total: 1, done: 1, failed: 0, skipped: 0 },
   });
-  const issue = (id: number) => job.issues.find((i: any) => i.remoteId === id);
+  const issue = (id: number) => job.issues.find((i) => i.remoteId === id);
   expect(issue(ids.noName)).toMatchObject({ imported: false, reason: 'it has no name' });
-  expect(issue(ids.offMap).reason).toMatch(/latitude 95.5 is outside/);
-  expect(issue(ids.lost).reason).toMatch(
+  expect(issue(ids.offMap)?.reason).toMatch(/latitude 95.5 is outside/);
+  expect(issue(ids.lost)?.reason).toMatch(
     new RegExp(`its pinpoint was not imported: pinpoint ${ids.noName} has no entry`)
   );
   expect(issue(ids.big)).toMatchObject({ imported: true });
-  expect(issue(ids.big).reason).toMatch(/over the 1500-byte limit/);
-  expect(issue(ids.broken).reason).toMatch(/answered HTTP 404/);
-  expect(issue(ids.text).reason).toMatch(/text\/plain, not an accepted media type/);
+  expect(issue(ids.big)?.reason).toMatch(/over the 1500-byte limit/);
+  expect(issue(ids.broken)?.reason).toMatch(/answered HTTP 404/);
+  expect(issue(ids.text)?.reason).toMatch(/text\/plain, not an accepted media type/);
   expect(issue(ids.slow)).toMatchObject({ imported: true });
-  expect(issue(ids.slow).reason).toMatch(/did not answer within 1500 ms/);
-  expect(issue(ids.tour).reason).toMatch(
+  expect(issue(ids.slow)?.reason).toMatch(/did not answer within 1500 ms/);
+  expect(issue(ids.tour)?.reason).toMatch(
     new RegExp(`1 of its 3 pinpoints have no entry and are left out: ${ids.offMap}`)
   );
   expect(issue(ids.reversed)).toMatchObject({ imported: true });
@@ -244,8 +247,8 @@ test('the job imports in dependency order, links every entry, and reports bad da
 
   // Reading only: no object was created, changed or deleted on the remote.
   expect(writes(app.emulator, before)).toEqual([]);
-  const gets = app.emulator.requests({ since: before }).map((r: any) => r.path);
-  expect(gets.some((p: string) => p.startsWith('/v3.0/events?pinpoint='))).toBe(true);
+  const gets = app.emulator.requests({ since: before }).map((r) => r.path);
+  expect(gets.some((p) => p.startsWith('/v3.0/events?pinpoint='))).toBe(true);
 
   const { entry: museum, state: museumState } = await entryOf(ICON, ids.museum);
   expect(museum.label).toBe('Museum');
@@ -277,13 +280,13 @@ test('the job imports in dependency order, links every entry, and reports bad da
   const { entry: concert } = await entryOf(HAPPENING, ids.concert);
   expect(concert.place?.documentId).toBe(hall.documentId);
   expect(concert.description).toBe('Bring a chair.');
-  expect(concert.slots.map((s: any) => [s.from, s.to])).toEqual([
+  expect(concert.slots.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([
     ['2026-07-01T18:00:00.000Z', '2026-07-01T20:00:00.000Z'],
     ['2026-07-02T18:00:00.000Z', '2026-07-02T20:00:00.000Z'],
   ]);
   const { entry: tour } = await entryOf(TOUR, ids.tour);
   expect(tour.description).toBe('A **walk** through it');
-  expect(tour.stops.map((s: any) => s.documentId).sort()).toEqual(
+  expect(tour.stops.map((s: { documentId: string }) => s.documentId).sort()).toEqual(
     [hall.documentId, kiosk.documentId].sort()
   );
 });
@@ -316,10 +319,10 @@ test('publishing imported entries unchanged calls nothing; an edited one is a PU
   });
   await docs(app.strapi, PLACE).publish({ documentId: kiosk.documentId, locale: 'en' });
   await app.sync().idle();
-  expect(writes(app.emulator, edited).map((r: any) => `${r.method} ${r.path}`)).toEqual([
+  expect(writes(app.emulator, edited).map((r) => `${r.method} ${r.path}`)).toEqual([
     `PUT /v3.0/pinpoints/${ids.kiosk}`,
   ]);
-  expect(app.emulator.state().pinpoints.find((p: any) => p.id === ids.kiosk)?.name).toBe(
+  expect(app.emulator.state().pinpoints.find((p) => p.id === ids.kiosk)?.name).toBe(
     'Kiosk (renamed)'
   );
 });
@@ -329,7 +332,7 @@ test('imported drafts stay linked through a resync, and a second import takes on
   await app.sync().resync();
   await app.sync().idle({ timeoutMs: 120_000 });
   // The drafts' objects are not "gone online": nothing deletes them.
-  expect(writes(app.emulator, before).filter((r: any) => r.method === 'DELETE')).toEqual([]);
+  expect(writes(app.emulator, before).filter((r) => r.method === 'DELETE')).toEqual([]);
   expect((await entryOf(PLACE, ids.broken)).state.status).toBe('imported');
 
   const counts = async () => ({
@@ -339,8 +342,8 @@ test('imported drafts stay linked through a resync, and a second import takes on
     tours: await docs(app.strapi, TOUR).count({}),
   });
   const was = await counts();
-  const plan = await app.sync().import({ dryRun: true });
-  expect(plan.groups.map((g: any) => g.count)).toEqual([0, 2, 1, 0]);
+  const plan: ImportPlan = await app.sync().import({ dryRun: true });
+  expect(plan.groups.map((g) => g.count)).toEqual([0, 2, 1, 0]);
   await app.sync().import({ locale: 'en' });
   const again = await finished();
   expect(again.counts).toMatchObject({ done: 0, failed: 3 });

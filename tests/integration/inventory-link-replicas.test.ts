@@ -7,7 +7,7 @@
 jest.setTimeout(300_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
-import { startChildApp, type ChildApp } from '../helpers/child-app';
+import { startChildApp, type ChildApp, type ChildState } from '../helpers/child-app';
 import type { DbServer } from '../helpers/db-server';
 import { ensurePostgres, startCluster } from '../helpers/postgres';
 
@@ -108,7 +108,7 @@ describeWithPg('the walk at linking with two instances on one database', () => {
     await b.call('seedPlaces', { count: 1, prefix: 'Lost answer' });
     await b.call('resync');
     await b.call('idle');
-    const states: any[] = await b.call('states');
+    const states = await b.call<ChildState[]>('states');
     expect(states).toHaveLength(1);
     expect(states[0]).toMatchObject({ status: 'synced' });
     expect(emu.state().pinpoints.filter((p) => p.name.startsWith('Lost answer'))).toHaveLength(1);

@@ -1,21 +1,22 @@
 jest.setTimeout(180_000);
+import type { UID } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir, startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { mark } from '../helpers/sync';
 
 /** The remote inventory: every collection walked page by page into a table, resumable. */
 
-const INVENTORY = 'plugin::location-content.inventory-object';
-const MEMBERS = 'plugin::location-content.inventory-member';
+const INVENTORY = 'plugin::location-content.inventory-object' as UID.Schema;
+const MEMBERS = 'plugin::location-content.inventory-member' as UID.Schema;
 
-const rows = (app: TestApp, uid: string) =>
-  app.strapi.db.query(uid as any).findMany({ limit: 100_000 }) as Promise<any[]>;
+const rows = (app: TestApp, uid: UID.Schema): Promise<Array<Record<string, unknown>>> =>
+  app.strapi.db.query(uid).findMany({ limit: 100_000 });
 /** GETs of the pinpoint collection, up to the walk of list members (whose later links are opaque too). */
 const pinpointGets = (emulator: EmulatorHandle, since: number) => {
   const gets = emulator
     .requests({ since, method: 'GET' })
-    .filter((r: any) => r.path.startsWith('/v3.0/pinpoints'));
-  const members = gets.findIndex((r: any) => r.path.includes('list='));
+    .filter((r) => r.path.startsWith('/v3.0/pinpoints'));
+  const members = gets.findIndex((r) => r.path.includes('list='));
   return members < 0 ? gets : gets.slice(0, members);
 };
 
@@ -83,7 +84,7 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     expect(progress.unowned).toBe(52);
 
     const objects = await rows(app, INVENTORY);
-    const remote = app.emulator.state() as any;
+    const remote = app.emulator.state();
     expect(objects).toHaveLength(45 + 2 + 2 + 3);
     const p0 = objects.find(
       (o) => o.resource === 'pinpoint' && Number(o.remoteId) === seeded.pinpoints[0]
@@ -94,9 +95,9 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
       latitude: 45,
       longitude: 5,
     });
-    expect(p0.fieldsHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(p0?.fieldsHash).toMatch(/^[0-9a-f]{64}$/);
     const concert = objects.find((o) => o.resource === 'event' && o.name === 'Concert');
-    expect(concert.firstStart).toBe('2026-07-01T18:00:00.000Z');
+    expect(concert?.firstStart).toBe('2026-07-01T18:00:00.000Z');
     expect(new Set(objects.map((o) => `${o.resource}:${o.remoteId}`)).size).toBe(objects.length);
 
     const members = await rows(app, MEMBERS);
@@ -107,8 +108,8 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
         .sort();
     expect(of(seeded.lists[0])).toEqual(
       remote.lists
-        .find((l: any) => l.id === seeded.lists[0])
-        .members.slice()
+        .find((l) => l.id === seeded.lists[0])
+        ?.members.slice()
         .sort()
     );
     expect(of(seeded.lists[1])).toHaveLength(5);
@@ -121,7 +122,7 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     expect(
       app.emulator
         .requests({ since })
-        .filter((r: any) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
+        .filter((r) => r.method !== 'GET' && !r.path.startsWith('/v3.0/oauth2/'))
     ).toEqual([]);
 
     const status = await app.sync().status();
@@ -146,8 +147,8 @@ describe.each(['cursor', 'offset'] as const)('the inventory walk (%s pages)', (p
     const since = mark(app.emulator);
     await app.sync().inventory();
     const gets = pinpointGets(app.emulator, since);
-    expect(gets.map((r: any) => r.status)).toEqual([200, 503, null, 200, 200]);
-    expect(gets.filter((r: any) => r.path === '/v3.0/pinpoints')).toHaveLength(1);
+    expect(gets.map((r) => r.status)).toEqual([200, 503, null, 200, 200]);
+    expect(gets.filter((r) => r.path === '/v3.0/pinpoints')).toHaveLength(1);
     expect(gets[1].path).toBe(gets[3].path);
     expect((await app.sync().status()).inventory.held.pinpoint).toBe(45);
   });
@@ -239,7 +240,7 @@ describe('an inventory walk that fails', () => {
     expect(done.held.pinpoint).toBe(35);
     const after = pinpointGets(emulator, restart);
     expect(after[0].path).toBe(third);
-    expect(after.some((r: any) => r.path === '/v3.0/pinpoints')).toBe(false);
+    expect(after.some((r) => r.path === '/v3.0/pinpoints')).toBe(false);
   });
 
   test('walks again from the start when the remote refuses the stored link', async () => {
@@ -269,7 +270,7 @@ describe('an inventory walk that fails', () => {
     const progress = await app!.sync().inventory();
     expect(progress.held.pinpoint).toBe(35);
     const gets = pinpointGets(emulator, since);
-    expect(gets.map((r: any) => r.status)).toEqual([404, 200, 200, 200, 200]);
+    expect(gets.map((r) => r.status)).toEqual([404, 200, 200, 200, 200]);
     expect(gets[0].path).not.toBe('/v3.0/pinpoints');
     expect(gets[1].path).toBe('/v3.0/pinpoints');
     expect(app!.logs.filter((l) => l.includes('walking it again from the start'))).toHaveLength(1);

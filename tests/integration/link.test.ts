@@ -1,4 +1,5 @@
 jest.setTimeout(180_000);
+import type { LinkProposal } from '../../shared/contracts/inventory';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import { HAPPENING, ICON, mark, PLACE, setPluginConfig, stateOf, TOUR } from '../helpers/sync';
@@ -93,9 +94,9 @@ test('proposes links by what identifies each object, and confirming updates them
   await expect(app.sync().link({ dryRun: true })).rejects.toThrow(/inventory first/);
   await app.sync().inventory();
   const before = mark(emulator);
-  const proposal = await app.sync().link({ dryRun: true });
+  const proposal: LinkProposal = await app.sync().link({ dryRun: true });
 
-  const linkedTo = Object.fromEntries(proposal.linked.map((l: any) => [l.documentId, l.remoteId]));
+  const linkedTo = Object.fromEntries(proposal.linked.map((l) => [l.documentId, l.remoteId]));
   expect(linkedTo).toEqual({
     [icon.documentId]: museum,
     [hallEntry.documentId]: hall,
@@ -109,13 +110,13 @@ test('proposes links by what identifies each object, and confirming updates them
     documentId: castleEntry.documentId,
     resource: 'pinpoint',
   });
-  expect(proposal.ambiguous[0].candidates.map((c: any) => c.remoteId).sort()).toEqual(
+  expect(proposal.ambiguous[0].candidates.map((c) => c.remoteId).sort()).toEqual(
     [castle1, castle2].sort()
   );
-  expect(proposal.unmatched.map((u: any) => u.documentId).sort()).toEqual(
+  expect(proposal.unmatched.map((u) => u.documentId).sort()).toEqual(
     [cafeEntry.documentId, hallTwin.documentId].sort()
   );
-  expect(proposal.unowned.map((u: any) => u.remoteId).sort()).toEqual([rock, other].sort());
+  expect(proposal.unowned.map((u) => u.remoteId).sort()).toEqual([rock, other].sort());
   expect(proposal.counts).toEqual({
     linked: 6,
     ambiguous: 1,
@@ -135,9 +136,9 @@ test('proposes links by what identifies each object, and confirming updates them
 
   expect((await app.sync().status()).inventory.unowned).toBe(3);
   // An object owned by an entry is never proposed again.
-  const again = await app.sync().link({ dryRun: true });
+  const again: LinkProposal = await app.sync().link({ dryRun: true });
   expect(again.counts).toMatchObject({ linked: 0, ambiguous: 0, unmatched: 2 });
-  expect(again.unowned.map((u: any) => u.remoteId).sort()).toEqual([castle2, rock, other].sort());
+  expect(again.unowned.map((u) => u.remoteId).sort()).toEqual([castle2, rock, other].sort());
 
   // The sync goes on: linked entries are updated in place, only the unmatched ones are created.
   const since = mark(emulator);
@@ -150,9 +151,9 @@ test('proposes links by what identifies each object, and confirming updates them
   const posts = calls.filter(
     (r) => r.method === 'POST' && !/\/lists\/\d+\/pinpoints$/.test(r.path)
   );
-  expect(posts.map((r: any) => `${r.path} ${r.body?.name}`).sort()).toEqual(
-    ['/v3.0/pinpoints New cafe', '/v3.0/pinpoints Town Hall'].sort()
-  );
+  expect(
+    posts.map((r) => `${r.path} ${(r.body as { name?: string } | undefined)?.name}`).sort()
+  ).toEqual(['/v3.0/pinpoints New cafe', '/v3.0/pinpoints Town Hall'].sort());
   for (const id of [hall, kioskA, kioskB, castle1])
     expect(calls.some((r) => r.method === 'PUT' && r.path === `/v3.0/pinpoints/${id}`)).toBe(true);
   expect(calls.some((r) => r.method === 'PUT' && r.path === `/v3.0/categories/${museum}`)).toBe(

@@ -2,6 +2,8 @@
  * Push history per entry: each attempt (operation, outcome, HTTP status or mapping problem, message,
  * duration) is kept, the last 20 per entry, served newest first by the admin API.
  */
+import type { GetEntryHistory, PushAttempt } from '../../shared/contracts/history';
+import type { GetEntry } from '../../shared/contracts/sync';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf, until } from '../helpers/sync';
@@ -22,7 +24,8 @@ beforeAll(async () => {
 
 afterAll(() => stopApp(app));
 
-const history = (documentId: string) => app.sync().historyOf({ contentType: PLACE, documentId });
+const history = (documentId: string): Promise<PushAttempt[]> =>
+  app.sync().historyOf({ contentType: PLACE, documentId });
 
 test('create, update, a mapping problem, a refusal of the remote and a delete each leave one line', async () => {
   const place = await createPlace(app.strapi, { title: 'Louvre' });
@@ -57,7 +60,7 @@ test('create, update, a mapping problem, a refusal of the remote and a delete ea
   await app.sync().idle();
 
   const lines = await history(place.documentId);
-  expect(lines.map((l: any) => [l.operation, l.outcome, l.httpStatus])).toEqual([
+  expect(lines.map((l) => [l.operation, l.outcome, l.httpStatus])).toEqual([
     ['delete', 'removed', null],
     ['push', 'failed', 400],
     ['push', 'failed', null],
@@ -86,7 +89,7 @@ test('only the last 20 attempts of an entry are kept; other entries keep theirs'
   }
   const lines = await history(place.documentId);
   expect(lines).toHaveLength(20);
-  expect(lines.every((l: any) => l.outcome === 'synced')).toBe(true);
+  expect(lines.every((l) => l.outcome === 'synced')).toBe(true);
   const stored = await app.strapi.db
     .query(ATTEMPT_UID)
     .count({ where: { entryKey: `${PLACE}|${place.documentId}|en` } });
@@ -105,7 +108,7 @@ test('the admin API serves the history to who may read the sync', async () => {
   const token = await createAdmin(app, 'history@example.com', [superAdmin.id]);
   const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
-  const body: any = await res.json();
+  const body = (await res.json()) as GetEntryHistory.Response;
   expect(body.attempts).toEqual([
     expect.objectContaining({
       operation: 'create',
@@ -119,13 +122,13 @@ test('the admin API serves the history to who may read the sync', async () => {
   setPluginConfig(app.strapi, 'viewUrl', {
     pinpoint: 'https://livemap.getwemap.com/#/pinpoints/{id}',
   });
-  const entry: any = await (
+  const entry = (await (
     await fetch(`${app.url}/location-content/entries/${PLACE}/${place.documentId}`, {
       headers: { Authorization: `Bearer ${token}` },
     })
-  ).json();
-  expect(entry.state.viewUrl).toBe(
-    `https://livemap.getwemap.com/#/pinpoints/${entry.state.remoteId}`
+  ).json()) as GetEntry.Response;
+  expect(entry.state?.viewUrl).toBe(
+    `https://livemap.getwemap.com/#/pinpoints/${entry.state?.remoteId}`
   );
 });
 

@@ -4,7 +4,7 @@
  * and walks it all when that read cannot show it everything created since.
  */
 jest.setTimeout(180_000);
-import type { EmulatorHandle } from '../../emulator/src';
+import type { EmulatorHandle, RequestLogEntry } from '../../emulator/src';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { mark, PLACE, remoteCall, stateOf, until } from '../helpers/sync';
@@ -15,7 +15,7 @@ const PAGE = 20;
 /** The calls since `since` that matter here (token requests left out). */
 const callsSince = (emulator: EmulatorHandle, since: number) =>
   emulator.requests({ since }).filter((r) => !r.path.startsWith('/v3.0/oauth2/'));
-const pinpointGets = (calls: any[]) =>
+const pinpointGets = (calls: RequestLogEntry[]) =>
   calls.filter((r) => r.method === 'GET' && r.path.startsWith('/v3.0/pinpoints'));
 
 describe.each(['offset', 'cursor'] as const)(

@@ -39,7 +39,8 @@ const boot = async (appKeys: string) => {
 
 const pluginStore = () => app!.strapi.store({ type: 'plugin', name: 'location-content' });
 const storedSecret = async () =>
-  ((await pluginStore().get({ key: 'settings' })) as any)?.clientSecret as string;
+  ((await pluginStore().get({ key: 'settings' })) as { clientSecret?: string } | null)
+    ?.clientSecret;
 const settings = () => app!.strapi.plugin('location-content').service('settings');
 const alerts = () => receiver.alerts;
 const unreadableLines = () => app!.logs.filter((l) => /client secret cannot be read/.test(l));
@@ -110,19 +111,24 @@ test('the boot re-seal never writes over a save made meanwhile, and the CLI does
   // Another instance saves a secret between the re-seal's read and its write.
   const savedMeanwhile = seal(emulator.clientSecret, { appKeys: ['keyB'] });
   const query = strapi.db.query.bind(strapi.db);
-  const spy = jest.spyOn(strapi.db, 'query').mockImplementation(((uid: string) => {
-    const q = query(uid as any);
+  type Query = ReturnType<typeof query>;
+  const spy = jest.spyOn(strapi.db, 'query').mockImplementation((uid) => {
+    const q = query(uid);
     if (uid !== 'strapi::core-store') return q;
     const write =
-      (call: (params: any) => Promise<unknown>) =>
-      async (params: any): Promise<unknown> => {
+      <P>(call: (params: P) => Promise<unknown>) =>
+      async (params: P): Promise<unknown> => {
         await table().update({
           value: JSON.stringify({ ...(await value()), clientSecret: savedMeanwhile }),
         });
         return call(params);
       };
-    return { ...q, update: write(q.update.bind(q)), updateMany: write(q.updateMany.bind(q)) };
-  }) as any);
+    return {
+      ...q,
+      update: write(q.update.bind(q)),
+      updateMany: write(q.updateMany.bind(q)),
+    } as Query;
+  });
   try {
     expect(await settings().credentials.reseal()).toBe(false);
   } finally {

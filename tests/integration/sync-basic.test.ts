@@ -67,9 +67,10 @@ test('a draft save changes nothing remote; publish updates; unpublish and delete
   const { remoteId } = (await state('api::place.place', place.documentId))!;
   const calls = emulator.requests().length;
 
-  await strapi
-    .documents('api::place.place')
-    .update({ documentId: place.documentId, data: { title: 'Draft only' } as any });
+  await strapi.documents('api::place.place').update({
+    documentId: place.documentId,
+    data: { title: 'Draft only' } as Record<string, unknown>,
+  });
   await app.sync().idle();
   expect(emulator.requests().length).toBe(calls);
   expect(emulator.state().pinpoints.find((p) => p.id === remoteId)!.name).toBe('Draft test');
@@ -126,9 +127,10 @@ test('happenings become events on their pinpoint; tours become lists with their 
 
   // Remove one stop: only the difference goes out.
   emulator.clearRequests();
-  await strapi
-    .documents('api::tour.tour')
-    .update({ documentId: t.documentId, data: { stops: [a.documentId] } as any });
+  await strapi.documents('api::tour.tour').update({
+    documentId: t.documentId,
+    data: { stops: [a.documentId] } as Record<string, unknown>,
+  });
   await strapi.documents('api::tour.tour').publish({ documentId: t.documentId });
   await app.sync().idle();
   expect(emulator.state().lists.find((l) => l.id === listState.remoteId)!.members).toEqual([pa]);

@@ -9,7 +9,7 @@ jest.setTimeout(240_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { appQuery, kind } from '../helpers/test-db';
-import { startChildApp, type ChildApp } from '../helpers/child-app';
+import { startChildApp, type ChildApp, type ChildState } from '../helpers/child-app';
 
 let emu: EmulatorHandle;
 let appDir: string;
@@ -39,6 +39,9 @@ afterAll(async () => {
   await emu?.stop();
   if (appDir) await removeDir(appDir);
 });
+
+/** The entries the test follows, by documentId. */
+type Ids = { icon: string; kept: string; gone: string };
 
 test('kill -9 while changes wait in memory: the next boot pushes them; after a clean stop it has nothing to catch up', async () => {
   const first = await start();
@@ -71,10 +74,10 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   // From now on the outbox refuses every insert (on SQLite a TEMP trigger lives and dies with
   // this process's connection; on a server the trigger is dropped after the kill): the intents
   // of these changes can only wait in memory.
-  const queued = await first.run(async (strapi, ids: any) => {
+  const queued = await first.run(async (strapi, ids: Ids) => {
     const P = 'api::place.place';
     const outbox = strapi.db.metadata.get('plugin::location-content.outbox-entry').tableName;
-    const client = (strapi.db as any).dialect.client;
+    const client = strapi.db.dialect.client;
     if (client === 'sqlite') {
       await strapi.db.connection.raw(
         `CREATE TEMP TRIGGER lc_refuse_outbox BEFORE INSERT ON main.${outbox} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`
@@ -125,12 +128,12 @@ test('kill -9 while changes wait in memory: the next boot pushes them; after a c
   expect(after.categories.map((c) => c.name)).toEqual(['Flag (new)']);
   // The unpublished place is gone from the remote, the fr locale carries its new title.
   expect(after.pinpoints.map((p) => p.name).sort()).toEqual(['Garde (nouveau)', 'Kept']);
-  const states = await second.call('states');
-  expect(states.filter((s: any) => s.status !== 'synced')).toEqual([]);
-  expect(states.find((s: any) => s.documentId === ids.gone)).toBeUndefined();
+  const states = await second.call<ChildState[]>('states');
+  expect(states.filter((s) => s.status !== 'synced')).toEqual([]);
+  expect(states.find((s) => s.documentId === ids.gone)).toBeUndefined();
 
   // A clean stop writes what is buffered and marks the run: the next boot has nothing to catch up.
-  await second.run(async (strapi, ids: any) => {
+  await second.run(async (strapi, ids: Ids) => {
     await strapi
       .documents('api::icon.icon')
       .update({ documentId: ids.icon, data: { label: 'Flag (last)' } as Record<string, unknown> });

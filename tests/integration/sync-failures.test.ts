@@ -1,4 +1,5 @@
 jest.setTimeout(120_000);
+import type { SyncStatusReport } from '../../shared/contracts/sync';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace, createTour } from '../helpers/content';
 import {
@@ -32,7 +33,9 @@ beforeAll(async () => {
 afterAll(() => stopApp(app));
 
 const failedOf = async (documentId: string) =>
-  (await app.sync().status()).failed.filter((f: any) => f.documentId === documentId);
+  ((await app.sync().status()) as SyncStatusReport).failed.filter(
+    (f) => f.documentId === documentId
+  );
 
 test('bad entries are failed with a readable reason while the rest syncs', async () => {
   const { strapi, emulator } = app;
@@ -62,8 +65,8 @@ test('bad entries are failed with a readable reason while the rest syncs', async
       .sort()
   ).toEqual(['POST /v3.0/events 201', 'POST /v3.0/pinpoints 201']);
 
-  const report = await app.sync().status();
-  const failed = Object.fromEntries(report.failed.map((f: any) => [f.documentId, f]));
+  const report: SyncStatusReport = await app.sync().status();
+  const failed = Object.fromEntries(report.failed.map((f) => [f.documentId, f]));
   expect(failed[nowhere.documentId]).toMatchObject({
     contentType: PLACE,
     locale: 'en',
@@ -83,7 +86,7 @@ test('bad entries are failed with a readable reason while the rest syncs', async
     /end 2026-02-02T09:00:00.000Z is before start 2026-02-02T10:00:00.000Z/
   );
   expect(report.counts.failed).toBe(3);
-  expect(report.byContentType.find((t: any) => t.contentType === PLACE).counts).toMatchObject({
+  expect(report.byContentType.find((t) => t.contentType === PLACE)?.counts).toMatchObject({
     failed: 2,
     synced: 1,
   });

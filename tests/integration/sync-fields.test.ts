@@ -149,7 +149,7 @@ test('an unchanged media file is not read again; a push still carries it', async
   await app.sync().idle();
   const [put] = writes(emulator, since);
   expect(put.method).toBe('PUT');
-  expect((put.body as any).media_file).toMatchObject({
+  expect((put.body as { media_file?: unknown }).media_file).toMatchObject({
     name: 'kept.png',
     type: 'image/png',
     content: expect.any(String),

@@ -47,19 +47,16 @@ test('a push whose lease ran out is not started again while it still runs', asyn
     emulator
       .requests({ since })
       .filter(
-        (r: any) =>
-          r.method === 'POST' && r.path === '/v3.0/pinpoints' && r.body?.name === 'Slow to answer'
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v3.0/pinpoints' &&
+          (r.body as { name?: string } | undefined)?.name === 'Slow to answer'
       );
-  await until(
-    () => slowPosts().some((r: any) => r.fault === 'latency'),
-    'the slow POST to be answered'
-  );
+  await until(() => slowPosts().some((r) => r.fault === 'latency'), 'the slow POST to be answered');
   await app.sync().idle();
 
   expect(slowPosts()).toHaveLength(1);
-  expect(emulator.state().pinpoints.filter((p: any) => p.name === 'Slow to answer')).toHaveLength(
-    1
-  );
+  expect(emulator.state().pinpoints.filter((p) => p.name === 'Slow to answer')).toHaveLength(1);
   expect(await stateOf(app, PLACE, slow.documentId)).toMatchObject({
     status: 'synced',
     queued: false,

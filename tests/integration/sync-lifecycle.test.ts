@@ -1,4 +1,5 @@
 jest.setTimeout(120_000);
+import type { SyncStatusReport } from '../../shared/contracts/sync';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import {
@@ -191,8 +192,8 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   const orphan = await stateOf(app, ICON, icon.documentId);
   expect(orphan).toMatchObject({ status: 'orphaned', remoteId: s.remoteId });
   expect(orphan.lastError).toMatch(/no delete for categories/);
-  const report = await app.sync().status();
+  const report: SyncStatusReport = await app.sync().status();
   expect(report.counts.orphaned).toBeGreaterThanOrEqual(1);
-  expect(report.byContentType.find((t: any) => t.contentType === ICON).counts.orphaned).toBe(1);
+  expect(report.byContentType.find((t) => t.contentType === ICON)?.counts.orphaned).toBe(1);
   expect((await remoteOf(app, PLACE, place.documentId)).category).toBeNull();
 });

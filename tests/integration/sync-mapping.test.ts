@@ -1,4 +1,6 @@
 jest.setTimeout(120_000);
+import type { Entry, Mapping } from '../../server/src/config/types';
+import type { MappingView } from '../../shared/contracts/mappings';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace, createTour } from '../helpers/content';
 import { docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR } from '../helpers/sync';
@@ -26,7 +28,7 @@ beforeAll(async () => {
             media_credits: 'credits',
             category: 'icon',
           },
-          transform: (entry: any) => {
+          transform: (entry: Entry) => {
             if (entry.title === 'BOOM') throw new Error('no place may be called BOOM');
             if (entry.title.startsWith('PRIVATE')) return null;
             // GeoJSON is longitude first; the third value is the altitude.
@@ -47,13 +49,16 @@ beforeAll(async () => {
             pinpoint: 'place',
             tags: { path: 'place', key: 'title' },
           },
-          transform: (entry: any) => ({
+          transform: (entry: Entry) => ({
             ...entry,
-            schedule: (entry.slots ?? []).map((s: any) => ({ start: s.from, end: s.to })),
+            schedule: (entry.slots ?? []).map((s: { from: string; to?: string }) => ({
+              start: s.from,
+              end: s.to,
+            })),
           }),
         },
         // Tours are not mapped here: the pinpoints only read their names.
-        ...lc.mappings.filter((m: any) => m.contentType === ICON),
+        ...lc.mappings.filter((m: Mapping) => m.contentType === ICON),
       ];
       return config;
     },
@@ -63,8 +68,8 @@ beforeAll(async () => {
 afterAll(() => stopApp(app));
 
 test('the mappings are active (the validator accepts paths a transform adds)', async () => {
-  const views = app.strapi.plugin('location-content').service('mappings').list();
-  expect(views.map((v: any) => [v.contentType, v.active, v.problems])).toEqual([
+  const views: MappingView[] = app.strapi.plugin('location-content').service('mappings').list();
+  expect(views.map((v) => [v.contentType, v.active, v.problems])).toEqual([
     [PLACE, true, []],
     [HAPPENING, true, []],
     [ICON, true, []],
@@ -129,10 +134,8 @@ test('event dates from a JSON array, sent in ms UTC; tags read through the mappe
       { start: '2027-01-01T20:00:00.000Z', end: '2027-01-01T20:00:00.000Z' },
     ],
   });
-  const post = app.emulator
-    .requests({ method: 'POST', pathPrefix: '/v3.0/events' })
-    .slice(-1)[0] as any;
-  expect(post.body.dates[0]).toEqual({
+  const post = app.emulator.requests({ method: 'POST', pathPrefix: '/v3.0/events' }).at(-1);
+  expect((post?.body as { dates: unknown[] }).dates[0]).toEqual({
     start: '2026-12-31T21:00:00.000Z',
     end: '2027-01-01T00:30:00.500Z',
   });

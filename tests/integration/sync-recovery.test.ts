@@ -490,8 +490,10 @@ describe('a restart', () => {
       await app.strapi.db.connection(refs()).del();
       await app.stop();
       app = await startApp({ appDir, emulatorHandle: emulator });
-      const rebuilt = await app.strapi.db.connection(refs()).select('*');
-      expect(rebuilt.map((r: any) => [r.entry_document_id, r.target])).toContainEqual([
+      const rebuilt: Array<{ entry_document_id: string; target: string }> = await app.strapi.db
+        .connection(refs())
+        .select('*');
+      expect(rebuilt.map((r) => [r.entry_document_id, r.target])).toContainEqual([
         happening.documentId,
         `${PLACE}|${place.documentId}|en`,
       ]);

@@ -1,4 +1,6 @@
 jest.setTimeout(120_000);
+import type { Modules } from '@strapi/strapi';
+import type { EntryKey, SyncStatusReport } from '../../shared/contracts/sync';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
 import {
@@ -18,9 +20,10 @@ import {
 
 /** Resync: a background job with progress, a dry run, and nothing written when nothing changed. */
 let app: TestApp;
-const places: any[] = [];
-const happenings: any[] = [];
-const tours: any[] = [];
+type Entry = Modules.Documents.AnyDocument;
+const places: Entry[] = [];
+const happenings: Entry[] = [];
+const tours: Entry[] = [];
 
 beforeAll(async () => {
   app = await startApp({
@@ -106,7 +109,7 @@ test('the dry run returns the plan and touches nothing; the resync does it and c
 
   const since = mark(emulator);
   const plan = await app.sync().resync({ dryRun: true });
-  const keys = (list: any[]) =>
+  const keys = (list: EntryKey[]) =>
     list.map((k) => `${k.contentType}|${k.documentId}|${k.locale}`).sort();
   expect(keys(plan.update)).toEqual(
     keys([
@@ -157,8 +160,8 @@ test('the dry run returns the plan and touches nothing; the resync does it and c
   expect(await remoteOf(app, PLACE, fresh.documentId)).toMatchObject({ name: 'Fresh' });
   expect(await stateOf(app, HAPPENING, happenings[4].documentId)).toBeNull();
 
-  const report = await app.sync().status();
-  const failed = Object.fromEntries(report.failed.map((f: any) => [f.documentId, f]));
+  const report: SyncStatusReport = await app.sync().status();
+  const failed = Object.fromEntries(report.failed.map((f) => [f.documentId, f]));
   expect(failed[places[1].documentId]).toMatchObject({
     contentType: PLACE,
     locale: 'en',
@@ -171,8 +174,8 @@ test('the dry run returns the plan and touches nothing; the resync does it and c
     reason: expect.stringMatching(/Gave up after 3 attempts/),
   });
   expect(report.counts).toMatchObject({ synced: 33, failed: 2, pending: 0 });
-  expect(report.byContentType.find((t: any) => t.contentType === HAPPENING).counts.synced).toBe(4);
-  expect(report.byContentType.find((t: any) => t.contentType === TOUR).counts.synced).toBe(3);
+  expect(report.byContentType.find((t) => t.contentType === HAPPENING)?.counts.synced).toBe(4);
+  expect(report.byContentType.find((t) => t.contentType === TOUR)?.counts.synced).toBe(3);
   expect(report.queue).toMatchObject({ depth: 0, inFlight: 0 });
   expect(counts(emulator)).toMatchObject({ pinpoints: 26, events: 4, categories: 2, lists: 3 });
 });

@@ -99,12 +99,20 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
   const waiting = await stateOf(app, HAPPENING, waiter.documentId);
   expect(waiting).toMatchObject({ status: 'pending', queued: false });
   expect(waiting.lastError).toMatch(/^Waiting for api::place\.place/);
-  await strapi.db.query('plugin::location-content.sync-state').updateMany({
+  // The sweep looks at entries untouched for 10 s: both are made so by dating their states back,
+  // rather than by waiting 10 s (updateMany leaves a given updatedAt as it is).
+  const untouched = new Date(Date.now() - 11_000);
+  const states = strapi.db.query('plugin::location-content.sync-state');
+  await states.updateMany({
     where: { entryDocumentId: place.documentId },
-    data: { status: 'pending', payloadHash: null },
+    data: { status: 'pending', payloadHash: null, updatedAt: untouched },
   });
+  await states.updateMany({
+    where: { entryDocumentId: waiter.documentId },
+    data: { updatedAt: untouched },
+  });
+  const stranded = jest.spyOn(strapi.plugin('location-content').service('state'), 'stranded');
 
-  // The sweep looks at entries untouched for 10 s.
   await until(() => mine().length > 0, 'the sweep', 30_000);
   await app.sync().idle();
   expect(mine()).toHaveLength(1);
@@ -114,10 +122,11 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
     queued: false,
   });
 
-  // A few more sweeps (one a second) once the waiting event is old enough for them: it is never
+  // A few more sweeps (one a second) with the waiting event old enough for them: it is never
   // taken for a stranded one (it used to be, every 10 s).
-  const sweptFrom = new Date(waiting.updatedAt!).getTime() + 10_000;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, sweptFrom + 3_000 - Date.now())));
+  const sweepsSoFar = stranded.mock.calls.length;
+  await until(() => stranded.mock.calls.length >= sweepsSoFar + 3, 'three more sweeps');
+  stranded.mockRestore();
   expect(mine().filter((l) => l.includes(waiter.documentId))).toEqual([]);
   expect(await stateOf(app, HAPPENING, waiter.documentId)).toMatchObject({
     status: 'pending',

@@ -1,3 +1,4 @@
+import type { ReconcileConfig } from '../../server/src/config/types';
 import { defaults } from '../../server/src/config/defaults';
 import { configShapeProblems } from '../../server/src/config/validate';
 
@@ -23,12 +24,12 @@ test('a bad rule or repair mode says what is wrong', () => {
   expect(
     configShapeProblems({
       ...defaults,
-      reconcile: { cron: '0 3 * * *', repair: 'everything' } as any,
+      reconcile: { cron: '0 3 * * *', repair: 'everything' } as unknown as ReconcileConfig,
     })
   ).toEqual([
     `location-content.config.reconcile.repair must be 'none', 'missing' or 'all', got "everything"`,
   ]);
-  expect(configShapeProblems({ ...defaults, reconcile: '0 3 * * *' as any })).toEqual([
-    'location-content.config.reconcile must be { cron, repair } or null (off)',
-  ]);
+  expect(
+    configShapeProblems({ ...defaults, reconcile: '0 3 * * *' as unknown as ReconcileConfig })
+  ).toEqual(['location-content.config.reconcile must be { cron, repair } or null (off)']);
 });

@@ -1,3 +1,4 @@
+import type { PluginConfig } from '../../server/src/config/types';
 import { defaults } from '../../server/src/config/defaults';
 import { pushEnvironment, pushTarget } from '../../server/src/config/environment';
 import { configShapeProblems } from '../../server/src/config/validate';
@@ -26,7 +27,7 @@ describe('pushIn', () => {
   test.each([['production'], [[]], [['']], [['production', 3]], [null]])(
     'a bad value is named at boot: %p',
     (value) => {
-      expect(configShapeProblems({ ...defaults, pushIn: value as any })).toEqual([
+      expect(configShapeProblems({ ...defaults, pushIn: value as unknown as string[] })).toEqual([
         `location-content.config.pushIn must be a non-empty list of environment names such as ['production'], got ${JSON.stringify(value)}`,
       ]);
     }
@@ -62,7 +63,7 @@ describe('viewUrl', () => {
           pinpoint: 'https://x.test/p',
           place: 'https://x.test/{id}',
           event: 'javascript:alert({id})',
-        } as any,
+        } as PluginConfig['viewUrl'],
       })
     ).toEqual([
       'location-content.config.viewUrl.pinpoint must be a URL template holding {id}, got "https://x.test/p"',
@@ -70,7 +71,10 @@ describe('viewUrl', () => {
       'location-content.config.viewUrl.event must be an http(s) URL, got "javascript:alert({id})"',
     ]);
     expect(
-      configShapeProblems({ ...defaults, viewUrl: 'https://x.test/{id}' as any })
+      configShapeProblems({
+        ...defaults,
+        viewUrl: 'https://x.test/{id}' as unknown as PluginConfig['viewUrl'],
+      })
     ).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import { htmlToMarkdown, htmlToText, markdownToHtml } from '../../server/src/map
 import { invert, planFields, type InverseLookups } from '../../server/src/import/inverse';
 import { mapEntry } from '../../server/src/mapping';
 import { htmlToBlocks, renderBlocks } from '../../server/src/mapping/blocks';
-import type { Mapping } from '../../server/src/config/types';
+import type { Entry, Mapping } from '../../server/src/config/types';
 import { context, lookup, mappingA, modelsA, modelsB } from './mapping-fixtures';
 
 /** The inverse of a mapping: the same paths read backwards, on models nobody chose for it. */
@@ -86,7 +86,7 @@ test('each mapped field is written where the push reads it, or named with the re
 });
 
 test('a mapping with a transform is imported only with an inverse', () => {
-  const transformed = { ...place, transform: (e: any) => e };
+  const transformed = { ...place, transform: (e: Entry) => e };
   expect(planFields(transformed, lookup(modelsA)).blocked).toMatch(
     /has a transform and no inverse/
   );

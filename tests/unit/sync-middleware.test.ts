@@ -1,3 +1,4 @@
+import type { Core } from '@strapi/strapi';
 import { createDocumentMiddleware } from '../../server/src/sync/outbox/middleware';
 import type { EnqueueItem } from '../../server/src/sync/outbox';
 
@@ -13,18 +14,19 @@ function setup() {
   const recorded: EnqueueItem[][] = [];
   const errors: string[] = [];
   const state = { inTrx: false, commitCallbacks: [] as Array<() => void> };
-  const strapi: any = {
+  const strapi = {
     getModel: (uid: string) => models[uid],
     log: { error: (m: string) => errors.push(m) },
     db: {
       inTransaction: () => state.inTrx,
-      transaction: async (cb: any) =>
+      transaction: async (cb: (trx: { onCommit: (f: () => void) => void }) => unknown) =>
         cb({ onCommit: (f: () => void) => state.commitCallbacks.push(f) }),
     },
     plugin: () => ({ service: () => ({ getDefaultLocale: async () => 'en' }) }),
   };
   const mw = createDocumentMiddleware({
-    strapi,
+    // The parts of Strapi the middleware reads, not every member Core.Strapi lists.
+    strapi: strapi as unknown as Core.Strapi,
     resourceOf: (uid) => (uid === ICON ? 'category' : uid === PLACE ? 'pinpoint' : undefined),
     isRead: () => false,
     settle: () => ({ settleMs: 300, maxWaitMs: 5000 }),
@@ -132,7 +134,7 @@ describe('document middleware', () => {
         getModel: () => models[ICON],
         log: { error: (m: string) => errors.push(m) },
         db: { inTransaction: () => false },
-      } as any,
+      } as unknown as Core.Strapi,
       resourceOf: () => 'category',
       isRead: () => false,
       settle: () => ({ settleMs: 300, maxWaitMs: 5000 }),

@@ -3,6 +3,10 @@
  * the contract does not give: the tail is trusted only when the walk and the tail read show ids
  * in ascending order; any other order means a full walk, and the lost object is found either way.
  */
+import type { Core } from '@strapi/strapi';
+import type { RemoteClient } from '../../server/src/remote';
+import type { InventoryTable } from '../../server/src/sync/inventory/table';
+import type { RemoteIdentity } from '../../server/src/sync/inventory/identity';
 import { createInventoryWalk } from '../../server/src/sync/inventory/walk';
 import { createRecovery, fingerprintOf } from '../../server/src/sync/push/recovery';
 import type { InventoryRow } from '../../server/src/sync/inventory/table';
@@ -54,7 +58,11 @@ function fakeTable(owned: Set<number>) {
   const rows = new Map<number, InventoryRow>();
   return {
     rows,
-    upsertObjects: async (_r: string, items: any[], seenAt: number) => {
+    upsertObjects: async (
+      _r: string,
+      items: Array<{ id: number; identity: RemoteIdentity }>,
+      seenAt: number
+    ) => {
       for (const { id, identity } of items)
         rows.set(id, { ...identity, resource: 'pinpoint', remoteId: id, seenAt });
     },
@@ -81,19 +89,20 @@ function setup(order: Order, delayMs = 0) {
     log: { warn: () => undefined },
   };
   const walk = createInventoryWalk({
-    strapi: strapi as any,
-    table: table as any,
-    client: async () => remote.client as any,
+    // Fakes of the parts the walk and the recovery use, not of every method their types list.
+    strapi: strapi as unknown as Core.Strapi,
+    table: table as unknown as InventoryTable,
+    client: async () => remote.client as unknown as RemoteClient,
     background: async (fn, onSent) => {
       onSent?.(Date.now());
       return fn();
     },
     pageRetryDelayMs: () => 0,
   });
-  const recovery = createRecovery({ walk, table: table as any });
+  const recovery = createRecovery({ walk, table });
   const lookFor = (name: string, lostAt: number) =>
     recovery.candidates(
-      remote.client as any,
+      remote.client as unknown as RemoteClient,
       'pinpoint',
       fingerprintOf('pinpoint', { name, latitude: 1, longitude: 2 }),
       lostAt
