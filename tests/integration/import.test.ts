@@ -242,7 +242,7 @@ test('the job imports in dependency order, links every entry, and reports bad da
     new RegExp(`1 of its 3 pinpoints have no entry and are left out: ${ids.offMap}`)
   );
   expect(issue(ids.reversed)).toMatchObject({ imported: true });
-  expect(issue(ids.reversed).reason).toMatch(/as imported it cannot be pushed \(.*before start/);
+  expect(issue(ids.reversed)?.reason).toMatch(/as imported it cannot be pushed \(.*before start/);
   expect(job.issueCount).toBe(9);
 
   // Reading only: no object was created, changed or deleted on the remote.

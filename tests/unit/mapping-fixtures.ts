@@ -11,14 +11,16 @@ import type {
   StrapiSchemaLookup,
 } from '../../server/src/mapping/types';
 
-const ct = (uid: string, attributes: Record<string, any>, localized = false): SchemaModel => ({
+// What Strapi returns carries its uid too; the plugin reads the rest (SchemaModel).
+type Model = SchemaModel & { uid: string; kind?: string };
+const ct = (uid: string, attributes: Record<string, any>, localized = false): Model => ({
   uid,
   kind: 'collectionType',
   modelType: 'contentType',
   attributes: { ...attributes, locale: { type: 'string', private: !localized } },
   pluginOptions: localized ? { i18n: { localized: true } } : {},
 });
-const comp = (uid: string, attributes: Record<string, any>, displayName?: string): SchemaModel => ({
+const comp = (uid: string, attributes: Record<string, any>, displayName?: string): Model => ({
   uid,
   modelType: 'component',
   attributes,
