@@ -1,24 +1,37 @@
 /**
- * Template databases: a new test app's SQLite file starts as a copy of a database on which Strapi
- * already created its schema for that same app, instead of empty. Strapi then finds its schema
- * unchanged and skips the sync (under load, half of a boot: a statement and an fsync per table
- * and index). The template holds nothing else (tests/helpers/db-template-child.js), so an app
- * boots on it as on a new database: same rows, same ids, the plugin's own indexes made by it.
+ * Template databases: a new test app's database starts as a copy of one on which Strapi already
+ * created its schema for that same app, instead of empty. Strapi then finds its schema unchanged
+ * and skips the sync (under load, half of a boot: a statement per table, index and foreign key).
+ * The template holds nothing else (tests/helpers/db-template-child.js), so an app boots on it as
+ * on a new database: same rows, same ids, the plugin's own indexes made by it.
  *
- * A template is kept in tests/.artifacts/db-templates/, named after everything that makes the
- * schema (the app's config and sources, the built plugin, the lock file), and made by the first
- * app that needs it. Only inside jest: the benchmarks measure boots as users have them.
+ * A template is named after everything that makes the schema (the app's config and sources, the
+ * built plugin, the lock file) and made by the first app that needs it: for SQLite a file kept in
+ * tests/.artifacts/db-templates/, copied; on the run's PostgreSQL a database the new one is created
+ * from (CREATE DATABASE ... TEMPLATE); on MariaDB, which has no such thing, a database whose
+ * tables are created again as SHOW CREATE TABLE tells them. Only inside jest: the benchmarks
+ * measure boots as users have them.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import {
+  adminQuery,
+  adminSession,
+  createEmptyDatabase,
+  databaseExists,
+  dropDatabase,
+  serverEnv,
+  withServerLock,
+  type TestDbServer,
+} from './db-admin';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPLATES = path.join(ROOT, 'tests', '.artifacts', 'db-templates');
 const CHILD = path.join(__dirname, 'db-template-child.js');
 
-/** Paths and contents of what decides the schema of the app in `appDir`. */
+/** Paths and contents of what decides the schema of the app in `appDir` (and its template). */
 async function schemaKey(appDir: string): Promise<string> {
   const hash = createHash('sha1');
   const add = async (file: string, name = path.relative(appDir, file)) => {
@@ -40,6 +53,8 @@ async function schemaKey(appDir: string): Promise<string> {
   await walk(path.join(appDir, 'src'));
   await add(path.join(ROOT, 'dist', 'server', 'index.js'), 'plugin');
   await add(path.join(ROOT, 'package-lock.json'), 'lock');
+  // How templates are made is part of what they hold.
+  await add(CHILD, 'child');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -100,6 +115,82 @@ export async function sqliteFromTemplate(appDir: string, target: string): Promis
   }
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.copyFile(file, target);
+}
+
+/**
+ * Creates the database `name` on `server` from the template of the schema of the app in `appDir`,
+ * made first if missing (one worker makes it, the other waits).
+ */
+export async function serverFromTemplate(
+  appDir: string,
+  server: TestDbServer,
+  name: string
+): Promise<void> {
+  const template = `lc_tpl_${await schemaKey(appDir)}`;
+  await withServerLock(server, template, async () => {
+    if (await databaseExists(server, template)) return;
+    await createEmptyDatabase(server, template);
+    try {
+      await bootOnce(appDir, serverEnv(server, template));
+    } catch (err) {
+      await dropDatabase(server, template);
+      throw err;
+    }
+  });
+  if (server.client === 'postgres')
+    return void (await adminQuery(server, `CREATE DATABASE ${name} TEMPLATE ${template}`));
+  await createEmptyDatabase(server, name);
+  const session = await adminSession(server, name);
+  try {
+    for (const create of await mariadbTables(server, template)) await session.query(create);
+    // What tells Strapi the schema is its own, and the migrations run.
+    for (const table of TEMPLATE_ROWS)
+      await session.query(`INSERT INTO \`${table}\` SELECT * FROM \`${template}\`.\`${table}\``);
+  } finally {
+    await session.end();
+  }
+}
+
+const TEMPLATE_ROWS = ['strapi_database_schema', 'strapi_migrations', 'strapi_migrations_internal'];
+
+/**
+ * The CREATE TABLE statements of a MariaDB template, a table after those it references (with the
+ * foreign key checks on: MariaDB 10.11 crashed altering a table made with them off), read once
+ * per worker (a template never changes).
+ */
+const mariadbCreates = new Map<string, Promise<string[]>>();
+function mariadbTables(server: TestDbServer, template: string): Promise<string[]> {
+  let creates = mariadbCreates.get(template);
+  if (!creates) {
+    creates = (async () => {
+      const session = await adminSession(server, template);
+      const byTable = new Map<string, string>();
+      try {
+        for (const row of await session.query('SHOW TABLES')) {
+          const table = String(Object.values(row)[0]);
+          const [answer] = await session.query(`SHOW CREATE TABLE \`${table}\``);
+          byTable.set(table, String(answer['Create Table']));
+        }
+      } finally {
+        await session.end();
+      }
+      const ordered: string[] = [];
+      const placed = new Set<string>();
+      const place = (table: string, path: string[]) => {
+        if (placed.has(table)) return;
+        if (path.includes(table)) throw new Error(`db-template: a cycle of foreign keys: ${path}`);
+        const create = byTable.get(table)!;
+        for (const [, referenced] of create.matchAll(/REFERENCES `([^`]+)`/g))
+          if (referenced !== table) place(referenced, [...path, table]);
+        placed.add(table);
+        ordered.push(create);
+      };
+      for (const table of byTable.keys()) place(table, []);
+      return ordered;
+    })();
+    mariadbCreates.set(template, creates);
+  }
+  return creates;
 }
 
 /** Whether new apps start from a template here: inside jest, unless LC_TEST_DB_TEMPLATE=0. */
