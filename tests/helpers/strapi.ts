@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
+import type { PluginConfig } from '../../server/src/config';
 import { makeAppDir, removeDir } from './app-dir';
 import type { StrapiHost } from './strapi-environment';
 import { databaseEnv } from './test-db';
@@ -14,14 +15,21 @@ export interface TestApp {
   /** http://127.0.0.1:PORT when started with `http: true` */
   url?: string;
   logs: string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed as SyncService, ~60 test lines read members it does not declare
   sync(): any;
   stop(): Promise<void>;
+}
+
+/** A test app's config/plugins.js as patchConfig gets it: the plugin's entry beside Strapi's. */
+export interface PluginsConfig {
+  'location-content': { enabled?: boolean; config: PluginConfig };
+  [plugin: string]: unknown;
 }
 
 export interface TestAppOptions {
   emulator?: EmulatorOptions;
   /** changes the playground's plugin config (functions such as transform are allowed) */
-  patchConfig?: (config: any) => any;
+  patchConfig?: (config: PluginsConfig) => PluginsConfig;
   /** listen on 127.0.0.1 for HTTP tests */
   http?: boolean;
   env?: Record<string, string>;
@@ -37,7 +45,7 @@ export interface TestAppOptions {
 export { makeAppDir, removeDir } from './app-dir';
 
 /** Test-friendly retry and rate settings: fast backoff, generous rate. */
-export const fastSync = (config: any) => {
+export const fastSync = (config: PluginsConfig) => {
   const lc = config['location-content'].config;
   lc.retry = { baseMs: 50, maxMs: 500, maxAttempts: 8 };
   lc.rateLimit = { requestsPerSecond: 500, concurrency: 4 };
@@ -78,7 +86,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...options.env,
   };
   Object.assign(process.env, env);
-  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
+  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: PluginsConfig) => {
     const fast = fastSync(config);
     return options.patchConfig ? options.patchConfig(fast) : fast;
   };
@@ -89,7 +97,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     distDir: appDir,
     autoReload: false,
     serveAdminPanel: options.serveAdminPanel ?? false,
-  } as any);
+  });
   // Before load(), so that what the plugin logs at boot is kept too.
   const logs: string[] = [];
   captureLogs(created, logs);
@@ -136,7 +144,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
 
 /** Keeps every log line, so tests can check what reached the log (secrets must not). */
 function captureLogs(strapi: Core.Strapi, into: string[]) {
-  const log = strapi.log as any;
+  const log = strapi.log as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const level of ['error', 'warn', 'info', 'http', 'debug']) {
     const original = log[level]?.bind(log);
     if (!original) continue;
