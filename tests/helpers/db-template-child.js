@@ -1,6 +1,6 @@
 /**
  * Makes a template database of tests/helpers/db-template.ts: boots Strapi once on APP_DIR (the
- * env names the database: SQLite, PostgreSQL or MariaDB), so that Strapi creates its schema, then
+ * env names the database: SQLite or PostgreSQL), so that Strapi creates its schema, then
  * takes back everything that boot wrote besides the schema: every row (the schema's own record and
  * the migrations run excepted), with ids counting from 1 again, and every index Strapi's schema
  * does not declare (the plugin creates its own at each boot). What is left is the database
@@ -24,6 +24,7 @@ async function main() {
   }).load();
   const db = strapi.db;
   const client = db.dialect.client;
+  if (client !== 'sqlite' && client !== 'postgres') throw new Error(`db-template: ${client}`);
   const declared = new Set(
     db.schema.schema.tables.flatMap((t) => (t.indexes ?? []).map((index) => index.name))
   );
@@ -32,9 +33,7 @@ async function main() {
   for (const table of found.tables) {
     for (const index of table.indexes ?? []) {
       if (declared.has(index.name)) continue;
-      if (client === 'mysql')
-        await knex.raw('ALTER TABLE ?? DROP INDEX ??', [table.name, index.name]);
-      else await knex.raw('DROP INDEX IF EXISTS ??', [index.name]);
+      await knex.raw('DROP INDEX IF EXISTS ??', [index.name]);
     }
   }
   const emptied = found.tables.map((t) => t.name).filter((name) => !KEEP.has(name));
@@ -44,13 +43,6 @@ async function main() {
       `TRUNCATE TABLE ${emptied.map(() => '??').join(', ')} RESTART IDENTITY CASCADE`,
       emptied
     );
-  } else if (client === 'mysql') {
-    // One session: the foreign key checks are off for it alone.
-    await knex.transaction(async (trx) => {
-      await trx.raw('SET FOREIGN_KEY_CHECKS = 0');
-      for (const name of emptied) await trx.raw('TRUNCATE TABLE ??', [name]);
-      await trx.raw('SET FOREIGN_KEY_CHECKS = 1');
-    });
   } else {
     await knex.raw('PRAGMA foreign_keys = OFF');
     for (const name of emptied) await knex(name).del();

@@ -73,8 +73,8 @@ export function databaseEnv(
 }
 
 /**
- * Creates the database `name` (default: the app's), unless it exists. Under jest it starts as a
- * copy of the template of the app's schema (tests/helpers/db-template.ts).
+ * Creates the database `name` (default: the app's), unless it exists. Under jest, on SQLite and
+ * PostgreSQL, it starts as a copy of the template of the app's schema (tests/helpers/db-template.ts).
  */
 export async function createDatabase(appDir: string, name = databaseName(appDir)): Promise<void> {
   const server = serverOf();
@@ -83,7 +83,8 @@ export async function createDatabase(appDir: string, name = databaseName(appDir)
     return;
   }
   if (await databaseExists(server, name)) return;
-  if (useTemplates()) await serverFromTemplate(appDir, server, name);
+  if (useTemplates() && server.client === 'postgres')
+    await serverFromTemplate(appDir, server, name);
   else await createEmptyDatabase(server, name);
 }
 
