@@ -1,9 +1,10 @@
 /**
- * Makes the template database of tests/helpers/db-template.ts: boots Strapi once on APP_DIR (the
- * env names the database), so that Strapi creates its schema, then takes back everything that boot
- * wrote besides the schema: every row (the schema's own record and the migrations run excepted)
- * and every index Strapi's schema does not declare (the plugin creates its own at each boot). What
- * is left is the database Strapi's schema sync would leave on an empty one, before any bootstrap.
+ * Makes a template database of tests/helpers/db-template.ts: boots Strapi once on APP_DIR (the
+ * env names the database: SQLite or PostgreSQL), so that Strapi creates its schema, then
+ * takes back everything that boot wrote besides the schema: every row (the schema's own record and
+ * the migrations run excepted), with ids counting from 1 again, and every index Strapi's schema
+ * does not declare (the plugin creates its own at each boot). What is left is the database
+ * Strapi's schema sync would leave on an empty one, before any bootstrap.
  *
  *   APP_DIR=... DATABASE_CLIENT=sqlite DATABASE_FILENAME=... node tests/helpers/db-template-child.js
  *
@@ -22,26 +23,35 @@ async function main() {
     serveAdminPanel: false,
   }).load();
   const db = strapi.db;
+  const client = db.dialect.client;
+  if (client !== 'sqlite' && client !== 'postgres') throw new Error(`db-template: ${client}`);
   const declared = new Set(
     db.schema.schema.tables.flatMap((t) => (t.indexes ?? []).map((index) => index.name))
   );
   const found = await db.dialect.schemaInspector.getSchema();
   const knex = db.connection;
-  if (db.dialect.client !== 'sqlite') throw new Error(`db-template: ${db.dialect.client}`);
   for (const table of found.tables) {
     for (const index of table.indexes ?? []) {
       if (declared.has(index.name)) continue;
-      await knex.raw(`DROP INDEX IF EXISTS "${index.name}"`);
+      await knex.raw('DROP INDEX IF EXISTS ??', [index.name]);
     }
   }
-  await knex.raw('PRAGMA foreign_keys = OFF');
-  for (const table of found.tables) if (!KEEP.has(table.name)) await knex(table.name).del();
+  const emptied = found.tables.map((t) => t.name).filter((name) => !KEEP.has(name));
   // Row ids start at 1 again, as in a new database.
-  const sequence = await knex('sqlite_master').where({ name: 'sqlite_sequence' }).first();
-  if (sequence) await knex('sqlite_sequence').del();
-  await knex.raw('VACUUM');
-  // One self-contained file to copy (the app turns WAL on again at its first connection).
-  await knex.raw('PRAGMA journal_mode = DELETE');
+  if (client === 'postgres') {
+    await knex.raw(
+      `TRUNCATE TABLE ${emptied.map(() => '??').join(', ')} RESTART IDENTITY CASCADE`,
+      emptied
+    );
+  } else {
+    await knex.raw('PRAGMA foreign_keys = OFF');
+    for (const name of emptied) await knex(name).del();
+    const sequence = await knex('sqlite_master').where({ name: 'sqlite_sequence' }).first();
+    if (sequence) await knex('sqlite_sequence').del();
+    await knex.raw('VACUUM');
+    // One self-contained file to copy (the app turns WAL on again at its first connection).
+    await knex.raw('PRAGMA journal_mode = DELETE');
+  }
   await strapi.destroy();
 }
 

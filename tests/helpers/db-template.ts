@@ -1,24 +1,37 @@
 /**
- * Template databases: a new test app's SQLite file starts as a copy of a database on which Strapi
- * already created its schema for that same app, instead of empty. Strapi then finds its schema
- * unchanged and skips the sync (under load, half of a boot: a statement and an fsync per table
- * and index). The template holds nothing else (tests/helpers/db-template-child.js), so an app
- * boots on it as on a new database: same rows, same ids, the plugin's own indexes made by it.
+ * Template databases: a new test app's database starts as a copy of one on which Strapi already
+ * created its schema for that same app, instead of empty. Strapi then finds its schema unchanged
+ * and skips the sync (under load, half of a boot: a statement per table, index and foreign key).
+ * The template holds nothing else (tests/helpers/db-template-child.js), so an app boots on it as
+ * on a new database: same rows, same ids, the plugin's own indexes made by it.
  *
- * A template is kept in tests/.artifacts/db-templates/, named after everything that makes the
- * schema (the app's config and sources, the built plugin, the lock file), and made by the first
- * app that needs it. Only inside jest: the benchmarks measure boots as users have them.
+ * A template is named after everything that makes the schema (the app's config and sources, the
+ * built plugin, the lock file) and made by the first app that needs it: for SQLite a file kept in
+ * tests/.artifacts/db-templates/, copied; on the run's PostgreSQL a database the new one is created
+ * from (CREATE DATABASE ... TEMPLATE). Not on MariaDB, which has no such thing: its tables made
+ * again from SHOW CREATE TABLE cost more than Strapi's schema sync on a quiet machine (14 files:
+ * +17 s), and only a load of 16-19 made the sync slower (20-24 s a boot against 3.7 s for the copy).
+ * Only inside jest: the benchmarks measure boots as users have them.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import {
+  adminQuery,
+  createEmptyDatabase,
+  databaseExists,
+  dropDatabase,
+  serverEnv,
+  withServerLock,
+  type TestDbServer,
+} from './db-admin';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPLATES = path.join(ROOT, 'tests', '.artifacts', 'db-templates');
 const CHILD = path.join(__dirname, 'db-template-child.js');
 
-/** Paths and contents of what decides the schema of the app in `appDir`. */
+/** Paths and contents of what decides the schema of the app in `appDir` (and its template). */
 async function schemaKey(appDir: string): Promise<string> {
   const hash = createHash('sha1');
   const add = async (file: string, name = path.relative(appDir, file)) => {
@@ -40,6 +53,8 @@ async function schemaKey(appDir: string): Promise<string> {
   await walk(path.join(appDir, 'src'));
   await add(path.join(ROOT, 'dist', 'server', 'index.js'), 'plugin');
   await add(path.join(ROOT, 'package-lock.json'), 'lock');
+  // How templates are made is part of what they hold.
+  await add(CHILD, 'child');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -100,6 +115,29 @@ export async function sqliteFromTemplate(appDir: string, target: string): Promis
   }
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.copyFile(file, target);
+}
+
+/**
+ * Creates the database `name` on the PostgreSQL `server` from the template of the schema of the
+ * app in `appDir`, made first if missing (one worker makes it, the other waits).
+ */
+export async function serverFromTemplate(
+  appDir: string,
+  server: TestDbServer,
+  name: string
+): Promise<void> {
+  const template = `lc_tpl_${await schemaKey(appDir)}`;
+  await withServerLock(server, template, async () => {
+    if (await databaseExists(server, template)) return;
+    await createEmptyDatabase(server, template);
+    try {
+      await bootOnce(appDir, serverEnv(server, template));
+    } catch (err) {
+      await dropDatabase(server, template);
+      throw err;
+    }
+  });
+  await adminQuery(server, `CREATE DATABASE ${name} TEMPLATE ${template}`);
 }
 
 /** Whether new apps start from a template here: inside jest, unless LC_TEST_DB_TEMPLATE=0. */

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
+import type { PluginConfig } from '../../server/src/config';
 import { appEnv, makeAppDir, removeDir } from './app-dir';
 import { listenLocally, loadStrapi } from './boot';
 import type { StrapiHost } from './strapi-environment';
@@ -13,14 +14,21 @@ export interface TestApp {
   /** http://127.0.0.1:PORT when started with `http: true` */
   url?: string;
   logs: string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed as SyncService, ~60 test lines read members it does not declare
   sync(): any;
   stop(): Promise<void>;
+}
+
+/** A test app's config/plugins.js as patchConfig gets it: the plugin's entry beside Strapi's. */
+export interface PluginsConfig {
+  'location-content': { enabled?: boolean; config: PluginConfig };
+  [plugin: string]: unknown;
 }
 
 export interface TestAppOptions {
   emulator?: EmulatorOptions;
   /** changes the playground's plugin config (functions such as transform are allowed) */
-  patchConfig?: (config: any) => any;
+  patchConfig?: (config: PluginsConfig) => PluginsConfig;
   /** listen on 127.0.0.1 for HTTP tests */
   http?: boolean;
   env?: Record<string, string>;
@@ -36,7 +44,7 @@ export interface TestAppOptions {
 export { makeAppDir, removeDir } from './app-dir';
 
 /** Test-friendly retry and rate settings: fast backoff, generous rate. */
-export const fastSync = (config: any) => {
+export const fastSync = (config: PluginsConfig) => {
   const lc = config['location-content'].config;
   lc.retry = { baseMs: 50, maxMs: 500, maxAttempts: 8 };
   lc.rateLimit = { requestsPerSecond: 500, concurrency: 4 };
@@ -65,7 +73,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
   const appDir = options.appDir ?? (await makeAppDir());
   Object.assign(process.env, appEnv({ appDir, emulator, env: options.env }));
-  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: any) => {
+  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: PluginsConfig) => {
     const fast = fastSync(config);
     return options.patchConfig ? options.patchConfig(fast) : fast;
   };
