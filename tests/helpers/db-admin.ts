@@ -64,7 +64,7 @@ export async function adminQuery(
 }
 
 /**
- * Runs `fn` while holding the server-wide lock `name`: the jest workers of a run share one
+ * Runs `fn` while holding the PostgreSQL advisory lock `name`: the jest workers of a run share one
  * server, and what one of them makes on it (a template database) the other must wait for.
  */
 export async function withServerLock<T>(
@@ -74,15 +74,10 @@ export async function withServerLock<T>(
 ): Promise<T> {
   const session = await adminSession(server);
   try {
-    if (server.client === 'postgres')
-      await session.query(`SELECT pg_advisory_lock(hashtext('${name}'))`);
-    else {
-      const [got] = await session.query(`SELECT GET_LOCK('${name}', 600) AS got`);
-      if (Number(got?.got) !== 1) throw new Error(`the lock ${name} was not granted in 600 s`);
-    }
+    await session.query(`SELECT pg_advisory_lock(hashtext('${name}'))`);
     return await fn();
   } finally {
-    // Closing the session releases the lock on both servers.
+    // Closing the session releases the lock.
     await session.end();
   }
 }
