@@ -5,6 +5,7 @@
  * createStrapi (the jest worker's, the app's own under plain Node).
  */
 import type { Core } from '@strapi/strapi';
+import { until } from './sync';
 
 type CreateStrapi = (options: {
   appDir: string;
@@ -62,11 +63,11 @@ export async function loadStrapi(options: BootOptions): Promise<Core.Strapi> {
   // Not with the plugin disabled (bench:save's side without it).
   if (walkMs !== false && strapi.plugin('location-content')) {
     const sync = () => strapi.plugin('location-content').service('sync');
-    for (const end = Date.now() + walkMs; (await sync().status()).inventory.state === 'running';) {
-      if (Date.now() > end)
-        throw new Error(`the walk of the linked account did not end in ${walkMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(
+      async () => (await sync().status()).inventory.state !== 'running',
+      'the end of the walk of the linked account',
+      walkMs
+    );
   }
   return strapi;
 }

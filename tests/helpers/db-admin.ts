@@ -22,7 +22,7 @@ export interface AdminSession {
 }
 
 /** A session as the administrator, in `database` (default: none; PostgreSQL's `postgres`). */
-export async function adminSession(server: TestDbServer, database?: string): Promise<AdminSession> {
+async function adminSession(server: TestDbServer, database?: string): Promise<AdminSession> {
   const login = { host: server.host, port: server.port, user: server.user };
   if (server.client === 'postgres') {
     const client = new (pg().Client)({

@@ -6,7 +6,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureMariadb, startServer } from './mariadb';
 import { ensurePostgres, startCluster } from './postgres';
-import { infoFile, type TestDbServer } from './test-db';
+import type { TestDbServer } from './db-admin';
+import { infoFile } from './test-db';
 
 type ServerKind = 'postgres' | 'mariadb';
 interface Running {

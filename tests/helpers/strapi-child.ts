@@ -165,7 +165,7 @@ async function main(appDir: string) {
         ? (line) => send!({ event: 'log', line })
         : undefined,
     // LC_CHILD_LINK_WALK=background: ready at once, the walk of a linked account goes on.
-    linkWalkMs: process.env.LC_CHILD_LINK_WALK === 'background' ? false : 120_000,
+    linkWalkMs: process.env.LC_CHILD_LINK_WALK === 'background' ? false : undefined,
   });
   const url = process.env.LC_CHILD_HTTP === '1' ? await listenLocally(strapi) : null;
   send!({ event: 'ready', pid: process.pid, url, appDir: path.resolve(appDir) });

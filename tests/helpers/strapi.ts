@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
-import type { PluginConfig } from '../../server/src/config';
-import { appEnv, makeAppDir, removeDir } from './app-dir';
+import { appEnv, makeAppDir, removeDir, type PlaygroundConfig } from './app-dir';
 import { listenLocally, loadStrapi } from './boot';
 import type { StrapiHost } from './strapi-environment';
 
@@ -19,16 +18,10 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** A test app's config/plugins.js as patchConfig gets it: the plugin's entry beside Strapi's. */
-export interface PluginsConfig {
-  'location-content': { enabled?: boolean; config: PluginConfig };
-  [plugin: string]: unknown;
-}
-
 export interface TestAppOptions {
   emulator?: EmulatorOptions;
   /** changes the playground's plugin config (functions such as transform are allowed) */
-  patchConfig?: (config: PluginsConfig) => PluginsConfig;
+  patchConfig?: (config: PlaygroundConfig) => PlaygroundConfig;
   /** listen on 127.0.0.1 for HTTP tests */
   http?: boolean;
   env?: Record<string, string>;
@@ -44,7 +37,7 @@ export interface TestAppOptions {
 export { makeAppDir, removeDir } from './app-dir';
 
 /** Test-friendly retry and rate settings: fast backoff, generous rate. */
-export const fastSync = (config: PluginsConfig) => {
+export const fastSync = (config: PlaygroundConfig) => {
   const lc = config['location-content'].config;
   lc.retry = { baseMs: 50, maxMs: 500, maxAttempts: 8 };
   lc.rateLimit = { requestsPerSecond: 500, concurrency: 4 };
@@ -73,7 +66,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     options.emulatorHandle ?? (await startEmulator({ strict: true, ...options.emulator }));
   const appDir = options.appDir ?? (await makeAppDir());
   Object.assign(process.env, appEnv({ appDir, emulator, env: options.env }));
-  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: PluginsConfig) => {
+  strapiGlobal().__LOCATION_CONTENT_TEST_PATCH__ = (config: PlaygroundConfig) => {
     const fast = fastSync(config);
     return options.patchConfig ? options.patchConfig(fast) : fast;
   };

@@ -19,8 +19,6 @@ import {
 } from './db-admin';
 import { serverFromTemplate, sqliteFromTemplate, useTemplates } from './db-template';
 
-export { adminQuery, type TestDbServer } from './db-admin';
-
 export type TestDbKind = 'sqlite' | 'postgres' | 'mariadb';
 
 export const KINDS: TestDbKind[] = ['sqlite', 'postgres', 'mariadb'];

@@ -11,7 +11,7 @@ jest.setTimeout(240_000);
 import { createPlace } from '../helpers/content';
 import type { DbServer } from '../helpers/db-server';
 import { ensureMariadb, startServer } from '../helpers/mariadb';
-import { adminQuery } from '../helpers/test-db';
+import { adminQuery } from '../helpers/db-admin';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { PLACE, docs, until } from '../helpers/sync';
 

@@ -12,7 +12,7 @@ import type { DbServer } from '../helpers/db-server';
 import { ensurePostgres, startCluster } from '../helpers/postgres';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { PLACE, until } from '../helpers/sync';
-import { adminQuery } from '../helpers/test-db';
+import { adminQuery } from '../helpers/db-admin';
 
 const found = ensurePostgres();
 if (!found.bin) console.warn(`db-unavailable skipped: ${found.reason}`);
