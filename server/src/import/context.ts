@@ -6,6 +6,7 @@ import type { ResourceKind } from '../remote/types';
 import { modelOf } from '../sync/shared/strapi';
 import { getService } from '../utils';
 import type { ImportInto } from '../../../shared/contracts/import';
+import { isLocalized as isLocalizedIn } from '../mapping/populate';
 import type { StrapiSchemaLookup } from '../mapping/types';
 import { planFields, type FieldPlan, type InverseLookups } from './inverse';
 import { createImportItems } from './items';
@@ -27,7 +28,7 @@ export const newDocumentId = () => {
 export function createImportContext(strapi: Core.Strapi) {
   const items = createImportItems(strapi);
   const getModel: StrapiSchemaLookup = (uid) => modelOf(strapi, uid);
-  const isLocalized = (uid: string) => Boolean(getModel(uid)?.pluginOptions?.i18n?.localized);
+  const isLocalized = (uid: string) => isLocalizedIn(uid, getModel);
   /** The `locale` param of a Document Service call: only localized types take one. */
   const localeOf = (uid: string, locale: string) => (isLocalized(uid) ? { locale } : {});
   const hasDraftAndPublish = (uid: string) => Boolean(getModel(uid)?.options?.draftAndPublish);
