@@ -38,10 +38,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** The proposal's entries by their label in the Content Manager, as failed entries are. */
   const proposal = async (options: LinkOptions) =>
     withLabelsIn(strapi, await service().link(options), ['linked', 'ambiguous', 'unmatched']);
+  // The walk's own progress: what status() reports under `inventory`, without the rest of it.
+  const progress = () => getService('inventory', { strapi }).walk.progress();
   return {
     async status(ctx: Context) {
       ctx.body = {
-        inventory: (await service().status()).inventory,
+        inventory: await progress(),
       } satisfies GetInventory.Response;
     },
 
@@ -51,7 +53,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .inventory()
         .catch(() => undefined);
       ctx.body = {
-        inventory: (await service().status()).inventory,
+        inventory: await progress(),
       } satisfies RunInventory.Response;
     },
 

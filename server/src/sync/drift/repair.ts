@@ -4,7 +4,7 @@ import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
 import { keyString, toKey } from '../shared/keys';
 import { STATE_UID } from '../shared/tables';
-import { api } from '../push/context';
+import { deleteRemote } from '../push/remove';
 import { PushRefusedError } from '../shared/refusal';
 import { pushRefusal } from '../../config/environment';
 import { pluginConfig } from '../shared/config';
@@ -69,13 +69,11 @@ export function createDriftRepair(strapi: Core.Strapi) {
       })
     );
 
-  const deleteRemote = async (client: RemoteClient, resource: ResourceKind, id: number) => {
+  const deleteWithRetry = async (client: RemoteClient, resource: ResourceKind, id: number) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await api(client, resource).delete(id);
-        return;
+        return await deleteRemote(client, resource, id);
       } catch (err) {
-        if (err instanceof RemoteError && err.code === 'not_found') return;
         if (!(err instanceof RemoteError && err.retryable) || attempt >= 3) throw err;
         await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
       }
@@ -132,7 +130,7 @@ export function createDriftRepair(strapi: Core.Strapi) {
           continue;
         }
         try {
-          await deleteRemote(client, o.resource, o.remoteId);
+          await deleteWithRetry(client, o.resource, o.remoteId);
           await getService('inventory', { strapi }).table.remove(o.resource, o.remoteId);
           outcome.deleted += 1;
         } catch (err) {
