@@ -31,6 +31,7 @@ export interface StrapiHost {
 }
 
 const hostRequire = createRequire(path.join(ROOT, 'package.json'));
+const LIMITER_STORE = path.join('koa2-ratelimit', 'src', 'MemoryStore.js');
 
 const host: StrapiHost = {
   require: hostRequire,
@@ -38,6 +39,10 @@ const host: StrapiHost = {
   forgetAppModules() {
     for (const file of Object.keys(hostRequire.cache))
       if (!file.includes(`${path.sep}node_modules${path.sep}`)) delete hostRequire.cache[file];
+    // The admin login limiter (koa2-ratelimit, 5 a 5 minutes) counts in module memory: a new process
+    // starts from none, and so does each file here, whatever logged in before it in this worker.
+    const limiter = Object.keys(hostRequire.cache).find((file) => file.endsWith(LIMITER_STORE));
+    if (limiter) (hostRequire.cache[limiter]!.exports as { cleanAll(): void }).cleanAll();
   },
   async keepProcessListeners(fn) {
     const before = process.eventNames().map((name) => [name, process.rawListeners(name)] as const);
