@@ -49,7 +49,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   const resource = new AsyncResource('location-content-intents');
   const run = resource.bind(() => {
     cancelTimers();
-    void flush();
+    void flush(true);
   });
 
   const cancelTimers = () => {
@@ -124,14 +124,22 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     });
   };
 
-  /** Writes what is buffered; false when the write failed (the intents stay buffered). Never throws. */
-  const flush = async (): Promise<boolean> => {
+  const backoffMs = (failures: number) =>
+    Math.min(retryMaxMs, retryMs * 2 ** Math.min(20, failures - 1));
+
+  /**
+   * Writes what is buffered; false when the write failed (the intents stay buffered). Never throws.
+   * `own`: the buffer's timer. Another caller's try during a failure (a status read, polled by the
+   * dashboard) neither counts in the backoff nor moves the retry.
+   */
+  const flush = async (own = false): Promise<boolean> => {
     if (flushing) {
       const ok = await flushing;
-      return ok && pending.size ? flush() : ok;
+      return ok && pending.size ? flush(own) : ok;
     }
     if (!pending.size) return true;
-    cancelTimers();
+    const outside = !own && failing !== undefined;
+    if (!outside) cancelTimers();
     const batch = [...pending.entries()];
     pending.clear();
     const at = now();
@@ -146,17 +154,19 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         failing = {
           reason,
           since: failing?.since ?? at,
-          failures: (failing?.failures ?? 0) + 1,
+          failures: (failing?.failures ?? 0) + (outside ? 0 : 1),
         };
         for (const [key, b] of batch) merge(key, b, true);
         if (first)
           o.log(
             `changes cannot be recorded: ${reason}; ${pending.size} waiting in memory, trying again (every ${retryMaxMs / 1000} s at most)`
           );
-        scheduleIn(Math.min(retryMaxMs, retryMs * 2 ** Math.min(20, failing.failures - 1)));
+        // An outside try keeps the retry where it is (or makes it, when it failed while the retry waited for it).
+        scheduleIn(backoffMs(failing.failures));
         return false;
       }
       if (failing) {
+        if (outside) cancelTimers();
         (o.recovered ?? o.log)(
           `changes are recorded again (${items.length} written after ${Math.round((now() - failing.since) / 1000)} s${dropped ? `; ${dropped} not kept: run a resync` : ''})`
         );
@@ -187,7 +197,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
 
   return {
     add,
-    flush,
+    flush: () => flush(),
     /** true while a change of this entry waits to be written */
     has: (key: { contentType: string; documentId: string; locale: string }) =>
       pending.has(keyString(key)),
