@@ -8,6 +8,7 @@ import type {
 import { pluginConfig } from '../sync/shared/config';
 import { getService, type Context } from '../utils';
 import { testConnection } from '../settings/connection';
+import type { Credentials } from '../settings/credentials';
 import {
   credentialsToTest,
   parseSettingsInput,
@@ -23,9 +24,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = () => getService('settings', { strapi });
   const store = () => settings().credentials;
   const config = () => pluginConfig(strapi);
-  /** The body's fields, less those config/plugins fixes; bad input is a ValidationError (a 400). */
-  const input = async (ctx: Context) => {
-    const current = await store().publicView();
+  /**
+   * The body's fields, less those config/plugins fixes; bad input is a ValidationError (a 400).
+   * `effective`: the credentials as `get()` returned them (each read opens the sealed secret).
+   */
+  const input = (ctx: Context, effective: Partial<Credentials>) => {
+    const current = store().viewOf(effective);
     const parsed = withoutLocked(parseSettingsInput(ctx.request.body), current);
     requireSecretForNewHost(parsed, current);
     return parsed;
@@ -46,7 +50,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async update(ctx: Context) {
-      await store().save(await input(ctx));
+      await store().save(input(ctx, await store().get()));
       settings().changed();
       strapi.log.info(
         `[location-content] settings changed by admin user ${ctx.state.user?.id ?? '?'}`
@@ -66,7 +70,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
     async test(ctx: Context) {
-      const credentials = credentialsToTest(await input(ctx), await store().get());
+      const effective = await store().get();
+      const credentials = credentialsToTest(input(ctx, effective), effective);
       const timeoutMs = Math.min(config().requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
       ctx.body = {
         result: await testConnection(credentials, settings().testClient, { timeoutMs }),

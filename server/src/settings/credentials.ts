@@ -111,18 +111,18 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const complete = (c: Partial<Credentials>): c is Credentials =>
     Boolean(c.baseUrl && c.clientId && c.clientSecret);
 
-  const publicView = async (): Promise<PublicSettings> => {
-    const c = await get();
-    return {
-      baseUrl: c.baseUrl ?? null,
-      clientId: c.clientId ?? null,
-      secretSet: Boolean(c.clientSecret),
-      secretUnreadable: secretUnreadable(),
-      secretLast4: c.clientSecret && c.clientSecret.length >= 8 ? c.clientSecret.slice(-4) : null,
-      locked: lockedFields(),
-      configured: complete(c),
-    };
-  };
+  /** What the admin may see of effective credentials (as `get()` returned them): never the secret. */
+  const viewOf = (c: Partial<Credentials>): PublicSettings => ({
+    baseUrl: c.baseUrl ?? null,
+    clientId: c.clientId ?? null,
+    secretSet: Boolean(c.clientSecret),
+    secretUnreadable: secretUnreadable(),
+    secretLast4: c.clientSecret && c.clientSecret.length >= 8 ? c.clientSecret.slice(-4) : null,
+    locked: lockedFields(),
+    configured: complete(c),
+  });
+
+  const publicView = async (): Promise<PublicSettings> => viewOf(await get());
 
   /** `clientSecret` undefined or '' keeps the saved one: the admin never sees it to send it back. */
   const save = async (input: { baseUrl?: string; clientId?: string; clientSecret?: string }) => {
@@ -138,6 +138,7 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
     get,
     complete,
     publicView,
+    viewOf,
     save,
     reseal,
     secretUnreadable,

@@ -1,0 +1,61 @@
+jest.setTimeout(240_000);
+import type { Knex } from 'knex';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { client, createAdmin, withoutCredentials } from '../helpers/admin-api';
+
+/**
+ * What one call reads from the database, on the real Strapi and the emulator: a read repeated per
+ * key, per object or per step costs a query each, which a resync of 10,000 keys or an import of
+ * 100,000 objects multiplies.
+ */
+
+let app: TestApp;
+let admin: string;
+const SETTINGS_KEY = 'plugin_location-content_settings';
+
+type Statement = { sql: string; bindings?: unknown[] };
+
+/** The SQL statements knex sends while `run` runs, whose text matches `pattern`. */
+async function statements(pattern: RegExp, run: () => Promise<unknown>): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const connection = app.strapi.db.connection as Knex;
+  const onQuery = (q: Statement) => {
+    if (pattern.test(q.sql)) seen.push(q);
+  };
+  connection.on('query', onQuery);
+  try {
+    await run();
+  } finally {
+    connection.off('query', onQuery);
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  // The credentials are saved in Settings (the secret sealed), not set in config/plugins.
+  app = await startApp({ http: true, patchConfig: withoutCredentials });
+  const { emulator } = app;
+  await app.sync().credentials.save({
+    baseUrl: emulator.baseUrl,
+    clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
+  });
+  app.sync().credentialsChanged();
+  const roles = app.strapi.service('admin::role');
+  admin = await createAdmin(app, 'reads@example.com', [(await roles.getSuperAdmin()).id]);
+});
+
+afterAll(async () => {
+  await stopApp(app, { settle: true });
+});
+
+test('a connection test reads and opens the saved credentials once', async () => {
+  const api = client(app);
+  const reads = await statements(/^select .*core_store/i, async () => {
+    const res = await api('POST', '/location-content/settings/test', { token: admin, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ ok: true });
+  });
+  // Each read of the settings row is followed by the opening of the sealed secret in it.
+  expect(reads.filter((q) => q.bindings?.includes(SETTINGS_KEY))).toHaveLength(1);
+});
