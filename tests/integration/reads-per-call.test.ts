@@ -1,7 +1,9 @@
 jest.setTimeout(240_000);
 import type { Knex } from 'knex';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { createPlace } from '../helpers/content';
 import { client, createAdmin, withoutCredentials } from '../helpers/admin-api';
+import { PLACE, stateOf } from '../helpers/sync';
 
 /**
  * What one call reads from the database, on the real Strapi and the emulator: a read repeated per
@@ -47,6 +49,28 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopApp(app, { settle: true });
+});
+
+test('sync.pushMany reads the default locale once, not once per key of a localized type', async () => {
+  const places = [];
+  for (let i = 0; i < 12; i++)
+    places.push(await createPlace(app.strapi, { title: `Stop ${i}`, geo: { lat: 45, lng: i } }));
+  await app.sync().idle();
+  const locales = app.strapi.plugin('i18n').service('locales');
+  const spy = jest.spyOn(locales, 'getDefaultLocale');
+  try {
+    // No locale: each key names the default locale of the localized place type.
+    await app
+      .sync()
+      .pushMany(places.map((p) => ({ contentType: PLACE, documentId: p.documentId })));
+    expect(spy).toHaveBeenCalledTimes(1);
+  } finally {
+    spy.mockRestore();
+  }
+  await app.sync().idle();
+  expect(await stateOf(app, PLACE, places[11].documentId, 'en')).toMatchObject({
+    status: 'synced',
+  });
 });
 
 test('a connection test reads and opens the saved credentials once', async () => {

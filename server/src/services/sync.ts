@@ -36,20 +36,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const drift = () => service('drift');
   const importer = () => service('import');
 
+  /** The default locale, read at the first key that needs it: once per call, however many keys it has. */
+  const defaultLocaleOnce = () => {
+    let read: Promise<string> | undefined;
+    return () => (read ??= strapi.plugin('i18n').service('locales').getDefaultLocale());
+  };
+
   /** A key without a locale names the default locale of a localized type, and '' otherwise. */
-  const keyOf = async (key: KeyInput): Promise<EntryKey> => {
+  const keyOf = async (key: KeyInput, defaultLocale = defaultLocaleOnce()): Promise<EntryKey> => {
     let locale = key.locale;
-    if (!locale && service('push').isLocalized(key.contentType))
-      locale = await strapi.plugin('i18n').service('locales').getDefaultLocale();
+    if (!locale && service('push').isLocalized(key.contentType)) locale = await defaultLocale();
     return toKey(extend(key, { locale }));
   };
 
   const enqueue = async (keys: KeyInput[], reason: string) => {
     const items = [];
+    const defaultLocale = defaultLocaleOnce();
     for (const k of keys) {
       const resource = resourceOf(k.contentType);
       if (!resource) throw new Error(`${k.contentType} is not mapped to the Location Content API`);
-      items.push(extend(await keyOf(k), { resource, reason }));
+      items.push(extend(await keyOf(k, defaultLocale), { resource, reason }));
     }
     await outbox().enqueue(items);
     worker().wake();
