@@ -1,5 +1,6 @@
 jest.setTimeout(240_000);
 import type { Knex } from 'knex';
+import type { ImportPlan } from '../../shared/contracts/import';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { client, createAdmin, withoutCredentials } from '../helpers/admin-api';
@@ -82,4 +83,33 @@ test('a connection test reads and opens the saved credentials once', async () =>
   });
   // Each read of the settings row is followed by the opening of the sealed secret in it.
   expect(reads.filter((q) => q.bindings?.includes(SETTINGS_KEY))).toHaveLength(1);
+});
+
+test('the import dry run asks who owns the objects once per page, not once per object', async () => {
+  const { emulator } = app;
+  const seed = (from: number) =>
+    emulator.seed(
+      'pinpoints',
+      Array.from({ length: 30 }, (_, i) => ({
+        name: `Unowned ${from + i}`,
+        latitude: 46 + (from + i) / 100,
+        longitude: 3,
+      }))
+    );
+  const dryRun = async () => {
+    await app.sync().inventory();
+    let plan!: ImportPlan;
+    const owners = await statements(/location_content_sync_states/, async () => {
+      plan = await app.sync().import({ dryRun: true });
+    });
+    return { count: plan.groups.find((g) => g.resource === 'pinpoint')?.count, owners };
+  };
+  seed(0);
+  const thirty = await dryRun();
+  seed(30);
+  const sixty = await dryRun();
+  expect([thirty.count, sixty.count]).toEqual([30, 60]);
+  // Both fit in one page of the inventory (200): as many queries of the states for 60 as for 30.
+  expect(sixty.owners).toHaveLength(thirty.owners.length);
+  expect(thirty.owners.length).toBeLessThan(30);
 });

@@ -87,12 +87,11 @@ export function createImportPlanner(ctx: ImportContext) {
         },
       });
       for (let after = 0; ;) {
-        const rows = await inventory().table.page(resource, after, 200);
+        // Who owns each object is asked in the page's own query, not once per object.
+        const rows = await inventory().table.page(resource, after, 200, true);
         if (!rows.length) break;
         after = rows[rows.length - 1].remoteId;
         for (const row of rows) {
-          if (await getService('state', { strapi }).isRemoteIdClaimed(resource, row.remoteId))
-            continue;
           const inv = await invert(fields, row.remoteId, row.fields, lookups);
           const data = await sampleOf(mapping, inv, row.fields);
           // As the job reports it: skipped, with the reason.

@@ -217,9 +217,9 @@ export function createInventoryTable(strapi: Core.Strapi) {
       return { pinpoint: 0, event: 0, category: 0, list: 0, ...held, members: m };
     },
 
-    /** Whole objects of `resource` by ascending remote id, a page at a time. */
-    page: async (resource: ResourceKind, afterId: number, limit: number) =>
-      (await ascending(resource, afterId, limit)).map(toRow),
+    /** Whole objects of `resource` by ascending remote id, a page at a time; `unowned`: those no sync state names. */
+    page: async (resource: ResourceKind, afterId: number, limit: number, unowned = false) =>
+      (await ascending(resource, afterId, limit, unowned)).map(toRow),
 
     /**
      * Id and name of the objects of `resource` by ascending remote id, a page at a time (without
