@@ -4,7 +4,7 @@ import type { ImportPlan } from '../../shared/contracts/import';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { client, createAdmin, withoutCredentials } from '../helpers/admin-api';
-import { PLACE, stateOf } from '../helpers/sync';
+import { behindOurBack, docs, PLACE, stateOf } from '../helpers/sync';
 
 /**
  * What one call reads from the database, on the real Strapi and the emulator: a read repeated per
@@ -112,4 +112,35 @@ test('the import dry run asks who owns the objects once per page, not once per o
   // Both fit in one page of the inventory (200): as many queries of the states for 60 as for 30.
   expect(sixty.owners).toHaveLength(thirty.owners.length);
   expect(thirty.owners.length).toBeLessThan(30);
+});
+
+test('a push that finds its object deleted on the remote creates it again without reading its state back', async () => {
+  const { strapi, emulator } = app;
+  const place = await createPlace(strapi, { title: 'Harbour', geo: { lat: 43.3, lng: 5.36 } });
+  await app.sync().idle();
+  const gone = (await stateOf(app, PLACE, place.documentId, 'en')).remoteId;
+  await behindOurBack(emulator, 'DELETE', `/v3.0/pinpoints/${gone}`);
+
+  const states = strapi.plugin('location-content').service('state');
+  const spy = jest.spyOn(states, 'get');
+  try {
+    await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Port' } });
+    await docs(strapi, PLACE).publish({ documentId: place.documentId });
+    await app.sync().idle();
+    const ofPlace = spy.mock.calls.filter(
+      ([key]) => (key as { documentId: string }).documentId === place.documentId
+    );
+    // The push's one reading of the state at its start.
+    expect(ofPlace).toHaveLength(1);
+  } finally {
+    spy.mockRestore();
+  }
+  const made = emulator.state().pinpoints.filter((p) => p.name === 'Port');
+  expect(made).toHaveLength(1);
+  expect(made[0].id).not.toBe(gone);
+  expect(await stateOf(app, PLACE, place.documentId, 'en')).toMatchObject({
+    remoteId: made[0].id,
+    status: 'synced',
+    mediaUrl: null,
+  });
 });

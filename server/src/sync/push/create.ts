@@ -4,7 +4,7 @@ import { TOKEN_PATH } from '../../remote/token';
 import type { ResourceKind } from '../../remote/types';
 import { keyLabel } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
-import type { StateRecord } from '../state';
+import type { StatePatch, StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
@@ -154,8 +154,8 @@ export function createCreator(strapi: Core.Strapi) {
   };
 
   /**
-   * Updates the entry's remote object, or creates it when it has none. `reread`: the push's own
-   * reading of the state, so a failure after the object was found gone counts from the state then.
+   * Updates the entry's remote object, or creates it when it has none. `record`: writes the state
+   * and applies the write to the push's own reading of it (an object found gone has no id then).
    * `fieldsUnchanged`: the object's fields are those of the last push, not sent again.
    */
   const updateOrCreate = async (
@@ -164,7 +164,7 @@ export function createCreator(strapi: Core.Strapi) {
     mapping: Mapping,
     state: StateRecord | null,
     payload: Record<string, unknown>,
-    reread: () => Promise<StateRecord | null>,
+    record: (patch: StatePatch) => Promise<StateRecord | null>,
     fieldsUnchanged = false
   ): Promise<Sent> => {
     const resource = mapping.resource;
@@ -179,8 +179,7 @@ export function createCreator(strapi: Core.Strapi) {
       } catch (err) {
         // Deleted on the remote by someone else: create it again rather than fail forever.
         if (!isGone(err)) throw err;
-        await states().upsert(key, { resource, remoteId: null, members: null, mediaUrl: null });
-        state = await reread();
+        state = await record({ resource, remoteId: null, members: null, mediaUrl: null });
       }
     }
     const created = await create(client, key, mapping, state, payload);

@@ -5,7 +5,7 @@ import PQueue from 'p-queue';
 import { pushedFieldsOf } from '../drift/fields';
 import { keyLabel, keyString, toKey } from '../shared/keys';
 import { isRateLimitWait } from '../../remote/limiter';
-import type { StateRecord } from '../state';
+import type { StatePatch, StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
@@ -64,7 +64,12 @@ export function createPusher(strapi: Core.Strapi) {
     }
     const resource = mapping.resource;
     let state = await states().get(key);
-    const reread = async () => (state = await states().get(key));
+    // Under the outbox lease this push is the entry's only writer: what it wrote is applied to its
+    // own reading of the state instead of reading the row back.
+    const record = async (patch: StatePatch) => {
+      await states().upsert(key, patch);
+      return (state = state && extend(state, patch));
+    };
 
     const fail = async (
       reason: string,
@@ -102,14 +107,13 @@ export function createPusher(strapi: Core.Strapi) {
           const client = await remoteClient(strapi);
           const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
           if (eventId != null) await deleteRemote(client, 'event', eventId);
-          await states().upsert(key, {
+          await record({
             resource,
             remoteId: null,
             payloadHash: null,
             createStartedAt: null,
             createFingerprint: null,
           });
-          await reread();
         }
         return await fail(err.message, false, { mapping: true });
       }
@@ -160,7 +164,7 @@ export function createPusher(strapi: Core.Strapi) {
           if (err instanceof MappingError) return { refused: err.message };
           throw err;
         }
-        return await updateOrCreate(client, key, mapping, state, payload, reread, membersOnly);
+        return await updateOrCreate(client, key, mapping, state, payload, record, membersOnly);
       };
       // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length

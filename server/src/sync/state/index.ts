@@ -114,7 +114,8 @@ export function createStateRows(strapi: Core.Strapi) {
 }
 
 export type StateRows = ReturnType<typeof createStateRows>;
-type Patch = Partial<StateRecord> & Pick<StateRecord, 'resource'>;
+/** A write of one state: the fields it names (and the resource, which every state has). */
+export type StatePatch = Partial<StateRecord> & Pick<StateRecord, 'resource'>;
 
 export const createStateStore = (strapi: Core.Strapi) => {
   const rows = createStateRows(strapi);
@@ -134,7 +135,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     await backfillRefs();
   };
 
-  const writeItems = async (items: Array<{ key: EntryKey; patch: Patch }>) => {
+  const writeItems = async (items: Array<{ key: EntryKey; patch: StatePatch }>) => {
     const { table, col } = info();
     const now = new Date();
     const defaults = { [col('status')]: 'pending', [col('attempts')]: 0 };
@@ -171,9 +172,9 @@ export const createStateStore = (strapi: Core.Strapi) => {
     ...createStateReads(rows),
     dependantsOf,
     /** Insert or update the state of one entry (in one statement with the other pushes' writes of the moment). */
-    upsert: (key: EntryKey, patch: Patch): Promise<void> => writes.load({ key, patch }),
+    upsert: (key: EntryKey, patch: StatePatch): Promise<void> => writes.load({ key, patch }),
     /** The same at once, for a caller that writes one state after another (the import). */
-    upsertNow: async (key: EntryKey, patch: Patch) => {
+    upsertNow: async (key: EntryKey, patch: StatePatch) => {
       await writeItems([{ key, patch }]);
     },
     remove: async (key: EntryKey) => {
