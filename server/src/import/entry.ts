@@ -116,7 +116,7 @@ export function createEntryImporter(ctx: ImportContext) {
       const outcome = await mapEntry(
         mapping,
         entry,
-        getService('push', { strapi }).mappingContext(key)
+        getService('push', { strapi }).mappingContext()
       );
       if (outcome.action === 'upsert') {
         refs = outcome.refs.map((r) => ({ ...r, locale: r.locale ?? '' }));

@@ -58,7 +58,6 @@ export interface MappingContext {
   remoteIdOf(ref: EntryRef): Promise<number | undefined>;
   readMedia(file: MediaFileObject): Promise<Buffer>;
   maxMediaBytes: number;
-  locale?: string | null;
   // Public origin of this Strapi: relative media URLs in descriptions (/uploads/x.png) are made
   // absolute with it, because the remote renders the HTML far away from Strapi.
   publicUrl?: string;

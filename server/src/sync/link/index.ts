@@ -88,7 +88,7 @@ export function createLinker(strapi: Core.Strapi) {
           try {
             const entry = await pusher().readEntry(key, mapping);
             if (!entry) continue;
-            const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
+            const outcome = await mapEntry(mapping, entry, pusher().mappingContext());
             if (outcome.action === 'skip') continue;
             // (A request interface, read here by field name: identity and name.)
             payload = outcome.payload as Record<string, unknown>;

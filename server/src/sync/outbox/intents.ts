@@ -5,7 +5,7 @@ import { keyString } from '../shared/keys';
 import type { EnqueueItem } from '.';
 import { extend } from '../../utils/objects';
 
-export interface IntentBufferOptions {
+interface IntentBufferOptions {
   /** writes intents to the outbox (one multi-row upsert) */
   write: (items: EnqueueItem[]) => Promise<void>;
   /** After a write: `leading` when a lone change was in it (the worker runs at once), else when the first row is due. */

@@ -35,7 +35,7 @@ export function createPreview(strapi: Core.Strapi) {
         skipped: version === 'published' ? 'not published: nothing is online' : 'no draft',
       });
     try {
-      const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
+      const outcome = await mapEntry(mapping, entry, pusher().mappingContext());
       if (outcome.action === 'skip') return extend(empty, { skipped: outcome.reason });
       const payload: Record<string, unknown> = { ...outcome.payload };
       for (const m of outcome.deferredMedia ?? [])

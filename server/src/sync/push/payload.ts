@@ -74,9 +74,8 @@ export function createPayloadSource(strapi: Core.Strapi) {
   const readEntry = (key: EntryKey, mapping: Mapping): Promise<Row | null> =>
     entryReads.load({ key, mapping });
 
-  const mappingContext = (key: EntryKey): MappingContext => ({
+  const mappingContext = (): MappingContext => ({
     getModel: modelOf,
-    locale: key.locale || null,
     maxMediaBytes: pluginConfig(strapi).maxMediaBytes,
     readMedia,
     mediaIdentity,

@@ -91,7 +91,7 @@ export function createPusher(strapi: Core.Strapi) {
       const entry = await readEntry(key, mapping);
       if (!entry) return await remove(key, mapping, state, 'unpublished or deleted');
 
-      const ctx = mappingContext(key);
+      const ctx = mappingContext();
       let outcome: MapOutcome;
       try {
         outcome = await mapEntry(mapping, entry, ctx);

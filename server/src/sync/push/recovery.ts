@@ -68,7 +68,7 @@ export function matches(
 /** Walks again when an unsteady walk found nothing, at most this many times. */
 const MAX_REWALKS = 2;
 
-export interface RecoveryDeps {
+interface RecoveryDeps {
   walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
   table: Pick<InventoryTable, 'byNameKey'>;
 }

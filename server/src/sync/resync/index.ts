@@ -238,7 +238,7 @@ export function createResync(strapi: Core.Strapi) {
             try {
               const entry = await pusher().readEntry(key, mapping);
               if (!entry) continue;
-              const outcome = await mapEntry(mapping, entry, pusher().mappingContext(key));
+              const outcome = await mapEntry(mapping, entry, pusher().mappingContext());
               if (outcome.action === 'skip') {
                 if (state?.remoteId != null) push(plan.delete, key);
                 continue;

@@ -87,7 +87,7 @@ const COLUMN: Partial<Record<keyof StateRecord, string>> = {
 };
 
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
-export function createStateRows(strapi: Core.Strapi) {
+function createStateRows(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, STATE_UID);
   const knex = (): Core.Strapi['db']['connection'] => strapi.db.connection;
 
