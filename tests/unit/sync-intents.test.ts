@@ -197,64 +197,58 @@ describe('intent buffer', () => {
     buffer.stop();
   });
 
-  it("a flush asked for during a failure (a status read) tries the write but leaves the retry's backoff as it was", async () => {
-    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-    let failing = true;
-    const attempts: number[] = [];
-    const buffer = createIntentBuffer({
-      write: async () => {
-        attempts.push(Date.now());
-        if (failing) throw new Error('SQLITE_BUSY: database is locked');
-      },
-      written: () => undefined,
-      windowMs: () => 10,
-      retryMs: 100,
-      retryMaxMs: 60_000,
-      log: () => undefined,
-    });
-    const start = Date.now();
-    buffer.add([item('a', { settle: undefined })]);
-    await jest.advanceTimersByTimeAsync(0);
-    await jest.advanceTimersByTimeAsync(100);
-    // Two failures of its own: the next retry is 200 ms after the second.
-    expect(attempts.map((t) => t - start)).toEqual([0, 100]);
-    // The dashboard polls the status five times meanwhile, each one trying (and failing) too.
-    for (let i = 0; i < 5; i++) {
-      await jest.advanceTimersByTimeAsync(20);
-      expect(await buffer.flush()).toBe(false);
+  describe('a flush asked for during a failure (a status read, polled by the dashboard)', () => {
+    /** A buffer on fake timers whose writes fail until `recover()`, a first write failed at `start`. */
+    async function failingBuffer() {
+      jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+      let failing = true;
+      const attempts: number[] = [];
+      const buffer = createIntentBuffer({
+        write: async () => {
+          attempts.push(Date.now());
+          if (failing) throw new Error('SQLITE_BUSY: database is locked');
+        },
+        written: () => undefined,
+        windowMs: () => 10,
+        retryMs: 100,
+        retryMaxMs: 60_000,
+        log: () => undefined,
+      });
+      const start = Date.now();
+      buffer.add([item('a', { settle: undefined })]);
+      await jest.advanceTimersByTimeAsync(0);
+      return { buffer, attempts, start, recover: () => (failing = false) };
     }
-    expect(attempts).toHaveLength(7);
-    failing = false;
-    await jest.advanceTimersByTimeAsync(100);
-    expect(buffer.size()).toBe(0);
-    expect(attempts[attempts.length - 1] - start).toBe(300);
-    expect(buffer.failure()).toBeNull();
-    buffer.stop();
-  });
 
-  it('a flush asked for during a failure that succeeds ends the episode and drops the retry', async () => {
-    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-    let failing = true;
-    const attempts: number[] = [];
-    const buffer = createIntentBuffer({
-      write: async () => {
-        attempts.push(Date.now());
-        if (failing) throw new Error('SQLITE_BUSY: database is locked');
-      },
-      written: () => undefined,
-      windowMs: () => 10,
-      retryMs: 100,
-      log: () => undefined,
+    it("tries the write but leaves the retry's backoff as it was", async () => {
+      const { buffer, attempts, start, recover } = await failingBuffer();
+      await jest.advanceTimersByTimeAsync(100);
+      // Two failures of its own: the next retry is 200 ms after the second.
+      expect(attempts.map((t) => t - start)).toEqual([0, 100]);
+      // Five polls meanwhile, each one trying (and failing) too.
+      for (let i = 0; i < 5; i++) {
+        await jest.advanceTimersByTimeAsync(20);
+        expect(await buffer.flush()).toBe(false);
+      }
+      expect(attempts).toHaveLength(7);
+      recover();
+      await jest.advanceTimersByTimeAsync(100);
+      expect(buffer.size()).toBe(0);
+      expect(attempts[attempts.length - 1] - start).toBe(300);
+      expect(buffer.failure()).toBeNull();
+      buffer.stop();
     });
-    buffer.add([item('a', { settle: undefined })]);
-    await jest.advanceTimersByTimeAsync(0);
-    expect(attempts).toHaveLength(1);
-    failing = false;
-    expect(await buffer.flush()).toBe(true);
-    expect(buffer.failure()).toBeNull();
-    await jest.advanceTimersByTimeAsync(1000);
-    expect(attempts).toHaveLength(2);
-    buffer.stop();
+
+    it('that succeeds ends the episode and drops the retry', async () => {
+      const { buffer, attempts, recover } = await failingBuffer();
+      expect(attempts).toHaveLength(1);
+      recover();
+      expect(await buffer.flush()).toBe(true);
+      expect(buffer.failure()).toBeNull();
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(attempts).toHaveLength(2);
+      buffer.stop();
+    });
   });
 
   it('while failing, keeps at most maxWaiting entries, every change of those kept, and says how many others were dropped', async () => {
