@@ -64,8 +64,8 @@ export function createPusher(strapi: Core.Strapi) {
     }
     const resource = mapping.resource;
     let state = await states().get(key);
-    // Under the outbox lease this push is the entry's only writer: what it wrote is applied to its
-    // own reading of the state instead of reading the row back.
+    // What the push writes is applied to its own reading of the state, not read back: under the
+    // outbox lease no other push writes the entry, and its later steps need only those fields.
     const record = async (patch: StatePatch) => {
       await states().upsert(key, patch);
       return (state = state && extend(state, patch));
