@@ -21,8 +21,8 @@ import { png, startMediaServer, type MediaServer } from '../helpers/media-server
 import { until } from '../helpers/sync';
 
 const CATEGORIES = 6;
-// Three pages of the import (50 objects each): the kill falls in the second.
-const PINPOINTS = 150;
+// Three pages of the import (50 objects each, the last one short): the kill falls in the second.
+const PINPOINTS = 110;
 const EVENTS = 40;
 const LISTS = 10;
 const TOTAL = CATEGORIES + PINPOINTS + EVENTS + LISTS;
