@@ -102,8 +102,9 @@ export function createImportJob(ctx: ImportContext) {
     };
     await hold();
     // Renewed apart from the work: a page of slow downloads must not outlast the hold.
+    let beat: Promise<unknown> = Promise.resolve();
     const heartbeat = setInterval(() => {
-      lease.hold(HOLD_MS).then(
+      beat = lease.hold(HOLD_MS).then(
         (held) => (lost ||= !held),
         () => undefined
       );
@@ -113,6 +114,8 @@ export function createImportJob(ctx: ImportContext) {
       await steps(job, hold, () => lost);
     } finally {
       clearInterval(heartbeat);
+      // A renewal still on its way would take the lease back after the release.
+      await beat;
     }
   };
 
