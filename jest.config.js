@@ -51,15 +51,10 @@ const MATRIX = {
   'fault-kill': 'both',
   // kill -9 with changes in memory: the catch-up reads entries by a time window (dates per driver).
   'sync-crash-window': 'both',
-  // A restart with pending work and the refs table indexed at boot (createIndexIfMissing: MySQL's
-  // information_schema path). Its lost-POST part runs on SQLite only (see the file).
-  'sync-recovery': 'both',
   // The history's pruning (ROW_NUMBER() OVER, written by hand) and each server's error text.
   'push-history': 'both',
   // The inventory table: upserts of pages, deletes of gone objects, the walk's stored progress.
   inventory: 'both',
-  // ownedNotHeld (whereExists across the inventory and the states) and adoption by name key.
-  'recovery-tail': 'both',
   // Lookups by name key: MariaDB compares under utf8mb4_unicode_ci (case and accents), not byte by byte.
   link: 'both',
   // drift/check.ts and repair.ts: reads and deletes across the inventory and the states.
@@ -77,13 +72,23 @@ const MATRIX = {
 //  - sync-lifecycle (drafts, locales, unpublish/delete, no draft & publish): document-service
 //    semantics; the plugin writes the same outbox and state rows as in sync-basic.
 //  - sync-relations (dependency order, refs): the refs writes and the "takes its events along"
-//    lookup run in sync-basic and in sync-recovery's restart.
+//    lookup (dependantsOf's join, when a pinpoint gets its remote id) run in sync-basic.
 //  - sync-resync: its resync of 500+ entries and outbox upserts run at 2,000 in fault-kill; dry
 //    run, concurrency of resyncs and idle() are in memory.
 //  - sync-lease: a push outliving its lease is guarded in the worker's memory; the lease
 //    statements run under two instances in fault-replicas.
 //  - inventory-link-walk: the walk's table writes are inventory's; dropping another account's
 //    objects is an unconditional delete of two tables.
+//  - sync-recovery (its server part: restarts with pending work, refs indexed at boot): a restart
+//    with queued, leased and resync rows is fault-kill's (after a kill -9, harder); a row backing
+//    off is retryLater's UPDATE by id and owner, the statement of the worker's release and renewal
+//    (fault-kill, fault-replicas), read back by the claim's dueAt as every push is; the refs
+//    backfill is a select by id, then writeRefs' delete and insertRows, which every push with refs
+//    runs (sync-basic); ensureIndex's information_schema path runs at every boot of the files kept
+//    here (on MariaDB, whose apps start from an empty database, it creates the indexes).
+//  - recovery-tail: the tail read is pages of the emulator and memory; its statements are the
+//    inventory's (inventory), ownedNotHeld is the NOT EXISTS of the states beside the inventory
+//    that unownedCount runs (inventory asserts it), and adoption by name key is link's lookup.
 const filesOn = (kind) =>
   Object.entries(MATRIX)
     .filter(([, on]) => on === 'both' || on === kind)

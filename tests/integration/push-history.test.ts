@@ -17,6 +17,9 @@ beforeAll(async () => {
     http: true,
     patchConfig: (config) => {
       config['location-content'].config.retry = { baseMs: 20, maxMs: 100, maxAttempts: 3 };
+      // Each publish here follows its draft save at once: no burst to coalesce, so no settling
+      // before its push (the pruning test publishes one entry 24 times, one push each).
+      config['location-content'].config.coalesce = { settleMs: 0, maxWaitMs: 3000 };
       return config;
     },
   });

@@ -61,18 +61,34 @@ export function createEntryImporter(ctx: ImportContext) {
     return refs;
   };
 
-  /** The entry's data: the inverse's, with files downloaded and related entries connected. */
+  const fileExists = async (id: number | undefined) =>
+    id !== undefined &&
+    Boolean(
+      await strapi.db.query('plugin::upload.file').findOne({ select: ['id'], where: { id } })
+    );
+
+  /**
+   * The entry's data: the inverse's, with files downloaded and related entries connected. Each
+   * file is kept in `files` (by URL) once stored, through `keep`: a run killed before the entry
+   * was made leaves them to the resumed one, which uses them instead of downloading them again.
+   */
   const dataOf = async (
     mapping: Mapping,
     inv: Inverted,
     remote: Record<string, unknown>,
-    locale: string
+    locale: string,
+    files: Record<string, number>,
+    keep: () => Promise<unknown>
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
     for (const m of inv.media) {
       try {
-        put(data, m.at, await importMedia(strapi, m.url, m.field === 'image'));
+        if (!(await fileExists(files[m.url]))) {
+          files[m.url] = await importMedia(strapi, m.url, m.field === 'image');
+          await keep();
+        }
+        put(data, m.at, files[m.url]);
       } catch (err) {
         warnings.push(`${m.field}: ${messageOf(err)}`);
       }
@@ -193,6 +209,7 @@ export function createEntryImporter(ctx: ImportContext) {
       documentId: newDocumentId(),
       locale: ctx.isLocalized(mapping.contentType) ? job.locale : '',
     };
+    const files = (planned && item?.files) || {};
     const record = (status: ItemStatus, reason: string | null, entry?: EntryKey) =>
       items.put({
         resource,
@@ -204,6 +221,7 @@ export function createEntryImporter(ctx: ImportContext) {
         reason,
         name: row.name,
         jobId: job.id,
+        files,
       });
     const fail = async (reason: string, status: ItemStatus = 'failed') => {
       await record(status, reason);
@@ -215,7 +233,9 @@ export function createEntryImporter(ctx: ImportContext) {
       if (fields.blocked) return fail(fields.blocked, 'skipped');
       const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
       if (inv.problems.length) return fail(inv.problems.join('; '));
-      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale);
+      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale, files, () =>
+        record('planned', null, key)
+      );
       if (!data) return fail("the mapping's inverse left it out (returned null)", 'skipped');
       const notes = [...inv.warnings, ...warnings];
       // The documentId is kept first, then the state links it to the object: from here on a

@@ -22,6 +22,8 @@ export type ImportItem = Record<TextAttribute, string | null> & {
   remoteId: number;
   status: ItemStatus;
   pinpointId: number | null;
+  /** the Media Library files downloaded for the entry, by URL, before it was created */
+  files: Record<string, number> | null;
 };
 
 type Row = Record<string, unknown>;
@@ -50,7 +52,9 @@ export function createImportItems(strapi: Core.Strapi) {
     const item = Object.fromEntries(ATTRIBUTES.map((a) => [a, r[info().col(a)] ?? null]));
     // bigint columns come back as strings from PostgreSQL
     const pinpointId = item.pinpointId === null ? null : Number(item.pinpointId);
-    return { ...item, remoteId: Number(item.remoteId), pinpointId } as ImportItem;
+    // JSON comes back as text from SQLite and MariaDB
+    const files = typeof item.files === 'string' ? JSON.parse(item.files) : item.files;
+    return { ...item, remoteId: Number(item.remoteId), pinpointId, files } as ImportItem;
   };
 
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
@@ -58,8 +62,8 @@ export function createImportItems(strapi: Core.Strapi) {
     return row ? fromRow(row) : null;
   };
 
-  /** Writes an item's outcome (the pinpoint an event was found under is kept). */
-  const put = async (item: Omit<ImportItem, 'pinpointId'>) => {
+  /** Writes an item's outcome (the pinpoint an event was found under is kept, and its files unless given). */
+  const put = async (item: Omit<ImportItem, 'pinpointId' | 'files'> & Partial<ImportItem>) => {
     const { table, col } = info();
     const { resource: _, remoteId: __, ...outcome } = item;
     await insertRows(knex(), table, [newRow(col, new Date(), columns(item))], {

@@ -16,8 +16,12 @@ import { createEventLinks } from './links';
 
 const STORE_KEY = 'import';
 const PAGE = 50;
-/** How long the job is held against other instances; renewed every page. */
-const HOLD_MS = 20_000;
+/**
+ * How long the job is held against other instances. A heartbeat renews it three times a hold, so
+ * a killed instance's job is taken over seconds after, and a live one is never overtaken.
+ */
+const HOLD_MS = 6_000;
+const overtaken = () => new Error('another Strapi instance runs the import');
 
 /** The job as kept in Strapi's core store: where it is, so that it resumes there. */
 export interface StoredJob extends Pick<
@@ -92,10 +96,30 @@ export function createImportJob(ctx: ImportContext) {
   };
 
   const run = async (job: StoredJob) => {
+    let lost = false;
     const hold = async () => {
-      if (!(await lease.hold(HOLD_MS))) throw new Error('another Strapi instance runs the import');
+      if (lost || !(await lease.hold(HOLD_MS))) throw overtaken();
     };
     await hold();
+    // Renewed apart from the work: a page of slow downloads must not outlast the hold.
+    let beat: Promise<unknown> = Promise.resolve();
+    const heartbeat = setInterval(() => {
+      beat = lease.hold(HOLD_MS).then(
+        (held) => (lost ||= !held),
+        () => undefined
+      );
+    }, HOLD_MS / 3);
+    heartbeat.unref?.();
+    try {
+      await steps(job, hold, () => lost);
+    } finally {
+      clearInterval(heartbeat);
+      // A renewal still on its way would take the lease back after the release.
+      await beat;
+    }
+  };
+
+  const steps = async (job: StoredJob, hold: () => Promise<void>, lost: () => boolean) => {
     const targets = resolveTargets(mappings(), job.into);
     if (job.phase === 'walk') {
       // What the account holds now (an interrupted walk resumes): objects made since the last
@@ -125,6 +149,7 @@ export function createImportJob(ctx: ImportContext) {
         if (!rows.length) break;
         for (const row of rows) {
           if (stopping) throw new Error('stopped');
+          if (lost()) throw overtaken();
           await importer.importOne(mapping, row, job, pinpointOf);
           job.after = row.remoteId;
           // SQLite answers at once, so an object without a file to download never leaves the
@@ -208,7 +233,9 @@ export function createImportJob(ctx: ImportContext) {
       if (stored?.state !== 'running' || running || stopping) return;
       if (await lease.hold(HOLD_MS)) launch(stored);
       else {
-        retry = setTimeout(() => void tryResume().catch(() => undefined), HOLD_MS / 2);
+        // Tried again when the holder's time runs out: at once after a kill, later while it lives.
+        const wait = Math.min(Math.max((await lease.heldUntil()) - Date.now(), 0), HOLD_MS) + 100;
+        retry = setTimeout(() => void tryResume().catch(() => undefined), wait);
         retry.unref?.();
       }
     };

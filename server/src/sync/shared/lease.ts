@@ -54,6 +54,12 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
         now + ms
       );
     },
+    /** When the present hold runs out, in ms since the epoch (0 when nobody holds it). */
+    heldUntil: async () => {
+      const { col, row } = lease();
+      const held = (await row().first(col('slot'))) as Record<string, unknown> | undefined;
+      return Number(held?.[col('slot')] ?? 0);
+    },
     /** Lets the job go before its time runs out (only when this owner holds it). */
     release: async () => {
       const { col, row } = lease();
