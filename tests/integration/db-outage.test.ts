@@ -13,7 +13,7 @@ import type { DbServer } from '../helpers/db-server';
 import { ensureMariadb, startServer } from '../helpers/mariadb';
 import { adminQuery } from '../helpers/db-admin';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
-import { PLACE, docs, until } from '../helpers/sync';
+import { PLACE, docs, until, workerRounds } from '../helpers/sync';
 
 const found = ensureMariadb();
 if (!found.bin) {
@@ -41,6 +41,7 @@ if (!found.bin) {
   });
 
   const pluginLines = () => app.logs.filter((l) => l.includes('[location-content]'));
+  const intents = () => app.strapi.plugin('location-content').service('outbox').intents;
 
   test('bad SQL, then the database down: bounded readable errors, the dashboard says so, no change lost', async () => {
     const { strapi, emulator } = app;
@@ -54,6 +55,11 @@ if (!found.bin) {
         .sort()
     ).toEqual(['One', 'Three', 'Two']);
     const before = pluginLines().length;
+    // Each try of the buffer's write: knex announces a statement before the server answers it.
+    let outboxInserts = 0;
+    strapi.db.connection.on('query', (q: { sql: string }) => {
+      if (/^insert into .location_content_outbox/i.test(q.sql)) outboxInserts++;
+    });
 
     // Every write to the outbox now fails, as the upsert of a wrong dialect did; the saves themselves work.
     await sql(
@@ -73,16 +79,32 @@ if (!found.bin) {
     expect(report.recording!.reason).toBe('ER_SIGNAL_EXCEPTION: refused by the test');
     expect(Date.parse(report.recording!.since)).toBeLessThanOrEqual(Date.now());
 
-    // The database goes away altogether for a while.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Counted, not slept for: the buffer tries the refused write again (after a second) ...
+    await until(() => outboxInserts >= 2, 'a second try of the refused outbox write');
+
+    // ... and the database goes away altogether, as a crash: the server writes its redo log once
+    // a second (innodb_flush_log_at_trx_commit=0), so the saves' commits go to disk first, or
+    // they die with it (FLUSH ENGINE LOGS writes nothing at 0). The buffer's next try then fails
+    // on the connection (its reason changes, still one episode); the worker fails a few polls.
+    await sql('SET GLOBAL innodb_flush_log_at_trx_commit = 1');
+    await sql('FLUSH ENGINE LOGS');
     await db.down();
-    await new Promise((r) => setTimeout(r, 8_000));
+    await until(
+      () => !/refused by the test/.test(intents().failure()?.reason ?? 'refused by the test'),
+      'a try of the buffer while the database is down'
+    );
+    await workerRounds(app, 3);
     await db.up();
-    await new Promise((r) => setTimeout(r, 2_000));
+    await until(
+      () => pluginLines().some((l) => /the outbox can be read again/.test(l)),
+      'the worker to read the outbox again'
+    );
     const during = pluginLines().slice(before);
     // One line per episode and component (the buffer, the worker, the keep-alive), not one per try.
     expect(during.length).toBeLessThanOrEqual(8);
     expect(during.filter((l) => /changes cannot be recorded/.test(l))).toHaveLength(1);
+    // Three polls failed, counted above: the bound alone was sized for eight seconds of them.
+    expect(during.filter((l) => /worker: cannot read the outbox/.test(l))).toHaveLength(1);
     for (const line of during) expect(line).not.toMatch(/insert into|select |Secret title/i);
 
     await sql('DROP TRIGGER lc_refuse_outbox');

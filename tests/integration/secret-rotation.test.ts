@@ -164,15 +164,20 @@ test('no key opens it: said once, everywhere; entering it again pushes what wait
   await boot('keyC');
   await rename('Changed while unreadable');
   const message = /stored client secret cannot be read with this app's keys.*enter it again/;
+  // Each round of the worker asks for the credentials (canPush): four rounds, woken rather than
+  // waited for at its poll, each one a try to open the secret that must not log again.
+  const rounds = jest.spyOn(settings(), 'canPush');
   for (let i = 0; i < 4; i++) {
     const report = await app!.sync().status();
     expect(report.configured).toBe(false);
     expect(report.credentialsError).toMatch(message);
     const view = await settings().credentials.publicView();
     expect(view).toMatchObject({ secretUnreadable: true, secretSet: false, configured: false });
-    // The worker asks for the credentials every second or two meanwhile.
-    await new Promise((r) => setTimeout(r, 1_500));
+    const asked = rounds.mock.calls.length;
+    app!.strapi.plugin('location-content').service('worker').wake();
+    await until(() => rounds.mock.calls.length > asked, 'a round of the worker');
   }
+  rounds.mockRestore();
   expect(unreadableLines()).toHaveLength(1);
   expect(await remoteName()).toBe('After removing the old key');
   await until(() => alerts().length > 0, 'the credentials alert');

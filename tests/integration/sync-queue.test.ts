@@ -10,6 +10,7 @@ import {
   remoteOf,
   setPluginConfig,
   stateOf,
+  until,
   writes,
 } from '../helpers/sync';
 
@@ -79,7 +80,8 @@ test('100 quick updates of an entry without draft & publish are at most 2 pushes
 
 test('a 429 storm pauses the whole queue, and everything still syncs', async () => {
   const { strapi, emulator } = app;
-  emulator.configure({ rateLimit: { rate: 4, burst: 2 } });
+  // Four calls at once, then four a second: 12 creates meet the limit a few times over.
+  emulator.configure({ rateLimit: { rate: 4, burst: 4 } });
   try {
     const pausesBefore = (await app.sync().status()).rateLimit.pauses;
     const places = [];
@@ -108,27 +110,30 @@ test('a 429 storm pauses the whole queue, and everything still syncs', async () 
   }
 });
 
-test('a save does not wait for the remote: a publish returns before a slow remote answers', async () => {
+test('a save does not wait for the remote: a publish returns while its push is held unanswered', async () => {
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Slow 0' });
   await app.sync().idle();
-  emulator.setFaults({ rules: [{ kind: 'latency', latencyMs: 2000, pathPrefix: '/v3.0/' }] });
+  // The remote holds the pinpoint calls unanswered until the test lets them go: an order, not a
+  // speed (no latency to outlast three saves on a loaded machine).
+  emulator.setFaults({ rules: [{ kind: 'hold', pathPrefix: '/v3.0/pinpoints' }] });
   try {
     const since = mark(emulator);
     await docs(strapi, PLACE).update({ documentId: place.documentId, data: { title: 'Slow 1' } });
     await docs(strapi, PLACE).publish({ documentId: place.documentId });
     const created = await createPlace(strapi, { title: 'Slow new' });
-    // An order, not a speed: the emulator logs a call once it has answered it, so a save that
-    // waited for its push would find that answer logged already. (No wall-clock bound: a loaded
-    // machine may take a second or more over three saves, not the 2 s of an answer; the sync's
-    // request timeout, 5 s in tests, bounds the latency.)
+    // Both pushes reached the remote and wait for its answer; the saves have returned.
+    await until(() => emulator.held() === 2, 'both pushes to reach the remote');
     expect(writes(emulator, since)).toEqual([]);
+    emulator.clearFaults();
+    emulator.release();
     await app.sync().idle();
     expect(writes(emulator, since).length).toBe(2);
     expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({ name: 'Slow 1' });
     expect(await remoteOf(app, PLACE, created.documentId)).toMatchObject({ name: 'Slow new' });
   } finally {
     emulator.clearFaults();
+    emulator.release();
   }
 });
 
