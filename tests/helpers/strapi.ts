@@ -72,16 +72,19 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 
   const logs: string[] = [];
+  const restoreListeners = host()?.processListeners();
   const strapi = await loadStrapi({
     createStrapi: await loadCreateStrapi(),
     appDir,
     serveAdminPanel: options.serveAdminPanel,
     onLog: (line) => logs.push(line),
+  }).catch((err: unknown) => {
+    restoreListeners?.();
+    throw err;
   });
-  const worker = host();
-  if (worker) {
+  if (restoreListeners) {
     const destroy = strapi.destroy.bind(strapi);
-    strapi.destroy = () => worker.keepProcessListeners(destroy);
+    strapi.destroy = () => destroy().finally(restoreListeners);
   }
   const sync = () => strapi.plugin('location-content').service('sync');
   const url = options.http ? await listenLocally(strapi) : undefined;
