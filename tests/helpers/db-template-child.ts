@@ -6,24 +6,22 @@
  * does not declare (the plugin creates its own at each boot). What is left is the database
  * Strapi's schema sync would leave on an empty one, before any bootstrap.
  *
- *   APP_DIR=... DATABASE_CLIENT=sqlite DATABASE_FILENAME=... node tests/helpers/db-template-child.js
+ *   APP_DIR=... DATABASE_CLIENT=sqlite DATABASE_FILENAME=... node tests/helpers/node.js db-template-child
  *
- * Plain Node: Strapi does not boot under tsx.
+ * This file is compiled by tsx (node.js), Strapi is not (it does not boot under tsx): Strapi is
+ * loaded by plain Node's require, beside the app, as in strapi-child.ts.
  */
-const APP_DIR = process.env.APP_DIR;
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { loadStrapi } from './boot';
+
 // What Strapi reads to tell a schema it made (and the migrations it ran) from a new database.
 const KEEP = new Set(['strapi_database_schema', 'strapi_migrations', 'strapi_migrations_internal']);
 
-async function main() {
-  const { createStrapi } = require('@strapi/strapi');
-  const strapi = await createStrapi({
-    appDir: APP_DIR,
-    distDir: APP_DIR,
-    autoReload: false,
-    serveAdminPanel: false,
-  }).load();
-  const db = strapi.db;
-  const client = db.dialect.client;
+async function emptyToSchema(strapi: Core.Strapi) {
+  const { db } = strapi;
+  const { client } = db.dialect;
   if (client !== 'sqlite' && client !== 'postgres') throw new Error(`db-template: ${client}`);
   const declared = new Set(
     db.schema.schema.tables.flatMap((t) => (t.indexes ?? []).map((index) => index.name))
@@ -52,10 +50,22 @@ async function main() {
     // One self-contained file to copy (the app turns WAL on again at its first connection).
     await knex.raw('PRAGMA journal_mode = DELETE');
   }
+}
+
+async function main(appDir: string) {
+  const { createStrapi } = createRequire(path.join(appDir, 'package.json'))('@strapi/strapi');
+  // The sync is off (db-template.ts): no walk to wait for.
+  const strapi = await loadStrapi({ createStrapi, appDir, linkWalkMs: false });
+  await emptyToSchema(strapi);
   await strapi.destroy();
 }
 
-main().then(
+const APP_DIR = process.env.APP_DIR;
+if (!APP_DIR) {
+  process.stderr.write('db-template-child: APP_DIR names the app to boot\n');
+  process.exit(2);
+}
+main(APP_DIR).then(
   () => process.exit(0),
   (err) => {
     process.stderr.write(`db-template: ${err?.stack ?? err}\n`);
