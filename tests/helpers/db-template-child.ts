@@ -1,10 +1,11 @@
 /**
  * Makes a template database of tests/helpers/db-template.ts: boots Strapi once on APP_DIR (the
- * env names the database: SQLite or PostgreSQL), so that Strapi creates its schema, then
- * takes back everything that boot wrote besides the schema: every row (the schema's own record and
- * the migrations run excepted), with ids counting from 1 again, and every index Strapi's schema
- * does not declare (the plugin creates its own at each boot). What is left is the database
- * Strapi's schema sync would leave on an empty one, before any bootstrap.
+ * env names the database: SQLite or PostgreSQL), sync off, so that Strapi creates its schema and
+ * its first boot's rows (the admin's roles and their permissions, the default locale and API
+ * tokens, the stored content-manager configurations), then takes back what the plugin wrote: the
+ * rows of its tables, with ids counting from 1 again, and every index Strapi's schema does not
+ * declare (the plugin creates its own at each boot). A test app on it skips Strapi's first-boot
+ * setup and meets a plugin on an empty database, as it would once the admin is set up.
  *
  *   APP_DIR=... DATABASE_CLIENT=sqlite DATABASE_FILENAME=... node tests/helpers/node.js db-template-child
  *
@@ -16,10 +17,19 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { loadStrapi } from './boot';
 
-// What Strapi reads to tell a schema it made (and the migrations it ran) from a new database.
-const KEEP = new Set(['strapi_database_schema', 'strapi_migrations', 'strapi_migrations_internal']);
+/** The tables of the plugin's content types, their join tables included. */
+function pluginTables(strapi: Core.Strapi): string[] {
+  const names = new Set<string>();
+  for (const [uid, meta] of strapi.db.metadata) {
+    if (!uid.startsWith('plugin::location-content.')) continue;
+    names.add(meta.tableName);
+    for (const attribute of Object.values(meta.attributes))
+      if ('joinTable' in attribute && attribute.joinTable) names.add(attribute.joinTable.name);
+  }
+  return [...names];
+}
 
-async function emptyToSchema(strapi: Core.Strapi) {
+async function takeBackPluginRows(strapi: Core.Strapi) {
   const { db } = strapi;
   const { client } = db.dialect;
   if (client !== 'sqlite' && client !== 'postgres') throw new Error(`db-template: ${client}`);
@@ -34,7 +44,7 @@ async function emptyToSchema(strapi: Core.Strapi) {
       await knex.raw('DROP INDEX IF EXISTS ??', [index.name]);
     }
   }
-  const emptied = found.tables.map((t) => t.name).filter((name) => !KEEP.has(name));
+  const emptied = pluginTables(strapi);
   // Row ids start at 1 again, as in a new database.
   if (client === 'postgres') {
     await knex.raw(
@@ -45,7 +55,7 @@ async function emptyToSchema(strapi: Core.Strapi) {
     await knex.raw('PRAGMA foreign_keys = OFF');
     for (const name of emptied) await knex(name).del();
     const sequence = await knex('sqlite_master').where({ name: 'sqlite_sequence' }).first();
-    if (sequence) await knex('sqlite_sequence').del();
+    if (sequence) await knex('sqlite_sequence').whereIn('name', emptied).del();
     await knex.raw('VACUUM');
     // One self-contained file to copy (the app turns WAL on again at its first connection).
     await knex.raw('PRAGMA journal_mode = DELETE');
@@ -56,7 +66,7 @@ async function main(appDir: string) {
   const { createStrapi } = createRequire(path.join(appDir, 'package.json'))('@strapi/strapi');
   // The sync is off (db-template.ts): no walk to wait for.
   const strapi = await loadStrapi({ createStrapi, appDir, linkWalkMs: false });
-  await emptyToSchema(strapi);
+  await takeBackPluginRows(strapi);
   await strapi.destroy();
 }
 
