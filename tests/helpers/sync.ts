@@ -1,4 +1,4 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import type { EmulatorHandle } from '../../emulator/src';
 import type { EntryState } from '../../shared/contracts/sync';
 import type { TestApp } from './strapi';
@@ -8,7 +8,7 @@ export const HAPPENING = 'api::happening.happening';
 export const ICON = 'api::icon.icon';
 export const TOUR = 'api::tour.tour';
 
-export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid as any) as any;
+export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid as UID.ContentType);
 
 /** The sync state of one entry (locale: default locale of a localized type when omitted). */
 export const stateOf = (app: TestApp, contentType: string, documentId: string, locale?: string) =>

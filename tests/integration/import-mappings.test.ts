@@ -109,15 +109,17 @@ const stand = async (remoteId: number) => {
   const [state] = await app.strapi.db
     .query('plugin::location-content.sync-state')
     .findMany({ where: { contentType: STAND, remoteId } });
-  return docs(app.strapi, STAND).findOne({
+  const entry = await docs(app.strapi, STAND).findOne({
     documentId: state.entryDocumentId,
     status: 'draft',
     populate: { location: true, labels: true, photo: true },
   });
+  if (!entry) throw new Error(`no stand is linked to remote ${remoteId}`);
+  return entry;
 };
 
 const labels = async () =>
-  (await docs(app.strapi, LABEL).findMany({ fields: ['name'] })).map((l: Label) => l.name).sort();
+  (await docs(app.strapi, LABEL).findMany({ fields: ['name'] })).map((l) => l.name).sort();
 
 test('the dry run names every content type mapped to a resource and the one it would take', async () => {
   const before = mark(app.emulator);

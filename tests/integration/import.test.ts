@@ -158,6 +158,7 @@ const entryOf = async (uid: string, remoteId: number, status: 'draft' | 'publish
     ...(uid === ICON ? {} : { status }),
     populate,
   });
+  if (!entry) throw new Error(`no ${uid} entry is linked to remote ${remoteId}`);
   return { entry, state: states[0] };
 };
 
