@@ -273,7 +273,7 @@ test('a failed entry: its error in the side panel, fixed and pushed', async () =
     .sync()
     .stateOf({ contentType: 'api::place.place', documentId: brokenId, locale: 'en' });
   expect(state).toMatchObject({ status: 'synced', lastError: null, queued: false });
-  expect(app.emulator.state().pinpoints.find((p) => p.id === state.remoteId)).toMatchObject({
+  expect(app.emulator.state().pinpoints.find((p) => p.id === state?.remoteId)).toMatchObject({
     name: 'Hidden courtyard',
     latitude: 48.8606,
     longitude: 2.3376,

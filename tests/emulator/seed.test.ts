@@ -22,7 +22,7 @@ test('seed creates many objects at once, in process and through the control rout
     body: JSON.stringify([{ name: 'A' }, { name: 'B' }]),
   });
   expect(res.status).toBe(201);
-  expect(((await res.json()) as any).ids).toHaveLength(2);
+  expect(((await res.json()) as { ids: number[] }).ids).toHaveLength(2);
   expect(emu.state().pinpoints).toHaveLength(2000);
   expect(emu.state().lists.map((l) => l.name)).toEqual(['A', 'B']);
   // Not an array: a clear 400.
@@ -48,5 +48,5 @@ test('coordinateDecimals rounds stored coordinates; null keeps them as sent', ()
   const byId = new Map(emu.state().pinpoints.map((p) => [p.id, p]));
   expect(byId.get(rounded)).toMatchObject({ latitude: 47.21837, longitude: -1.55362 });
   expect(byId.get(kept)).toMatchObject({ latitude: 47.2183712, longitude: -1.5536208 });
-  expect(() => emu.configure({ coordinateDecimals: 20 } as any)).toThrow(/coordinateDecimals/);
+  expect(() => emu.configure({ coordinateDecimals: 20 })).toThrow(/coordinateDecimals/);
 });

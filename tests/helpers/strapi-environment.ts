@@ -9,7 +9,7 @@
  * Strapi then lives in the worker's realm, not the sandbox's: it reads the worker's process.env
  * (the sandbox's process.env is made the same object, restored when the file ends) and the
  * worker's globalThis (`strapiGlobal()` in strapi.ts), and its destroy() removes every listener
- * of the worker's process, jest's IPC included (`keepProcessListeners`). A Date or an Error a test
+ * of the worker's process, jest's IPC included (`processListeners`). A Date or an Error a test
  * hands Strapi must pass its `instanceof` checks (knex binds a Date, the plugin reads an error's
  * message): the sandbox gets the worker's constructors, as jest's own environment does for Buffer.
  */
@@ -26,8 +26,12 @@ export interface StrapiHost {
   global: typeof globalThis;
   /** forgets the modules outside node_modules, so that the next boot evaluates them anew */
   forgetAppModules(): void;
-  /** runs `fn`, then gives the worker's process back any listener it removed */
-  keepProcessListeners<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * The worker's process listeners now; calling the answer puts back exactly those, as before a
+   * boot: Strapi's destroy() removes them all, jest's IPC included, and keeps its own SIGTERM and
+   * SIGINT (added by createStrapi) if restored with them, one pair and one dead Strapi per boot.
+   */
+  processListeners(): () => void;
 }
 
 const hostRequire = createRequire(path.join(ROOT, 'package.json'));
@@ -44,17 +48,19 @@ const host: StrapiHost = {
     const limiter = Object.keys(hostRequire.cache).find((file) => file.endsWith(LIMITER_STORE));
     if (limiter) (hostRequire.cache[limiter]!.exports as { cleanAll(): void }).cleanAll();
   },
-  async keepProcessListeners(fn) {
-    const before = process.eventNames().map((name) => [name, process.rawListeners(name)] as const);
-    try {
-      return await fn();
-    } finally {
-      for (const [name, listeners] of before) {
+  processListeners() {
+    const before = new Map(process.eventNames().map((name) => [name, process.rawListeners(name)]));
+    return () => {
+      for (const name of new Set([...before.keys(), ...process.eventNames()])) {
+        const kept = before.get(name) ?? [];
+        for (const listener of process.rawListeners(name))
+          if (!kept.includes(listener))
+            process.removeListener(name, listener as (...args: unknown[]) => void);
         const now = process.rawListeners(name);
-        for (const listener of listeners)
+        for (const listener of kept)
           if (!now.includes(listener)) process.on(name, listener as (...args: unknown[]) => void);
       }
-    }
+    };
   },
 };
 

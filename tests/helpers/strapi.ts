@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { Services } from '../../server/src/utils';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/src';
 import { appEnv, makeAppDir, removeDir, type PlaygroundConfig } from './app-dir';
 import { listenLocally, loadStrapi } from './boot';
@@ -13,8 +14,8 @@ export interface TestApp {
   /** http://127.0.0.1:PORT when started with `http: true` */
   url?: string;
   logs: string[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed as SyncService, ~60 test lines read members it does not declare
-  sync(): any;
+  /** the plugin's sync service as its typed getter answers it (the contract, then what the factory adds) */
+  sync(): Services['sync'];
   stop(): Promise<void>;
 }
 
@@ -72,18 +73,21 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   };
 
   const logs: string[] = [];
+  const restoreListeners = host()?.processListeners();
   const strapi = await loadStrapi({
     createStrapi: await loadCreateStrapi(),
     appDir,
     serveAdminPanel: options.serveAdminPanel,
     onLog: (line) => logs.push(line),
+  }).catch((err: unknown) => {
+    restoreListeners?.();
+    throw err;
   });
-  const worker = host();
-  if (worker) {
+  if (restoreListeners) {
     const destroy = strapi.destroy.bind(strapi);
-    strapi.destroy = () => worker.keepProcessListeners(destroy);
+    strapi.destroy = () => destroy().finally(restoreListeners);
   }
-  const sync = () => strapi.plugin('location-content').service('sync');
+  const sync = () => strapi.plugin('location-content').service('sync') as Services['sync'];
   const url = options.http ? await listenLocally(strapi) : undefined;
 
   return {

@@ -1,5 +1,6 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import type { EmulatorHandle } from '../../emulator/src';
+import type { EntryState } from '../../shared/contracts/sync';
 import type { TestApp } from './strapi';
 
 export const PLACE = 'api::place.place';
@@ -7,11 +8,39 @@ export const HAPPENING = 'api::happening.happening';
 export const ICON = 'api::icon.icon';
 export const TOUR = 'api::tour.tour';
 
-export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid as any) as any;
+export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid as UID.ContentType);
 
 /** The sync state of one entry (locale: default locale of a localized type when omitted). */
 export const stateOf = (app: TestApp, contentType: string, documentId: string, locale?: string) =>
   app.sync().stateOf({ contentType, documentId, locale });
+
+/** The sync state of an entry that has one: the test fails here, naming the entry, when it has none. */
+export async function stateIn(
+  app: TestApp,
+  contentType: string,
+  documentId: string,
+  locale?: string
+): Promise<EntryState> {
+  const s = await stateOf(app, contentType, documentId, locale);
+  if (!s)
+    throw new Error(`no sync state for ${contentType} ${documentId}${locale ? ` ${locale}` : ''}`);
+  return s;
+}
+
+/** The remote id of an entry that has one: the test fails here, naming the entry, when it has none. */
+export async function remoteIdOf(
+  app: TestApp,
+  contentType: string,
+  documentId: string,
+  locale?: string
+): Promise<number> {
+  const { remoteId, status } = await stateIn(app, contentType, documentId, locale);
+  if (remoteId == null)
+    throw new Error(
+      `no remote id for ${contentType} ${documentId}${locale ? ` ${locale}` : ''} (${status})`
+    );
+  return remoteId;
+}
 
 /** The remote object the plugin holds for an entry, or undefined. */
 export async function remoteOf(

@@ -102,6 +102,6 @@ test('a walk runs in the background, then a proposal and a confirmation link an 
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.proposal.applied).toBe(1);
   expect(
-    (await app.sync().stateOf({ contentType: PLACE, documentId: place.documentId })).remoteId
+    (await app.sync().stateOf({ contentType: PLACE, documentId: place.documentId }))?.remoteId
   ).toBe(remoteId);
 });

@@ -91,10 +91,13 @@ test('a restart mid-import resumes the job, and each object is imported exactly 
   await app.sync().import({ locale: 'en' });
   // Stopped part of the way through the pinpoints: categories done, the rest to come.
   const cut = await until(
-    async () => ((await app!.sync().importProgress())?.byResource.pinpoint.done ?? 0) >= 40,
+    async () => {
+      const progress = await app!.sync().importProgress();
+      return (progress?.byResource.pinpoint.done ?? 0) >= 40 ? progress : null;
+    },
     'part of the pinpoints to be imported',
     120_000
-  ).then(() => app!.sync().importProgress());
+  );
   expect(cut.state).toBe('running');
   expect(cut.counts.done).toBeLessThan(TOTAL);
   const stopped = app;

@@ -14,6 +14,7 @@ import {
   TOUR,
   until,
   writes,
+  remoteIdOf,
 } from '../helpers/sync';
 
 /**
@@ -116,7 +117,7 @@ beforeAll(async () => {
   // An entry of the editors' own, pushed: its object is owned, never imported.
   const own = await createPlace(app.strapi, { title: 'Our cafe', geo: { lat: 47.3, lng: -1.5 } });
   await until(async () => (await stateOf(app, PLACE, own.documentId))?.status === 'synced');
-  ids.own = (await stateOf(app, PLACE, own.documentId)).remoteId;
+  ids.own = await remoteIdOf(app, PLACE, own.documentId);
   await app.sync().inventory();
 });
 
@@ -157,6 +158,7 @@ const entryOf = async (uid: string, remoteId: number, status: 'draft' | 'publish
     ...(uid === ICON ? {} : { status }),
     populate,
   });
+  if (!entry) throw new Error(`no ${uid} entry is linked to remote ${remoteId}`);
   return { entry, state: states[0] };
 };
 

@@ -1,6 +1,6 @@
 jest.setTimeout(180_000);
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
-import { makeAppDir, removeDir, startApp, type TestApp } from '../helpers/strapi';
+import { makeAppDir, removeDir, startApp, strapiGlobal, type TestApp } from '../helpers/strapi';
 import { PLACE, docs, mark, stateOf, until } from '../helpers/sync';
 
 /**
@@ -27,6 +27,12 @@ const gets = (emulator: EmulatorHandle, since: number) =>
 
 const progressOf = async (app: TestApp) => (await app.sync().status()).inventory;
 
+/** The jest worker's own process (the sandbox's is a copy), which the apps' Strapi listens on. */
+const signalListeners = () => {
+  const worker = strapiGlobal().process as NodeJS.Process;
+  return { SIGTERM: worker.listenerCount('SIGTERM'), SIGINT: worker.listenerCount('SIGINT') };
+};
+
 const walked = (app: TestApp) =>
   until(async () => {
     const p = await progressOf(app);
@@ -38,8 +44,10 @@ describe('the linked account is walked once', () => {
   let second: EmulatorHandle;
   let appDir: string;
   let app: TestApp | undefined;
+  let listeners: ReturnType<typeof signalListeners>;
 
   beforeAll(async () => {
+    listeners = signalListeners();
     first = await seededEmulator(45, 'First');
     second = await seededEmulator(3, 'Second');
     appDir = await makeAppDir();
@@ -48,6 +56,9 @@ describe('the linked account is walked once', () => {
   afterEach(async () => {
     await app?.stop();
     app = undefined;
+    // The harness's: each boot adds Strapi's SIGTERM and SIGINT; a stop that kept them would pile
+    // up a pair (and the dead Strapi they hold) per boot in the worker, past Node's warning at 10.
+    expect(signalListeners()).toEqual(listeners);
   });
 
   afterAll(async () => {

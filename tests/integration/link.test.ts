@@ -2,7 +2,16 @@ jest.setTimeout(180_000);
 import type { LinkProposal } from '../../shared/contracts/inventory';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createHappening, createIcon, createPlace, createTour } from '../helpers/content';
-import { HAPPENING, ICON, mark, PLACE, setPluginConfig, stateOf, TOUR } from '../helpers/sync';
+import {
+  HAPPENING,
+  ICON,
+  mark,
+  PLACE,
+  setPluginConfig,
+  stateOf,
+  TOUR,
+  remoteIdOf,
+} from '../helpers/sync';
 
 /** Onboarding an account that already has content: entries linked to the objects already there. */
 
@@ -132,7 +141,7 @@ test('proposes links by what identifies each object, and confirming updates them
   const castleKey = `${PLACE}|${castleEntry.documentId}|${proposal.ambiguous[0].locale}`;
   const done = await app.sync().link({ dryRun: false, choices: { [castleKey]: castle1 } });
   expect(done.applied).toBe(7);
-  expect((await stateOf(app, PLACE, hallEntry.documentId)).remoteId).toBe(hall);
+  expect(await remoteIdOf(app, PLACE, hallEntry.documentId)).toBe(hall);
 
   expect((await app.sync().status()).inventory.unowned).toBe(3);
   // An object owned by an entry is never proposed again.

@@ -7,7 +7,7 @@ jest.setTimeout(180_000);
 import type { EmulatorHandle, RequestLogEntry } from '../../emulator/src';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
-import { mark, PLACE, remoteCall, stateOf, until } from '../helpers/sync';
+import { mark, PLACE, remoteCall, stateOf, until, stateIn } from '../helpers/sync';
 
 const SEEDED = 200;
 const PAGE = 20;
@@ -105,7 +105,7 @@ describe.each(['offset', 'cursor'] as const)(
       expect(gets.length).toBeLessThanOrEqual(3);
       expect(gets[0].path).not.toBe('/v3.0/pinpoints');
       expect(calls.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual([
-        `/v3.0/pinpoints/${state.remoteId}`,
+        `/v3.0/pinpoints/${state?.remoteId}`,
       ]);
       expect(app.logs.some((l) => l.includes('has no recorded answer'))).toBe(true);
     });
@@ -198,7 +198,7 @@ describe.each(['offset', 'cursor'] as const)(
 
       const twins = emulator.state().pinpoints.filter((p) => p.name === 'Twin');
       expect(twins).toHaveLength(2);
-      const state = await stateOf(app, PLACE, place.documentId);
+      const state = await stateIn(app, PLACE, place.documentId);
       // The newest match is the one this create made; the old one stays free.
       expect(state).toMatchObject({ status: 'synced' });
       expect(state.remoteId).not.toBe(old);

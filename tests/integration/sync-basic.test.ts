@@ -40,7 +40,7 @@ test('a published place becomes a pinpoint with its fields, media and category',
   const s = await state('api::place.place', place.documentId);
   expect(s).toMatchObject({ status: 'synced', queued: false, lastError: null });
   const remote = emulator.state();
-  const pinpoint = remote.pinpoints.find((p) => p.id === s.remoteId)!;
+  const pinpoint = remote.pinpoints.find((p) => p.id === s?.remoteId)!;
   const category = remote.categories[0];
   expect(remote.categories).toHaveLength(1);
   expect(category.name).toBe('Museum');
@@ -54,8 +54,8 @@ test('a published place becomes a pinpoint with its fields, media and category',
     category: category.id,
   });
   expect(pinpoint.description).toContain('&lt;b&gt;big&lt;/b&gt;');
-  expect(s.mediaUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-  const media = await fetch(s.mediaUrl!);
+  expect(s?.mediaUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+  const media = await fetch(s!.mediaUrl!);
   expect(media.headers.get('content-type')).toBe('image/png');
   expect(Buffer.from(await media.arrayBuffer()).equals(bytes)).toBe(true);
 });

@@ -14,6 +14,8 @@ import {
   until,
   uploadNoise,
   writes,
+  stateIn,
+  remoteIdOf,
 } from '../helpers/sync';
 
 /** Bad entries and remote refusals: failed with a reason an editor can act on, the rest syncs. */
@@ -119,7 +121,7 @@ test('a permanent refusal stops at once and waits; retryFailed sends it again', 
   const since = mark(emulator);
   const place = await createPlace(strapi, { title: 'Refused' });
   await app.sync().idle();
-  const s = await stateOf(app, PLACE, place.documentId);
+  const s = await stateIn(app, PLACE, place.documentId);
   expect(s).toMatchObject({ status: 'failed', remoteId: null, attempts: 1, queued: false });
   expect(s.lastError).toMatch(/name: Ensure this field has no more than 5 characters/);
   expect(writes(emulator, since)).toHaveLength(1);
@@ -138,7 +140,7 @@ test('retryable errors back off and give up after maxAttempts with the reason; r
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Flaky 0' });
   await app.sync().idle();
-  const { remoteId } = await stateOf(app, PLACE, place.documentId);
+  const remoteId = await remoteIdOf(app, PLACE, place.documentId);
   emulator.setFaults({
     rules: [
       { kind: 'status', status: 503, method: 'PUT', pathPrefix: `/v3.0/pinpoints/${remoteId}` },
@@ -149,7 +151,7 @@ test('retryable errors back off and give up after maxAttempts with the reason; r
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
 
   await until(
-    async () => (await stateOf(app, PLACE, place.documentId)).attempts >= 2,
+    async () => (await stateIn(app, PLACE, place.documentId)).attempts >= 2,
     'a second attempt'
   );
   expect(await stateOf(app, PLACE, place.documentId)).toMatchObject({
@@ -157,10 +159,10 @@ test('retryable errors back off and give up after maxAttempts with the reason; r
     queued: true,
   });
   await until(
-    async () => (await stateOf(app, PLACE, place.documentId)).status === 'failed',
+    async () => (await stateIn(app, PLACE, place.documentId)).status === 'failed',
     'giving up'
   );
-  const s = await stateOf(app, PLACE, place.documentId);
+  const s = await stateIn(app, PLACE, place.documentId);
   expect(s.lastError).toMatch(/^Gave up after 4 attempts: .*503/);
   expect(s.queued).toBe(false);
   expect(writes(emulator, since).filter((r) => r.method === 'PUT')).toHaveLength(4);
@@ -208,14 +210,14 @@ test('membership errors of the remote are recorded on the list, and tried again 
   const a = await createPlace(strapi, { title: 'Member A', geo: { lat: 5, lng: 5 } });
   const b = await createPlace(strapi, { title: 'Member B', geo: { lat: 6, lng: 6 } });
   await app.sync().idle();
-  const aId = (await stateOf(app, PLACE, a.documentId)).remoteId;
-  const bId = (await stateOf(app, PLACE, b.documentId)).remoteId;
+  const aId = await remoteIdOf(app, PLACE, a.documentId);
+  const bId = await remoteIdOf(app, PLACE, b.documentId);
   // Someone deletes pinpoint A on the remote, behind the plugin's back.
   expect((await remoteCall(emulator, 'DELETE', `/v3.0/pinpoints/${aId}`)).status).toBe(204);
 
   const tour = await createTour(strapi, { name: 'Members', stops: [a.documentId, b.documentId] });
   await app.sync().idle();
-  const s = await stateOf(app, TOUR, tour.documentId);
+  const s = await stateIn(app, TOUR, tour.documentId);
   expect(s.status).toBe('failed');
   expect(s.lastError).toMatch(/refused part of the list membership.*Not found/);
   expect(s.lastError).toContain(String(aId));
@@ -229,7 +231,7 @@ test('membership errors of the remote are recorded on the list, and tried again 
   await docs(strapi, PLACE).update({ documentId: a.documentId, data: { title: 'Member A again' } });
   await docs(strapi, PLACE).publish({ documentId: a.documentId });
   await app.sync().idle();
-  const aAgain = (await stateOf(app, PLACE, a.documentId)).remoteId;
+  const aAgain = await remoteIdOf(app, PLACE, a.documentId);
   expect(aAgain).not.toBe(aId);
   expect(await stateOf(app, TOUR, tour.documentId)).toMatchObject({
     status: 'synced',

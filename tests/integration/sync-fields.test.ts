@@ -20,6 +20,7 @@ import {
   stateOf,
   TOUR,
   writes,
+  stateIn,
 } from '../helpers/sync';
 
 /** What each field becomes on the remote, under both PUT modes, and what a push costs. */
@@ -154,7 +155,7 @@ test('an unchanged media file is not read again; a push still carries it', async
     type: 'image/png',
     content: expect.any(String),
   });
-  const served = await fetch((await stateOf(app, PLACE, place.documentId)).mediaUrl);
+  const served = await fetch((await stateIn(app, PLACE, place.documentId)).mediaUrl!);
   expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
 });
 

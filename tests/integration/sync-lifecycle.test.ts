@@ -12,6 +12,8 @@ import {
   stateOf,
   TOUR,
   writes,
+  stateIn,
+  remoteIdOf,
 } from '../helpers/sync';
 
 /** The draft & publish, delete and locale rules of the issue, one remote object per (entry, locale). */
@@ -79,8 +81,8 @@ test('unpublish and delete remove events and lists too', async () => {
   });
   const tour = await createTour(strapi, { name: 'Loop', stops: [place.documentId] });
   await app.sync().idle();
-  const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
-  const listId = (await stateOf(app, TOUR, tour.documentId)).remoteId;
+  const eventId = await remoteIdOf(app, HAPPENING, happening.documentId);
+  const listId = await remoteIdOf(app, TOUR, tour.documentId);
   expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
   expect(emulator.state().lists.map((l) => l.id)).toContain(listId);
 
@@ -96,11 +98,11 @@ test('unpublish and delete remove events and lists too', async () => {
 
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
   await app.sync().idle();
-  const again = await stateOf(app, TOUR, tour.documentId);
+  const again = await stateIn(app, TOUR, tour.documentId);
   expect(again).toMatchObject({ status: 'synced' });
   expect(again.remoteId).not.toBe(listId);
   expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([
-    (await stateOf(app, PLACE, place.documentId)).remoteId,
+    await remoteIdOf(app, PLACE, place.documentId),
   ]);
 
   await docs(strapi, TOUR).delete({ documentId: tour.documentId });
@@ -113,7 +115,7 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Bridge', keywords: ['river'] });
   await app.sync().idle();
-  const en = await stateOf(app, PLACE, place.documentId, 'en');
+  const en = await stateIn(app, PLACE, place.documentId, 'en');
   expect(en).toMatchObject({ status: 'synced', locale: 'en' });
 
   // Creating the fr localization (a draft) changes nothing remote; publishing it creates a second pinpoint.
@@ -127,7 +129,7 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
   expect(writes(emulator, since)).toEqual([]);
   await docs(strapi, PLACE).publish({ documentId: place.documentId, locale: 'fr' });
   await app.sync().idle();
-  const fr = await stateOf(app, PLACE, place.documentId, 'fr');
+  const fr = await stateIn(app, PLACE, place.documentId, 'fr');
   expect(fr).toMatchObject({ status: 'synced', locale: 'fr' });
   expect(fr.remoteId).not.toBe(en.remoteId);
   expect(await remoteOf(app, PLACE, place.documentId, 'fr')).toMatchObject({
@@ -149,7 +151,7 @@ test('each locale is its own pinpoint: publish, unpublish and delete per locale,
 
   await docs(strapi, PLACE).publish({ documentId: place.documentId, locale: 'fr' });
   await app.sync().idle();
-  const fr2 = await stateOf(app, PLACE, place.documentId, 'fr');
+  const fr2 = await stateIn(app, PLACE, place.documentId, 'fr');
   expect(fr2.status).toBe('synced');
 
   await docs(strapi, PLACE).delete({ documentId: place.documentId, locale: '*' });
@@ -165,7 +167,7 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   const { strapi, emulator } = app;
   const icon = await createIcon(strapi, 'Fountain');
   await app.sync().idle();
-  const s = await stateOf(app, ICON, icon.documentId);
+  const s = await stateIn(app, ICON, icon.documentId);
   expect(s).toMatchObject({ status: 'synced', resource: 'category' });
   expect(await remoteOf(app, ICON, icon.documentId)).toMatchObject({ name: 'Fountain' });
 
@@ -189,7 +191,7 @@ test('without draft & publish (Icon) create and update push; delete orphans the 
   await app.sync().idle();
   // The contract has no category delete: nothing is attempted, the state says why.
   expect(writes(emulator, since).filter((r) => r.path.startsWith('/v3.0/categories'))).toEqual([]);
-  const orphan = await stateOf(app, ICON, icon.documentId);
+  const orphan = await stateIn(app, ICON, icon.documentId);
   expect(orphan).toMatchObject({ status: 'orphaned', remoteId: s.remoteId });
   expect(orphan.lastError).toMatch(/no delete for categories/);
   const report: SyncStatusReport = await app.sync().status();

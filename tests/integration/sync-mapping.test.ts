@@ -3,7 +3,17 @@ import type { Entry, Mapping } from '../../server/src/config/types';
 import type { MappingView } from '../../shared/contracts/mappings';
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace, createTour } from '../helpers/content';
-import { docs, HAPPENING, ICON, PLACE, remoteOf, stateOf, TOUR } from '../helpers/sync';
+import {
+  docs,
+  HAPPENING,
+  ICON,
+  PLACE,
+  remoteOf,
+  stateOf,
+  TOUR,
+  stateIn,
+  remoteIdOf,
+} from '../helpers/sync';
 
 /**
  * The general case of the mapping, with a config other than the playground's: coordinates from
@@ -127,7 +137,7 @@ test('event dates from a JSON array, sent in ms UTC; tags read through the mappe
   const event = await remoteOf(app, HAPPENING, happening.documentId);
   expect(event).toMatchObject({
     name: 'Concert',
-    pinpoint: (await stateOf(app, PLACE, place.documentId)).remoteId,
+    pinpoint: await remoteIdOf(app, PLACE, place.documentId),
     tags: ['Hall'],
     dates: [
       { start: '2026-12-31T21:00:00.000Z', end: '2027-01-01T00:30:00.500Z' },
@@ -162,8 +172,8 @@ test('a transform returning null keeps the entry off the remote, and takes it of
   await app.sync().idle();
   expect(await stateOf(app, PLACE, hidden.documentId)).toBeNull();
   expect(emulator.state().pinpoints.find((p) => p.name === 'PRIVATE garden')).toBeUndefined();
-  const pinpointId = (await stateOf(app, PLACE, shown.documentId)).remoteId;
-  const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
+  const pinpointId = await remoteIdOf(app, PLACE, shown.documentId);
+  const eventId = await remoteIdOf(app, HAPPENING, happening.documentId);
 
   await docs(strapi, PLACE).update({
     documentId: shown.documentId,
@@ -186,7 +196,7 @@ test('a transform returning null keeps the entry off the remote, and takes it of
   });
   await docs(strapi, PLACE).publish({ documentId: shown.documentId });
   await app.sync().idle();
-  const back = (await stateOf(app, PLACE, shown.documentId)).remoteId;
+  const back = await remoteIdOf(app, PLACE, shown.documentId);
   expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
     name: 'Tea',
     pinpoint: back,
@@ -197,7 +207,7 @@ test('a transform that throws fails the entry with its message', async () => {
   const { strapi } = app;
   const place = await createPlace(strapi, { title: 'BOOM' });
   await app.sync().idle();
-  const s = await stateOf(app, PLACE, place.documentId);
+  const s = await stateIn(app, PLACE, place.documentId);
   expect(s.status).toBe('failed');
   expect(s.lastError).toMatch(/transform failed: no place may be called BOOM/);
 });

@@ -9,6 +9,7 @@ import {
   PLACE,
   remoteOf,
   setPluginConfig,
+  remoteIdOf,
   stateOf,
   until,
   writes,
@@ -36,7 +37,7 @@ test('100 quick publishes of one place are at most 2 pushes, and the last one wi
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Counter 0' });
   await app.sync().idle();
-  const { remoteId } = await stateOf(app, PLACE, place.documentId);
+  const remoteId = await remoteIdOf(app, PLACE, place.documentId);
 
   const since = mark(emulator);
   for (let i = 1; i <= 100; i++) {

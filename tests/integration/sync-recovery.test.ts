@@ -15,6 +15,8 @@ import {
   stateOf,
   TOUR,
   until,
+  stateIn,
+  remoteIdOf,
 } from '../helpers/sync';
 import { kind } from '../helpers/test-db';
 
@@ -47,7 +49,7 @@ import { kind } from '../helpers/test-db';
       await createPlace(strapi, { title: `Filler ${i}`, geo: { lat: i, lng: i } });
     const twin = await createPlace(strapi, { title: 'Twin', geo: { lat: 47.2, lng: -1.55 } });
     await app.sync().idle();
-    const twinId = (await stateOf(app, PLACE, twin.documentId)).remoteId;
+    const twinId = await remoteIdOf(app, PLACE, twin.documentId);
 
     emulator.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/pinpoints' }]);
     const since = mark(emulator);
@@ -56,7 +58,7 @@ import { kind } from '../helpers/test-db';
 
     const twins = emulator.state().pinpoints.filter((p) => p.name === 'Twin');
     expect(twins).toHaveLength(2);
-    const s = await stateOf(app, PLACE, place.documentId);
+    const s = await stateIn(app, PLACE, place.documentId);
     expect(s).toMatchObject({ status: 'synced', lastError: null });
     expect(s.remoteId).not.toBe(twinId);
     expect(twins.map((p) => p.id).sort()).toEqual([twinId, s.remoteId].sort());
@@ -121,7 +123,7 @@ import { kind } from '../helpers/test-db';
       for (const p of [unpublished, deleted]) {
         const s = await until(async () => {
           const st = await stateOf(app, PLACE, p.documentId);
-          return st?.attempts >= 1 ? st : null;
+          return (st?.attempts ?? 0) >= 1 ? st : null;
         }, 'the lost create to be recorded');
         expect(s.remoteId).toBeNull();
       }
@@ -160,7 +162,7 @@ import { kind } from '../helpers/test-db';
       geo: { lat: 48.58, lng: 7.75 },
     });
     await until(
-      async () => (await stateOf(app, PLACE, place.documentId))?.attempts >= 1,
+      async () => ((await stateOf(app, PLACE, place.documentId))?.attempts ?? 0) >= 1,
       'the lost create to be recorded'
     );
     emulator.revokeTokens();
@@ -199,7 +201,7 @@ import { kind } from '../helpers/test-db';
         geo: { lat: 50.63, lng: 3.06 },
       });
       await app.sync().idle();
-      const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
+      const pinpointId = await remoteIdOf(app, PLACE, place.documentId);
       emulator.scriptFaults([{ kind: 'reset-after', method: 'POST', pathPrefix: '/v3.0/events' }]);
       const happening = await createHappening(strapi, {
         title: 'Cancelled show',
@@ -207,7 +209,7 @@ import { kind } from '../helpers/test-db';
         place: place.documentId,
       });
       await until(
-        async () => (await stateOf(app, HAPPENING, happening.documentId))?.attempts >= 1,
+        async () => ((await stateOf(app, HAPPENING, happening.documentId))?.attempts ?? 0) >= 1,
         'the lost create to be recorded'
       );
       expect(emulator.state().events.filter((e) => e.name === 'Cancelled show')).toHaveLength(1);
@@ -228,7 +230,7 @@ import { kind } from '../helpers/test-db';
 
       expect(emulator.state().pinpoints.find((p) => p.id === pinpointId)).toBeUndefined();
       expect(emulator.state().events.filter((e) => e.name === 'Cancelled show')).toEqual([]);
-      const s = await stateOf(app, HAPPENING, happening.documentId);
+      const s = await stateIn(app, HAPPENING, happening.documentId);
       expect(s).toMatchObject({ status: 'failed', remoteId: null });
       expect(s.lastError).toMatch(/pinpoint/);
       const calls = emulator.requests({ since }).filter((r) => r.path.startsWith('/v3.0/events'));
@@ -322,7 +324,7 @@ import { kind } from '../helpers/test-db';
     expect(emulator.state().lists.filter((l) => l.name === 'Stages')).toHaveLength(1);
     expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({ status: 'synced' });
     expect((await remoteOf(app, TOUR, tour.documentId)).members).toEqual([
-      (await stateOf(app, PLACE, place.documentId)).remoteId,
+      await remoteIdOf(app, PLACE, place.documentId),
     ]);
     expect(emulator.faults().script ?? []).toEqual([]);
   });
@@ -401,7 +403,7 @@ describe('a restart', () => {
       });
       app = await startApp({ appDir, emulatorHandle: emulator });
       await until(
-        async () => (await stateOf(app!, ICON, icon.documentId))?.attempts >= 1,
+        async () => ((await stateOf(app!, ICON, icon.documentId))?.attempts ?? 0) >= 1,
         'a failed attempt'
       );
       // The category and the list back off in the outbox; the pinpoint and event wait for them in their state.
@@ -417,7 +419,7 @@ describe('a restart', () => {
       emulator.clearFaults();
       app = await startApp({ appDir, emulatorHandle: emulator });
       await app.sync().idle();
-      const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
+      const categoryId = await remoteIdOf(app, ICON, icon.documentId);
       const pinpoint = await remoteOf(app, PLACE, place.documentId);
       expect(pinpoint).toMatchObject({ name: 'Park', category: categoryId });
       expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
@@ -482,7 +484,7 @@ describe('a restart', () => {
         place: place.documentId,
       });
       await app.sync().idle();
-      const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
+      const eventId = await remoteIdOf(app, HAPPENING, happening.documentId);
       expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
 
       // As an install from before the table: the refs only in the states' JSON.
@@ -502,7 +504,7 @@ describe('a restart', () => {
       await docs(app.strapi, PLACE).unpublish({ documentId: place.documentId });
       await app.sync().idle();
       expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
-      const event = await stateOf(app, HAPPENING, happening.documentId);
+      const event = await stateIn(app, HAPPENING, happening.documentId);
       expect(event.remoteId).toBeNull();
       expect(event.lastError).toMatch(/pinpoint/);
     } finally {

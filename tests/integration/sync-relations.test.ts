@@ -14,6 +14,8 @@ import {
   TOUR,
   until,
   writes,
+  stateIn,
+  remoteIdOf,
 } from '../helpers/sync';
 
 /** Order and relations: category -> pinpoint -> event / list, whatever order editors save in. */
@@ -58,7 +60,7 @@ test('a chain built from the end: list, then event, then pinpoint, then category
   // 3. The pinpoint: the event and the list membership follow it.
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
-  const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
+  const pinpointId = await remoteIdOf(app, PLACE, place.documentId);
   expect(pinpointId).toEqual(expect.any(Number));
   expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
     name: 'Regatta',
@@ -75,7 +77,7 @@ test('a chain built from the end: list, then event, then pinpoint, then category
   });
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
-  const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
+  const categoryId = await remoteIdOf(app, ICON, icon.documentId);
   expect(await remoteOf(app, PLACE, place.documentId)).toMatchObject({
     id: pinpointId,
     category: categoryId,
@@ -120,21 +122,21 @@ test('a pinpoint waits for its category; the event and the list wait for the pin
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
 
   await until(
-    async () => (await stateOf(app, ICON, icon.documentId))?.attempts >= 2,
+    async () => ((await stateOf(app, ICON, icon.documentId))?.attempts ?? 0) >= 2,
     'the category to fail twice'
   );
   await until(
     async () => /Waiting for/.test((await stateOf(app, PLACE, place.documentId))?.lastError ?? ''),
     'the pinpoint to wait'
   );
-  const waiting = await stateOf(app, PLACE, place.documentId);
+  const waiting = await stateIn(app, PLACE, place.documentId);
   expect(waiting).toMatchObject({ status: 'pending', remoteId: null });
   expect(waiting.lastError).toContain(icon.documentId);
   expect(emulator.state().pinpoints.find((p) => p.name === 'Lookout')).toBeUndefined();
 
   emulator.clearFaults();
   await app.sync().idle();
-  const categoryId = (await stateOf(app, ICON, icon.documentId)).remoteId;
+  const categoryId = await remoteIdOf(app, ICON, icon.documentId);
   const pinpoint = await remoteOf(app, PLACE, place.documentId);
   expect(pinpoint).toMatchObject({ name: 'Lookout', category: categoryId });
   expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
@@ -157,8 +159,8 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   });
   await docs(strapi, TOUR).publish({ documentId: tour.documentId });
   await app.sync().idle();
-  const first = await stateOf(app, PLACE, place.documentId);
-  const eventId = (await stateOf(app, HAPPENING, happening.documentId)).remoteId;
+  const first = await stateIn(app, PLACE, place.documentId);
+  const eventId = await remoteIdOf(app, HAPPENING, happening.documentId);
   expect(emulator.state().events.map((e) => e.id)).toContain(eventId);
 
   await docs(strapi, PLACE).unpublish({ documentId: place.documentId });
@@ -166,7 +168,7 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   expect(emulator.state().pinpoints.map((p) => p.id)).not.toContain(first.remoteId);
   expect(emulator.state().events.map((e) => e.id)).not.toContain(eventId);
   // No state points at the deleted event; the reason is readable.
-  const orphanEvent = await stateOf(app, HAPPENING, happening.documentId);
+  const orphanEvent = await stateIn(app, HAPPENING, happening.documentId);
   expect(orphanEvent.remoteId).toBeNull();
   expect(orphanEvent.status).toBe('failed');
   expect(orphanEvent.lastError).toMatch(/pinpoint/);
@@ -175,7 +177,7 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   // Published again: a new pinpoint, and the event and membership follow without any other save.
   await docs(strapi, PLACE).publish({ documentId: place.documentId });
   await app.sync().idle();
-  const second = await stateOf(app, PLACE, place.documentId);
+  const second = await stateIn(app, PLACE, place.documentId);
   expect(second.remoteId).not.toBe(first.remoteId);
   expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
     name: 'Fair',
@@ -187,14 +189,14 @@ test('removing a pinpoint takes its events with it; the state follows and they c
   const other = await createPlace(strapi, { title: 'New market', geo: { lat: 50.1, lng: 4.1 } });
   await docs(strapi, PLACE).delete({ documentId: place.documentId });
   await app.sync().idle();
-  expect((await stateOf(app, HAPPENING, happening.documentId)).remoteId).toBeNull();
+  expect((await stateOf(app, HAPPENING, happening.documentId))?.remoteId).toBeNull();
   await docs(strapi, HAPPENING).update({
     documentId: happening.documentId,
     data: { place: other.documentId },
   });
   await docs(strapi, HAPPENING).publish({ documentId: happening.documentId });
   await app.sync().idle();
-  const otherId = (await stateOf(app, PLACE, other.documentId)).remoteId;
+  const otherId = await remoteIdOf(app, PLACE, other.documentId);
   const moved = await stateOf(app, HAPPENING, happening.documentId);
   expect(moved).toMatchObject({ status: 'synced', lastError: null });
   expect(await remoteOf(app, HAPPENING, happening.documentId)).toMatchObject({
@@ -221,7 +223,7 @@ describe('a list pushed again because of its members', () => {
       stops: [first.documentId, later.documentId],
     });
     await app.sync().idle();
-    const listId = (await stateOf(app, TOUR, tour.documentId)).remoteId;
+    const listId = await remoteIdOf(app, TOUR, tour.documentId);
 
     const since = mark(emulator);
     await docs(strapi, PLACE).publish({ documentId: later.documentId });
@@ -231,8 +233,8 @@ describe('a list pushed again because of its members', () => {
       id: listId,
       name: 'Harbour walk',
       members: [
-        (await stateOf(app, PLACE, first.documentId)).remoteId,
-        (await stateOf(app, PLACE, later.documentId)).remoteId,
+        await remoteIdOf(app, PLACE, first.documentId),
+        await remoteIdOf(app, PLACE, later.documentId),
       ].sort((a, b) => a - b),
     });
     expect(await stateOf(app, TOUR, tour.documentId)).toMatchObject({
@@ -262,7 +264,7 @@ describe('a list pushed again because of its members', () => {
       stops: [first.documentId, later.documentId],
     });
     await app.sync().idle();
-    const gone = (await stateOf(app, TOUR, tour.documentId)).remoteId;
+    const gone = await remoteIdOf(app, TOUR, tour.documentId);
     expect((await remoteCall(emulator, 'DELETE', `/v3.0/lists/${gone}`)).status).toBe(204);
 
     await docs(strapi, PLACE).publish({ documentId: later.documentId });
@@ -272,8 +274,8 @@ describe('a list pushed again because of its members', () => {
     expect(lists[0].id).not.toBe(gone);
     expect(lists[0].members).toEqual(
       [
-        (await stateOf(app, PLACE, first.documentId)).remoteId,
-        (await stateOf(app, PLACE, later.documentId)).remoteId,
+        await remoteIdOf(app, PLACE, first.documentId),
+        await remoteIdOf(app, PLACE, later.documentId),
       ].sort((a, b) => a - b)
     );
     expect(await stateOf(app, TOUR, tour.documentId)).toMatchObject({

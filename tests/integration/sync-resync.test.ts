@@ -16,6 +16,7 @@ import {
   TOUR,
   until,
   writes,
+  remoteIdOf,
 } from '../helpers/sync';
 
 /** Resync: a background job with progress, a dry run, and nothing written when nothing changed. */
@@ -131,7 +132,7 @@ test('the dry run returns the plan and touches nothing; the resync does it and c
   expect((await app.sync().status()).queue.depth).toBe(depth);
 
   // Place 2's update will keep failing until the worker gives up: a failure, counted once.
-  const place2 = (await stateOf(app, PLACE, places[2].documentId)).remoteId;
+  const place2 = await remoteIdOf(app, PLACE, places[2].documentId);
   emulator.setFaults({
     rules: [
       { kind: 'status', status: 503, method: 'PUT', pathPrefix: `/v3.0/pinpoints/${place2}` },

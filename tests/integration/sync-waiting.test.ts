@@ -1,7 +1,16 @@
 jest.setTimeout(120_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createHappening, createPlace } from '../helpers/content';
-import { HAPPENING, PLACE, mark, remoteOf, stateOf, until } from '../helpers/sync';
+import {
+  HAPPENING,
+  PLACE,
+  mark,
+  remoteOf,
+  stateOf,
+  until,
+  stateIn,
+  remoteIdOf,
+} from '../helpers/sync';
 
 /**
  * An entry waiting for another one to reach the remote is pushed again when that one gets there,
@@ -56,7 +65,7 @@ test('an event waiting for a pinpoint whose lost create is adopted by a push tha
   ]);
 
   // Nothing queued any more, and the event is online at once: not 10 s later by the sweep.
-  const pinpointId = (await stateOf(app, PLACE, place.documentId)).remoteId;
+  const pinpointId = await remoteIdOf(app, PLACE, place.documentId);
   expect(await stateOf(app, HAPPENING, happening.documentId)).toMatchObject({
     status: 'synced',
     lastError: null,
@@ -96,7 +105,7 @@ test('the sweep re-queues an entry left pending with nothing queued, names it, a
     status: 'failed',
     remoteId: null,
   });
-  const waiting = await stateOf(app, HAPPENING, waiter.documentId);
+  const waiting = await stateIn(app, HAPPENING, waiter.documentId);
   expect(waiting).toMatchObject({ status: 'pending', queued: false });
   expect(waiting.lastError).toMatch(/^Waiting for api::place\.place/);
   // The sweep looks at entries untouched for 10 s: both are made so by dating their states back,

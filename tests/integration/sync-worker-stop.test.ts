@@ -29,7 +29,7 @@ test('rows claimed while the worker stops are released, not pushed', async () =>
   const since = mark(emulator);
   const place = await createPlace(strapi, { title: 'Claimed while stopping' });
   const row = () =>
-    strapi.db.query(OUTBOX as any).findOne({ where: { entryDocumentId: place.documentId } });
+    strapi.db.query(OUTBOX).findOne({ where: { entryDocumentId: place.documentId } });
   await until(row, 'the intent in the outbox');
 
   // The next claim waits at a gate until stop() has begun; then it runs for real.

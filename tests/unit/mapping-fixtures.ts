@@ -13,14 +13,14 @@ import type {
 
 // What Strapi returns carries its uid too; the plugin reads the rest (SchemaModel).
 type Model = SchemaModel & { uid: string; kind?: string };
-const ct = (uid: string, attributes: Record<string, any>, localized = false): Model => ({
+const ct = (uid: string, attributes: SchemaModel['attributes'], localized = false): Model => ({
   uid,
   kind: 'collectionType',
   modelType: 'contentType',
   attributes: { ...attributes, locale: { type: 'string', private: !localized } },
   pluginOptions: localized ? { i18n: { localized: true } } : {},
 });
-const comp = (uid: string, attributes: Record<string, any>, displayName?: string): Model => ({
+const comp = (uid: string, attributes: SchemaModel['attributes'], displayName?: string): Model => ({
   uid,
   modelType: 'component',
   attributes,

@@ -1,10 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { createDocumentMiddleware } from '../../server/src/sync/outbox/middleware';
 import type { EnqueueItem } from '../../server/src/sync/outbox';
+import type { SchemaModel } from '../../server/src/mapping/types';
 
 const ICON = 'api::icon.icon';
 const PLACE = 'api::place.place';
-const models: Record<string, any> = {
+const models: Record<string, Pick<SchemaModel, 'options' | 'pluginOptions'>> = {
   [ICON]: { options: { draftAndPublish: false } },
   [PLACE]: { options: { draftAndPublish: true }, pluginOptions: { i18n: { localized: true } } },
 };
