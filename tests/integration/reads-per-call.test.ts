@@ -4,7 +4,7 @@ import type { ImportPlan } from '../../shared/contracts/import';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { client, createAdmin, withoutCredentials } from '../helpers/admin-api';
-import { behindOurBack, docs, PLACE, stateOf } from '../helpers/sync';
+import { behindOurBack, docs, PLACE, remoteIdOf, stateOf } from '../helpers/sync';
 
 /**
  * What one call reads from the database, on the real Strapi and the emulator: a read repeated per
@@ -118,7 +118,7 @@ test('a push that finds its object deleted on the remote creates it again withou
   const { strapi, emulator } = app;
   const place = await createPlace(strapi, { title: 'Harbour', geo: { lat: 43.3, lng: 5.36 } });
   await app.sync().idle();
-  const gone = (await stateOf(app, PLACE, place.documentId, 'en')).remoteId;
+  const gone = await remoteIdOf(app, PLACE, place.documentId, 'en');
   await behindOurBack(emulator, 'DELETE', `/v3.0/pinpoints/${gone}`);
 
   const states = strapi.plugin('location-content').service('state');
