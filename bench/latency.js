@@ -39,6 +39,7 @@ const { startProfile, stopProfile } = require('./lib/profile');
 const { startGcWatch, stopGcWatch } = require('./lib/gc');
 const { startChildApp } = require('../tests/helpers/node')('child-app');
 const { replayOnEmulator } = require('./lib/bare-client');
+const { laneGaps } = require('./lib/lanes');
 
 const COUNT = arg('count', 10_000);
 const COUNT_SLOW = arg('slowcount', 4_000);
@@ -99,6 +100,21 @@ async function measure(count, latencyMs, appDir) {
         global.__benchLoopDelay.enable();
         return true;
       });
+      // Every 5 ms (when the event loop lets the timer run): were the remote's lanes short of work,
+      // with no push waiting for one (starved), and how many rows did the worker hold?
+      await app.run(async (strapi, c) => {
+        const plugin = strapi.plugin('location-content');
+        const s = (global.__benchLanes = { samples: 0, starved: 0, inFlight: 0, waiting: 0 });
+        global.__benchLanesTimer = setInterval(() => {
+          const lim = plugin.service('settings').limiter().stats();
+          if (!lim.pending && !lim.waiting) return; // before the first call, after the last
+          s.samples += 1;
+          if (lim.pending < c && !lim.waiting) s.starved += 1;
+          s.waiting += lim.waiting;
+          s.inFlight += plugin.service('worker').stats().inFlight;
+        }, 5);
+        return true;
+      }, CONCURRENCY);
       await startProfile(app);
       await startGcWatch(app);
       const t0 = Date.now();
@@ -106,6 +122,12 @@ async function measure(count, latencyMs, appDir) {
       const gc = await stopGcWatch(app);
       await stopProfile(app, `latency-${latencyMs}ms-${count}`);
       const loadAfter = loadNow();
+      const feed = await app.run(async () => {
+        clearInterval(global.__benchLanesTimer);
+        const s = global.__benchLanes;
+        const n = Math.max(1, s.samples);
+        return { starved: s.starved / n, waiting: s.waiting / n, inFlight: s.inFlight / n };
+      });
       // Answers that arrive while the event loop is busy wait: the delay is part of every round trip.
       const loopDelay = await app.run(async () => {
         const h = global.__benchLoopDelay;
@@ -142,6 +164,13 @@ async function measure(count, latencyMs, appDir) {
       // CONCURRENCY is time between an answer and the next request, spent in the Strapi process.
       const remoteMs = posts.reduce((n, r) => n + r.durationMs, 0) / posts.length;
       const atRemote = (remoteMs * count) / (lastAnswer - firstPost);
+      const lanes = laneGaps(posts, CONCURRENCY, t0);
+      process.stderr.write(
+        `> ${latencyMs} ms: lanes short of a push to send in ${round(feed.starved * 100, 1)}% of the samples; on average ${round(feed.waiting, 1)} calls waiting for a lane, ${round(feed.inFlight, 1)} rows held by the worker\n`
+      );
+      process.stderr.write(
+        `> ${latencyMs} ms: lane idle between an answer and the next POST: mean ${round(lanes.meanGapMs, 2)} ms, p50/p90/p99/max ${[lanes.p50, lanes.p90, lanes.p99, lanes.max].map((x) => round(x, 1)).join('/')} ms, ${round(lanes.over5 * 100, 1)}% of it in gaps over 5 ms; lane time lost to the start ${round(lanes.lost.start * 100, 2)}%, between calls ${round(lanes.lost.between * 100, 2)}%, the tail ${round(lanes.lost.tail * 100, 2)}%\n`
+      );
       return {
         count,
         latencyMs,
@@ -153,6 +182,8 @@ async function measure(count, latencyMs, appDir) {
         windowRatio: windowRate / ideal,
         remoteMs,
         atRemote,
+        lanes,
+        feed,
         bareRatio: bare ? bare.perSecond / ideal : NaN,
         ofBare: bare ? rate / bare.perSecond : NaN,
         bareCpuMsPerCall: bare ? bare.cpuMsPerCall : NaN,
@@ -194,6 +225,8 @@ runMain(async ({ appDir }) => {
       'to first POST ms',
       'ms at the remote per POST',
       'POSTs at the remote at once',
+      'lane idle per POST ms: mean / p50 / p99',
+      'lane time lost: start / between / tail %',
       'bare client ÷ ideal',
       'pushes/s ÷ bare client',
       'API calls',
@@ -215,6 +248,8 @@ runMain(async ({ appDir }) => {
       Math.round(r.startMs),
       round(r.remoteMs, 2),
       round(r.atRemote, 2),
+      `${round(r.lanes.meanGapMs, 2)} / ${round(r.lanes.p50, 1)} / ${round(r.lanes.p99, 1)}`,
+      `${round(r.lanes.lost.start * 100, 2)} / ${round(r.lanes.lost.between * 100, 2)} / ${round(r.lanes.lost.tail * 100, 2)}`,
       fig(r.bareRatio, 3),
       fig(r.ofBare, 3),
       r.apiCalls,
