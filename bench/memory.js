@@ -8,12 +8,12 @@
  * that holds something per entry shows here, whatever V8 does with its heap meanwhile). Peak RSS
  * is printed, not judged (V8 sizes its heap to the allocation rate: see bench/HISTORY.md).
  *
- * Each run: a Strapi process seeds the database with direct inserts (tests/helpers/seed.ts: a few
- * seconds for 100,000) and stops; the measured one (node --expose-gc, and the limit or not) starts
- * on it, collects garbage, samples its RSS every 20 ms during resync() until the queue is idle,
- * then collects garbage again and reads heapUsed; it counts the mark-compacts and GC pauses of the
- * resync (bench/lib/gc.js), which a noisy machine does not move the way it moves pushes/s. Seeding
- * in the measured process left V8's allocation sites tenured (bench/lib/resync.js's seedApart).
+ * Each run: one Strapi process (node --expose-gc, and the limit or not) seeds its database with
+ * direct inserts (tests/helpers/seed.ts: a few seconds for 100,000), collects garbage, samples its
+ * RSS every 20 ms during resync() until the queue is idle, then collects garbage again and reads
+ * heapUsed; it counts the mark-compacts and GC pauses of the resync (bench/lib/gc.js), which a
+ * noisy machine does not move the way it moves pushes/s. One boot per run: seeding in the
+ * measured process leaves nothing behind once garbage is collected (the heap at start is printed).
  * Runs: SMALL limited, FREE unlimited (BIG by default), BIG limited, and FREE unlimited again
  * (unless --bracket 0): the limited run is compared with the mean of the unlimited runs on either
  * side of it. This machine's speed drifts by up to a fifth within minutes (bench/HISTORY.md), and a
@@ -25,7 +25,7 @@
 const { headline } = require('./lib/headline');
 const { ensureBuilt, round, table, saveResult, runMain, arg } = require('./lib/common');
 const { startEmulatorProcess } = require('./lib/emulator');
-const { dbLabel, journalArg, useJournal, seedApart, timedResync } = require('./lib/resync');
+const { dbLabel, journalArg, useJournal, timedResync } = require('./lib/resync');
 const { loadNow, loadText } = require('./lib/load');
 const { startProfile, stopProfile } = require('./lib/profile');
 const { startGcWatch, stopGcWatch } = require('./lib/gc');
@@ -53,18 +53,11 @@ async function measure(count, appDir, { heapMb } = {}) {
   try {
     const label = `${count} pinpoints, ${heapMb ? `--max-old-space-size=${heapMb}` : 'no heap limit'}`;
     const execArgv = ['--expose-gc', ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])];
-    const seeded = await seedApart({
-      appDir,
-      emulator: emu,
-      patch,
-      journal: JOURNAL,
-      count,
-      prefix: 'Memory',
-    });
     const app = await startChildApp({ appDir, emulator: emu, patch, execArgv });
     try {
       await useJournal(app, JOURNAL);
       const db = await dbLabel(app);
+      const seeded = await app.call('seedPlaces', { count, prefix: 'Memory' });
       process.stderr.write(`> ${label}: seeded in ${seeded.ms} ms, resync...\n`);
       await app.call('gc');
       const baseline = await app.call('rssWatch', { everyMs: 20 });

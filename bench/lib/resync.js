@@ -1,6 +1,5 @@
 /** Seeding and timing a resync in a Strapi child (tests/helpers/child-app.ts). */
 const { until, choiceArg } = require('./common');
-const { startChildApp } = require('../../tests/helpers/node')('child-app');
 
 /**
  * Sets the SQLite journal of a child (its one connection keeps it): 'wal' = WAL + synchronous=NORMAL
@@ -82,22 +81,6 @@ const queryCounts = (app) =>
       .map(([sql, e]) => ({ sql, n: e.n, ms: e.ms }))
   );
 
-/**
- * Seeds `count` places by a Strapi child of its own, stopped before the measured one starts on the
- * same app folder: V8 tenures for good the allocation sites whose objects survived while seeding
- * (knex's insert compiler, which the sync's upserts share): a resync of 15,000 in 160 MB in the
- * seeding process made 18–23 mark-compacts, 16–18 seeded apart (bench/HISTORY.md).
- */
-async function seedApart({ appDir, emulator, patch, journal, count, prefix }) {
-  const seeder = await startChildApp({ appDir, emulator, patch });
-  try {
-    await useJournal(seeder, journal);
-    return await seeder.call('seedPlaces', { count, prefix });
-  } finally {
-    await seeder.stop();
-  }
-}
-
 /** The child's CPU (bench/lib/cpu.js, loaded by the child itself: app.run sends only a function's source). */
 const childCpu = (app) =>
   app.run(async (_strapi, file, { require }) => require(file).cpuNow(), require.resolve('./cpu'));
@@ -141,6 +124,5 @@ module.exports = {
   useWal,
   countQueries,
   queryCounts,
-  seedApart,
   timedResync,
 };
