@@ -81,7 +81,9 @@ export function runCli(options: {
     child.on('close', (code) => {
       clearTimeout(timer);
       if (process.env.LC_CHILD_ECHO === '1')
-        process.stderr.write(`[cli ${options.args.join(' ')}] exit ${code}\n${stdout}${stderr}`);
+        process.stderr.write(
+          `[cli ${options.args.join(' ')}] exit ${code} after ${Date.now() - started} ms\n${stdout}${stderr}`
+        );
       resolve({
         code,
         stdout,
