@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
 import { makeAppDir, removeDir } from '../helpers/app-dir';
 import { startChildApp } from '../helpers/child-app';
-import { runCli, type CliParts, type CliRun } from './cli-run';
+import { makeJavaScriptApp, runCli, type CliParts, type CliRun } from './cli-run';
 
 jest.setTimeout(300_000);
 
@@ -30,15 +30,10 @@ afterAll(async () => {
   for (const d of dirs) await removeDir(d);
 });
 
-/**
- * A copy of the playground as a JavaScript app: without the tsconfig.json that only stops Strapi's
- * lookup, which the CLI would take for a TypeScript app to compile at each run (the TypeScript
- * app is the first describe's).
- */
+/** A JavaScript copy of the playground, removed in afterAll (the TypeScript app is the first describe's). */
 async function javaScriptApp(): Promise<string> {
-  const appDir = await makeAppDir();
+  const appDir = await makeJavaScriptApp();
   dirs.push(appDir);
-  await fs.rm(path.join(appDir, 'tsconfig.json'));
   return appDir;
 }
 
