@@ -8,11 +8,11 @@
  *   npm run build && npx jest --selectProjects e2e -- tests/e2e/cli-beside-server.test.ts
  */
 import { startEmulator, type EmulatorHandle } from '../../emulator/src';
-import { makeAppDir, removeDir } from '../helpers/app-dir';
+import { removeDir } from '../helpers/app-dir';
 import { startChildApp, type ChildApp } from '../helpers/child-app';
 import type { DbServer } from '../helpers/db-server';
 import { ensurePostgres, startCluster } from '../helpers/postgres';
-import { runCli, type CliParts } from './cli-run';
+import { makeJavaScriptApp, runCli, type CliParts } from './cli-run';
 
 jest.setTimeout(300_000);
 
@@ -63,7 +63,7 @@ if (!found.bin) console.warn(`cli-beside-server left out: ${found.reason}`);
         rules: [{ kind: 'latency', latencyMs: [5, 20], method: ['POST', 'PUT'] }],
       },
     });
-    appDir = await makeAppDir();
+    appDir = await makeJavaScriptApp();
     server = await startChildApp({ appDir, emulator: client('server'), env: pg.env, patch: PATCH });
   });
 

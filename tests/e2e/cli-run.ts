@@ -3,12 +3,13 @@
  * at) as a child process in an app's folder, with the env a test app gets (tests/helpers/app-dir.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { DriftGroup, DriftReport, RepairOutcome } from '../../shared/contracts/drift';
 import type { ImportProgress } from '../../shared/contracts/import';
 import type { LinkProposal } from '../../shared/contracts/inventory';
 import type { DryRunPlan, ResyncProgress, SyncStatusReport } from '../../shared/contracts/sync';
-import { appEnv } from '../helpers/app-dir';
+import { appEnv, makeAppDir } from '../helpers/app-dir';
 
 export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js');
 
@@ -37,6 +38,16 @@ export interface CliRun {
   ms: number;
   /** stdout as the one JSON document it must be; `T`: what the command adds, e.g. CliParts['link'] */
   json<T = unknown>(): CliDocument & T;
+}
+
+/**
+ * A copy of the playground as a JavaScript app: without the tsconfig.json that only stops Strapi's
+ * upward lookup, which the CLI would take for a TypeScript app to compile at each run.
+ */
+export async function makeJavaScriptApp(): Promise<string> {
+  const appDir = await makeAppDir();
+  await fs.rm(path.join(appDir, 'tsconfig.json'));
+  return appDir;
 }
 
 export function runCli(options: {
@@ -81,7 +92,9 @@ export function runCli(options: {
     child.on('close', (code) => {
       clearTimeout(timer);
       if (process.env.LC_CHILD_ECHO === '1')
-        process.stderr.write(`[cli ${options.args.join(' ')}] exit ${code}\n${stdout}${stderr}`);
+        process.stderr.write(
+          `[cli ${options.args.join(' ')}] exit ${code} after ${Date.now() - started} ms\n${stdout}${stderr}`
+        );
       resolve({
         code,
         stdout,
