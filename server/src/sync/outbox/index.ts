@@ -244,6 +244,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
     release: async (ids: number[]) => {
       if (ids.length) await held(ids).update(unleased());
     },
+    /** Whether this instance still holds the row's lease (no end of a push cleared it since its claim). */
+    holds: async (id: number) => Boolean(await held([id]).first('id')),
     /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
     renew: async (ids: number[], leaseMs: number) => {
       if (ids.length) await held(ids).update({ [info().col('leaseUntil')]: Date.now() + leaseMs });

@@ -51,6 +51,8 @@ export function createWorker(strapi: Core.Strapi) {
 
   const queue = new PQueue({ concurrency: maxInFlight });
   const inFlight = new Map<number, OutboxRow>();
+  /** Rows claimed again while their push was in flight: each goes once that push ends. */
+  const claimedAgain = new Map<number, OutboxRow>();
   let stopped = true;
   let pumping = false;
   /** the running pump's end: stop() waits for it, so that no claim outlives the stop */
@@ -112,6 +114,38 @@ export function createWorker(strapi: Core.Strapi) {
       strapi.log.error(
         `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`
       );
+    }
+  };
+
+  /**
+   * Pushes a row, then, one push of an entry at a time, the claims of it that came meanwhile. A
+   * claim that came before the push ended had its lease cleared (or its row deleted) by that end:
+   * not ours to push, unless we still hold the lease. The waiting claim shares its push's id in
+   * inFlight, so the renewals keep its lease; when stopping it is left for stop() to release.
+   */
+  const pushAll = async (first: OutboxRow) => {
+    const { id } = first;
+    let row: OutboxRow | undefined = first;
+    try {
+      while (row) {
+        inFlight.set(id, row);
+        await handle(row);
+        row = undefined;
+        while (!row && !stopped && claimedAgain.has(id)) {
+          const next = claimedAgain.get(id)!;
+          // Unknown (the database failed): its lease runs out and the row is claimed again then.
+          const ours = await outbox()
+            .holds(id)
+            .catch(() => false);
+          // Stopping: stop() releases it. Claimed once more during the check: look again.
+          if (stopped || claimedAgain.get(id) !== next) continue;
+          claimedAgain.delete(id);
+          if (ours) row = next;
+        }
+      }
+    } finally {
+      // In the same step as the last look at claimedAgain: a claim after it starts a push of its own.
+      inFlight.delete(id);
     }
   };
 
@@ -197,13 +231,16 @@ export function createWorker(strapi: Core.Strapi) {
           if (stopped) await outbox().release(rows.map((r) => r.id));
           if (!rows.length || stopped) break;
           for (const row of rows) {
-            // Our own push of it still runs (its lease ran out under a stalled event loop): one push of an entry at a time.
-            if (inFlight.has(row.id)) continue;
+            // Our own push of it still runs (its lease ran out under a stalled event loop, or the
+            // push has just ended the row and not yet left): it goes next, once that push ends.
+            if (inFlight.has(row.id)) {
+              claimedAgain.set(row.id, row);
+              continue;
+            }
             inFlight.set(row.id, row);
             queue
-              .add(() => handle(row))
+              .add(() => pushAll(row))
               .finally(() => {
-                inFlight.delete(row.id);
                 // Refill in batches, not one claim query per finished row.
                 if (inFlight.size <= maxInFlight / 2) wake();
                 if (!inFlight.size) checkIdle();
@@ -287,9 +324,10 @@ export function createWorker(strapi: Core.Strapi) {
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
     await outbox()
-      .release([...inFlight.keys()])
+      .release([...inFlight.keys(), ...claimedAgain.keys()])
       .catch(() => undefined);
     inFlight.clear();
+    claimedAgain.clear();
   };
 
   /** Resolves when the outbox is empty and nothing is in flight. */
