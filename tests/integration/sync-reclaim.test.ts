@@ -40,7 +40,8 @@ test('a row claimed again while its ended push is still in flight is pushed at o
   let reclaimed = false;
   const completeSpy = jest
     .spyOn(outbox, 'complete')
-    .mockImplementation(async (row: OutboxRow, windowMs?: number) => {
+    .mockImplementation(async (...args: unknown[]) => {
+      const [row, windowMs] = args as [OutboxRow, number?];
       const done = await complete(row, windowMs);
       if (!done && !reclaimed) {
         const before = await claimsOf(row.id);
