@@ -14,6 +14,9 @@ export const docs = (strapi: Core.Strapi, uid: string) => strapi.documents(uid a
 export const stateOf = (app: TestApp, contentType: string, documentId: string, locale?: string) =>
   app.sync().stateOf({ contentType, documentId, locale });
 
+const entryName = (contentType: string, documentId: string, locale?: string) =>
+  `${contentType} ${documentId}${locale ? ` ${locale}` : ''}`;
+
 /** The sync state of an entry that has one: the test fails here, naming the entry, when it has none. */
 export async function stateIn(
   app: TestApp,
@@ -22,8 +25,7 @@ export async function stateIn(
   locale?: string
 ): Promise<EntryState> {
   const s = await stateOf(app, contentType, documentId, locale);
-  if (!s)
-    throw new Error(`no sync state for ${contentType} ${documentId}${locale ? ` ${locale}` : ''}`);
+  if (!s) throw new Error(`no sync state for ${entryName(contentType, documentId, locale)}`);
   return s;
 }
 
@@ -36,9 +38,7 @@ export async function remoteIdOf(
 ): Promise<number> {
   const { remoteId, status } = await stateIn(app, contentType, documentId, locale);
   if (remoteId == null)
-    throw new Error(
-      `no remote id for ${contentType} ${documentId}${locale ? ` ${locale}` : ''} (${status})`
-    );
+    throw new Error(`no remote id for ${entryName(contentType, documentId, locale)} (${status})`);
   return remoteId;
 }
 

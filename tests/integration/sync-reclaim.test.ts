@@ -1,6 +1,7 @@
 jest.setTimeout(60_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
+import { OUTBOX_UID } from '../../server/src/sync/shared/tables';
 import type { OutboxRow } from '../../server/src/sync/outbox';
 import { docs, PLACE, stateOf, until } from '../helpers/sync';
 
@@ -17,8 +18,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => stopApp(app));
-
-const OUTBOX = 'plugin::location-content.outbox-entry';
 
 test('a row claimed again while its ended push is still in flight is pushed at once', async () => {
   const { strapi, emulator } = app;
@@ -68,8 +67,11 @@ test('a row claimed again while its ended push is still in flight is pushed at o
     await until(
       async () =>
         Number(
-          (await strapi.db.query(OUTBOX).findOne({ where: { entryDocumentId: place.documentId } }))
-            ?.generation ?? 0
+          (
+            await strapi.db
+              .query(OUTBOX_UID)
+              .findOne({ where: { entryDocumentId: place.documentId } })
+          )?.generation ?? 0
         ) > 0,
       'the change to reach the outbox'
     );

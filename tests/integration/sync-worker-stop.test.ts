@@ -1,6 +1,7 @@
 jest.setTimeout(60_000);
 import { startApp, type TestApp, stopApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
+import { OUTBOX_UID } from '../../server/src/sync/shared/tables';
 import { mark, PLACE, stateOf, until, writes } from '../helpers/sync';
 
 /**
@@ -16,8 +17,6 @@ beforeAll(async () => {
 
 afterAll(() => stopApp(app));
 
-const OUTBOX = 'plugin::location-content.outbox-entry';
-
 test('rows claimed while the worker stops are released, not pushed', async () => {
   const { strapi, emulator } = app;
   const plugin = strapi.plugin('location-content');
@@ -29,7 +28,7 @@ test('rows claimed while the worker stops are released, not pushed', async () =>
   const since = mark(emulator);
   const place = await createPlace(strapi, { title: 'Claimed while stopping' });
   const row = () =>
-    strapi.db.query(OUTBOX).findOne({ where: { entryDocumentId: place.documentId } });
+    strapi.db.query(OUTBOX_UID).findOne({ where: { entryDocumentId: place.documentId } });
   await until(row, 'the intent in the outbox');
 
   // The next claim waits at a gate until stop() has begun; then it runs for real.

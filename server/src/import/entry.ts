@@ -1,5 +1,6 @@
 import { mapEntry, MappingError, payloadHash, populateFor } from '../mapping';
 import type { Mapping } from '../config/types';
+import { FILE_UID } from '../mapping/paths';
 import type { ResourceKind } from '../remote/types';
 import { pushedFieldsOf } from '../sync/drift/fields';
 import type { InventoryRow } from '../sync/inventory/table';
@@ -63,9 +64,7 @@ export function createEntryImporter(ctx: ImportContext) {
 
   const fileExists = async (id: number | undefined) =>
     id !== undefined &&
-    Boolean(
-      await strapi.db.query('plugin::upload.file').findOne({ select: ['id'], where: { id } })
-    );
+    Boolean(await strapi.db.query(FILE_UID).findOne({ select: ['id'], where: { id } }));
 
   /**
    * The entry's data: the inverse's, with files downloaded and related entries connected. Each

@@ -96,12 +96,9 @@ export function createImportJob(ctx: ImportContext) {
   };
 
   const run = async (job: StoredJob) => {
+    if (!(await lease.hold(HOLD_MS))) throw overtaken();
+    // Renewed apart from the work, and only there: a page of slow downloads must not outlast the hold.
     let lost = false;
-    const hold = async () => {
-      if (lost || !(await lease.hold(HOLD_MS))) throw overtaken();
-    };
-    await hold();
-    // Renewed apart from the work: a page of slow downloads must not outlast the hold.
     let beat: Promise<unknown> = Promise.resolve();
     const heartbeat = setInterval(() => {
       beat = lease.hold(HOLD_MS).then(
@@ -111,7 +108,9 @@ export function createImportJob(ctx: ImportContext) {
     }, HOLD_MS / 3);
     heartbeat.unref?.();
     try {
-      await steps(job, hold, () => lost);
+      await steps(job, () => {
+        if (lost) throw overtaken();
+      });
     } finally {
       clearInterval(heartbeat);
       // A renewal still on its way would take the lease back after the release.
@@ -119,7 +118,8 @@ export function createImportJob(ctx: ImportContext) {
     }
   };
 
-  const steps = async (job: StoredJob, hold: () => Promise<void>, lost: () => boolean) => {
+  /** `held`: throws once the heartbeat found the job taken over. */
+  const steps = async (job: StoredJob, held: () => void) => {
     const targets = resolveTargets(mappings(), job.into);
     if (job.phase === 'walk') {
       // What the account holds now (an interrupted walk resumes): objects made since the last
@@ -133,7 +133,7 @@ export function createImportJob(ctx: ImportContext) {
         await links.run(job.linksAfter, async (after) => {
           job.linksAfter = after;
           await save(job);
-          await hold();
+          held();
         });
       await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
@@ -149,7 +149,7 @@ export function createImportJob(ctx: ImportContext) {
         if (!rows.length) break;
         for (const row of rows) {
           if (stopping) throw new Error('stopped');
-          if (lost()) throw overtaken();
+          held();
           await importer.importOne(mapping, row, job, pinpointOf);
           job.after = row.remoteId;
           // SQLite answers at once, so an object without a file to download never leaves the
@@ -158,7 +158,6 @@ export function createImportJob(ctx: ImportContext) {
           await new Promise((resolve) => setImmediate(resolve));
         }
         await save(job);
-        await hold();
       }
       await save(Object.assign(job, { after: 0 }));
     }

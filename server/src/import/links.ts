@@ -1,11 +1,8 @@
-import { RemoteError } from '../remote';
-import { isRateLimitWait } from '../remote/limiter';
+import { withRetries } from '../remote/retry';
 import { getService } from '../utils';
 import type { ImportContext } from './context';
 
 const ATTEMPTS = 8;
-const transient = (err: unknown) =>
-  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
 
 /**
  * Event answers do not carry their pinpoint (the contract lists it as a request field only), so
@@ -21,21 +18,23 @@ export function createEventLinks({ strapi, items }: ImportContext, stopped: () =
   const eventsAt = async (pinpointId: number): Promise<number[]> => {
     const client = await settings().remoteClient();
     const limiter = settings().limiter();
-    for (let attempt = 1; ; attempt++) {
-      if (stopped())
-        throw new Error('the import stopped with Strapi; it resumes at the next start');
-      try {
-        return await limiter.background(async () => {
+    return withRetries(
+      () =>
+        limiter.background(async () => {
           const ids: number[] = [];
           for await (const event of client.events.list({ pinpoint: pinpointId }))
             ids.push(event.id);
           return ids;
-        });
-      } catch (err) {
-        if (!transient(err) || attempt >= ATTEMPTS) throw err;
-        await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** (attempt - 1))));
+        }),
+      {
+        attempts: ATTEMPTS,
+        delayMs: (attempt) => Math.min(10_000, 250 * 2 ** (attempt - 1)),
+        before: () => {
+          if (stopped())
+            throw new Error('the import stopped with Strapi; it resumes at the next start');
+        },
       }
-    }
+    );
   };
 
   /** Reads pinpoints after `after` until no event to import lacks its pinpoint; `onPage` keeps the place. */

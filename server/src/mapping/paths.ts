@@ -1,7 +1,7 @@
 import type { FieldSource, SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
-const FILE_UID = 'plugin::upload.file';
+export const FILE_UID = 'plugin::upload.file';
 
 /** Attribute types by the value they hold. */
 export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];

@@ -1,6 +1,7 @@
 /**
  * The Location Content API client: the token cache (token.ts), one HTTP client (transport.ts)
  * behind the rate-limited p-queue (limiter.ts), errors and their retry classification (errors.ts),
+ * a call tried again on a transient failure (retry.ts),
  * one API per collection whose pages follow `next` only (resource.ts). No Strapi import here.
  */
 export { createRemoteClient, DEFAULT_TIMEOUT_MS } from './client';

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
+import { withRetries } from '../../remote/retry';
 import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
 import { keyString, toKey } from '../shared/keys';
@@ -69,16 +70,12 @@ export function createDriftRepair(strapi: Core.Strapi) {
       })
     );
 
-  const deleteWithRetry = async (client: RemoteClient, resource: ResourceKind, id: number) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await deleteRemote(client, resource, id);
-      } catch (err) {
-        if (!(err instanceof RemoteError && err.retryable) || attempt >= 3) throw err;
-        await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
-      }
-    }
-  };
+  const deleteWithRetry = (client: RemoteClient, resource: ResourceKind, id: number) =>
+    withRetries(() => deleteRemote(client, resource, id), {
+      attempts: 3,
+      delayMs: (attempt) => 500 * 2 ** (attempt - 1),
+      retryable: (err) => err instanceof RemoteError && err.retryable,
+    });
 
   return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
     const unknown = groups.filter((g) => !DRIFT_GROUPS.includes(g));

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
 import type { Page, ResourceKind } from '../../remote/types';
 import { PLUGIN_ID } from '../../permissions';
-import { isRateLimitWait } from '../../remote/limiter';
+import { withRetries } from '../../remote/retry';
 import { reasonOf } from '../shared/db-error';
 import { pluginConfig } from '../shared/config';
 import { api } from '../push/context';
@@ -84,8 +84,6 @@ export const refused = (err: unknown) =>
   err instanceof RemoteError &&
   !err.retryable &&
   (err.status === 400 || err.status === 404 || err.status === 410);
-const transient = (err: unknown) =>
-  isRateLimitWait(err) || (err instanceof RemoteError && err.retryable);
 
 export class WalkStoppedError extends Error {
   constructor() {
@@ -175,18 +173,16 @@ export function createWalkContext(deps: WalkDeps) {
       const pages = api(await deps.client(), resource) as unknown as {
         page(from: object): Promise<RemotePage>;
       };
-      for (let attempt = 1; ; attempt++) {
-        if (ctx.stopped) throw new WalkStoppedError();
-        try {
-          return await deps.background(
-            () => pages.page({ link: link ?? undefined, filter }),
-            onSent
-          );
-        } catch (err) {
-          if (!transient(err) || attempt >= PAGE_ATTEMPTS) throw err;
-          await new Promise((r) => setTimeout(r, delay(attempt)));
+      return withRetries(
+        () => deps.background(() => pages.page({ link: link ?? undefined, filter }), onSent),
+        {
+          attempts: PAGE_ATTEMPTS,
+          delayMs: delay,
+          before: () => {
+            if (ctx.stopped) throw new WalkStoppedError();
+          },
         }
-      }
+      );
     },
   };
   return ctx;

@@ -50,7 +50,7 @@ export function createWorker(strapi: Core.Strapi) {
   };
 
   const queue = new PQueue({ concurrency: maxInFlight });
-  const inFlight = new Map<number, OutboxRow>();
+  const inFlight = new Set<number>();
   /** Rows claimed again while their push was in flight: each goes once that push ends. */
   const claimedAgain = new Map<number, OutboxRow>();
   let stopped = true;
@@ -128,7 +128,6 @@ export function createWorker(strapi: Core.Strapi) {
     let row: OutboxRow | undefined = first;
     try {
       while (row) {
-        inFlight.set(id, row);
         await handle(row);
         row = undefined;
         while (!row && !stopped && claimedAgain.has(id)) {
@@ -237,7 +236,7 @@ export function createWorker(strapi: Core.Strapi) {
               claimedAgain.set(row.id, row);
               continue;
             }
-            inFlight.set(row.id, row);
+            inFlight.add(row.id);
             queue
               .add(() => pushAll(row))
               .finally(() => {
@@ -304,7 +303,7 @@ export function createWorker(strapi: Core.Strapi) {
       resource.bind(() => {
         if (inFlight.size)
           outbox()
-            .renew([...inFlight.keys()], leaseMs)
+            .renew([...inFlight], leaseMs)
             .catch(() => undefined);
       }),
       Math.max(1000, Math.floor(leaseMs / 3))
@@ -324,7 +323,7 @@ export function createWorker(strapi: Core.Strapi) {
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
     await outbox()
-      .release([...inFlight.keys(), ...claimedAgain.keys()])
+      .release([...inFlight, ...claimedAgain.keys()])
       .catch(() => undefined);
     inFlight.clear();
     claimedAgain.clear();
