@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { RemoteError, type RemoteClient } from '../../remote';
+import type { RemoteClient } from '../../remote';
 import { withRetries } from '../../remote/retry';
 import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
@@ -74,7 +74,6 @@ export function createDriftRepair(strapi: Core.Strapi) {
     withRetries(() => deleteRemote(client, resource, id), {
       attempts: 3,
       delayMs: (attempt) => 500 * 2 ** (attempt - 1),
-      retryable: (err) => err instanceof RemoteError && err.retryable,
     });
 
   return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
