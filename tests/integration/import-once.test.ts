@@ -1,0 +1,86 @@
+jest.setTimeout(300_000);
+import type { Core } from '@strapi/strapi';
+import { png, startMediaServer, type MediaServer } from '../helpers/media-server';
+import { startApp, stopApp, type TestApp } from '../helpers/strapi';
+import { until } from '../helpers/sync';
+
+/**
+ * What the import does once and must not do twice, on the real Strapi and emulator: a resumed job
+ * takes its lease once and renews it from one heartbeat.
+ */
+
+let app: TestApp;
+let media: MediaServer;
+const SLOW = 40;
+
+const importer = (strapi: Core.Strapi) => strapi.plugin('location-content').service('import');
+const progress = () => app.sync().importProgress();
+
+beforeAll(async () => {
+  // Each download takes a while, so that the job lasts several of its heartbeats.
+  media = await startMediaServer({
+    '/img/slow.png': { body: await png(8), type: 'image/png', delayMs: 300 },
+  });
+  app = await startApp({ emulator: { pageSize: 20 } });
+  const ids = app.emulator.seed(
+    'pinpoints',
+    Array.from({ length: SLOW }, (_, i) => ({
+      name: `Slow ${i}`,
+      latitude: 45 + i / 1000,
+      longitude: 3 + i / 1000,
+    }))
+  );
+  for (const id of ids)
+    app.emulator.tamper('pinpoints', id, { media_url: `${media.url}/img/slow.png?${id}` });
+});
+
+afterAll(async () => {
+  await stopApp(app);
+  await media?.stop();
+});
+
+test('a resumed job takes its lease once and renews it from one heartbeat', async () => {
+  const { strapi } = app;
+  await app.sync().import({ locale: 'en' });
+  await until(
+    async () => ((await progress())?.byResource.pinpoint.done ?? 0) >= 3,
+    'a few pinpoints to be imported'
+  );
+  // As a restart leaves it: stored as running, nobody running it.
+  await importer(strapi).stop();
+  expect((await progress())?.state).toBe('running');
+
+  const table = strapi.db.metadata.get('plugin::location-content.lease').tableName;
+  const holds: number[] = [];
+  const onQuery = (q: { sql: string; bindings?: unknown[] }) => {
+    const bindings = q.bindings ?? [];
+    // A hold or a renewal moves the slot to a time to come; the release moves it to 0.
+    if (/^update/i.test(q.sql) && q.sql.includes(table) && bindings.includes('import'))
+      if (bindings.some((b) => typeof b === 'number' && b > 1e12)) holds.push(Date.now());
+  };
+  strapi.db.connection.on('query', onQuery);
+  const from = Date.now();
+  try {
+    await importer(strapi).resume();
+    // The heartbeat renews every 2 s: three holds are the resume's and two renewals.
+    await until(() => holds.length >= 3 || null, 'two renewals of the lease', 60_000);
+  } finally {
+    strapi.db.connection.off('query', onQuery);
+  }
+  expect((await progress())?.state).toBe('running');
+  // No renewal comes before 2 s: one hold at the resume, not one by the resume and one by the run.
+  expect(holds.filter((t) => t - from < 1_500)).toHaveLength(1);
+  // One heartbeat: renewals two seconds apart, not two at a time.
+  const gaps = holds.slice(1).map((t, i) => t - holds[i]);
+  for (const gap of gaps) expect(gap).toBeGreaterThan(1_000);
+
+  const done = await until(
+    async () => {
+      const p = await progress();
+      return p?.state === 'done' || p?.state === 'failed' ? p : null;
+    },
+    'the resumed import to finish',
+    120_000
+  );
+  expect(done.counts).toEqual({ total: SLOW, done: SLOW, failed: 0, skipped: 0 });
+});
