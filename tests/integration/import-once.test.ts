@@ -6,7 +6,9 @@ import { until } from '../helpers/sync';
 
 /**
  * What the import does once and must not do twice, on the real Strapi and emulator: a resumed job
- * takes its lease once and renews it from one heartbeat.
+ * takes its lease once and renews it from one heartbeat; a file whose record on its import item
+ * failed (a SQLite trigger refuses the write) is downloaded again once, and the Media Library
+ * keeps no copy that nothing uses.
  */
 
 let app: TestApp;
@@ -20,6 +22,7 @@ beforeAll(async () => {
   // Each download takes a while, so that the job lasts several of its heartbeats.
   media = await startMediaServer({
     '/img/slow.png': { body: await png(8), type: 'image/png', delayMs: 300 },
+    '/img/fast.png': await png(8, { r: 250, g: 200, b: 0 }),
   });
   app = await startApp({ emulator: { pageSize: 20 } });
   const ids = app.emulator.seed(
@@ -83,4 +86,49 @@ test('a resumed job takes its lease once and renews it from one heartbeat', asyn
     120_000
   );
   expect(done.counts).toEqual({ total: SLOW, done: SLOW, failed: 0, skipped: 0 });
+});
+
+test('a file whose record on its item failed is neither left unused nor kept twice', async () => {
+  const { strapi } = app;
+  const ids = app.emulator.seed(
+    'pinpoints',
+    Array.from({ length: 3 }, (_, i) => ({ name: `Fast ${i}`, latitude: 46, longitude: 4 + i }))
+  );
+  for (const id of ids)
+    app.emulator.tamper('pinpoints', id, { media_url: `${media.url}/img/fast.png?${id}` });
+  const item = strapi.db.metadata.get('plugin::location-content.import-item');
+  const remoteId = (item.attributes.remoteId as { columnName: string }).columnName;
+  const knex = strapi.db.connection;
+  // Any write of the second object's item that records a file fails, until the triggers go.
+  for (const event of ['INSERT', 'UPDATE'])
+    await knex.raw(
+      `CREATE TRIGGER lc_f_${event} BEFORE ${event} ON ${item.tableName}
+       WHEN NEW.${remoteId} = ${ids[1]} AND NEW.files LIKE '%:%'
+       BEGIN SELECT RAISE(ABORT, 'injected: the item write failed'); END`
+    );
+  const ended = async () => {
+    const p = await progress();
+    return p?.state === 'done' || p?.state === 'failed' ? p : null;
+  };
+  try {
+    await app.sync().import({ locale: 'en' });
+    const failed = await until(ended, 'the import to stop on the failed write', 120_000);
+    expect(failed.state).toBe('failed');
+    expect(failed.error).toMatch(/injected/);
+  } finally {
+    for (const event of ['INSERT', 'UPDATE'])
+      await knex.raw(`DROP TRIGGER IF EXISTS lc_f_${event}`);
+  }
+  // Started again, the job resumes where it failed.
+  await app.sync().import({ locale: 'en' });
+  const done = await until(ended, 'the resumed import to finish', 120_000);
+  expect(done.state).toBe('done');
+  expect(done.byResource.pinpoint.failed).toBe(0);
+
+  // One file per media URL, each used by the place it was imported into.
+  const files = (await strapi.db
+    .query('plugin::upload.file')
+    .findMany({ populate: { related: true } })) as Array<{ related: Array<{ __type: string }> }>;
+  expect(files).toHaveLength(SLOW + ids.length);
+  for (const file of files) expect(file.related.map((r) => r.__type)).toContain('api::place.place');
 });
