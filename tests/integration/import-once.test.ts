@@ -65,17 +65,17 @@ test('a resumed job takes its lease once and renews it from one heartbeat', asyn
   const from = Date.now();
   try {
     await importer(strapi).resume();
-    // The heartbeat renews every 2 s: three holds are the resume's and two renewals.
-    await until(() => holds.length >= 3 || null, 'two renewals of the lease', 60_000);
+    // Two renewals' time (one every 2 s): the window only bounds the count from above.
+    await new Promise((r) => setTimeout(r, 4_500));
   } finally {
     strapi.db.connection.off('query', onQuery);
   }
   expect((await progress())?.state).toBe('running');
   // No renewal comes before 2 s: one hold at the resume, not one by the resume and one by the run.
   expect(holds.filter((t) => t - from < 1_500)).toHaveLength(1);
-  // One heartbeat: renewals two seconds apart, not two at a time.
-  const gaps = holds.slice(1).map((t, i) => t - holds[i]);
-  for (const gap of gaps) expect(gap).toBeGreaterThan(1_000);
+  // One heartbeat: the hold and at most two renewals (two heartbeats would renew it four times).
+  expect(holds.length).toBeGreaterThanOrEqual(2);
+  expect(holds.length).toBeLessThanOrEqual(3);
 
   const done = await until(
     async () => {
