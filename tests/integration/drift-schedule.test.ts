@@ -106,11 +106,18 @@ describeWithPg('the scheduled check with two instances on one database', () => {
 
   test('each firing is run by one instance only', async () => {
     const [a, b] = apps;
-    // The rule stops here; the firings below are the cron's own task, called as it calls it.
+    // The rule stops here; the firings below are the cron's own task, called as it calls it. A
+    // slow remote keeps a firing walking when it stops (as load once did): the stop waits for it,
+    // else the first firing below would share (or, on the other instance, resume) that walk and
+    // ask no page of its own.
+    emu.setFaults({ rules: [{ kind: 'latency', latencyMs: 1500, method: 'GET' }] });
+    await new Promise((r) => setTimeout(r, 3000));
     await Promise.all(
-      apps.map((app) => app.run((strapi) => strapi.cron.remove('location-content-reconcile')))
+      apps.map((app) =>
+        app.run((strapi) => strapi.plugin('location-content').service('drift').reconcile.stop())
+      )
     );
-    await new Promise((r) => setTimeout(r, 2500));
+    emu.setFaults(null);
     await Promise.all([a.call('idle'), b.call('idle')]);
 
     const since = lastSeq();

@@ -11,7 +11,7 @@ import { getService } from '../utils';
 import { messageOf, newDocumentId, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 import type { ItemStatus } from './items';
-import { importMedia } from './media';
+import { dropUnkept, importMedia } from './media';
 import type { StoredJob } from './job';
 import { quietly } from './quiet';
 
@@ -70,6 +70,8 @@ export function createEntryImporter(ctx: ImportContext) {
    * The entry's data: the inverse's, with files downloaded and related entries connected. Each
    * file is kept in `files` (by URL) once stored, through `keep`: a run killed before the entry
    * was made leaves them to the resumed one, which uses them instead of downloading them again.
+   * `tie` records the item before its first download and answers its row, to which each upload
+   * relates its file (see dropUnkept).
    */
   const dataOf = async (
     mapping: Mapping,
@@ -77,20 +79,26 @@ export function createEntryImporter(ctx: ImportContext) {
     remote: Record<string, unknown>,
     locale: string,
     files: Record<string, number>,
-    keep: () => Promise<unknown>
+    { keep, tie }: { keep: () => Promise<unknown>; tie: () => Promise<number> }
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
+    const stored = new Set<string>();
+    for (const m of inv.media) if (await fileExists(files[m.url])) stored.add(m.url);
+    const itemId = inv.media.some((m) => !stored.has(m.url)) ? await tie() : 0;
     for (const m of inv.media) {
-      try {
-        if (!(await fileExists(files[m.url]))) {
-          files[m.url] = await importMedia(strapi, m.url, m.field === 'image');
-          await keep();
+      if (!stored.has(m.url)) {
+        try {
+          files[m.url] = await importMedia(strapi, m.url, m.field === 'image', itemId);
+        } catch (err) {
+          warnings.push(`${m.field}: ${messageOf(err)}`);
+          continue;
         }
-        put(data, m.at, files[m.url]);
-      } catch (err) {
-        warnings.push(`${m.field}: ${messageOf(err)}`);
+        stored.add(m.url);
+        // Out of the try: a failed write is the database's failure, not the media's.
+        await keep();
       }
+      put(data, m.at, files[m.url]);
     }
     for (const t of inv.tagEntries) {
       if (!t.tags.length) continue;
@@ -232,9 +240,17 @@ export function createEntryImporter(ctx: ImportContext) {
       if (fields.blocked) return fail(fields.blocked, 'skipped');
       const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
       if (inv.problems.length) return fail(inv.problems.join('; '));
-      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale, files, () =>
-        record('planned', null, key)
-      );
+      const keep = () => record('planned', null, key);
+      const tie = async () => {
+        await keep();
+        const itemId = Number(await items.idOf(resource, row.remoteId));
+        await dropUnkept(strapi, itemId, Object.values(files));
+        return itemId;
+      };
+      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale, files, {
+        keep,
+        tie,
+      });
       if (!data) return fail("the mapping's inverse left it out (returned null)", 'skipped');
       const notes = [...inv.warnings, ...warnings];
       // The documentId is kept first, then the state links it to the object: from here on a

@@ -27,7 +27,8 @@ export type ImportItem = Record<TextAttribute, string | null> & {
 };
 
 type Row = Record<string, unknown>;
-const ATTRIBUTES = Object.keys(schema.attributes);
+// `media` is a relation (the files being downloaded for the item), not a column.
+const ATTRIBUTES = Object.keys(schema.attributes).filter((a) => a !== 'media');
 
 /**
  * The import's table: one row per remote object it met, keyed by (resource, remote id). The
@@ -60,6 +61,12 @@ export function createImportItems(strapi: Core.Strapi) {
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
     const row = await knex()(info().table).where(columns({ resource, remoteId })).first();
     return row ? fromRow(row) : null;
+  };
+
+  /** The row's id: what the files downloaded for the item are related to (its `media`). */
+  const idOf = async (resource: ResourceKind, remoteId: number): Promise<number | null> => {
+    const row = await knex()(info().table).where(columns({ resource, remoteId })).first('id');
+    return row ? Number(row.id) : null;
   };
 
   /** Writes an item's outcome (the pinpoint an event was found under is kept, and its files unless given). */
@@ -173,6 +180,7 @@ export function createImportItems(strapi: Core.Strapi) {
   return {
     ensureIndexes,
     get,
+    idOf,
     put,
     setPinpoint,
     countsOf,

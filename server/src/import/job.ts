@@ -95,8 +95,9 @@ export function createImportJob(ctx: ImportContext) {
     };
   };
 
-  const run = async (job: StoredJob) => {
-    if (!(await lease.hold(HOLD_MS))) throw overtaken();
+  /** `held`: the caller has just taken the lease (a resume), which is not taken a second time. */
+  const run = async (job: StoredJob, held: boolean) => {
+    if (!held && !(await lease.hold(HOLD_MS))) throw overtaken();
     // Renewed apart from the work, and only there: a page of slow downloads must not outlast the hold.
     let lost = false;
     let beat: Promise<unknown> = Promise.resolve();
@@ -167,8 +168,8 @@ export function createImportJob(ctx: ImportContext) {
   };
 
   /** Runs (or goes on with) `job` in the background; its end or failure is kept with it. */
-  const launch = (job: StoredJob) => {
-    running ??= run(job)
+  const launch = (job: StoredJob, held = false) => {
+    running ??= run(job, held)
       .catch(async (err) => {
         if (stopping) return;
         if (/another Strapi instance/.test(messageOf(err))) return;
@@ -230,7 +231,7 @@ export function createImportJob(ctx: ImportContext) {
     const tryResume = async () => {
       const stored = await load();
       if (stored?.state !== 'running' || running || stopping) return;
-      if (await lease.hold(HOLD_MS)) launch(stored);
+      if (await lease.hold(HOLD_MS)) launch(stored, true);
       else {
         // Tried again when the holder's time runs out: at once after a kill, later while it lives.
         const wait = Math.min(Math.max((await lease.heldUntil()) - Date.now(), 0), HOLD_MS) + 100;

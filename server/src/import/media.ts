@@ -5,6 +5,7 @@ import type { Core } from '@strapi/strapi';
 import { MIME_BY_EXT } from '../mapping/media';
 import { openDownload } from '../remote/transport';
 import { pluginConfig } from '../sync/shared/config';
+import { IMPORT_ITEM_UID } from '../sync/shared/tables';
 import { getService } from '../utils';
 
 /** Types a media field of the map takes: what the remote serves at `media_url` / `image_url`. */
@@ -76,8 +77,15 @@ async function download(strapi: Core.Strapi, url: string, accept: RegExp) {
 /**
  * Downloads a remote file into the Media Library (through the upload plugin, so the app's own
  * provider stores it) and answers the file's id. A refusal's reason is a sentence for the report.
+ * The upload relates the file to the import's row `itemId` (its `media`) as it writes the file:
+ * one the item then fails to record is still found, by dropUnkept.
  */
-export async function importMedia(strapi: Core.Strapi, url: string, imageOnly: boolean) {
+export async function importMedia(
+  strapi: Core.Strapi,
+  url: string,
+  imageOnly: boolean,
+  itemId: number
+) {
   const file = await download(strapi, url, imageOnly ? IMAGE : MEDIA);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-import-'));
   const filepath = path.join(dir, file.name.replace(/[^\w.-]+/g, '_'));
@@ -87,7 +95,12 @@ export async function importMedia(strapi: Core.Strapi, url: string, imageOnly: b
       .plugin('upload')
       .service('upload')
       .upload({
-        data: { fileInfo: { name: file.name } },
+        data: {
+          fileInfo: { name: file.name },
+          refId: itemId,
+          ref: IMPORT_ITEM_UID,
+          field: 'media',
+        },
         files: {
           filepath,
           originalFilename: file.name,
@@ -100,5 +113,26 @@ export async function importMedia(strapi: Core.Strapi, url: string, imageOnly: b
     throw new Error(`${url} could not be stored in the Media Library: ${(err as Error).message}`);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+type Related = { id: number; __type: string };
+
+/**
+ * Removes the files uploaded for the import's row `itemId` that it does not record (`kept`) and
+ * nothing else uses: what a kill or a failed write between an upload and its record left, before
+ * the download is made again. A file an entry or anything else uses is never removed.
+ */
+export async function dropUnkept(strapi: Core.Strapi, itemId: number, kept: number[]) {
+  const item = await strapi.db.query(IMPORT_ITEM_UID).findOne({
+    where: { id: itemId },
+    select: ['id'],
+    populate: { media: { populate: { related: true } } },
+  });
+  const upload = strapi.plugin('upload').service('upload');
+  for (const file of (item?.media ?? []) as Array<{ id: number; related?: Related[] }>) {
+    const mine = (r: Related) => r.__type === IMPORT_ITEM_UID && Number(r.id) === itemId;
+    if (kept.includes(Number(file.id)) || (file.related ?? []).some((r) => !mine(r))) continue;
+    await upload.remove(file);
   }
 }
