@@ -110,7 +110,30 @@ function createStateRows(strapi: Core.Strapi) {
     return row;
   };
 
-  return { strapi, info, refInfo: () => tableInfo(strapi, REF_UID), knex, fromRow, toRow };
+  /** States the query picks, `size` at a time by id from `after` (a cursor later changes cannot upset). */
+  const page = async (
+    pick: (q: Knex.QueryBuilder) => unknown,
+    after: number,
+    size: number
+  ): Promise<StateRecord[]> => {
+    const rows = await knex()(info().table)
+      .modify(pick)
+      .andWhere('id', '>', after)
+      .orderBy('id')
+      .limit(size);
+    return rows.map(fromRow);
+  };
+  async function* pages(pick: (q: Knex.QueryBuilder) => unknown, size: number, after = 0) {
+    for (;;) {
+      const rows = await page(pick, after, size);
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id as number;
+      yield rows;
+    }
+  }
+
+  const refInfo = () => tableInfo(strapi, REF_UID);
+  return { strapi, info, refInfo, knex, fromRow, toRow, page, pages };
 }
 
 export type StateRows = ReturnType<typeof createStateRows>;

@@ -19,7 +19,7 @@ const entryIn = (knex: Knex, table: Table, other: Table) =>
 const counts = async <T>(query: PromiseLike<unknown>) =>
   ((await query) as Array<T & { n: string | number }>).map((r) => ({ ...r, n: Number(r.n) }));
 
-export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
+export function createStateReads({ strapi, info, knex, fromRow, page, pages }: StateRows) {
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
     const { table, col } = info();
     const out = new Map<string, StateRecord>();
@@ -44,16 +44,8 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
     return knex()(table).where({ [col('resource')]: resource, [col('remoteId')]: remoteId });
   };
 
-  /** States where `where` holds, `size` at a time by id after `after` (a cursor that later changes cannot upset). */
-  const page = async (where: Record<string, unknown>, after: number, size: number) => {
-    const { table, col } = info();
-    const rows = await knex()(table)
-      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [col(k), v])))
-      .andWhere('id', '>', after)
-      .orderBy('id')
-      .limit(size);
-    return rows.map(fromRow);
-  };
+  const whereIs = (attr: string, value: string) => (q: Knex.QueryBuilder) =>
+    q.where(info().col(attr), value);
 
   /**
    * Pending entries nothing is queued for, untouched for `olderThanMs`: one page of candidates (by
@@ -128,14 +120,8 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
       return rows.map(fromRow);
     },
     /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
-    async *iterate(contentType: string, size = 500, after = 0): AsyncGenerator<StateRecord[]> {
-      for (;;) {
-        const rows = await page({ contentType }, after, size);
-        if (!rows.length) return;
-        after = rows[rows.length - 1].id as number;
-        yield rows;
-      }
-    },
+    iterate: (contentType: string, size = 500, after = 0) =>
+      pages(whereIs('contentType', contentType), size, after),
     /** Locales of one document that have a state. */
     localesOf: async (contentType: string, documentId: string): Promise<string[]> => {
       const { table, col } = info();
@@ -145,7 +131,7 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
       return rows.map((r: { locale: string | null }) => r.locale ?? '');
     },
     pageByStatus: (status: SyncStatus, after: number, size: number) =>
-      page({ status }, after, size),
+      page(whereIs('status', status), after, size),
     stranded,
   };
 }

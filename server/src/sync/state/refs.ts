@@ -7,26 +7,15 @@ import type { EntryKey } from '../shared/types';
 import type { StateRecord, StateRows } from '.';
 
 /** The refs table: which entries' last payloads used which others, so that they can follow them. */
-export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
+export function createStateRefs({ info, refInfo, knex, fromRow, pages }: StateRows) {
   /** States written before the refs table existed keep their refs in JSON only: index them once. */
   const backfillRefs = async () => {
-    const { table, col } = info();
-    const refs = refInfo();
-    if (await knex()(refs.table).first('id')) return;
-    let after = 0;
-    for (;;) {
-      const rows = await knex()(table)
-        .whereNotNull(col('refs'))
-        .andWhere('id', '>', after)
-        .orderBy('id')
-        .limit(500);
-      if (!rows.length) return;
-      after = rows[rows.length - 1].id;
+    if (await knex()(refInfo().table).first('id')) return;
+    for await (const rows of pages((q) => q.whereNotNull(info().col('refs')), 500))
       await writeRefs(
         knex(),
-        rows.map(fromRow).filter((r: StateRecord) => r.refs?.length)
+        rows.filter((r) => r.refs?.length)
       );
-    }
   };
 
   /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
