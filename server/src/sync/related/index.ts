@@ -106,25 +106,20 @@ export function createRelated(strapi: Core.Strapi) {
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
     const outbox = getService('outbox', { strapi });
+    const states = getService('state', { strapi });
     const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
     for (const group of groups.values()) {
       const { reason, opts } = group[0];
       const keys = group.map((r) => r.key);
-      const used = (
-        await Promise.all(
-          keys.map((k) =>
-            getService('state', { strapi })
-              .dependantsOf(k)
-              .then((ds) => ds.map((d) => ({ d, k })))
-          )
-        )
-      ).flat();
+      const dependants = await Promise.all(keys.map((k) => states.dependantsOf(k)));
       const items = new Map<string, EnqueueItem>();
-      for (const { d, k } of used) {
-        const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
-        if (opts.identity || reads)
-          items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
-      }
+      keys.forEach((k, i) => {
+        for (const d of dependants[i]) {
+          const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
+          if (opts.identity || reads)
+            items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
+        }
+      });
       await outbox.enqueue([...items.values()]);
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
       for (let i = 0; i < documentIds.length; i += PAGE) {
