@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
 import { reasonOf } from '../shared/db-error';
 import { toKey } from '../shared/keys';
-import type { EnqueueItem, Outbox } from '.';
+import type { Outbox } from '.';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import { modelOf } from '../shared/strapi';
 import type { ResourceKind } from '../../remote/types';
@@ -94,34 +94,29 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       });
   };
 
-  const enqueue = async (items: EnqueueItem[]) => {
-    await outbox.enqueue(items);
-    return items.length;
-  };
-
   /** Online versions (published, or saved without draft & publish) changed since `since`. */
   const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
-    const model = modelOf(strapi, uid);
-    if (!model) return 0;
     const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
     // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
-    if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
+    if (modelOf(strapi, uid)?.attributes?.publishedAt)
+      changed.push({ publishedAt: { $gte: since } });
     let n = 0;
-    for await (const page of onlineKeyPages(strapi, uid, { $or: changed })) {
-      n += await enqueue(page.keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
+    for await (const { keys } of onlineKeyPages(strapi, uid, { $or: changed })) {
+      await outbox.enqueue(keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
+      n += keys.length;
     }
     return n;
   };
 
   /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
   const goneOnline = async (uid: string, resource: ResourceKind) => {
-    if (!modelOf(strapi, uid)) return 0;
     let n = 0;
     for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid)) {
       const online = gone.filter(
         (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
       );
-      n += await enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
+      await outbox.enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
+      n += online.length;
     }
     return n;
   };
@@ -130,6 +125,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   const catchUp = async (since: number) => {
     let n = 0;
     for (const { uid, resource } of recordedTypes(strapi)) {
+      if (!modelOf(strapi, uid)) continue;
       n += await changedSince(uid, resource, new Date(since));
       if (resource) n += await goneOnline(uid, resource);
     }

@@ -101,10 +101,10 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     if (!items.length) return;
     const at = now();
     let leading = false;
-    for (const it of items) {
-      const { leading: lead, ...item } = it;
-      leading = leading || Boolean(lead) || !it.settle;
-      merge(keyString(it), { item, first: at, last: at, leading: Boolean(lead) || !it.settle });
+    for (const { leading: lead, ...item } of items) {
+      const alone = Boolean(lead) || !item.settle;
+      leading ||= alone;
+      merge(keyString(item), { item, first: at, last: at, leading: alone });
     }
     // While the outbox cannot be written, the retry's backoff decides.
     if (failing) return;
