@@ -134,7 +134,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   };
 
   /** Catches up after the runs behind `markers`, then forgets those of them that are dead. */
-  const recover = async (markers: Marker[], forget: (m: Marker) => boolean) => {
+  const recover = async (markers: Marker[]) => {
     const beats = markers.map((m) => m.beat).filter((b): b is number => b != null);
     if (beats.length) {
       const n = await catchUp(Math.min(...beats) - SLACK_MS);
@@ -143,14 +143,13 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
           `[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`
         );
     }
-    const dead = markers.filter(forget).map((m) => m.key);
-    if (dead.length) await store().deleteMany({ where: { key: { $in: dead } } });
+    const gone = markers.filter(dead).map((m) => m.key);
+    if (gone.length) await store().deleteMany({ where: { key: { $in: gone } } });
   };
 
   const beat = async () => {
     await writeBeat(false);
-    const gone = (await foreignMarkers()).filter(dead);
-    if (gone.length) await recover(gone, () => true);
+    await recover((await foreignMarkers()).filter(dead));
   };
 
   return {
@@ -159,7 +158,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     async start() {
       const foreign = await foreignMarkers();
       await writeBeat(true);
-      if (foreign.length) await recover(foreign, dead);
+      await recover(foreign);
       clearInterval(timer);
       timer = setInterval(() => {
         beating ??= beat()

@@ -68,7 +68,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const { col } = info();
     return Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
   };
-  /** Nobody holds the row (or its lease ran out). */
   const unheld = (now: number) => (w: Knex.QueryBuilder) => {
     const { col } = info();
     w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now);
@@ -257,7 +256,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
       const [{ due }] = await knex()(table).where(col('dueAt'), '<=', now).count({ due: '*' });
       return { depth: Number(total), due: Number(due) };
     },
-    /** When the next row nobody holds becomes due. */
     nextDueAt: async (): Promise<number | null> => {
       const { table, col } = info();
       const now = Date.now();
