@@ -22,14 +22,14 @@ import { getService } from '../../utils';
 
 const PAGE = 500;
 
-interface Reader {
+/**
+ * A mapping that reads `target` through the relation `path` ('place', 'tours'); `identityOnly`: it
+ * only needs the related entry's remote id there (category, pinpoint, lists, members).
+ */
+type Reader = ReturnType<typeof relationTargets>[number] & {
   mapping: Mapping;
-  /** relation path from the reading type to the changed type, e.g. 'place' or 'tours' */
-  path: string;
-  target: string;
-  /** the mapping only needs the related entry's remote id there (category, pinpoint, lists, members) */
   identityOnly: boolean;
-}
+};
 
 /**
  * `identity`: the entry's remote object appeared, changed id or went away, and everything that uses
