@@ -95,39 +95,34 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   };
 
   /** Online versions (published, or saved without draft & publish) changed since `since`. */
-  const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
+  async function* changedSince(uid: string, since: Date) {
     const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
     // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
     if (modelOf(strapi, uid)?.attributes?.publishedAt)
       changed.push({ publishedAt: { $gte: since } });
-    let n = 0;
-    for await (const { keys } of onlineKeyPages(strapi, uid, { $or: changed })) {
-      await outbox.enqueue(keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
-      n += keys.length;
-    }
-    return n;
-  };
+    for await (const { keys } of onlineKeyPages(strapi, uid, { $or: changed })) yield keys;
+  }
 
   /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
-  const goneOnline = async (uid: string, resource: ResourceKind) => {
-    let n = 0;
-    for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid)) {
-      const online = gone.filter(
-        (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
-      );
-      await outbox.enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
-      n += online.length;
-    }
-    return n;
-  };
+  async function* goneOnline(uid: string) {
+    for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid))
+      yield gone
+        .filter((s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed'))
+        .map(toKey);
+  }
 
   /** Queues every recorded entry that may have changed since `since`; returns how many. */
   const catchUp = async (since: number) => {
     let n = 0;
     for (const { uid, resource } of recordedTypes(strapi)) {
       if (!modelOf(strapi, uid)) continue;
-      n += await changedSince(uid, resource, new Date(since));
-      if (resource) n += await goneOnline(uid, resource);
+      const sources = [changedSince(uid, new Date(since)), ...(resource ? [goneOnline(uid)] : [])];
+      for (const source of sources) {
+        for await (const keys of source) {
+          await outbox.enqueue(keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
+          n += keys.length;
+        }
+      }
     }
     if (n) getService('worker', { strapi }).wake();
     return n;

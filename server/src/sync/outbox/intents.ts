@@ -117,11 +117,9 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     const { settle } = b.item;
     if (!settle) return b.item;
     const maxWaitMs = Math.max(0, b.first + Math.max(settle.maxWaitMs, settle.settleMs) - at);
-    if (b.leading)
-      return extend(b.item, { leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } });
-    return extend(b.item, {
-      settle: { settleMs: Math.max(0, b.last + settle.settleMs - at), maxWaitMs },
-    });
+    const settleMs = b.leading ? settle.settleMs : Math.max(0, b.last + settle.settleMs - at);
+    const paced = { settleMs, maxWaitMs };
+    return extend(b.item, b.leading ? { leading: true, settle: paced } : { settle: paced });
   };
 
   const backoffMs = (failures: number) =>
