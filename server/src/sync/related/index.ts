@@ -20,8 +20,6 @@ import type { EntryKey } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
-const PAGE = 500;
-
 /**
  * A mapping that reads `target` through the relation `path` ('place', 'tours'); `identityOnly`: it
  * only needs the related entry's remote id there (category, pinpoint, lists, members).
@@ -121,12 +119,10 @@ export function createRelated(strapi: Core.Strapi) {
         }
       });
       await outbox.enqueue([...items.values()]);
+      // At most the batcher's 200 requests: one IN list.
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
-      for (let i = 0; i < documentIds.length; i += PAGE) {
-        const slice = documentIds.slice(i, i + PAGE);
-        for await (const page of relatedNow(group[0].key.contentType, slice, opts))
-          await outbox.enqueue(page.map((p) => extend(p, { reason })));
-      }
+      for await (const page of relatedNow(group[0].key.contentType, documentIds, opts))
+        await outbox.enqueue(page.map((p) => extend(p, { reason })));
     }
     return requests.map(() => undefined);
   }, BUSY_WRITES);

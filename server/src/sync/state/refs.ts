@@ -36,24 +36,22 @@ export function createStateRefs({ info, refInfo, knex, fromRow, pages }: StateRo
     await insertRows(trx, refs.table, rows);
   };
 
+  // A run holds at most the batcher's 200 keys: one IN list.
   const dependants = createBatcher(async (keys: EntryKey[]) => {
     const { table, col } = info();
     const refs = refInfo();
-    const targets = [...new Set(keys.map(keyString))];
+    const rows = await knex()(table)
+      .join(refs.table, (j: Knex.JoinClause) => {
+        for (const c of ENTRY_KEY) j.andOn(`${refs.table}.${refs.col(c)}`, `${table}.${col(c)}`);
+      })
+      .whereIn(`${refs.table}.${refs.col('target')}`, [...new Set(keys.map(keyString))])
+      .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
     const byTarget = new Map<string, StateRecord[]>();
-    for (let i = 0; i < targets.length; i += 500) {
-      const rows = await knex()(table)
-        .join(refs.table, (j: Knex.JoinClause) => {
-          for (const c of ENTRY_KEY) j.andOn(`${refs.table}.${refs.col(c)}`, `${table}.${col(c)}`);
-        })
-        .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
-        .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
-      for (const r of rows) {
-        const list = byTarget.get(r.__target) ?? [];
-        // One state per dependant, even when it used the target in two roles.
-        if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
-        byTarget.set(r.__target, list);
-      }
+    for (const r of rows) {
+      const list = byTarget.get(r.__target) ?? [];
+      // One state per dependant, even when it used the target in two roles.
+      if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
+      byTarget.set(r.__target, list);
     }
     return keys.map((k) => byTarget.get(keyString(k)) ?? []);
   });
