@@ -53,9 +53,6 @@ export interface EnqueueItem extends EntryKey {
   leading?: boolean;
 }
 
-/** Rows of content types that are only read through relations go first: they only re-queue others. */
-const priorityOf = (resource: ResourceKind | undefined) => (resource ? PRIORITY[resource] : -1);
-
 export const createOutbox = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, OUTBOX_UID);
   const knex = () => strapi.db.connection;
@@ -101,7 +98,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
               now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
             [col('settleBy')]:
               now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
-            [col('priority')]: priorityOf(it.resource),
+            // Types only read through relations go first: they only re-queue others.
+            [col('priority')]: it.resource ? PRIORITY[it.resource] : -1,
             [col('generation')]: 0,
             [col('attempts')]: 0,
             [col('resyncJob')]: it.resyncJob ?? null,

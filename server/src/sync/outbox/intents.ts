@@ -98,7 +98,6 @@ export function createIntentBuffer(o: IntentBufferOptions) {
 
   /** Records intents (after the change committed); never throws, never waits for the database. */
   const add = (items: EnqueueItem[]) => {
-    if (!items.length) return;
     const at = now();
     let leading = false;
     for (const { leading: lead, ...item } of items) {
