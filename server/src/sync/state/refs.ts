@@ -7,11 +7,11 @@ import type { EntryKey } from '../shared/types';
 import type { StateRecord, StateRows } from '.';
 
 /** The refs table: which entries' last payloads used which others, so that they can follow them. */
-export function createStateRefs({ info, refInfo, knex, fromRow, pages }: StateRows) {
+export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: StateRows) {
   /** States written before the refs table existed keep their refs in JSON only: index them once. */
   const backfillRefs = async () => {
     if (await knex()(refInfo().table).first('id')) return;
-    for await (const rows of pages((q) => q.whereNotNull(info().col('refs')), 500))
+    for await (const rows of pages((q) => q.whereNotNull(col('refs')), 500))
       await writeRefs(
         knex(),
         rows.filter((r) => r.refs?.length)
@@ -38,7 +38,7 @@ export function createStateRefs({ info, refInfo, knex, fromRow, pages }: StateRo
 
   // A run holds at most the batcher's 200 keys: one IN list.
   const dependants = createBatcher(async (keys: EntryKey[]) => {
-    const { table, col } = info();
+    const { table } = info();
     const refs = refInfo();
     const rows = await knex()(table)
       .join(refs.table, (j: Knex.JoinClause) => {
