@@ -184,12 +184,10 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         // waking the worker is best effort: its poll finds the rows anyway
       }
       return true;
-    })();
-    try {
-      return await flushing;
-    } finally {
+    })().finally(() => {
       flushing = undefined;
-    }
+    });
+    return flushing;
   };
 
   return {
