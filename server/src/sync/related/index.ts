@@ -80,7 +80,8 @@ export function createRelated(strapi: Core.Strapi) {
   async function* relatedNow(
     contentType: string,
     documentIds: string[],
-    opts: RequeueOptions
+    opts: RequeueOptions,
+    reason: string
   ): AsyncGenerator<EnqueueItem[]> {
     for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
       if (identityOnly && !opts.identity) continue;
@@ -90,7 +91,7 @@ export function createRelated(strapi: Core.Strapi) {
           mapping.contentType,
           whereOn(path, documentIds)
         )) {
-          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason: '' }));
+          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason }));
         }
       } catch (err) {
         strapi.log.warn(
@@ -121,8 +122,8 @@ export function createRelated(strapi: Core.Strapi) {
       await outbox.enqueue([...items.values()]);
       // At most the batcher's 200 requests: one IN list.
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
-      for await (const page of relatedNow(group[0].key.contentType, documentIds, opts))
-        await outbox.enqueue(page.map((p) => extend(p, { reason })));
+      const related = relatedNow(group[0].key.contentType, documentIds, opts, reason);
+      for await (const page of related) await outbox.enqueue(page);
     }
     return requests.map(() => undefined);
   }, BUSY_WRITES);
