@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Core } from '@strapi/strapi';
 import { reasonOf } from '../shared/db-error';
 import { toKey } from '../shared/keys';
-import type { EnqueueItem, Outbox } from '.';
+import type { Outbox } from '.';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import { modelOf } from '../shared/strapi';
 import type { ResourceKind } from '../../remote/types';
@@ -94,51 +94,42 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       });
   };
 
-  const enqueue = async (items: EnqueueItem[]) => {
-    await outbox.enqueue(items);
-    return items.length;
-  };
-
   /** Online versions (published, or saved without draft & publish) changed since `since`. */
-  const changedSince = async (uid: string, resource: ResourceKind | undefined, since: Date) => {
-    const model = modelOf(strapi, uid);
-    if (!model) return 0;
+  async function* changedSince(uid: string, since: Date) {
     const changed: Array<Record<string, unknown>> = [{ updatedAt: { $gte: since } }];
     // A publish writes the published row's publishedAt (its updatedAt may be the draft's).
-    if (model.attributes?.publishedAt) changed.push({ publishedAt: { $gte: since } });
-    let n = 0;
-    for await (const page of onlineKeyPages(strapi, uid, { $or: changed })) {
-      n += await enqueue(page.keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
-    }
-    return n;
-  };
+    if (modelOf(strapi, uid)?.attributes?.publishedAt)
+      changed.push({ publishedAt: { $gte: since } });
+    for await (const { keys } of onlineKeyPages(strapi, uid, { $or: changed })) yield keys;
+  }
 
   /** Entries pushed once whose published version is gone (unpublished, deleted): no date tells when. */
-  const goneOnline = async (uid: string, resource: ResourceKind) => {
-    if (!modelOf(strapi, uid)) return 0;
-    let n = 0;
-    for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid)) {
-      const online = gone.filter(
-        (s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed')
-      );
-      n += await enqueue(online.map((s) => extend(toKey(s), { resource, reason: 'catch-up' })));
-    }
-    return n;
-  };
+  async function* goneOnline(uid: string) {
+    for await (const gone of goneStatePages(strapi, getService('state', { strapi }), uid))
+      yield gone
+        .filter((s) => s.remoteId != null && (s.status === 'synced' || s.status === 'failed'))
+        .map(toKey);
+  }
 
   /** Queues every recorded entry that may have changed since `since`; returns how many. */
   const catchUp = async (since: number) => {
     let n = 0;
     for (const { uid, resource } of recordedTypes(strapi)) {
-      n += await changedSince(uid, resource, new Date(since));
-      if (resource) n += await goneOnline(uid, resource);
+      if (!modelOf(strapi, uid)) continue;
+      const sources = [changedSince(uid, new Date(since)), ...(resource ? [goneOnline(uid)] : [])];
+      for (const source of sources) {
+        for await (const keys of source) {
+          await outbox.enqueue(keys.map((k) => extend(k, { resource, reason: 'catch-up' })));
+          n += keys.length;
+        }
+      }
     }
     if (n) getService('worker', { strapi }).wake();
     return n;
   };
 
   /** Catches up after the runs behind `markers`, then forgets those of them that are dead. */
-  const recover = async (markers: Marker[], forget: (m: Marker) => boolean) => {
+  const recover = async (markers: Marker[]) => {
     const beats = markers.map((m) => m.beat).filter((b): b is number => b != null);
     if (beats.length) {
       const n = await catchUp(Math.min(...beats) - SLACK_MS);
@@ -147,14 +138,13 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
           `[location-content] an earlier run did not stop cleanly: ${n} entr${n === 1 ? 'y' : 'ies'} changed around its end queued again`
         );
     }
-    const dead = markers.filter(forget).map((m) => m.key);
-    if (dead.length) await store().deleteMany({ where: { key: { $in: dead } } });
+    const gone = markers.filter(dead).map((m) => m.key);
+    if (gone.length) await store().deleteMany({ where: { key: { $in: gone } } });
   };
 
   const beat = async () => {
     await writeBeat(false);
-    const gone = (await foreignMarkers()).filter(dead);
-    if (gone.length) await recover(gone, () => true);
+    await recover((await foreignMarkers()).filter(dead));
   };
 
   return {
@@ -163,7 +153,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     async start() {
       const foreign = await foreignMarkers();
       await writeBeat(true);
-      if (foreign.length) await recover(foreign, dead);
+      await recover(foreign);
       clearInterval(timer);
       timer = setInterval(() => {
         beating ??= beat()

@@ -53,29 +53,21 @@ export interface EnqueueItem extends EntryKey {
   leading?: boolean;
 }
 
-/** Rows of content types that are only read through relations go first: they only re-queue others. */
-const priorityOf = (resource: ResourceKind | undefined) => (resource ? PRIORITY[resource] : -1);
-
 export const createOutbox = (strapi: Core.Strapi) => {
   const info = () => tableInfo(strapi, OUTBOX_UID);
+  const col = (attr: string) => info().col(attr);
   const knex = () => strapi.db.connection;
+  const outbox = () => knex()(info().table);
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  const held = (ids: number[]) => {
-    const { table, col } = info();
-    return knex()(table).whereIn('id', ids).andWhere(col('leaseOwner'), owner);
-  };
-  const unleased = (extra: Record<string, unknown> = {}) => {
-    const { col } = info();
-    return Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
-  };
-  /** Nobody holds the row (or its lease ran out). */
+  const held = (ids: number[]) => outbox().whereIn('id', ids).andWhere(col('leaseOwner'), owner);
+  const unleased = (extra: Record<string, unknown> = {}) =>
+    Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
   const unheld = (now: number) => (w: Knex.QueryBuilder) => {
-    const { col } = info();
     w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now);
   };
 
   const ensureIndexes = async () => {
-    const { table, col } = info();
+    const { table } = info();
     // Coalescing relies on one row per entry, even when two instances enqueue at the same moment.
     await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
     // In the claim's own order, so that it stops at its limit instead of sorting every due row.
@@ -88,7 +80,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
    * end of its settle window; other work (dependencies, resync, retries) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
-    const { table, col } = info();
+    const { table } = info();
     const now = Date.now();
     const at = new Date(now);
     for (const settle of [false, true]) {
@@ -102,7 +94,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
               now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
             [col('settleBy')]:
               now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
-            [col('priority')]: priorityOf(it.resource),
+            // Types only read through relations go first: they only re-queue others.
+            [col('priority')]: it.resource ? PRIORITY[it.resource] : -1,
             [col('generation')]: 0,
             [col('attempts')]: 0,
             [col('resyncJob')]: it.resyncJob ?? null,
@@ -116,7 +109,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
   /** What a new row does to the one of its entry already waiting: the same objects every time. */
   const conflictOf = (settle: boolean): OnConflict => {
     if (conflicts.has(settle)) return conflicts.get(settle)!;
-    const { table, col } = info();
+    const { table } = info();
     const k = knex();
     const mine = (column: string) => k.raw('??.??', [table, col(column)]);
     const their = (column: string) => proposed(strapi, col(column));
@@ -141,29 +134,24 @@ export const createOutbox = (strapi: Core.Strapi) => {
     return conflict;
   };
 
-  const toRow = (r: Row): OutboxRow => {
-    const { col } = info();
-    return {
-      id: r.id as number,
-      contentType: r[col('contentType')] as string,
-      documentId: r[col('entryDocumentId')] as string,
-      locale: (r[col('entryLocale')] as string | null) ?? '',
-      operation: r[col('operation')] as OutboxRow['operation'],
-      reason: r[col('reason')] as string | null,
-      generation: Number(r[col('generation')] ?? 0),
-      attempts: Number(r[col('attempts')] ?? 0),
-      dueAt: Number(r[col('dueAt')]),
-      resyncJob: (r[col('resyncJob')] as string | null) ?? null,
-    };
-  };
+  const toRow = (r: Row): OutboxRow => ({
+    id: r.id as number,
+    contentType: r[col('contentType')] as string,
+    documentId: r[col('entryDocumentId')] as string,
+    locale: (r[col('entryLocale')] as string | null) ?? '',
+    operation: r[col('operation')] as OutboxRow['operation'],
+    reason: r[col('reason')] as string | null,
+    generation: Number(r[col('generation')] ?? 0),
+    attempts: Number(r[col('attempts')] ?? 0),
+    dueAt: Number(r[col('dueAt')]),
+    resyncJob: (r[col('resyncJob')] as string | null) ?? null,
+  });
 
   /**
    * Leases up to `limit` due rows. The UPDATE repeats the conditions: PostgreSQL re-checks them on
    * rows another instance just leased.
    */
   const claim = async (limit: number, leaseMs: number): Promise<OutboxRow[]> => {
-    const { table, col } = info();
-    const k = knex();
     const claimed: OutboxRow[] = [];
     // Another instance may take some candidates first: look again for the rest, a few times.
     for (let round = 0; round < 3 && claimed.length < limit; round++) {
@@ -173,14 +161,14 @@ export const createOutbox = (strapi: Core.Strapi) => {
       // The candidates are read first, so the rows returned are only this claim's, even when an
       // earlier claim or renewal of this instance wrote the same lease end in the same millisecond.
       const ids = (
-        await k(table)
+        await outbox()
           .select('id')
           .modify(free)
           .orderBy([col('priority'), col('dueAt'), 'id'])
           .limit(limit - claimed.length)
       ).map((r: { id: number }) => r.id);
       if (!ids.length) break;
-      const taken = await k(table)
+      const taken = await outbox()
         .whereIn('id', ids)
         .modify(free)
         .update({ [col('leaseOwner')]: owner, [col('leaseUntil')]: until });
@@ -194,7 +182,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
   const completions = createBatcher(
     async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
-      const { col } = info();
       const ids = items.map((it) => it.row.id);
       // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
       // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
@@ -234,7 +221,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
       completions.load({ row, windowMs }),
     /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
     retryLater: async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
-      const { col } = info();
       const attempts = row.attempts + (opts.countAttempt === false ? 0 : 1);
       await held([row.id]).update(
         unleased({ [col('dueAt')]: Date.now() + delayMs, [col('attempts')]: attempts })
@@ -248,32 +234,24 @@ export const createOutbox = (strapi: Core.Strapi) => {
     holds: async (id: number) => Boolean(await held([id]).first('id')),
     /** Keeps the lease of rows still being pushed, so a long 429 pause does not hand them to another instance. */
     renew: async (ids: number[], leaseMs: number) => {
-      if (ids.length) await held(ids).update({ [info().col('leaseUntil')]: Date.now() + leaseMs });
+      if (ids.length) await held(ids).update({ [col('leaseUntil')]: Date.now() + leaseMs });
     },
     depth: async () => {
-      const { table, col } = info();
-      const now = Date.now();
-      const [{ total }] = await knex()(table).count({ total: '*' });
-      const [{ due }] = await knex()(table).where(col('dueAt'), '<=', now).count({ due: '*' });
+      const [{ total }] = await outbox().count({ total: '*' });
+      const [{ due }] = await outbox().where(col('dueAt'), '<=', Date.now()).count({ due: '*' });
       return { depth: Number(total), due: Number(due) };
     },
-    /** When the next row nobody holds becomes due. */
     nextDueAt: async (): Promise<number | null> => {
-      const { table, col } = info();
-      const now = Date.now();
-      const row = await knex()(table)
-        .where(unheld(now))
+      const row = await outbox()
+        .where(unheld(Date.now()))
         .min({ next: col('dueAt') })
         .first();
       return row?.next == null ? null : Number(row.next);
     },
-    isQueued: async (key: EntryKey) => {
-      const { table, col } = info();
-      return Boolean(await knex()(table).where(entryColumns(col, key)).first('id'));
-    },
+    isQueued: async (key: EntryKey) =>
+      Boolean(await outbox().where(entryColumns(col, key)).first('id')),
     countForJob: async (job: string) => {
-      const { table, col } = info();
-      const [{ n }] = await knex()(table).where(col('resyncJob'), job).count({ n: '*' });
+      const [{ n }] = await outbox().where(col('resyncJob'), job).count({ n: '*' });
       return Number(n);
     },
   };

@@ -98,13 +98,12 @@ export function createIntentBuffer(o: IntentBufferOptions) {
 
   /** Records intents (after the change committed); never throws, never waits for the database. */
   const add = (items: EnqueueItem[]) => {
-    if (!items.length) return;
     const at = now();
     let leading = false;
-    for (const it of items) {
-      const { leading: lead, ...item } = it;
-      leading = leading || Boolean(lead) || !it.settle;
-      merge(keyString(it), { item, first: at, last: at, leading: Boolean(lead) || !it.settle });
+    for (const { leading: lead, ...item } of items) {
+      const alone = Boolean(lead) || !item.settle;
+      leading ||= alone;
+      merge(keyString(item), { item, first: at, last: at, leading: alone });
     }
     // While the outbox cannot be written, the retry's backoff decides.
     if (failing) return;
@@ -117,11 +116,9 @@ export function createIntentBuffer(o: IntentBufferOptions) {
     const { settle } = b.item;
     if (!settle) return b.item;
     const maxWaitMs = Math.max(0, b.first + Math.max(settle.maxWaitMs, settle.settleMs) - at);
-    if (b.leading)
-      return extend(b.item, { leading: true, settle: { settleMs: settle.settleMs, maxWaitMs } });
-    return extend(b.item, {
-      settle: { settleMs: Math.max(0, b.last + settle.settleMs - at), maxWaitMs },
-    });
+    const settleMs = b.leading ? settle.settleMs : Math.max(0, b.last + settle.settleMs - at);
+    const paced = { settleMs, maxWaitMs };
+    return extend(b.item, b.leading ? { leading: true, settle: paced } : { settle: paced });
   };
 
   const backoffMs = (failures: number) =>
@@ -187,12 +184,10 @@ export function createIntentBuffer(o: IntentBufferOptions) {
         // waking the worker is best effort: its poll finds the rows anyway
       }
       return true;
-    })();
-    try {
-      return await flushing;
-    } finally {
+    })().finally(() => {
       flushing = undefined;
-    }
+    });
+    return flushing;
   };
 
   return {

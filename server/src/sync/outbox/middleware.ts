@@ -89,16 +89,16 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         settle,
       }));
     if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
+    const { locale } = params;
     // Else without a lookup, the locale is one string other than '*'.
-    if (!needsLookup(model, params)) return intentsFor([params.locale as string]);
-    return (async () => {
-      let locales: string[];
-      if (params.locale === '*' || Array.isArray(params.locale)) {
-        const known = await deps.localesOf(ctx.uid, documentId);
-        locales = Array.isArray(params.locale) ? [...new Set([...params.locale, ...known])] : known;
-      } else locales = [await strapi.plugin('i18n').service('locales').getDefaultLocale()];
-      return intentsFor(locales);
-    })();
+    if (!needsLookup(model, params)) return intentsFor([locale as string]);
+    if (!locale) {
+      const locales = strapi.plugin('i18n').service('locales');
+      return Promise.resolve(locales.getDefaultLocale()).then((l: string) => intentsFor([l]));
+    }
+    return deps
+      .localesOf(ctx.uid, documentId)
+      .then((known) => intentsFor(locale === '*' ? known : [...new Set([...locale, ...known])]));
   };
 
   const failed = (ctx: WriteContext, err: unknown) =>
@@ -110,8 +110,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   const record = (ctx: WriteContext, items: EnqueueItem[]): void | Promise<unknown> => {
     if (!items.length) return;
     if (strapi.db.inTransaction()) {
-      // The caller's transaction is still open: record once it commits, never if it rolls back.
-      // (Nested, db.transaction() runs this callback at once: registered before the caller goes on.)
+      // Nested, db.transaction() runs this callback at once: registered before the caller goes on.
       // Strapi calls this back with its transaction context (`@strapi/database`'s Callback is any-typed).
       return strapi.db.transaction(async ({ onCommit }: { onCommit: (cb: () => void) => void }) => {
         onCommit(() => {
@@ -168,10 +167,8 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     // intents are handed over (an onCommit registered after its commit would never run).
     if (strapi.db.inTransaction() || needsLookup(model, params))
       return done.then((result) => afterWrite(ctx, model, resource, result));
-    // Otherwise the caller gets Strapi's own promise: the intents are handed over (in memory, at
-    // once) by a reaction that runs before the caller's, and the save returns without one more
-    // turn of the microtask queue; each such turn lets Strapi's own after-save work (events,
-    // connection release) run before the caller resumes, which cost a save about 5 %.
+    // Otherwise the caller gets Strapi's own promise, and a reaction that runs before the caller's
+    // hands the intents over: one more microtask turn before the caller resumes cost a save 5 %.
     done.then(
       (result) => afterWrite(ctx, model, resource, result),
       () => undefined

@@ -20,16 +20,14 @@ import type { EntryKey } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 
-const PAGE = 500;
-
-interface Reader {
+/**
+ * A mapping that reads `target` through the relation `path` ('place', 'tours'); `identityOnly`: it
+ * only needs the related entry's remote id there (category, pinpoint, lists, members).
+ */
+type Reader = ReturnType<typeof relationTargets>[number] & {
   mapping: Mapping;
-  /** relation path from the reading type to the changed type, e.g. 'place' or 'tours' */
-  path: string;
-  target: string;
-  /** the mapping only needs the related entry's remote id there (category, pinpoint, lists, members) */
   identityOnly: boolean;
-}
+};
 
 /**
  * `identity`: the entry's remote object appeared, changed id or went away, and everything that uses
@@ -82,7 +80,8 @@ export function createRelated(strapi: Core.Strapi) {
   async function* relatedNow(
     contentType: string,
     documentIds: string[],
-    opts: RequeueOptions
+    opts: RequeueOptions,
+    reason: string
   ): AsyncGenerator<EnqueueItem[]> {
     for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
       if (identityOnly && !opts.identity) continue;
@@ -92,7 +91,7 @@ export function createRelated(strapi: Core.Strapi) {
           mapping.contentType,
           whereOn(path, documentIds)
         )) {
-          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason: '' }));
+          yield page.keys.map((k) => extend(k, { resource: mapping.resource, reason }));
         }
       } catch (err) {
         strapi.log.warn(
@@ -106,32 +105,25 @@ export function createRelated(strapi: Core.Strapi) {
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
     const outbox = getService('outbox', { strapi });
+    const states = getService('state', { strapi });
     const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
     for (const group of groups.values()) {
       const { reason, opts } = group[0];
       const keys = group.map((r) => r.key);
-      const used = (
-        await Promise.all(
-          keys.map((k) =>
-            getService('state', { strapi })
-              .dependantsOf(k)
-              .then((ds) => ds.map((d) => ({ d, k })))
-          )
-        )
-      ).flat();
+      const dependants = await Promise.all(keys.map((k) => states.dependantsOf(k)));
       const items = new Map<string, EnqueueItem>();
-      for (const { d, k } of used) {
-        const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
-        if (opts.identity || reads)
-          items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
-      }
+      keys.forEach((k, i) => {
+        for (const d of dependants[i]) {
+          const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
+          if (opts.identity || reads)
+            items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
+        }
+      });
       await outbox.enqueue([...items.values()]);
+      // At most the batcher's 200 requests: one IN list.
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
-      for (let i = 0; i < documentIds.length; i += PAGE) {
-        const slice = documentIds.slice(i, i + PAGE);
-        for await (const page of relatedNow(group[0].key.contentType, slice, opts))
-          await outbox.enqueue(page.map((p) => extend(p, { reason })));
-      }
+      const related = relatedNow(group[0].key.contentType, documentIds, opts, reason);
+      for await (const page of related) await outbox.enqueue(page);
     }
     return requests.map(() => undefined);
   }, BUSY_WRITES);

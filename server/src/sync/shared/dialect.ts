@@ -9,11 +9,8 @@ import { reasonOf } from './db-error';
  */
 const dialectOf = (strapi: Core.Strapi) => {
   const client = String(strapi.db.dialect?.client ?? strapi.db.config?.connection?.client);
-  return /^(pg|postgres)/.test(client)
-    ? 'postgres'
-    : /^(mysql|mariadb)/.test(client)
-      ? 'mysql'
-      : 'sqlite';
+  if (/^(pg|postgres)/.test(client)) return 'postgres';
+  return /^(mysql|mariadb)/.test(client) ? 'mysql' : 'sqlite';
 };
 
 /**

@@ -63,11 +63,7 @@ export async function* goneStatePages(
       .query(uid)
       .findMany({ select: ['documentId', 'locale'], where });
     const alive = new Set(present.map((p) => `${p.documentId}|${p.locale ?? ''}`));
-    const gone = page.filter(
-      (s) =>
-        !alive.has(`${s.documentId}|${s.locale}`) &&
-        !(s.locale === '' && alive.has(`${s.documentId}|`))
-    );
+    const gone = page.filter((s) => !alive.has(`${s.documentId}|${s.locale}`));
     yield Object.assign(gone, { after: page[page.length - 1].id as number });
   }
 }

@@ -12,14 +12,12 @@ export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().
  * lease table, claimed by one UPDATE whose WHERE only the first instance can match.
  */
 export function createLease(strapi: Core.Strapi, name: string, owner: string) {
-  const lease = () => {
-    const { table, col } = tableInfo(strapi, LEASE_UID);
-    return { col, row: () => strapi.db.connection(table).where(col('name'), name) };
-  };
+  const info = () => tableInfo(strapi, LEASE_UID);
+  const col = (attr: string) => info().col(attr);
+  const row = () => strapi.db.connection(info().table).where(col('name'), name);
 
   /** Moves the row to `slot` when `free` holds; true for the one instance that did. */
   const take = async (free: (q: Knex.QueryBuilder) => unknown, slot: number) => {
-    const { col, row } = lease();
     const n = await row()
       .andWhere(free)
       .update({ [col('slot')]: slot, [col('owner')]: owner, [col('updatedAt')]: new Date() });
@@ -29,7 +27,7 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
   return {
     owner,
     ensure: async () => {
-      const { table, col } = tableInfo(strapi, LEASE_UID);
+      const { table } = info();
       await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
       await strapi.db
         .connection(table)
@@ -38,16 +36,13 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
         .ignore();
     },
     /** True for the one instance that moves the row to `slot` first (a run of a schedule, in ms). */
-    claimSlot: (slot: number) => {
-      const { col } = lease();
-      return take((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot);
-    },
+    claimSlot: (slot: number) =>
+      take((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot),
     /**
      * Holds the job for `ms` unless another instance holds it now. A holder that dies lets it go
      * when the time runs out; this owner may take it again at any time.
      */
     hold: (ms: number) => {
-      const { col } = lease();
       const now = Date.now();
       return take(
         (q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', now).orWhere(col('owner'), owner),
@@ -56,13 +51,11 @@ export function createLease(strapi: Core.Strapi, name: string, owner: string) {
     },
     /** When the present hold runs out, in ms since the epoch (0 when nobody holds it). */
     heldUntil: async () => {
-      const { col, row } = lease();
       const held = (await row().first(col('slot'))) as Record<string, unknown> | undefined;
       return Number(held?.[col('slot')] ?? 0);
     },
     /** Lets the job go before its time runs out (only when this owner holds it). */
     release: async () => {
-      const { col, row } = lease();
       await row()
         .andWhere(col('owner'), owner)
         .update({ [col('slot')]: 0, [col('updatedAt')]: new Date() });

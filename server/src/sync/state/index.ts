@@ -89,10 +89,11 @@ const COLUMN: Partial<Record<keyof StateRecord, string>> = {
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
 function createStateRows(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, STATE_UID);
+  const col = (attr: string) => info().col(attr);
   const knex = (): Core.Strapi['db']['connection'] => strapi.db.connection;
+  const states = () => knex()(info().table);
 
   const fromRow = (r: Record<string, unknown>): StateRecord => {
-    const { col } = info();
     const record: Record<string, unknown> = { id: r.id };
     for (const [k, read] of READERS) record[k] = read(r[col(COLUMN[k as keyof StateRecord] ?? k)]);
     return record as unknown as StateRecord;
@@ -100,7 +101,6 @@ function createStateRows(strapi: Core.Strapi) {
 
   /** The columns of the fields `s` names (and only those). */
   const toRow = (s: Partial<StateRecord>) => {
-    const { col } = info();
     const row: Record<string, unknown> = {};
     for (const [k, read] of WRITERS) {
       if (!(k in s)) continue;
@@ -110,7 +110,26 @@ function createStateRows(strapi: Core.Strapi) {
     return row;
   };
 
-  return { strapi, info, refInfo: () => tableInfo(strapi, REF_UID), knex, fromRow, toRow };
+  /** States the query picks, `size` at a time by id from `after` (a cursor later changes cannot upset). */
+  const page = async (
+    pick: (q: Knex.QueryBuilder) => unknown,
+    after: number,
+    size: number
+  ): Promise<StateRecord[]> => {
+    const rows = await states().modify(pick).andWhere('id', '>', after).orderBy('id').limit(size);
+    return rows.map(fromRow);
+  };
+  async function* pages(pick: (q: Knex.QueryBuilder) => unknown, size: number, after = 0) {
+    for (;;) {
+      const rows = await page(pick, after, size);
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id as number;
+      yield rows;
+    }
+  }
+
+  const refInfo = () => tableInfo(strapi, REF_UID);
+  return { strapi, info, col, refInfo, knex, states, fromRow, toRow, page, pages };
 }
 
 export type StateRows = ReturnType<typeof createStateRows>;
@@ -119,11 +138,11 @@ export type StatePatch = Partial<StateRecord> & Pick<StateRecord, 'resource'>;
 
 export const createStateStore = (strapi: Core.Strapi) => {
   const rows = createStateRows(strapi);
-  const { info, refInfo, knex, toRow } = rows;
+  const { info, col, refInfo, knex, states, toRow } = rows;
   const { backfillRefs, writeRefs, dependantsOf } = createStateRefs(rows);
 
   const ensureIndexes = async () => {
-    const { table, col } = info();
+    const { table } = info();
     await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
     await ensureIndex(strapi, table, 'status_idx', [col('status')]);
     // Who holds a remote object (import, link, the inventory's unowned count): without it each
@@ -136,7 +155,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
   };
 
   const writeItems = async (items: Array<{ key: EntryKey; patch: StatePatch }>) => {
-    const { table, col } = info();
+    const { table } = info();
     const now = new Date();
     const defaults = { [col('status')]: 'pending', [col('attempts')]: 0 };
     // One statement per set of columns (the rows of one INSERT all have the same ones): an existing
@@ -179,7 +198,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     },
     remove: async (key: EntryKey) => {
       await knex().transaction(async (trx) => {
-        const { table, col } = info();
+        const { table } = info();
         await trx(table).where(entryColumns(col, key)).del();
         await writeRefs(trx, [extend(key, { refs: [] })]);
       });
@@ -187,8 +206,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     /** Sets status (and resets attempts) of the given state rows in one statement. */
     setStatus: async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
       if (!ids.length) return 0;
-      const { table, col } = info();
-      const q = knex()(table).whereIn('id', ids);
+      const q = states().whereIn('id', ids);
       if (from) q.andWhere(col('status'), from);
       return q.update({
         [col('status')]: status,

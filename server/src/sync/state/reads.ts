@@ -19,12 +19,12 @@ const entryIn = (knex: Knex, table: Table, other: Table) =>
 const counts = async <T>(query: PromiseLike<unknown>) =>
   ((await query) as Array<T & { n: string | number }>).map((r) => ({ ...r, n: Number(r.n) }));
 
-export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
+export function createStateReads(stateRows: StateRows) {
+  const { strapi, info, col, knex, states, fromRow, page, pages } = stateRows;
   const getMany = async (keys: EntryKey[]): Promise<Map<string, StateRecord>> => {
-    const { table, col } = info();
     const out = new Map<string, StateRecord>();
     for (const where of keySlices(keys, col)) {
-      for (const r of await knex()(table).modify(where)) {
+      for (const r of await states().modify(where)) {
         const s = fromRow(r);
         out.set(keyString(s), s);
       }
@@ -39,21 +39,11 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
     return keys.map((k) => found.get(keyString(k)) ?? null);
   });
 
-  const byRemoteId = (resource: ResourceKind, remoteId: number) => {
-    const { table, col } = info();
-    return knex()(table).where({ [col('resource')]: resource, [col('remoteId')]: remoteId });
-  };
+  const byRemoteId = (resource: ResourceKind, remoteId: number) =>
+    states().where({ [col('resource')]: resource, [col('remoteId')]: remoteId });
 
-  /** States where `where` holds, `size` at a time by id after `after` (a cursor that later changes cannot upset). */
-  const page = async (where: Record<string, unknown>, after: number, size: number) => {
-    const { table, col } = info();
-    const rows = await knex()(table)
-      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [col(k), v])))
-      .andWhere('id', '>', after)
-      .orderBy('id')
-      .limit(size);
-    return rows.map(fromRow);
-  };
+  const whereIs = (attr: string, value: string) => (q: Knex.QueryBuilder) =>
+    q.where(col(attr), value);
 
   /**
    * Pending entries nothing is queued for, untouched for `olderThanMs`: one page of candidates (by
@@ -62,9 +52,8 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
    * it for `olderThanMs`, and nothing re-queued it, it is).
    */
   const stranded = async (olderThanMs: number, limit: number, after = 0) => {
-    const { table, col } = info();
     const before = new Date(Date.now() - olderThanMs);
-    const rows = await knex()(table)
+    const rows = await states()
       .where(col('status'), 'pending')
       .andWhere(col('updatedAt'), '<', before)
       .andWhere('id', '>', after)
@@ -94,14 +83,13 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
       return row ? fromRow(row) : null;
     },
     countBy: () => {
-      const { table, col } = info();
       const by = {
         contentType: col('contentType'),
         resource: col('resource'),
         status: col('status'),
       };
       return counts<Pick<StateRecord, 'contentType' | 'resource' | 'status'>>(
-        knex()(table).select(by).count({ n: '*' }).groupBy(Object.values(by))
+        states().select(by).count({ n: '*' }).groupBy(Object.values(by))
       );
     },
     /**
@@ -120,32 +108,24 @@ export function createStateReads({ strapi, info, knex, fromRow }: StateRows) {
       );
     },
     listByStatus: async (status: SyncStatus, limit: number) => {
-      const { table, col } = info();
-      const rows = await knex()(table)
+      const rows = await states()
         .where(col('status'), status)
         .orderBy(col('updatedAt'), 'desc')
         .limit(limit);
       return rows.map(fromRow);
     },
     /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
-    async *iterate(contentType: string, size = 500, after = 0): AsyncGenerator<StateRecord[]> {
-      for (;;) {
-        const rows = await page({ contentType }, after, size);
-        if (!rows.length) return;
-        after = rows[rows.length - 1].id as number;
-        yield rows;
-      }
-    },
+    iterate: (contentType: string, size = 500, after = 0) =>
+      pages(whereIs('contentType', contentType), size, after),
     /** Locales of one document that have a state. */
     localesOf: async (contentType: string, documentId: string): Promise<string[]> => {
-      const { table, col } = info();
-      const rows = await knex()(table)
+      const rows = await states()
         .where({ [col('contentType')]: contentType, [col('entryDocumentId')]: documentId })
         .select({ locale: col('entryLocale') });
       return rows.map((r: { locale: string | null }) => r.locale ?? '');
     },
     pageByStatus: (status: SyncStatus, after: number, size: number) =>
-      page({ status }, after, size),
+      page(whereIs('status', status), after, size),
     stranded,
   };
 }

@@ -7,26 +7,15 @@ import type { EntryKey } from '../shared/types';
 import type { StateRecord, StateRows } from '.';
 
 /** The refs table: which entries' last payloads used which others, so that they can follow them. */
-export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
+export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: StateRows) {
   /** States written before the refs table existed keep their refs in JSON only: index them once. */
   const backfillRefs = async () => {
-    const { table, col } = info();
-    const refs = refInfo();
-    if (await knex()(refs.table).first('id')) return;
-    let after = 0;
-    for (;;) {
-      const rows = await knex()(table)
-        .whereNotNull(col('refs'))
-        .andWhere('id', '>', after)
-        .orderBy('id')
-        .limit(500);
-      if (!rows.length) return;
-      after = rows[rows.length - 1].id;
+    if (await knex()(refInfo().table).first('id')) return;
+    for await (const rows of pages((q) => q.whereNotNull(col('refs')), 500))
       await writeRefs(
         knex(),
-        rows.map(fromRow).filter((r: StateRecord) => r.refs?.length)
+        rows.filter((r) => r.refs?.length)
       );
-    }
   };
 
   /** Replaces the refs of the given entries (none for an entry whose refs are empty). */
@@ -47,24 +36,22 @@ export function createStateRefs({ info, refInfo, knex, fromRow }: StateRows) {
     await insertRows(trx, refs.table, rows);
   };
 
+  // A run holds at most the batcher's 200 keys: one IN list.
   const dependants = createBatcher(async (keys: EntryKey[]) => {
-    const { table, col } = info();
+    const { table } = info();
     const refs = refInfo();
-    const targets = [...new Set(keys.map(keyString))];
+    const rows = await knex()(table)
+      .join(refs.table, (j: Knex.JoinClause) => {
+        for (const c of ENTRY_KEY) j.andOn(`${refs.table}.${refs.col(c)}`, `${table}.${col(c)}`);
+      })
+      .whereIn(`${refs.table}.${refs.col('target')}`, [...new Set(keys.map(keyString))])
+      .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
     const byTarget = new Map<string, StateRecord[]>();
-    for (let i = 0; i < targets.length; i += 500) {
-      const rows = await knex()(table)
-        .join(refs.table, (j: Knex.JoinClause) => {
-          for (const c of ENTRY_KEY) j.andOn(`${refs.table}.${refs.col(c)}`, `${table}.${col(c)}`);
-        })
-        .whereIn(`${refs.table}.${refs.col('target')}`, targets.slice(i, i + 500))
-        .select(`${table}.*`, { __target: `${refs.table}.${refs.col('target')}` });
-      for (const r of rows) {
-        const list = byTarget.get(r.__target) ?? [];
-        // One state per dependant, even when it used the target in two roles.
-        if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
-        byTarget.set(r.__target, list);
-      }
+    for (const r of rows) {
+      const list = byTarget.get(r.__target) ?? [];
+      // One state per dependant, even when it used the target in two roles.
+      if (!list.some((s) => s.id === r.id)) list.push(fromRow(r));
+      byTarget.set(r.__target, list);
     }
     return keys.map((k) => byTarget.get(keyString(k)) ?? []);
   });
