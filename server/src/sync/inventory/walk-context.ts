@@ -22,7 +22,6 @@ export interface PhaseState {
   /** distinct `count` values the pages gave: more than one, and objects may have slipped past */
   counts: number[];
   done: boolean;
-  finishedAt: number | null;
   /** every id so far greater than the one before it (absent in walks stored before it was kept) */
   ascending?: boolean;
   maxId?: number;

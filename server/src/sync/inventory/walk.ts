@@ -38,7 +38,6 @@ export function createInventoryWalk(deps: WalkDeps) {
     objects: 0,
     counts: [],
     done: false,
-    finishedAt: null,
     ascending: true,
   });
 
@@ -114,7 +113,6 @@ export function createInventoryWalk(deps: WalkDeps) {
         : null;
     phase.done = true;
     phase.next = null;
-    phase.finishedAt = Date.now();
     await save();
     return phase;
   };
@@ -211,10 +209,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
     interrupted: async () => ['running', 'failed'].includes((await load()).walk?.state ?? 'none'),
 
-    /**
-     * Another account's objects are no use (and would be proposed for linking): what is held is
-     * dropped and the inventory starts empty for `next`. A walk under way stops first.
-     */
+    /** Drops another account's objects (they would be proposed for linking), a walk under way first. */
     async forget(next: string) {
       ctx.stopped = true;
       try {
@@ -227,11 +222,9 @@ export function createInventoryWalk(deps: WalkDeps) {
       }
     },
 
-    /** Keeps which account the inventory describes (first kept on an inventory walked before it was). */
+    /** Names the account of an inventory walked before its account was kept. */
     async setAccount(next: string) {
-      const s = await load();
-      if (s.account === next) return;
-      s.account = next;
+      (await load()).account = next;
       await save();
     },
 
