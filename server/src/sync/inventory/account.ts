@@ -71,18 +71,15 @@ export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
 
   /** At boot and after each change of the credentials; one check at a time. */
   const check = (): Promise<void> =>
-    (checking ??= (async () => {
-      try {
-        // Without credentials there is no account to walk: the check comes again when they are saved.
-        if (await reconcile()) await walkIfNeeded();
-      } catch (err) {
+    (checking ??= reconcile()
+      // Without credentials there is no account to walk: the check comes again when they are saved.
+      .then((known) => (known ? walkIfNeeded() : undefined))
+      .catch((err) => {
         strapi.log.warn(
           `[location-content] could not check which account the inventory describes: ${failureOf(err)}`
         );
-      } finally {
-        checking = undefined;
-      }
-    })());
+      })
+      .finally(() => (checking = undefined)));
 
   return { check };
 }

@@ -3,6 +3,7 @@ import {
   NOT_SENT,
   WalkStoppedError,
   refused,
+  sentMark,
   type PhaseState,
   type RemotePage,
   type TailMark,
@@ -32,20 +33,16 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     resource: ResourceKind,
     phase: PhaseState,
     mark: TailMark,
-    onSent: (at: number) => void
+    read: { startedAt: number }
   ): Promise<TailRead | null> => {
-    let startedAt = NOT_SENT;
+    const sent = sentMark(read);
     let pages = 0;
     /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
       const asked = Date.now();
       try {
-        const page = await pageOf(resource, link, undefined, (at) => {
-          if (startedAt === NOT_SENT) startedAt = at;
-          onSent(at);
-        });
-        if (startedAt === NOT_SENT) startedAt = asked;
-        onSent(asked);
+        const page = await pageOf(resource, link, undefined, sent);
+        sent(asked);
         pages += 1;
         return page;
       } catch (err) {
@@ -99,7 +96,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
       phase.tail = { link, maxId: Math.max(mark.maxId, last) };
       await save();
     }
-    return { startedAt, pages };
+    return { startedAt: read.startedAt, pages };
   };
 
   /**
@@ -127,9 +124,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
       const phase = s.phases[resource];
       if (!phase?.done || !phase.tail) return null;
       const entry = { startedAt: NOT_SENT, promise: Promise.resolve<TailRead | null>(null) };
-      entry.promise = runTail(resource, phase, phase.tail, (at) => {
-        if (entry.startedAt === NOT_SENT) entry.startedAt = at;
-      });
+      entry.promise = runTail(resource, phase, phase.tail, entry);
       tails.set(resource, entry);
       entry.promise
         .finally(() => tails.get(resource) === entry && tails.delete(resource))

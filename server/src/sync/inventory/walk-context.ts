@@ -63,6 +63,10 @@ export const emptyStored = (account: string | null = null): Stored => ({
 });
 
 export const NOT_SENT = Number.MAX_SAFE_INTEGER;
+/** Keeps in `run.startedAt` when its first page request left. */
+export const sentMark = (run: { startedAt: number }) => (at: number) => {
+  if (run.startedAt === NOT_SENT) run.startedAt = at;
+};
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;

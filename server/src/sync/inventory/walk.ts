@@ -10,6 +10,7 @@ import {
   WalkStoppedError,
   createWalkContext,
   refused,
+  sentMark,
   type PhaseState,
   type RemotePage,
   emptyStored,
@@ -52,13 +53,11 @@ export function createInventoryWalk(deps: WalkDeps) {
       try {
         if (ahead) page = await ahead;
         else {
-          const current = phase;
+          const sent = sentMark(phase);
           const asked = Date.now();
-          page = await pageOf(resource, phase.next, undefined, (at) => {
-            if (current.startedAt === NOT_SENT) current.startedAt = at;
-          });
+          page = await pageOf(resource, phase.next, undefined, sent);
           // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-          if (current.startedAt === NOT_SENT) current.startedAt = asked;
+          sent(asked);
         }
       } catch (err) {
         ahead = null;
