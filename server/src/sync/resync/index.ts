@@ -134,9 +134,8 @@ export function createResync(strapi: Core.Strapi) {
   const run = () => {
     const go = async () => {
       try {
-        // Entries imported since the boot (thousands at once) change what the best plan of their
-        // reads is. Here, not in start(): the admin's request does not wait for it, and a resumed
-        // listing gets it too.
+        // Entries imported since the boot change the best plan of their reads. Here, not in
+        // start(): the admin's request does not wait for it, and a resumed listing gets it too.
         await refreshPlannerStatistics(strapi);
         await enumerate();
       } catch (err) {
