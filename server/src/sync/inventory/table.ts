@@ -37,7 +37,6 @@ export function createInventoryTable(strapi: Core.Strapi) {
   const objects = () => tableInfo(strapi, INVENTORY_UID);
   const members = () => tableInfo(strapi, INVENTORY_MEMBER_UID);
   const states = () => tableInfo(strapi, STATE_UID);
-  const query = (uid: typeof INVENTORY_UID | typeof INVENTORY_MEMBER_UID) => strapi.db.query(uid);
 
   const toRow = (r: Row): InventoryRow => {
     const v = (c: string) => r[objects().col(c)];
@@ -127,7 +126,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
     /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
     removeUnseen: (resource: ResourceKind, before: number) =>
-      query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
+      strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
 
     async upsertMembers(listId: number, pinpointIds: number[], seenAt: number, walkId: string) {
       if (!pinpointIds.length) return;
@@ -144,7 +143,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
     /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
     removeUnseenMembers: (listId: number, before?: number) =>
-      query(INVENTORY_MEMBER_UID).deleteMany({
+      strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({
         where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
       }),
 
@@ -164,10 +163,11 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
     /** One object deleted from the remote, with its memberships (a list's or a pinpoint's). */
     async remove(resource: ResourceKind, remoteId: number) {
-      await query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
+      await strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
       // Ids are per resource: event 3 is no pinpoint 3.
       const side = { list: 'listId', pinpoint: 'pinpointId' }[resource as string];
-      if (side) await query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
+      if (side)
+        await strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
     },
 
     /** Objects of `resource` whose name compares equal to `nameKey`. */

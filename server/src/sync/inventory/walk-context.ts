@@ -38,7 +38,6 @@ export interface Stored {
     startedAt: number;
     state: 'running' | 'done' | 'failed';
     error: string | null;
-    finishedAt: number | null;
   } | null;
   phases: Partial<Record<ResourceKind, PhaseState>>;
   /** the list walk: lists with an id up to `listAfter` are done */

@@ -156,13 +156,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     full ??= (async () => {
       const s = await load();
       if (!s.walk || s.walk.state === 'done')
-        s.walk = {
-          id: randomUUID(),
-          startedAt: Date.now(),
-          state: 'running',
-          error: null,
-          finishedAt: null,
-        };
+        s.walk = { id: randomUUID(), startedAt: Date.now(), state: 'running', error: null };
       const walk = s.walk;
       walk.state = 'running';
       walk.error = null;
@@ -172,8 +166,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         membersRunning = walkMembers(ctx, walk.startedAt - 1);
         await membersRunning;
         walk.state = 'done';
-        walk.finishedAt = Date.now();
-        s.lastCompleteAt = walk.finishedAt;
+        s.lastCompleteAt = Date.now();
         await save();
       } catch (err) {
         walk.state = 'failed';
