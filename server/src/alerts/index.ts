@@ -48,15 +48,13 @@ export function createAlerts(strapi: Core.Strapi) {
     const c = config();
     const result: Delivery = { email: null, webhook: null };
     if (c?.email?.length) {
-      const email = strapi.plugin('email')?.service('email');
-      if (!email) result.email = { to: 0, error: 'the email plugin is not installed' };
-      else {
-        try {
-          await email.send({ to: c.email.join(','), subject: m.title, text: m.text });
-          result.email = { to: c.email.length, error: null };
-        } catch (err) {
-          result.email = { to: 0, error: errorText(err) };
-        }
+      try {
+        const email = strapi.plugin('email')?.service('email');
+        if (!email) throw new Error('the email plugin is not installed');
+        await email.send({ to: c.email.join(','), subject: m.title, text: m.text });
+        result.email = { to: c.email.length, error: null };
+      } catch (err) {
+        result.email = { to: 0, error: errorText(err) };
       }
     }
     if (c?.webhook) {

@@ -6,17 +6,13 @@ import { changedFields } from './fields';
 import type { DriftEntryRef, DriftGroup, DriftReport } from '../../../../shared/contracts/drift';
 import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
+import { toKey } from '../shared/keys';
 
 const PAGE = 500;
 const LIST_LIMIT = 1000;
 
-const refOf = (s: StateRecord): DriftEntryRef => ({
-  contentType: s.contentType,
-  documentId: s.documentId,
-  locale: s.locale,
-  resource: s.resource,
-  remoteId: s.remoteId!,
-});
+const refOf = (s: StateRecord): DriftEntryRef =>
+  extend(toKey(s), { resource: s.resource, remoteId: s.remoteId! });
 
 /**
  * The drift check: the inventory against the sync states, read only (the walk before it only

@@ -54,27 +54,26 @@ const normalText = (v: string) =>
 
 const empty = (v: unknown) => v == null || v === '' || (Array.isArray(v) && v.length === 0);
 
+/** One text form of a list a remote may reorder (tags) or spell otherwise (dates). */
+const LIST_FORMS: Record<string, (v: unknown[]) => string> = {
+  tags: (v) => JSON.stringify([...new Set(v.map((t) => normalText(String(t))))].sort()),
+  dates: (v) =>
+    JSON.stringify(
+      (v as Array<{ start?: unknown; end?: unknown } | null>).map((d) => ({
+        start: msUtc(d?.start) ?? d?.start ?? null,
+        end: msUtc(d?.end) ?? d?.end ?? null,
+      }))
+    ),
+};
+
 function same(key: string, pushed: unknown, remote: unknown): boolean {
   if (empty(pushed) && empty(remote)) return true;
   if (empty(pushed) !== empty(remote)) return false;
   if (key === 'latitude' || key === 'longitude')
     return Math.abs(Number(pushed) - Number(remote)) <= COORDINATE_TOLERANCE;
   if (key === 'category') return Number(pushed) === Number(remote);
-  if (key === 'tags') {
-    const norm = (v: unknown) =>
-      JSON.stringify([...new Set((v as unknown[]).map((t) => normalText(String(t))))].sort());
-    return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
-  }
-  if (key === 'dates') {
-    const norm = (v: unknown) =>
-      JSON.stringify(
-        (v as Array<{ start?: unknown; end?: unknown } | null>).map((d) => ({
-          start: msUtc(d?.start) ?? d?.start ?? null,
-          end: msUtc(d?.end) ?? d?.end ?? null,
-        }))
-      );
-    return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
-  }
+  const norm = LIST_FORMS[key];
+  if (norm) return Array.isArray(pushed) && Array.isArray(remote) && norm(pushed) === norm(remote);
   if (typeof pushed === 'string' && typeof remote === 'string')
     return normalText(pushed) === normalText(remote);
   return JSON.stringify(pushed) === JSON.stringify(remote);

@@ -46,15 +46,9 @@ export function createDrift(strapi: Core.Strapi) {
   return {
     /** One check at a time: a second caller shares the one running. */
     check: (options: { fresh?: boolean } = {}) =>
-      (checking ??= (async () => {
-        try {
-          const report = await runCheck(options);
-          await save({ report });
-          return report;
-        } finally {
-          checking = undefined;
-        }
-      })()),
+      (checking ??= runCheck(options)
+        .then((report) => save({ report }).then(() => report))
+        .finally(() => (checking = undefined))),
     async repair(groups: DriftGroup[]) {
       const { report } = await load();
       if (!report)

@@ -19,15 +19,12 @@ import type {
   RepairOutcome,
 } from '../../../../shared/contracts/drift';
 
-const REASON = 'drift repair';
 export const DRIFT_GROUPS: DriftGroup[] = ['missing', 'changed', 'notOurs', 'membership'];
 
 /**
- * Repairs of a drift report. Entries are queued as normal pushes (rate-limited, recorded,
- * retried): their last payload hash is dropped so the push sends Strapi's version again; an
- * update of an object gone from the remote becomes a create (see push.ts). Objects no entry owns
- * are deleted one call at a time, each after ownership is read again, and only where this
- * instance pushes: elsewhere a repair that names them is refused before anything is done.
+ * Repairs of a drift report. Entries are queued as normal pushes with their payload hash dropped,
+ * so Strapi's version is sent again. Objects no entry owns are deleted one call at a time, each
+ * after ownership is read again, and only where this instance pushes.
  */
 export function createDriftRepair(strapi: Core.Strapi) {
   const states = getService('state', { strapi });
@@ -53,9 +50,8 @@ export function createDriftRepair(strapi: Core.Strapi) {
         ...(members ? { members } : {}),
       });
     }
-    // Queued as any other push.
     await getService('outbox', { strapi }).enqueue(
-      live.map((s) => extend(toKey(s), { resource: s.resource, reason: REASON }))
+      live.map((s) => extend(toKey(s), { resource: s.resource, reason: 'drift repair' }))
     );
     getService('worker', { strapi }).wake();
     return live.length;

@@ -1,6 +1,7 @@
 /**
  * Push history: the last attempts of each entry (result, HTTP status, duration), as the side
- * panel and the dashboard show them.
+ * panel and the dashboard show them, written off the push's path. A failed write loses history,
+ * never a push, and is logged once a minute at most.
  */
 import type { Core } from '@strapi/strapi';
 import type { PushAttempt } from '../../../../shared/contracts/history';
@@ -54,11 +55,8 @@ function attemptOf(result: PushResult, durationMs: number) {
   }
 }
 
-/**
- * Push history per entry, written off the push's path: attempts are buffered and written together
- * (one insert per flush), then the entries they touched are cut back to their last HISTORY_SIZE rows
- * (one delete). A failed write loses history, never a push, and is logged once a minute at most.
- */
+/** Attempts are buffered and written together (one insert per flush), then the entries they
+ * touched are cut back to their last HISTORY_SIZE rows (one delete). */
 export function createHistory(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, ATTEMPT_UID);
   let buffer: Array<{ key: string; attempt: NonNullable<ReturnType<typeof attemptOf>> }> = [];

@@ -6,10 +6,7 @@ import { createLease, newLeaseOwner } from '../shared/lease';
 import { failureOf } from '../shared/db-error';
 import type { InventoryWalk } from './walk';
 
-/**
- * Which account a set of credentials names: the base URL and the client id (a new secret for the
- * same client is the same account). Hashed, so the stored progress names no credential.
- */
+/** The account credentials name: base URL and client id (a new secret is the same account), hashed. */
 export const accountKey = (baseUrl: string, clientId: string) =>
   createHash('sha256')
     .update(`${baseUrl.trim().replace(/\/+$/, '')}\n${clientId.trim()}`)
@@ -20,11 +17,9 @@ export const accountKey = (baseUrl: string, clientId: string) =>
 const HOLD_MS = 30 * 60_000;
 
 /**
- * The account the inventory describes. When the credentials name another one, what is held is
- * dropped; when an account is linked and was never walked, one instance walks it in the
- * background (behind the pushes), so that a lost create reads the end of that walk instead of
- * walking the whole account while the entry waits, and existing content can be linked. A walk
- * that was interrupted resumes the same way.
+ * The account the inventory describes: another one's inventory is dropped; one never walked (or a
+ * walk interrupted) is walked by one instance in the background, so that a lost create reads the
+ * end of that walk instead of walking the whole account while the entry waits.
  */
 export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
   const settings = () => getService('settings', { strapi });
@@ -76,18 +71,15 @@ export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
 
   /** At boot and after each change of the credentials; one check at a time. */
   const check = (): Promise<void> =>
-    (checking ??= (async () => {
-      try {
-        // Without credentials there is no account to walk: the check comes again when they are saved.
-        if (await reconcile()) await walkIfNeeded();
-      } catch (err) {
+    (checking ??= reconcile()
+      // Without credentials there is no account to walk: the check comes again when they are saved.
+      .then((known) => (known ? walkIfNeeded() : undefined))
+      .catch((err) => {
         strapi.log.warn(
           `[location-content] could not check which account the inventory describes: ${failureOf(err)}`
         );
-      } finally {
-        checking = undefined;
-      }
-    })());
+      })
+      .finally(() => (checking = undefined)));
 
   return { check };
 }

@@ -3,22 +3,6 @@ import { canonicalJson } from '../../mapping/hash';
 import { toMsUtc } from '../../remote/dates';
 import type { ResourceKind } from '../../remote/types';
 
-/** What the inventory keeps of one remote object: enough to recognise it, and a hash to see it change. */
-export interface RemoteIdentity {
-  name: string | null;
-  /** the name trimmed, blanks collapsed, case-folded: what matching compares */
-  nameKey: string;
-  latitude: number | null;
-  longitude: number | null;
-  pinpoint: number | null;
-  /** first start date, ms UTC */
-  firstStart: string | null;
-  /** sha256 of the documented fields the remote answered with */
-  fieldsHash: string;
-  /** the documented fields themselves, id left out: what a drift check compares */
-  fields: Record<string, unknown>;
-}
-
 /** Kept short enough for an index on every database (MySQL's utf8mb4 key limit is 191 characters). */
 const NAME_KEY_LENGTH = 191;
 
@@ -29,9 +13,6 @@ export const nameKeyOf = (name: unknown): string =>
     .replace(/\s+/g, ' ')
     .toLowerCase()
     .slice(0, NAME_KEY_LENGTH);
-
-/** a remote event's date range, as answered: read defensively */
-type DateRange = { start?: unknown; end?: unknown };
 
 /** A date as ms UTC, null when it is none. */
 export const msUtc = (value: unknown): string | null => {
@@ -47,15 +28,14 @@ const finite = (v: unknown): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? v : null;
 
 /**
- * `remote` is an object as the client's readers return it: documented fields only. Dates are
- * hashed in one form, so a remote that answers them in another ISO 8601 form changes nothing.
+ * What the inventory keeps of one remote object (documented fields only): enough to recognise it,
+ * and a hash to see it change. Dates are hashed in one form, so a remote that answers them in
+ * another ISO 8601 form changes nothing.
  */
-export function identityOf(
-  resource: ResourceKind,
-  remote: Record<string, unknown>
-): RemoteIdentity {
+export function identityOf(resource: ResourceKind, remote: Record<string, unknown>) {
   const { id: _id, ...fields } = remote;
-  const dates = Array.isArray(fields.dates) ? (fields.dates as Array<DateRange | null>) : null;
+  type DateRange = { start?: unknown; end?: unknown } | null;
+  const dates = Array.isArray(fields.dates) ? (fields.dates as DateRange[]) : null;
   if (dates)
     fields.dates = dates.map((d) => ({
       start: msUtc(d?.start) ?? d?.start,
@@ -63,6 +43,7 @@ export function identityOf(
     }));
   return {
     name: typeof remote.name === 'string' ? remote.name : null,
+    // What matching compares.
     nameKey: nameKeyOf(remote.name),
     latitude: resource === 'pinpoint' ? finite(remote.latitude) : null,
     longitude: resource === 'pinpoint' ? finite(remote.longitude) : null,
@@ -70,6 +51,9 @@ export function identityOf(
     pinpoint: resource === 'event' ? finite(remote.pinpoint) : null,
     firstStart: resource === 'event' ? msUtc(dates?.[0]?.start) : null,
     fieldsHash: createHash('sha256').update(canonicalJson({ resource, fields })).digest('hex'),
+    // What a drift check compares.
     fields,
   };
 }
+
+export type RemoteIdentity = ReturnType<typeof identityOf>;

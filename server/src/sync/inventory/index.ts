@@ -9,7 +9,6 @@ import { createAccountWatch } from './account';
 import { createInventoryTable } from './table';
 import { createInventoryWalk } from './walk';
 
-/** The inventory service: its tables, the walk that fills them, the watch of the linked account. */
 export function createInventory(strapi: Core.Strapi) {
   const settings = () => getService('settings', { strapi });
   const table = createInventoryTable(strapi);

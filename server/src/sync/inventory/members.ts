@@ -12,7 +12,7 @@ export const walkMembers = async (ctx: WalkContext, notBefore: number) => {
     const lists = await table.names('list', m.listAfter, 50);
     if (!lists.length) break;
     for (const { remoteId: listId } of lists) {
-      let cur =
+      const cur =
         m.current?.listId === listId ? m.current : { listId, startedAt: Date.now(), next: null };
       m.current = cur;
       const followed = new Set<string>();
@@ -22,8 +22,7 @@ export const walkMembers = async (ctx: WalkContext, notBefore: number) => {
           page = await pageOf('pinpoint', cur.next, { list: listId });
         } catch (err) {
           if (cur.next && refused(err)) {
-            cur = { listId, startedAt: Date.now(), next: null };
-            m.current = cur;
+            Object.assign(cur, { startedAt: Date.now(), next: null });
             followed.clear();
             continue;
           }

@@ -19,23 +19,14 @@ export interface InventoryRow extends RemoteIdentity {
 
 /** a row as knex answers it: columns by their database names */
 type Row = Record<string, unknown>;
-type TableInfo = ReturnType<typeof tableInfo>;
 
 const str = (v: unknown) => (v == null ? null : String(v));
 const num = (v: unknown) => (v == null ? null : Number(v));
 const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) ?? {};
 const count = (rows: Row[]) => Number(rows[0]?.n ?? 0);
-/** What a walk writes of an object, the key (resource, remote id) aside. */
-const IDENTITY = [
-  'name',
-  'nameKey',
-  'latitude',
-  'longitude',
-  'pinpoint',
-  'firstStart',
-  'fieldsHash',
-  'fields',
-] as const;
+/** `attrs` under their columns' names. */
+const columns = (col: (attr: string) => string, attrs: object): Row =>
+  Object.fromEntries(Object.entries(attrs).map(([k, v]) => [col(k), v]));
 
 /**
  * The inventory tables: one row per remote object and per list membership, written a page at a
@@ -46,7 +37,6 @@ export function createInventoryTable(strapi: Core.Strapi) {
   const objects = () => tableInfo(strapi, INVENTORY_UID);
   const members = () => tableInfo(strapi, INVENTORY_MEMBER_UID);
   const states = () => tableInfo(strapi, STATE_UID);
-  const query = (uid: typeof INVENTORY_UID | typeof INVENTORY_MEMBER_UID) => strapi.db.query(uid);
 
   const toRow = (r: Row): InventoryRow => {
     const v = (c: string) => r[objects().col(c)];
@@ -66,7 +56,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
   };
 
   /** The rows of `inner` that name the remote object of the current row of `outer`. */
-  const sameObject = (inner: TableInfo, outer: TableInfo) => {
+  const sameObject = (inner: ReturnType<typeof objects>, outer: ReturnType<typeof objects>) => {
     const [a, b] = [inner, outer].map((t) => (c: string) => `${t.table}.${t.col(c)}`);
     return knex()(inner.table)
       .where(a('resource'), knex().ref(b('resource')))
@@ -122,7 +112,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       // One object twice in a page (a remote reordering under us) would fail the upsert.
       const unique = [...new Map(items.map((it) => [it.id, it])).values()];
       const rows = unique.map(({ id, identity }) =>
-        newRow(col, now, Object.fromEntries(IDENTITY.map((k) => [col(k), identity[k]])), {
+        newRow(col, now, columns(col, identity), {
           [col('resource')]: resource,
           [col('remoteId')]: id,
           [col('fields')]: JSON.stringify(identity.fields),
@@ -130,25 +120,20 @@ export function createInventoryTable(strapi: Core.Strapi) {
           [col('walkId')]: walkId,
         })
       );
-      const set = [...IDENTITY, 'seenAt', 'walkId', 'updatedAt'].map(col);
+      const set = [...Object.keys(unique[0].identity), 'seenAt', 'walkId', 'updatedAt'].map(col);
       await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set });
     },
 
     /** Objects a complete walk of `resource`, begun at `before`, did not see: gone from the remote. */
     removeUnseen: (resource: ResourceKind, before: number) =>
-      query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
+      strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
 
     async upsertMembers(listId: number, pinpointIds: number[], seenAt: number, walkId: string) {
       if (!pinpointIds.length) return;
       const { table, col } = members();
       const now = new Date();
       const rows = [...new Set(pinpointIds)].map((pinpointId) =>
-        newRow(col, now, {
-          [col('listId')]: listId,
-          [col('pinpointId')]: pinpointId,
-          [col('seenAt')]: seenAt,
-          [col('walkId')]: walkId,
-        })
+        newRow(col, now, columns(col, { listId, pinpointId, seenAt, walkId }))
       );
       await insertRows(knex(), table, rows, {
         on: [col('listId'), col('pinpointId')],
@@ -158,7 +143,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
     /** Members of `listId` not seen by its walk begun at `before`; all of them when `before` is omitted. */
     removeUnseenMembers: (listId: number, before?: number) =>
-      query(INVENTORY_MEMBER_UID).deleteMany({
+      strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({
         where: before === undefined ? { listId } : { listId, seenAt: { $lt: before } },
       }),
 
@@ -178,10 +163,11 @@ export function createInventoryTable(strapi: Core.Strapi) {
 
     /** One object deleted from the remote, with its memberships (a list's or a pinpoint's). */
     async remove(resource: ResourceKind, remoteId: number) {
-      await query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
+      await strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, remoteId } });
       // Ids are per resource: event 3 is no pinpoint 3.
       const side = { list: 'listId', pinpoint: 'pinpointId' }[resource as string];
-      if (side) await query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
+      if (side)
+        await strapi.db.query(INVENTORY_MEMBER_UID).deleteMany({ where: { [side]: remoteId } });
     },
 
     /** Objects of `resource` whose name compares equal to `nameKey`. */
@@ -217,14 +203,11 @@ export function createInventoryTable(strapi: Core.Strapi) {
       return { pinpoint: 0, event: 0, category: 0, list: 0, ...held, members: m };
     },
 
-    /** Whole objects of `resource` by ascending remote id, a page at a time; `unowned`: those no sync state names. */
+    /** Whole objects `ascending` gives. */
     page: async (resource: ResourceKind, afterId: number, limit: number, unowned = false) =>
       (await ascending(resource, afterId, limit, unowned)).map(toRow),
 
-    /**
-     * Id and name of the objects of `resource` by ascending remote id, a page at a time (without
-     * their fields: 100,000 objects are read so); `unowned`: those no entry's sync state names.
-     */
+    /** Id and name only (100,000 objects are read so) of the objects `ascending` gives. */
     async names(resource: ResourceKind, afterId: number, limit: number, unowned = false) {
       const { col } = objects();
       const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
@@ -246,10 +229,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
       return count(await knex()(o.table).whereNotExists(sameObject(states(), o)).count({ n: '*' }));
     },
 
-    /**
-     * Objects of `resource` that an entry owns, with an id up to `upToId`, that the inventory does
-     * not hold: made by a create the walks never saw, or gone from the remote. How many.
-     */
+    /** How many objects of `resource` up to `upToId` an entry owns and the inventory lacks (unseen or gone). */
     async ownedNotHeld(resource: ResourceKind, upToId: number): Promise<number> {
       const st = states();
       const rows = await knex()(st.table)

@@ -3,14 +3,12 @@ import {
   NOT_SENT,
   WalkStoppedError,
   refused,
+  sentMark,
   type PhaseState,
   type RemotePage,
   type TailMark,
   type WalkContext,
 } from './walk-context';
-
-/** What a read of the tail saw: `startedAt`, when its first page request left (objects created before are in it). */
-type TailRead = { startedAt: number; pages: number };
 
 /** Pages a tail read steps back (through `previous`) to find its place after deletions. */
 const TAIL_BACK_STEPS = 3;
@@ -22,30 +20,26 @@ export type Running<T = unknown> = { startedAt: number; promise: Promise<T> };
 
 export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Running>) {
   const { table, pageOf, save, load } = ctx;
-  const tails = new Map<ResourceKind, Running<TailRead | null>>();
+  const tails = new Map<ResourceKind, Running<boolean>>();
 
   /**
-   * Reads from the last page of the last complete walk to the end. Null when what it sees does
+   * Reads from the last page of the last complete walk to the end. False when what it sees does
    * not show that it holds every object created since that walk: then only a full walk can tell.
    */
   const runTail = async (
     resource: ResourceKind,
     phase: PhaseState,
     mark: TailMark,
-    onSent: (at: number) => void
-  ): Promise<TailRead | null> => {
-    let startedAt = NOT_SENT;
+    read: { startedAt: number }
+  ): Promise<boolean> => {
+    const sent = sentMark(read);
     let pages = 0;
     /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
       const asked = Date.now();
       try {
-        const page = await pageOf(resource, link, undefined, (at) => {
-          if (startedAt === NOT_SENT) startedAt = at;
-          onSent(at);
-        });
-        if (startedAt === NOT_SENT) startedAt = asked;
-        onSent(asked);
+        const page = await pageOf(resource, link, undefined, sent);
+        sent(asked);
         pages += 1;
         return page;
       } catch (err) {
@@ -60,11 +54,11 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     const placed = (p: RemotePage) =>
       !p.previous || (p.results.length > 0 && Number(p.results[0].id) <= mark.maxId);
     for (let back = 0; page && !placed(page); back++) {
-      if (back >= TAIL_BACK_STEPS) return null;
+      if (back >= TAIL_BACK_STEPS) return false;
       link = page.previous;
       page = await readOrNull(link);
     }
-    if (!page) return null;
+    if (!page) return false;
     // Ids still in ascending order from there to the end: the remote lists objects by id, and
     // whatever was created since the walk, with an id above its greatest, is in these pages.
     let last = -Infinity;
@@ -73,42 +67,42 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     for (;;) {
       for (const o of page.results) {
         const id = Number(o.id);
-        if (!(id > last)) return null;
+        if (!(id > last)) return false;
         last = id;
       }
       await ctx.store(resource, page, phase.walkId);
       if (!page.next) break;
-      if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return null;
+      if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return false;
       followed.add(page.next);
       const before = idsOf(page);
       link = page.next;
       page = await readOrNull(link);
-      if (!page?.previous) return null;
+      if (!page?.previous) return false;
       // With offset pages, a deletion while the next page was on its way moves an object from
       // it onto the page just read, unseen: the page before (through `previous`, as given) must
       // read the same as it did.
       const again = await readOrNull(page.previous);
-      if (!again || idsOf(again) !== before) return null;
+      if (!again || idsOf(again) !== before) return false;
     }
     // Our own creates since the walk (the sync states know their ids) got ids above the walk's
     // greatest, and were seen: an owned id at or below it that the inventory does not hold is an
     // object made with a lower id (or one gone): the order cannot be relied upon.
-    if (await table.ownedNotHeld(resource, mark.maxId)) return null;
+    if (await table.ownedNotHeld(resource, mark.maxId)) return false;
     // The next read starts where this one ended.
     if (phase.tail === mark) {
       phase.tail = { link, maxId: Math.max(mark.maxId, last) };
       await save();
     }
-    return { startedAt, pages };
+    return true;
   };
 
   /**
-   * Objects created since the last complete walk of `resource`, read from where that walk ended,
-   * by a read that started after `notBefore` (shared by every caller it serves). Null when no
-   * walk left a mark, a full walk that covers `notBefore` is running, or the tail cannot be
+   * Reads the objects created since the last complete walk of `resource`, from where that walk
+   * ended, in a read that started after `notBefore` (shared by every caller it serves). False when
+   * no walk left a mark, a full walk that covers `notBefore` is running, or the tail cannot be
    * trusted: the caller then needs `walkResource`.
    */
-  const readTail = async (resource: ResourceKind, notBefore: number): Promise<TailRead | null> => {
+  const readTail = async (resource: ResourceKind, notBefore: number): Promise<boolean> => {
     for (;;) {
       const s = await load();
       if (ctx.stopped) throw new WalkStoppedError();
@@ -120,16 +114,14 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
       }
       const full = running.get(resource);
       if (full) {
-        if (full.startedAt > notBefore) return null;
+        if (full.startedAt > notBefore) return false;
         await full.promise.catch(() => undefined);
         continue;
       }
       const phase = s.phases[resource];
-      if (!phase?.done || !phase.tail) return null;
-      const entry = { startedAt: NOT_SENT, promise: Promise.resolve<TailRead | null>(null) };
-      entry.promise = runTail(resource, phase, phase.tail, (at) => {
-        if (entry.startedAt === NOT_SENT) entry.startedAt = at;
-      });
+      if (!phase?.done || !phase.tail) return false;
+      const entry = { startedAt: NOT_SENT, promise: Promise.resolve(false) };
+      entry.promise = runTail(resource, phase, phase.tail, entry);
       tails.set(resource, entry);
       entry.promise
         .finally(() => tails.get(resource) === entry && tails.delete(resource))

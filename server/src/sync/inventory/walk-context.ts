@@ -22,7 +22,6 @@ export interface PhaseState {
   /** distinct `count` values the pages gave: more than one, and objects may have slipped past */
   counts: number[];
   done: boolean;
-  finishedAt: number | null;
   /** every id so far greater than the one before it (absent in walks stored before it was kept) */
   ascending?: boolean;
   maxId?: number;
@@ -39,7 +38,6 @@ export interface Stored {
     startedAt: number;
     state: 'running' | 'done' | 'failed';
     error: string | null;
-    finishedAt: number | null;
   } | null;
   phases: Partial<Record<ResourceKind, PhaseState>>;
   /** the list walk: lists with an id up to `listAfter` are done */
@@ -64,6 +62,10 @@ export const emptyStored = (account: string | null = null): Stored => ({
 });
 
 export const NOT_SENT = Number.MAX_SAFE_INTEGER;
+/** Keeps in `run.startedAt` when its first page request left. */
+export const sentMark = (run: { startedAt: number }) => (at: number) => {
+  if (run.startedAt === NOT_SENT) run.startedAt = at;
+};
 export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;

@@ -10,6 +10,7 @@ import {
   WalkStoppedError,
   createWalkContext,
   refused,
+  sentMark,
   type PhaseState,
   type RemotePage,
   emptyStored,
@@ -38,7 +39,6 @@ export function createInventoryWalk(deps: WalkDeps) {
     objects: 0,
     counts: [],
     done: false,
-    finishedAt: null,
     ascending: true,
   });
 
@@ -53,13 +53,11 @@ export function createInventoryWalk(deps: WalkDeps) {
       try {
         if (ahead) page = await ahead;
         else {
-          const current = phase;
+          const sent = sentMark(phase);
           const asked = Date.now();
-          page = await pageOf(resource, phase.next, undefined, (at) => {
-            if (current.startedAt === NOT_SENT) current.startedAt = at;
-          });
+          page = await pageOf(resource, phase.next, undefined, sent);
           // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-          if (current.startedAt === NOT_SENT) current.startedAt = asked;
+          sent(asked);
         }
       } catch (err) {
         ahead = null;
@@ -114,7 +112,6 @@ export function createInventoryWalk(deps: WalkDeps) {
         : null;
     phase.done = true;
     phase.next = null;
-    phase.finishedAt = Date.now();
     await save();
     return phase;
   };
@@ -159,13 +156,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     full ??= (async () => {
       const s = await load();
       if (!s.walk || s.walk.state === 'done')
-        s.walk = {
-          id: randomUUID(),
-          startedAt: Date.now(),
-          state: 'running',
-          error: null,
-          finishedAt: null,
-        };
+        s.walk = { id: randomUUID(), startedAt: Date.now(), state: 'running', error: null };
       const walk = s.walk;
       walk.state = 'running';
       walk.error = null;
@@ -175,8 +166,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         membersRunning = walkMembers(ctx, walk.startedAt - 1);
         await membersRunning;
         walk.state = 'done';
-        walk.finishedAt = Date.now();
-        s.lastCompleteAt = walk.finishedAt;
+        s.lastCompleteAt = Date.now();
         await save();
       } catch (err) {
         walk.state = 'failed';
@@ -211,10 +201,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     /** A full walk that a stop or a failure interrupted: it resumes from the last page reached. */
     interrupted: async () => ['running', 'failed'].includes((await load()).walk?.state ?? 'none'),
 
-    /**
-     * Another account's objects are no use (and would be proposed for linking): what is held is
-     * dropped and the inventory starts empty for `next`. A walk under way stops first.
-     */
+    /** Drops another account's objects (they would be proposed for linking), a walk under way first. */
     async forget(next: string) {
       ctx.stopped = true;
       try {
@@ -227,11 +214,9 @@ export function createInventoryWalk(deps: WalkDeps) {
       }
     },
 
-    /** Keeps which account the inventory describes (first kept on an inventory walked before it was). */
+    /** Names the account of an inventory walked before its account was kept. */
     async setAccount(next: string) {
-      const s = await load();
-      if (s.account === next) return;
-      s.account = next;
+      (await load()).account = next;
       await save();
     },
 

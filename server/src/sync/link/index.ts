@@ -1,6 +1,8 @@
 /**
- * Link: onboarding an account that already has content, by matching entries without a remote
- * object to inventory objects no entry owns, and recording the links it is told to.
+ * Link: onboarding an account that already has content. Every online entry without a remote object
+ * is matched against the inventory objects of its resource that no entry owns, by what identifies
+ * them. Confirming records the links (the next push of a linked entry is an update) and queues
+ * those pushes.
  */
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
@@ -52,12 +54,6 @@ const candidateOf = (r: InventoryRow): LinkCandidate => ({
   firstStart: r.firstStart,
 });
 
-/**
- * Onboarding an account that already has content: every online entry without a remote object is
- * matched against the remote objects of its resource that no entry owns, by what identifies
- * them. Confirming records the links (the next push of a linked entry is an update) and queues
- * those pushes.
- */
 export function createLinker(strapi: Core.Strapi) {
   const states = () => getService('state', { strapi });
   const table = () => getService('inventory', { strapi }).table;

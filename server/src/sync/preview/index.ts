@@ -6,7 +6,7 @@ import type { Core } from '@strapi/strapi';
 import type { PayloadPreview } from '../../../../shared/contracts/preview';
 import type { Mapping } from '../../config/types';
 import { mapEntry, MappingError, populateFor } from '../../mapping';
-import { documentsOf, modelOf as modelIn } from '../shared/strapi';
+import { documentsOf, modelOf } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
 import { toKey } from '../shared/keys';
 import { extend } from '../../utils/objects';
@@ -14,7 +14,6 @@ import { getService } from '../../utils';
 
 /** Media are described (name, type, size), not read. */
 export function createPreview(strapi: Core.Strapi) {
-  const modelOf = (uid: string) => modelIn(strapi, uid);
   const pusher = () => getService('push', { strapi });
 
   const one = async (
@@ -24,7 +23,7 @@ export function createPreview(strapi: Core.Strapi) {
   ): Promise<PayloadPreview> => {
     const params: Record<string, unknown> = {
       documentId: key.documentId,
-      populate: populateFor(mapping, modelOf),
+      populate: populateFor(mapping, (uid) => modelOf(strapi, uid)),
       status: version,
     };
     if (pusher().isLocalized(key.contentType)) params.locale = key.locale;

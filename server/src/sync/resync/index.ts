@@ -61,13 +61,6 @@ export function createResync(strapi: Core.Strapi) {
   const load = async (): Promise<StoredJob | null> =>
     ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
 
-  /** Keys of every entry that should be online: the published ones (or all, without draft & publish). */
-  const entryPages = (mapping: Mapping, after = 0) =>
-    onlineKeyPages(strapi, mapping.contentType, {}, after);
-  /** States whose entry is gone: they must be removed from the remote too. */
-  const orphanPages = (mapping: Mapping, after = 0) =>
-    goneStatePages(strapi, states(), mapping.contentType, after);
-
   const queued = (mapping: Mapping) => ({
     resource: mapping.resource,
     reason: 'resync',
@@ -80,7 +73,12 @@ export function createResync(strapi: Core.Strapi) {
     for (let m = job.cursor.mapping; m < mappings.length; m++) {
       const mapping = mappings[m];
       if (job.cursor.phase === 'entries') {
-        for await (const page of entryPages(mapping, job.cursor.after)) {
+        for await (const page of onlineKeyPages(
+          strapi,
+          mapping.contentType,
+          {},
+          job.cursor.after
+        )) {
           if (stopping) return;
           await outbox().enqueue(page.keys.map((k) => extend(k, queued(mapping))));
           job.total += page.keys.length;
@@ -90,11 +88,10 @@ export function createResync(strapi: Core.Strapi) {
         }
         job.cursor = { mapping: m, phase: 'states', after: 0 };
       }
-      // Resumed in this phase: from the last state listed, so no state is counted twice.
-      for await (const gone of orphanPages(
-        mapping,
-        job.cursor.phase === 'states' ? job.cursor.after : 0
-      )) {
+      // States whose entry is gone are removed from the remote too. Resumed in this phase: from
+      // the last state listed, so no state is counted twice.
+      const after = job.cursor.phase === 'states' ? job.cursor.after : 0;
+      for await (const gone of goneStatePages(strapi, states(), mapping.contentType, after)) {
         if (stopping) return;
         if (gone.length) {
           await outbox().enqueue(gone.map((s) => extend(toKey(s), queued(mapping))));
@@ -137,9 +134,8 @@ export function createResync(strapi: Core.Strapi) {
   const run = () => {
     const go = async () => {
       try {
-        // Entries imported since the boot (thousands at once) change what the best plan of their
-        // reads is. Here, not in start(): the admin's request does not wait for it, and a resumed
-        // listing gets it too.
+        // Entries imported since the boot change the best plan of their reads. Here, not in
+        // start(): the admin's request does not wait for it, and a resumed listing gets it too.
         await refreshPlannerStatistics(strapi);
         await enumerate();
       } catch (err) {
@@ -201,10 +197,9 @@ export function createResync(strapi: Core.Strapi) {
     },
 
     startTicker() {
+      // refresh() does nothing unless a job runs.
       flushTimer = setInterval(
-        AsyncResource.bind(() => {
-          if (job?.state === 'running' || dirty) refresh().catch(() => undefined);
-        }),
+        AsyncResource.bind(() => void refresh().catch(() => undefined)),
         500
       );
       flushTimer.unref?.();
@@ -231,7 +226,7 @@ export function createResync(strapi: Core.Strapi) {
       };
       const push = <T>(list: T[], item: T) => list.length < limit && list.push(item);
       for (const mapping of ordered()) {
-        for await (const page of entryPages(mapping)) {
+        for await (const page of onlineKeyPages(strapi, mapping.contentType)) {
           const known = await states().getMany(page.keys);
           for (const key of page.keys) {
             const state = known.get(keyString(key));
@@ -253,7 +248,7 @@ export function createResync(strapi: Core.Strapi) {
             }
           }
         }
-        for await (const gone of orphanPages(mapping)) {
+        for await (const gone of goneStatePages(strapi, states(), mapping.contentType)) {
           for (const s of gone) if (s.remoteId != null) push(plan.delete, toKey(s));
         }
       }
