@@ -137,15 +137,9 @@ export function createApi(options: {
         response = await send(method, url, path, token, payload);
       }
       if (response.status < 200 || response.status >= 300) throw failure(method, path, response);
-      if (response.text.trim() === '')
-        return { status: response.status, data: undefined, method, path };
       try {
-        return {
-          status: response.status,
-          data: JSON.parse(response.text) as unknown,
-          method,
-          path,
-        };
+        const data: unknown = response.text.trim() === '' ? undefined : JSON.parse(response.text);
+        return { status: response.status, data, method, path };
       } catch (err) {
         const { line, detail, body } = answerOf(response, redactor.value);
         throw new RemoteError({

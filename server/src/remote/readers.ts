@@ -6,15 +6,11 @@ import type { Category, MembershipResult, Pinpoint, RemoteEvent, RemoteList } fr
  * produce (decimals and ids as strings).
  */
 
-class UnexpectedShapeError extends Error {
-  name = 'UnexpectedShapeError';
-}
-
 type Raw = Record<string, unknown>;
 
 function record(value: unknown, what: string): Raw {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnexpectedShapeError(
+    throw new Error(
       `expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`
     );
   }
@@ -59,7 +55,7 @@ function reader<T extends { id: number }>(
     const raw = record(value, what);
     const id = typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : raw.id;
     if (typeof id !== 'number' || !Number.isSafeInteger(id))
-      throw new UnexpectedShapeError(`${what} without an integer id`);
+      throw new Error(`${what} without an integer id`);
     const out: Raw = { id };
     for (const [key, read] of entries) {
       const v = read(raw[key]);
@@ -96,6 +92,6 @@ export function readMembership(value: unknown): MembershipResult {
   const raw = record(value, 'membership result');
   const errors = Array.isArray(raw.errors) ? raw.errors : raw.errors == null ? [] : [raw.errors];
   const total = num(raw.total);
-  if (total === undefined) throw new UnexpectedShapeError('membership result without a total');
+  if (total === undefined) throw new Error('membership result without a total');
   return { errors, total };
 }
