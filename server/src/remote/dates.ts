@@ -1,9 +1,5 @@
-/**
- * The remote expects `2018-02-16T20:00:00.000Z` and answers in other ISO 8601
- * forms (offsets, microseconds). `Date.parse` is too lenient (it accepts
- * `2018-02-31` and free text) and drops time zones inconsistently, so dates are
- * parsed here by the ISO 8601 grammar, calendar and extended or basic format.
- */
+// The remote expects `2018-02-16T20:00:00.000Z` and answers in other ISO 8601 forms. `Date.parse`
+// accepts `2018-02-31` and free text and drops zones inconsistently: the grammar is parsed here.
 
 const ISO_8601 =
   /^([+-]\d{6}|\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -18,8 +14,7 @@ export class InvalidDateError extends Error {
 }
 
 function offsetMinutes(zone: string | undefined): number | undefined {
-  // A date without a zone is taken as UTC: the remote only speaks UTC and the
-  // server's own time zone must not leak into what is sent.
+  // A date without a zone is UTC: the remote speaks UTC, the server's own zone must not leak.
   if (!zone || zone === 'Z' || zone === 'z') return 0;
   const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
   if (!match) return undefined;

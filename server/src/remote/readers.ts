@@ -1,10 +1,7 @@
 import type { Category, MembershipResult, Pinpoint, RemoteEvent, RemoteList } from './types';
 
-/**
- * Responses carry many unlisted fields (`created`, `status`, `author`, …) that may change at any
- * time. Readers copy only the listed ones, and accept the loose forms a Django service is known to
- * produce (decimals and ids as strings).
- */
+// Answers carry unlisted fields (`created`, `status`, `author`, …) that may change at any time:
+// readers copy only the listed ones, in the loose forms a Django service makes (numbers as strings).
 
 type Raw = Record<string, unknown>;
 

@@ -29,11 +29,8 @@ function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
   return page;
 }
 
-/**
- * Walks a collection page by page from its first page (the contract path plus its documented
- * filter) or from a `next` link kept to resume. Every further page is the `next` link as returned,
- * never rebuilt, because the contract says its format may change at any time.
- */
+// From the first page (path and documented filter) or a `next` link kept to resume; every further
+// page is the `next` link as returned, never rebuilt: the contract says its format may change.
 async function* pages<T>(
   api: Api,
   path: string,
@@ -85,11 +82,8 @@ export function createResourceApi<T, Req, W extends keyof Filters>(
   read: (raw: unknown) => T
 ): ResourceApi<T, Req, Filters[W]> {
   const item = (id: number) => `${path}/${assertId(id, `${what} id`)}`;
-  /**
-   * The contract does not show update (nor list) response bodies: when the answer is empty or
-   * omits the id, the id asked for stands in, so an undocumented body does not turn success into
-   * an error.
-   */
+  // The contract shows no update (nor list) answer: an empty one, or one without an id, takes the
+  // id asked for, so an undocumented body does not turn success into an error.
   const withKnownId = (id: number) => (raw: unknown) => {
     if (raw == null || raw === '') return read({ id });
     if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null)
