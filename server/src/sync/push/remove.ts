@@ -5,7 +5,8 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
-import { api, isGone, remoteClient, requeueDependants, type PushResult } from './context';
+import { api, NO_OBJECT, isGone, remoteClient, requeueDependants } from './context';
+import type { PushResult } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';
 import { contentTypeUid } from '../shared/strapi';
@@ -26,10 +27,8 @@ export function createRemover(
 ) {
   const states = () => getService('state', { strapi });
 
-  /**
-   * Other entries once the object of `key` is gone: a pinpoint takes its events with it (the
-   * remote deletes them, or we do) and leaves its lists; a list leaves the pinpoints that named it.
-   */
+  // Once the object of `key` is gone, a pinpoint takes its events with it (the remote deletes them,
+  // or we do) and leaves its lists; a list leaves the pinpoints that named it.
   const forgetLinksTo = async (
     client: RemoteClient,
     key: EntryKey,
@@ -43,11 +42,8 @@ export function createRemover(
         await deleteRemote(client, 'event', d.remoteId);
         await states().upsert(dKey, {
           resource: 'event',
-          remoteId: null,
-          payloadHash: null,
+          ...NO_OBJECT,
           status: 'pending',
-          createStartedAt: null,
-          createFingerprint: null,
           lastError: `Its pinpoint was removed from the remote, and the event with it.`,
           lastErrorAt: new Date(),
         });
@@ -81,12 +77,10 @@ export function createRemover(
     // Deleting the entry only lets the object go (no entry owns it any more).
     if (state.status === 'imported') {
       // Any version of the entry (a draft included) still there keeps it.
-      const where = key.locale
-        ? { documentId: key.documentId, locale: key.locale }
-        : { documentId: key.documentId };
-      const row = await strapi.db
-        .query(contentTypeUid(key.contentType))
-        .findOne({ select: ['id'], where });
+      const row = await strapi.db.query(contentTypeUid(key.contentType)).findOne({
+        select: ['id'],
+        where: { documentId: key.documentId, ...(key.locale ? { locale: key.locale } : {}) },
+      });
       if (row) return { kind: 'unchanged' };
       await states().remove(key);
       return { kind: 'removed' };
