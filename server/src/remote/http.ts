@@ -127,9 +127,8 @@ export function createApi(options: {
       let token = await tokens.get();
       let response = await send(method, url, path, token, payload);
       if (response.status === 401) {
-        // No refresh token exists: a revoked or expired token is replaced once, then
-        // the call is repeated once. A 401 means the call was not carried out, so
-        // repeating a POST cannot duplicate anything.
+        // No refresh token exists: the token is replaced and the call repeated, once. A 401 means
+        // the call was not carried out, so repeating a POST cannot duplicate anything.
         logger?.info(
           `location-content remote: token refused on ${method} ${path}; requesting a new one`
         );

@@ -84,7 +84,6 @@ export const readEvent = reader<RemoteEvent>('event', {
 export const readCategory = reader<Category>('category', { name: str, image_url: nullableStr });
 export const readList = reader<RemoteList>('list', { name: str, description: str });
 
-/** Kept as received: the shape of an `errors` entry is undocumented. */
 export function readMembership(value: unknown): MembershipResult {
   const raw = record(value, 'membership result');
   const errors = Array.isArray(raw.errors) ? raw.errors : raw.errors == null ? [] : [raw.errors];

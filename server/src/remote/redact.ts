@@ -46,7 +46,6 @@ export function createRedactor(initial: Array<string | undefined> = []) {
   };
 
   return {
-    /** Registers a credential that must never appear in output. */
     addSecret(secret: string | undefined) {
       if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);

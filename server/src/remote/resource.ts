@@ -3,7 +3,7 @@ import { readWith, type Api, type ApiRequest } from './http';
 import { assertId } from './payloads';
 import type { Page } from './types';
 
-/** What the contract offers on each collection (categories have no delete: see client.ts). */
+/** What the contract offers on each collection (no delete for categories: client.ts drops it). */
 export interface ResourceApi<T, Req, F extends ApiRequest['query'] = undefined> {
   list(filter?: F): AsyncGenerator<T, void, undefined>;
   listPages(filter?: F): AsyncGenerator<Page<T>, void, undefined>;
