@@ -62,23 +62,19 @@ export function matches(
 /** Walks again when an unsteady walk found nothing, at most this many times. */
 const MAX_REWALKS = 2;
 
-interface RecoveryDeps {
-  walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
-  table: Pick<InventoryTable, 'byNameKey'>;
-}
-
+// A row as `matches` reads a listing: no pinpoint is undefined (null would be another pinpoint).
 const asRemote = (row: InventoryRow) => ({
-  id: row.remoteId,
-  name: row.name,
-  latitude: row.latitude ?? undefined,
-  longitude: row.longitude ?? undefined,
+  ...row,
   pinpoint: row.pinpoint ?? undefined,
   dates: row.firstStart ? [{ start: row.firstStart }] : undefined,
 });
 
 // Objects a POST whose answer was lost may have made, found in the inventory once a walk started
 // after the loss is complete (shared by the lost creates waiting for it; a failed one resumes).
-export function createRecovery(deps: RecoveryDeps) {
+export function createRecovery(deps: {
+  walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
+  table: Pick<InventoryTable, 'byNameKey'>;
+}) {
   /** The events at one pinpoint: a short listing, walked directly. */
   const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint) => {
     const ids: number[] = [];

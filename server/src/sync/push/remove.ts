@@ -73,8 +73,7 @@ export function createRemover(
       await requeueDependants(strapi, key, `${mapping.resource} gone before it was pushed`);
       return { kind: 'removed' };
     }
-    // An imported draft never went online from Strapi: the object stays as the remote has it.
-    // Deleting the entry only lets the object go (no entry owns it any more).
+    // An imported draft never went online from Strapi: deleting the entry only lets the object go.
     if (state.status === 'imported') {
       // Any version of the entry (a draft included) still there keeps it.
       const row = await strapi.db.query(contentTypeUid(key.contentType)).findOne({
