@@ -51,13 +51,11 @@ export function createApi(options: {
     const refused = (message: string, path: string) =>
       new RemoteError({ message, code: 'server', retryable: false, method: 'GET', path });
     const url = URL.parse(link, `${root}/`);
-    if (!url) {
-      const shown = redactor.text(String(link)).slice(0, 200);
+    if (!url)
       throw refused(
-        `The remote returned an unusable page link: ${shown}`,
-        String(link).slice(0, 200)
+        `The remote returned an unusable page link: ${redactor.text(link).slice(0, 200)}`,
+        link.slice(0, 200)
       );
-    }
     // The token is only ever sent to the configured host.
     if (url.host !== baseUrl.host)
       throw refused(
