@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
-import type { ResourceApi } from '../../remote/resource';
+import type { createResourceApi } from '../../remote/resource';
 import type { ResourceKind } from '../../remote/types';
 import type { EntryKey } from '../shared/types';
 import { getService } from '../../utils';
@@ -42,7 +42,9 @@ export const api = (client: RemoteClient, resource: ResourceKind) =>
     event: client.events,
     category: client.categories,
     list: client.lists,
-  })[resource] as ResourceApi<RemoteAnswer, Record<string, unknown>>;
+  })[resource] as ReturnType<
+    typeof createResourceApi<RemoteAnswer, Record<string, unknown>, 'pinpoint'>
+  >;
 
 export const requeueDependants = (
   strapi: Core.Strapi,
