@@ -4,7 +4,7 @@ import {
   listPayload,
   membershipPayload,
   pinpointPayload,
-} from '../../server/src/remote';
+} from '../../server/src/remote/payloads';
 import type { PinpointRequest } from '../../server/src/remote';
 
 const media = { content: 'aGVsbG8=', name: 'a.png', type: 'image/png' };

@@ -1,5 +1,5 @@
 import { backoffMs } from '../../server/src/sync/worker/backoff';
-import { idsInErrors } from '../../server/src/sync/push';
+import { idsInErrors } from '../../server/src/sync/push/membership';
 import { fingerprintOf, matches } from '../../server/src/sync/push/recovery';
 
 describe('backoffMs', () => {

@@ -91,11 +91,8 @@ export function createRemoteClient(options: RemoteClientOptions) {
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     pinpoints: createResourceApi(api, 'pinpoint', '/v3.0/pinpoints', pinpointPayload, readPinpoint),
-    /** Dates are sent as ms-precision UTC whatever ISO 8601 form they come in. */
     events: createResourceApi(api, 'event', '/v3.0/events', eventPayload, readEvent),
-    /** The contract lists no delete for categories, so none is offered. */
     categories,
-    /** Membership calls return `errors` as received. */
     lists: {
       ...createResourceApi(api, 'list', '/v3.0/lists', listPayload, readList),
       addPinpoints: membership('POST'),

@@ -1,12 +1,8 @@
-/**
- * The remote expects `2018-02-16T20:00:00.000Z` and answers in other ISO 8601
- * forms (offsets, microseconds). `Date.parse` is too lenient (it accepts
- * `2018-02-31` and free text) and drops time zones inconsistently, so dates are
- * parsed here by the ISO 8601 grammar, calendar and extended or basic format.
- */
+// The remote expects `2018-02-16T20:00:00.000Z` and answers in other ISO 8601 forms. `Date.parse`
+// accepts `2018-02-31` and free text and drops zones inconsistently: the grammar is parsed here.
 
 const ISO_8601 =
-  /^([+-]\d{6}|\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^([+-]\d{6}|\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?\s*(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 export class InvalidDateError extends Error {
   name = 'InvalidDateError';
@@ -15,17 +11,6 @@ export class InvalidDateError extends Error {
       `Not an ISO 8601 date: ${JSON.stringify(typeof input === 'string' ? input.slice(0, 64) : String(input))}`
     );
   }
-}
-
-function offsetMinutes(zone: string | undefined): number | undefined {
-  // A date without a zone is taken as UTC: the remote only speaks UTC and the
-  // server's own time zone must not leak into what is sent.
-  if (!zone || zone === 'Z' || zone === 'z') return 0;
-  const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-  if (!match) return undefined;
-  const [hours, minutes] = [Number(match[2]), Number(match[3] ?? '0')];
-  if (hours > 23 || minutes > 59) return undefined;
-  return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
 /** Any ISO 8601 date or date-time (or a valid Date) as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
@@ -37,14 +22,17 @@ export function toMsUtc(input: string | Date): string {
   if (typeof input !== 'string') throw new InvalidDateError(input);
   const match = ISO_8601.exec(input.trim());
   if (!match) throw new InvalidDateError(input);
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone] = match;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', sign, zh = '0', zm = '0'] = match;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  const [zoneH, zoneM] = [zh, zm].map(Number);
   // Truncated, not rounded, so 23:59:59.9999 stays on its day.
   const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
-  const offset = offsetMinutes(zone);
+  // A date without a zone is UTC: the remote speaks UTC, the server's own zone must not leak.
+  const offset = (sign === '-' ? -1 : 1) * (zoneH * 60 + zoneM);
   const endOfDay = hour === 24 && minute === 0 && second === 0 && ms === 0;
   if (
-    offset === undefined ||
+    zoneH > 23 ||
+    zoneM > 59 ||
     month < 1 ||
     month > 12 ||
     day < 1 ||

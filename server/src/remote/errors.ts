@@ -79,9 +79,8 @@ export function parseRetryAfter(
   value: string | null | undefined,
   now: number = Date.now()
 ): number | undefined {
-  if (value == null) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   // A bare number with a sign or garbage is not a date: Date.parse would accept '-1' as a year.
   if (/^[+-]?\d/.test(trimmed)) return undefined;
@@ -124,11 +123,7 @@ function fieldErrors(value: unknown, prefix = ''): string[] {
   const direct = messagesOf(value);
   if (direct.length > 0) return [prefix ? `${prefix}: ${direct.join(' ')}` : direct.join(' ')];
   if (Array.isArray(value))
-    return value.flatMap((item, index) =>
-      item && typeof item === 'object' && Object.keys(item).length === 0
-        ? []
-        : fieldErrors(item, `${prefix}[${index}]`)
-    );
+    return value.flatMap((item, index) => fieldErrors(item, `${prefix}[${index}]`));
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, val]) =>
     fieldErrors(

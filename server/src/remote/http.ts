@@ -51,13 +51,11 @@ export function createApi(options: {
     const refused = (message: string, path: string) =>
       new RemoteError({ message, code: 'server', retryable: false, method: 'GET', path });
     const url = URL.parse(link, `${root}/`);
-    if (!url) {
-      const shown = redactor.text(String(link)).slice(0, 200);
+    if (!url)
       throw refused(
-        `The remote returned an unusable page link: ${shown}`,
-        String(link).slice(0, 200)
+        `The remote returned an unusable page link: ${redactor.text(link).slice(0, 200)}`,
+        link.slice(0, 200)
       );
-    }
     // The token is only ever sent to the configured host.
     if (url.host !== baseUrl.host)
       throw refused(
@@ -127,9 +125,8 @@ export function createApi(options: {
       let token = await tokens.get();
       let response = await send(method, url, path, token, payload);
       if (response.status === 401) {
-        // No refresh token exists: a revoked or expired token is replaced once, then
-        // the call is repeated once. A 401 means the call was not carried out, so
-        // repeating a POST cannot duplicate anything.
+        // No refresh token exists: the token is replaced and the call repeated, once. A 401 means
+        // the call was not carried out, so repeating a POST cannot duplicate anything.
         logger?.info(
           `location-content remote: token refused on ${method} ${path}; requesting a new one`
         );
@@ -137,15 +134,9 @@ export function createApi(options: {
         response = await send(method, url, path, token, payload);
       }
       if (response.status < 200 || response.status >= 300) throw failure(method, path, response);
-      if (response.text.trim() === '')
-        return { status: response.status, data: undefined, method, path };
       try {
-        return {
-          status: response.status,
-          data: JSON.parse(response.text) as unknown,
-          method,
-          path,
-        };
+        const data: unknown = response.text.trim() === '' ? undefined : JSON.parse(response.text);
+        return { status: response.status, data, method, path };
       } catch (err) {
         const { line, detail, body } = answerOf(response, redactor.value);
         throw new RemoteError({

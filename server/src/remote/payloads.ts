@@ -7,12 +7,9 @@ import type {
   PinpointRequest,
 } from './types';
 
-/**
- * The contract forbids sending anything it does not list. Every request body is rebuilt here from
- * a whitelist, so an extra key on the input (a Strapi field, an id, a typo) can never leave the
- * process. Each list is an object typed by its request, so the build fails when the type gains a
- * field the list misses; its key order is the order of the body.
- */
+// The contract forbids sending what it does not list: every body is rebuilt from a whitelist, so an
+// extra key (a Strapi field, an id, a typo) never leaves. Each list is typed by its request (the
+// build fails when the type gains a field the list misses); its key order is the body's.
 const fields = <T>(all: { [K in keyof T]-?: true }) => Object.keys(all) as (keyof T)[];
 
 const PINPOINT_FIELDS = fields<PinpointRequest>({

@@ -1,20 +1,13 @@
 import type { Category, MembershipResult, Pinpoint, RemoteEvent, RemoteList } from './types';
 
-/**
- * Responses carry many unlisted fields (`created`, `status`, `author`, …) that may change at any
- * time. Readers copy only the listed ones, and accept the loose forms a Django service is known to
- * produce (decimals and ids as strings).
- */
-
-class UnexpectedShapeError extends Error {
-  name = 'UnexpectedShapeError';
-}
+// Answers carry unlisted fields (`created`, `status`, `author`, …) that may change at any time:
+// readers copy only the listed ones, in the loose forms a Django service makes (numbers as strings).
 
 type Raw = Record<string, unknown>;
 
 function record(value: unknown, what: string): Raw {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnexpectedShapeError(
+    throw new Error(
       `expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`
     );
   }
@@ -59,7 +52,7 @@ function reader<T extends { id: number }>(
     const raw = record(value, what);
     const id = typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : raw.id;
     if (typeof id !== 'number' || !Number.isSafeInteger(id))
-      throw new UnexpectedShapeError(`${what} without an integer id`);
+      throw new Error(`${what} without an integer id`);
     const out: Raw = { id };
     for (const [key, read] of entries) {
       const v = read(raw[key]);
@@ -91,11 +84,10 @@ export const readEvent = reader<RemoteEvent>('event', {
 export const readCategory = reader<Category>('category', { name: str, image_url: nullableStr });
 export const readList = reader<RemoteList>('list', { name: str, description: str });
 
-/** Kept as received: the shape of an `errors` entry is undocumented. */
 export function readMembership(value: unknown): MembershipResult {
   const raw = record(value, 'membership result');
   const errors = Array.isArray(raw.errors) ? raw.errors : raw.errors == null ? [] : [raw.errors];
   const total = num(raw.total);
-  if (total === undefined) throw new UnexpectedShapeError('membership result without a total');
+  if (total === undefined) throw new Error('membership result without a total');
   return { errors, total };
 }

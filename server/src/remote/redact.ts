@@ -1,8 +1,5 @@
-/**
- * Keeps the client secret and access tokens out of everything the client hands
- * back or logs: error messages, error bodies, log lines. A server may echo a
- * header or a form back in an error page, so redaction runs on received text too.
- */
+// Keeps the client secret and tokens out of all the client hands back or logs; out of received
+// text too, since a server may echo a header or a form back in an error page.
 
 export const REDACTED = '[redacted]';
 
@@ -49,7 +46,6 @@ export function createRedactor(initial: Array<string | undefined> = []) {
   };
 
   return {
-    /** Registers a credential that must never appear in output. */
     addSecret(secret: string | undefined) {
       if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);

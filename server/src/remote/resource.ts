@@ -3,19 +3,6 @@ import { readWith, type Api, type ApiRequest } from './http';
 import { assertId } from './payloads';
 import type { Page } from './types';
 
-/** What the contract offers on each collection (categories have no delete: see client.ts). */
-export interface ResourceApi<T, Req, F extends ApiRequest['query'] = undefined> {
-  list(filter?: F): AsyncGenerator<T, void, undefined>;
-  listPages(filter?: F): AsyncGenerator<Page<T>, void, undefined>;
-  /** One page: the first (with `filter`) or the one at a `next` link kept from an earlier page. */
-  page(from?: { link?: string; filter?: F }): Promise<Page<T>>;
-  get(id: number): Promise<T>;
-  create(input: Req): Promise<T>;
-  update(id: number, input: Req): Promise<T>;
-  /** 204 and 200 (with or without a body) both mean gone; 404 throws `not_found` for the caller to judge. */
-  delete(id: number): Promise<void>;
-}
-
 function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
   const raw = value as { count?: unknown; next?: unknown; previous?: unknown; results: unknown[] };
   if (!raw || typeof raw !== 'object' || !Array.isArray(raw.results))
@@ -29,11 +16,8 @@ function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
   return page;
 }
 
-/**
- * Walks a collection page by page from its first page (the contract path plus its documented
- * filter) or from a `next` link kept to resume. Every further page is the `next` link as returned,
- * never rebuilt, because the contract says its format may change at any time.
- */
+// From the first page (path and documented filter) or a `next` link kept to resume; every further
+// page is the `next` link as returned, never rebuilt: the contract says its format may change.
 async function* pages<T>(
   api: Api,
   path: string,
@@ -77,19 +61,18 @@ interface Filters {
   list: undefined;
 }
 
+/** What the contract offers on each collection (no delete for categories: client.ts drops it). */
 export function createResourceApi<T, Req, W extends keyof Filters>(
   api: Api,
   what: W,
   path: string,
   payload: (input: Req) => unknown,
   read: (raw: unknown) => T
-): ResourceApi<T, Req, Filters[W]> {
+) {
+  type F = Filters[W];
   const item = (id: number) => `${path}/${assertId(id, `${what} id`)}`;
-  /**
-   * The contract does not show update (nor list) response bodies: when the answer is empty or
-   * omits the id, the id asked for stands in, so an undocumented body does not turn success into
-   * an error.
-   */
+  // The contract shows no update (nor list) answer: an empty one, or one without an id, takes the
+  // id asked for, so an undocumented body does not turn success into an error.
   const withKnownId = (id: number) => (raw: unknown) => {
     if (raw == null || raw === '') return read({ id });
     if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { id?: unknown }).id == null)
@@ -102,16 +85,18 @@ export function createResourceApi<T, Req, W extends keyof Filters>(
       id === undefined ? read : withKnownId(id)
     );
   return {
-    listPages: (filter) => pages(api, path, filter, read),
-    page: async (from = {}) =>
+    listPages: (filter?: F) => pages(api, path, filter, read),
+    /** One page: the first (with `filter`) or the one at a `next` link kept from an earlier page. */
+    page: async (from: { link?: string; filter?: F } = {}) =>
       (await pages(api, path, from.filter, read, from.link).next()).value as Page<T>,
-    async *list(filter) {
+    async *list(filter?: F) {
       for await (const page of pages(api, path, filter, read)) yield* page.results;
     },
-    get: async (id) => send('GET', item(id), undefined, id),
-    create: async (input) => send('POST', path, payload(input)),
-    update: async (id, input) => send('PUT', item(id), payload(input), id),
-    delete: async (id) => {
+    get: async (id: number) => send('GET', item(id), undefined, id),
+    create: async (input: Req) => send('POST', path, payload(input)),
+    update: async (id: number, input: Req) => send('PUT', item(id), payload(input), id),
+    /** 204 and 200 (with or without a body) both mean gone; 404 throws `not_found` for the caller to judge. */
+    delete: async (id: number) => {
       await api.request({ method: 'DELETE', target: item(id) });
     },
   };

@@ -103,10 +103,8 @@ export function createTokenSource(options: {
 
   return {
     get: current,
-    /**
-     * A new token after `rejected` got a 401: callers holding the same rejected token share one
-     * renewal; one whose token was already replaced gets the replacement without a request.
-     */
+    // After a 401: the holders of the same rejected token share one renewal; one whose token was
+    // already replaced gets the replacement without a request.
     renewAfterRejection(rejected: string) {
       if (cached?.token === rejected) cached = undefined;
       return current();

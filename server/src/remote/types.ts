@@ -1,7 +1,5 @@
-/**
- * Shapes of the Location Content REST API v3.0, limited to the fields the contract lists.
- * Nothing outside this file's request types may ever be sent to the remote.
- */
+// Shapes of the Location Content REST API v3.0, limited to the fields the contract lists. Nothing
+// outside this file's request types may ever be sent to the remote.
 
 export interface MediaFile {
   content: string; // base64 of the bytes

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { RemoteError, type RemoteClient } from '../../remote';
+import type { createResourceApi } from '../../remote/resource';
 import type { ResourceKind } from '../../remote/types';
 import type { EntryKey } from '../shared/types';
 import { getService } from '../../utils';
@@ -28,21 +29,22 @@ export type RemoteAnswer = { id: number; media_url?: string | null; image_url?: 
 /** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
-/** What a push calls on one resource's API, the payload (made by that resource's mapping) as fields by name. */
-export interface ResourceApi {
-  create(payload: Record<string, unknown>): Promise<RemoteAnswer>;
-  update(id: number, payload: Record<string, unknown>): Promise<RemoteAnswer>;
-  delete(id: number): Promise<unknown>;
-}
+/** A state patch that settles a create: none in flight, no object to look for. */
+export const CREATE_SETTLED = { createStartedAt: null, createFingerprint: null } as const;
+/** ... that forgets the remote object too: the next push creates it. */
+export const NO_OBJECT = { remoteId: null, payloadHash: null, ...CREATE_SETTLED } as const;
 
-export const api = (client: RemoteClient, resource: ResourceKind): ResourceApi =>
+/** One resource's API as a push calls it, the payload (made by its mapping) as fields by name. */
+export const api = (client: RemoteClient, resource: ResourceKind) =>
   // The union of the four APIs has no callable create/update (their parameters differ).
   ({
     pinpoint: client.pinpoints,
     event: client.events,
     category: client.categories,
     list: client.lists,
-  })[resource] as ResourceApi;
+  })[resource] as ReturnType<
+    typeof createResourceApi<RemoteAnswer, Record<string, unknown>, 'pinpoint'>
+  >;
 
 export const requeueDependants = (
   strapi: Core.Strapi,

@@ -10,14 +10,11 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { createRecovery, fingerprintOf, type Fingerprint } from './recovery';
-import { api, isGone, requeueDependants, type RemoteAnswer } from './context';
+import { api, CREATE_SETTLED, isGone, requeueDependants, type RemoteAnswer } from './context';
 import { extend } from '../../utils/objects';
 
-/**
- * A POST that failed this way created nothing: refused for good (4xx), never sent (its turn under
- * the rate limit never came), or no token to send it with. Anything else (a 5xx, a lost answer, a
- * 2xx we could not read) may have created the object.
- */
+// A POST that failed this way created nothing: refused for good (4xx), never sent (its rate-limit
+// turn never came) or no token. Anything else (5xx, lost answer, unreadable 2xx) may have created it.
 const createDidNotHappen = (err: unknown) =>
   err instanceof RemoteError &&
   (isRateLimitWait(err) ||
@@ -31,14 +28,10 @@ export type Sent = {
   /** the object got its id from this push (a create, or a lost create adopted) */
   firstId: boolean;
   adopted: boolean;
-  /** the object's own fields were not sent: they are those of the last push */
-  unsent?: boolean;
 };
 
-/**
- * Fields the remote holds from an earlier push that the entry no longer has. A PUT that merges
- * would keep an omitted field: they are sent as null, which clears them under both PUT modes.
- */
+// Fields the remote holds from an earlier push that the entry no longer has go as null: a PUT that
+// merges would keep an omitted field, null clears it under both PUT modes.
 const withClears = (
   mapping: Mapping,
   state: StateRecord | null,
@@ -47,22 +40,16 @@ const withClears = (
   if (state?.remoteId == null) return payload;
   const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
   const out = { ...payload };
+  // Only pinpoints map a category (a relation, kept in the refs); lists map no media.
   if (
-    mapping.resource === 'pinpoint' &&
     fields.category &&
     out.category === undefined &&
     state.refs?.some((r) => r.role === 'category')
-  ) {
+  )
     out.category = null;
-  }
-  const media =
-    mapping.resource === 'category'
-      ? ['image', 'image_file']
-      : mapping.resource === 'list'
-        ? null
-        : ['media', 'media_file'];
-  if (media && fields[media[0]] && out[media[1]] === undefined && state.mediaUrl)
-    out[media[1]] = null;
+  const [from, to] =
+    mapping.resource === 'category' ? ['image', 'image_file'] : ['media', 'media_file'];
+  if (fields[from] && out[to] === undefined && state.mediaUrl) out[to] = null;
   return out;
 };
 
@@ -72,10 +59,8 @@ export function createCreator(strapi: Core.Strapi) {
   /** Remote ids being claimed by a push of this process: the claim's write may still be in its batch. */
   const claiming = new Set<string>();
 
-  /**
-   * A create that started earlier and never recorded its id may have reached the remote: the
-   * object it made, if any, is found and recorded as this entry's (its id, or null).
-   */
+  // A create that started earlier and never recorded its id may have reached the remote: the object
+  // it made, if any, is found and recorded as this entry's (its id, or null).
   const claimLostCreate = async (
     client: RemoteClient,
     key: EntryKey,
@@ -106,9 +91,8 @@ export function createCreator(strapi: Core.Strapi) {
         await states().upsert(key, {
           resource,
           remoteId: id,
-          createStartedAt: null,
-          createFingerprint: null,
           payloadHash: null,
+          ...CREATE_SETTLED,
         });
         return id;
       } finally {
@@ -124,7 +108,7 @@ export function createCreator(strapi: Core.Strapi) {
     mapping: Mapping,
     state: StateRecord | null,
     payload: Record<string, unknown>
-  ): Promise<RemoteAnswer & { adopted: boolean }> => {
+  ): Promise<Sent> => {
     const resource = mapping.resource;
     const fingerprint = fingerprintOf(resource, payload);
     const adopted = await claimLostCreate(client, key, resource, state, fingerprint);
@@ -133,8 +117,8 @@ export function createCreator(strapi: Core.Strapi) {
       // it are told now: if the update below fails, the push that ends synced is a later one
       // that only updates, and it does not tell them (its id is not new to it).
       await requeueDependants(strapi, key, `${resource} got its remote id`);
-      const updated = await api(client, resource).update(adopted, payload);
-      return extend(updated, { id: adopted, adopted: true });
+      const remote = extend(await api(client, resource).update(adopted, payload), { id: adopted });
+      return { remote, sent: payload, firstId: true, adopted: true };
     }
     await states().upsert(key, {
       resource,
@@ -142,22 +126,18 @@ export function createCreator(strapi: Core.Strapi) {
       createFingerprint: { ...fingerprint },
     });
     try {
-      const created = await api(client, resource).create(payload);
-      return extend(created, { adopted: false });
+      const remote = await api(client, resource).create(payload);
+      return { remote, sent: payload, firstId: true, adopted: false };
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.
-      if (createDidNotHappen(err))
-        await states().upsert(key, { resource, createStartedAt: null, createFingerprint: null });
+      if (createDidNotHappen(err)) await states().upsert(key, { resource, ...CREATE_SETTLED });
       throw err;
     }
   };
 
-  /**
-   * Updates the entry's remote object, or creates it when it has none. `record`: writes the state
-   * and applies the write to the push's own reading of it (an object found gone has no id then).
-   * `fieldsUnchanged`: the object's fields are those of the last push, not sent again.
-   */
+  // Updates the entry's remote object, or creates it when it has none. `record` writes the state and
+  // applies it to the push's own reading; `fieldsUnchanged`: those of the last push, not sent again.
   const updateOrCreate = async (
     client: RemoteClient,
     key: EntryKey,
@@ -170,8 +150,7 @@ export function createCreator(strapi: Core.Strapi) {
     const resource = mapping.resource;
     if (state?.remoteId != null) {
       const id = state.remoteId;
-      if (fieldsUnchanged)
-        return { remote: { id }, sent: payload, firstId: false, adopted: false, unsent: true };
+      if (fieldsUnchanged) return { remote: { id }, sent: payload, firstId: false, adopted: false };
       try {
         const sent = withClears(mapping, state, payload);
         const remote = extend(await api(client, resource).update(id, sent), { id });
@@ -182,8 +161,7 @@ export function createCreator(strapi: Core.Strapi) {
         state = await record({ resource, remoteId: null, members: null, mediaUrl: null });
       }
     }
-    const created = await create(client, key, mapping, state, payload);
-    return { remote: created, sent: payload, firstId: true, adopted: created.adopted };
+    return create(client, key, mapping, state, payload);
   };
 
   return { claimLostCreate, updateOrCreate };

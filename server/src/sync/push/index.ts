@@ -6,4 +6,3 @@
  */
 export { createPusher } from './pusher';
 export type { PushResult } from './context';
-export { idsInErrors } from './membership';

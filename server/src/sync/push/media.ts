@@ -4,10 +4,7 @@ import type { Core } from '@strapi/strapi';
 import { download } from '../../remote/transport';
 import { pluginConfig } from '../shared/config';
 
-/**
- * Bytes of an uploaded file: from disk for the local provider (url `/uploads/...`),
- * over HTTP for providers that store files elsewhere (absolute url).
- */
+/** Bytes of an uploaded file: from disk (url `/uploads/...`) or over HTTP (an absolute url). */
 export const createMediaReader =
   (strapi: Core.Strapi) =>
   async (file: { url: string; name?: string }): Promise<Buffer> => {

@@ -3,10 +3,8 @@ import type { RemoteClient } from '../../remote';
 import type { ResourceKind } from '../../remote/types';
 import type { StateRecord } from '../state';
 
-/**
- * A list whose name and description are those its last push sent: only its members changed, and
- * the push makes the membership calls alone (the last hash covered payload and members).
- */
+// A list whose name and description are those its last push sent: only its members changed, and
+// the push makes the membership calls alone (the last hash covered payload and members).
 export const onlyMembersChanged = (outcome: UpsertOutcome, state: StateRecord | null): boolean =>
   outcome.resource === 'list' &&
   state?.remoteId != null &&
@@ -30,10 +28,8 @@ export function idsInErrors(errors: unknown[]): Set<number> | null {
   return ids;
 }
 
-/**
- * Adds and removes only the difference. What `errors` names (or, when an error names no id,
- * every id of that call) is not recorded as done, so the next push tries it again.
- */
+// Adds and removes only the difference. What `errors` names (every id of the call when an error
+// names none) is not recorded as done, so the next push tries it again.
 export const membershipDiff = async (
   client: RemoteClient,
   resource: ResourceKind,

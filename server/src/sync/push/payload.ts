@@ -38,10 +38,8 @@ export function createPayloadSource(strapi: Core.Strapi) {
   const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
   const hasDraftAndPublish = (uid: string) => Boolean(modelOf(uid)?.options?.draftAndPublish);
 
-  /**
-   * Entries asked for at the same moment are read together: one populated query per content
-   * type and locale instead of one per entry (a resync reads a page of entries at once).
-   */
+  // Entries asked for at the same moment are read together: one populated query per content type
+  // and locale instead of one per entry (a resync reads a page of entries at once).
   const entryReads = createBatcher(
     async (items: Array<{ key: EntryKey; mapping: Mapping }>) => {
       const groups = groupBy(items, (it) => `${it.key.contentType}|${it.key.locale}`);
@@ -55,15 +53,9 @@ export function createPayloadSource(strapi: Core.Strapi) {
         if (isLocalized(key.contentType)) params.locale = key.locale;
         if (hasDraftAndPublish(key.contentType)) params.status = 'published';
         const entries = await documentsOf(strapi, key.contentType).findMany(params);
+        const { contentType, locale } = key;
         for (const e of entries)
-          found.set(
-            keyString({
-              contentType: key.contentType,
-              documentId: e.documentId as string,
-              locale: key.locale,
-            }),
-            e
-          );
+          found.set(keyString({ contentType, documentId: e.documentId as string, locale }), e);
       }
       return items.map((it) => found.get(keyString(it.key)) ?? null);
     },

@@ -10,7 +10,8 @@ import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
-import { remoteClient, requeueDependants, type FailureDetails, type PushResult } from './context';
+import { CREATE_SETTLED, NO_OBJECT, remoteClient, requeueDependants } from './context';
+import type { FailureDetails, PushResult } from './context';
 import { createCreator, type Sent } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
@@ -24,23 +25,18 @@ export function createPusher(strapi: Core.Strapi) {
   const mediaSlots = new PQueue({
     concurrency: Math.max(1, pluginConfig(strapi).rateLimit.concurrency * 2),
   });
-  const { readEntry, mappingContext, isLocalized, hasDraftAndPublish } =
-    createPayloadSource(strapi);
+  const source = createPayloadSource(strapi);
   const creator = createCreator(strapi);
   const { claimLostCreate, updateOrCreate } = creator;
   const { remove } = createRemover(strapi, creator);
 
-  /**
-   * The refs (and their rows in the refs table) are rewritten only when they change, which most
-   * pushes do not. No state and no refs is none: refs rows are only ever written with their state.
-   */
+  // Refs (and their rows) are rewritten only when they change, which most pushes do not. No state
+  // counts as no refs: refs rows are only ever written with their state.
   const refsIfChanged = (state: StateRecord | null, refs: NonNullable<StateRecord['refs']>) =>
     JSON.stringify(state?.refs ?? []) === JSON.stringify(refs) ? {} : { refs };
 
-  /**
-   * Closes the race with a dependency that got its remote id between our read of it and our
-   * state write: from that write on, the dependency finds us by our refs; before it, we look.
-   */
+  // Closes the race with a dependency that got its remote id between our read of it and our state
+  // write: from that write on, the dependency finds us by our refs; before it, we look.
   const recheck = async (key: EntryKey, resource: ResourceKind, unresolved: EntryKey[]) => {
     for (const ref of unresolved) {
       if ((await states().get(ref))?.remoteId != null) {
@@ -71,11 +67,7 @@ export function createPusher(strapi: Core.Strapi) {
       return (state = state && extend(state, patch));
     };
 
-    const fail = async (
-      reason: string,
-      retryable: boolean,
-      extra: FailureDetails = {}
-    ): Promise<PushResult> => {
+    const fail = async (reason: string, retryable: boolean, extra: FailureDetails = {}) => {
       await states().upsert(key, {
         resource,
         // Retryable problems are retried by the worker: the entry is still on its way.
@@ -84,14 +76,14 @@ export function createPusher(strapi: Core.Strapi) {
         lastErrorAt: new Date(),
         attempts: (state?.attempts ?? 0) + 1,
       });
-      return { kind: 'failed', reason, retryable, ...extra };
+      return { kind: 'failed' as const, reason, retryable, ...extra };
     };
 
     try {
-      const entry = await readEntry(key, mapping);
+      const entry = await source.readEntry(key, mapping);
       if (!entry) return await remove(key, mapping, state, 'unpublished or deleted');
 
-      const ctx = mappingContext();
+      const ctx = source.mappingContext();
       let outcome: MapOutcome;
       try {
         outcome = await mapEntry(mapping, entry, ctx);
@@ -107,13 +99,7 @@ export function createPusher(strapi: Core.Strapi) {
           const client = await remoteClient(strapi);
           const eventId = state.remoteId ?? (await claimLostCreate(client, key, resource, state));
           if (eventId != null) await deleteRemote(client, 'event', eventId);
-          await record({
-            resource,
-            remoteId: null,
-            payloadHash: null,
-            createStartedAt: null,
-            createFingerprint: null,
-          });
+          await states().upsert(key, { resource, ...NO_OBJECT });
         }
         return await fail(err.message, false, { mapping: true });
       }
@@ -178,18 +164,17 @@ export function createPusher(strapi: Core.Strapi) {
       let membershipErrors: unknown[] = [];
       if (outcome.members) {
         try {
-          const before = firstId ? [] : members;
           ({ members, errors: membershipErrors } = await membershipDiff(
             client,
             resource,
             remoteId,
-            before,
+            firstId ? [] : members,
             outcome.members
           ));
         } catch (err) {
           // The PUT left out is what finds a list deleted by someone else (and makes it again):
           // the next attempt sends it.
-          if (!(answer.unsent && err instanceof RemoteError && !err.retryable)) throw err;
+          if (!(membersOnly && err instanceof RemoteError && !err.retryable)) throw err;
           await states().upsert(key, { resource, payloadHash: null });
           return await fail(err.message, true, { httpStatus: err.status });
         }
@@ -205,7 +190,7 @@ export function createPusher(strapi: Core.Strapi) {
             ? (remote[urlKey] ?? null)
             : (state?.mediaUrl ?? null);
       // An adopted id was announced when it was recorded (in create()).
-      const changedId = firstId && !adopted && state?.remoteId !== remoteId;
+      const changedId = firstId && !adopted;
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;
@@ -224,8 +209,7 @@ export function createPusher(strapi: Core.Strapi) {
         membershipErrors: refused ? membershipErrors : null,
         pushedFields: pushedFieldsOf(resource, sent),
         ...refsIfChanged(state, refs),
-        createStartedAt: null,
-        createFingerprint: null,
+        ...CREATE_SETTLED,
       });
       // Entries that read this one (its remote id, or other fields through a relation) follow it.
       await requeueDependants(
@@ -256,5 +240,5 @@ export function createPusher(strapi: Core.Strapi) {
     }
   };
 
-  return { push, readEntry, mappingContext, isLocalized, hasDraftAndPublish };
+  return extend(source, { push });
 }

@@ -13,30 +13,24 @@ export type Fingerprint = {
   start?: string;
 };
 
-const firstStartOf = (o: Record<string, unknown>): unknown =>
-  Array.isArray(o.dates) ? (o.dates[0] as { start?: unknown } | undefined)?.start : undefined;
+// Typed as sent; a listing's value is checked where it is compared (sameInstant).
+const firstStartOf = (o: Record<string, unknown>) =>
+  Array.isArray(o.dates) ? (o.dates[0] as { start?: string } | undefined)?.start : undefined;
 
 export function fingerprintOf(
   resource: ResourceKind,
   payload: Record<string, unknown>
 ): Fingerprint {
-  const fp: Fingerprint = { name: String(payload.name ?? '') };
+  const name = String(payload.name ?? '');
   // The payload is the mapper's output: these fields hold the types the remote is sent.
-  if (resource === 'pinpoint') {
-    fp.latitude = payload.latitude as number | undefined;
-    fp.longitude = payload.longitude as number | undefined;
-  }
-  if (resource === 'event') {
-    fp.pinpoint = payload.pinpoint as number | undefined;
-    fp.start = firstStartOf(payload) as string | undefined;
-  }
-  return fp;
+  const { latitude, longitude, pinpoint } = payload as Omit<Fingerprint, 'name'>;
+  if (resource === 'pinpoint') return { name, latitude, longitude };
+  if (resource === 'event') return { name, pinpoint, start: firstStartOf(payload) };
+  return { name };
 }
 
-/**
- * A remote may store what it is sent a little differently: coordinates with 5 decimals (about
- * 1 m: closer twins are told apart by who claimed them), names trimmed. A miss costs a duplicate.
- */
+// A remote may store what it is sent a little differently: coordinates with 5 decimals (about 1 m:
+// closer twins are told apart by who claimed them), names trimmed. A miss costs a duplicate.
 const COORDINATE_TOLERANCE = 1e-5 + 1e-9;
 const close = (a: unknown, b: unknown) =>
   typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= COORDINATE_TOLERANCE;
@@ -68,26 +62,19 @@ export function matches(
 /** Walks again when an unsteady walk found nothing, at most this many times. */
 const MAX_REWALKS = 2;
 
-interface RecoveryDeps {
-  walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
-  table: Pick<InventoryTable, 'byNameKey'>;
-}
-
+// A row as `matches` reads a listing: no pinpoint is undefined (null would be another pinpoint).
 const asRemote = (row: InventoryRow) => ({
-  id: row.remoteId,
-  name: row.name,
-  latitude: row.latitude ?? undefined,
-  longitude: row.longitude ?? undefined,
+  ...row,
   pinpoint: row.pinpoint ?? undefined,
   dates: row.firstStart ? [{ start: row.firstStart }] : undefined,
 });
 
-/**
- * Finds remote objects that a POST whose answer was lost may have created, in the inventory once a
- * walk of the collection started after the loss is complete (shared by every lost create waiting
- * for it; a failed walk resumes where it stopped at the next attempt).
- */
-export function createRecovery(deps: RecoveryDeps) {
+// Objects a POST whose answer was lost may have made, found in the inventory once a walk started
+// after the loss is complete (shared by the lost creates waiting for it; a failed one resumes).
+export function createRecovery(deps: {
+  walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
+  table: Pick<InventoryTable, 'byNameKey'>;
+}) {
   /** The events at one pinpoint: a short listing, walked directly. */
   const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint) => {
     const ids: number[] = [];

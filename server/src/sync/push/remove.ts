@@ -5,7 +5,8 @@ import type { StateRecord } from '../state';
 import type { EntryKey } from '../shared/types';
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../utils';
-import { api, isGone, remoteClient, requeueDependants, type PushResult } from './context';
+import { api, NO_OBJECT, isGone, remoteClient, requeueDependants } from './context';
+import type { PushResult } from './context';
 import type { Creator } from './create';
 import { extend } from '../../utils/objects';
 import { contentTypeUid } from '../shared/strapi';
@@ -26,10 +27,8 @@ export function createRemover(
 ) {
   const states = () => getService('state', { strapi });
 
-  /**
-   * Other entries once the object of `key` is gone: a pinpoint takes its events with it (the
-   * remote deletes them, or we do) and leaves its lists; a list leaves the pinpoints that named it.
-   */
+  // Once the object of `key` is gone, a pinpoint takes its events with it (the remote deletes them,
+  // or we do) and leaves its lists; a list leaves the pinpoints that named it.
   const forgetLinksTo = async (
     client: RemoteClient,
     key: EntryKey,
@@ -43,11 +42,8 @@ export function createRemover(
         await deleteRemote(client, 'event', d.remoteId);
         await states().upsert(dKey, {
           resource: 'event',
-          remoteId: null,
-          payloadHash: null,
+          ...NO_OBJECT,
           status: 'pending',
-          createStartedAt: null,
-          createFingerprint: null,
           lastError: `Its pinpoint was removed from the remote, and the event with it.`,
           lastErrorAt: new Date(),
         });
@@ -77,16 +73,13 @@ export function createRemover(
       await requeueDependants(strapi, key, `${mapping.resource} gone before it was pushed`);
       return { kind: 'removed' };
     }
-    // An imported draft never went online from Strapi: the object stays as the remote has it.
-    // Deleting the entry only lets the object go (no entry owns it any more).
+    // An imported draft never went online from Strapi: deleting the entry only lets the object go.
     if (state.status === 'imported') {
       // Any version of the entry (a draft included) still there keeps it.
-      const where = key.locale
-        ? { documentId: key.documentId, locale: key.locale }
-        : { documentId: key.documentId };
-      const row = await strapi.db
-        .query(contentTypeUid(key.contentType))
-        .findOne({ select: ['id'], where });
+      const row = await strapi.db.query(contentTypeUid(key.contentType)).findOne({
+        select: ['id'],
+        where: { documentId: key.documentId, ...(key.locale ? { locale: key.locale } : {}) },
+      });
       if (row) return { kind: 'unchanged' };
       await states().remove(key);
       return { kind: 'removed' };
