@@ -30,9 +30,8 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
     strapi.log.warn(
       `[location-content] environment "${environment.name}" is not in pushIn (${environment.pushIn!.join(', ')}): changes are recorded, nothing is pushed`
     );
-  // Not in the CLI, whose APP_KEYS may be a CI job's: re-sealing would lose the secret, and it
-  // says itself when it cannot read it (credentialsError). Before the first push: a secret opened
-  // by a key that is no longer the first is sealed again; the alerts say when it cannot be read.
+  // Not in the CLI, whose APP_KEYS may be a CI job's: re-sealing would lose the secret. The
+  // alerts say when the saved secret cannot be read.
   if (!cliRun()) {
     const { credentials } = getService('settings', { strapi });
     credentials.onUnreadable(() =>

@@ -1,10 +1,7 @@
 /**
- * How this process runs the plugin. A Strapi server runs all of it (worker, resumed resync,
- * catch-up, account watch, scheduled check, alerts). The `location-content` CLI (cli/) sets
- * CLI_RUN on globalThis (a symbol, so that no child process or config inherits it) before loading
- * the app to run one command beside any servers: the plugin then starts none of that, the CLI
- * starts the worker itself when its command waits for pushes, and the outbox lease keeps it from
- * pushing what a server's worker pushes.
+ * A Strapi server runs all of the plugin (worker, resumes, catch-up, walks, cron, alerts); the CLI
+ * (cli/) sets CLI_RUN on globalThis (a symbol: no child process inherits it) to run one command
+ * beside the servers, starting the worker only when its command waits for pushes.
  */
 export const CLI_RUN = Symbol.for('strapi-plugin-location-content.cli-run');
 

@@ -22,11 +22,7 @@ export function pushTarget(credentials: {
   return { host, clientIdLast4: credentials.clientId ? credentials.clientId.slice(-4) : null };
 }
 
-/**
- * Why this instance may not change the remote itself (sync off, or an environment outside
- * `pushIn`), or null when it may. The worker's pushes and every direct write (a drift repair's
- * deletes) ask it; what is only queued waits in the outbox for an instance that pushes.
- */
+/** Why this instance may not write to the remote (pushes, a repair's deletes), or null if it may. */
 export function pushRefusal(
   config: Pick<PluginConfig, 'pushIn' | 'syncEnabled'>,
   name = environmentName()

@@ -12,11 +12,7 @@ const got = (v: unknown) => `, got ${JSON.stringify(v)}`;
 
 const HTTP_URL = /^https?:\/\/[^/]/;
 
-/**
- * Shape checks that need no Strapi: run by Strapi when it loads config/plugins.
- * Checks against the content models (fields exist, relations point at mapped types)
- * happen in register(), where the models are known.
- */
+/** Shape checks run when Strapi loads config/plugins; checks against the models come at boot. */
 export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   const problems: string[] = [];
   const key = (k: string) => `location-content.config.${k}`;

@@ -42,9 +42,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const progress = () => getService('inventory', { strapi }).walk.progress();
   return {
     async status(ctx: Context) {
-      ctx.body = {
-        inventory: await progress(),
-      } satisfies GetInventory.Response;
+      ctx.body = { inventory: await progress() } satisfies GetInventory.Response;
     },
 
     async run(ctx: Context) {
@@ -52,9 +50,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       service()
         .inventory()
         .catch(() => undefined);
-      ctx.body = {
-        inventory: await progress(),
-      } satisfies RunInventory.Response;
+      ctx.body = { inventory: await progress() } satisfies RunInventory.Response;
     },
 
     async proposal(ctx: Context) {

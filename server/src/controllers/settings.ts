@@ -9,12 +9,7 @@ import { pluginConfig } from '../sync/shared/config';
 import { getService, type Context } from '../utils';
 import { testConnection } from '../settings/connection';
 import type { Credentials } from '../settings/credentials';
-import {
-  credentialsToTest,
-  parseSettingsInput,
-  requireSecretForNewHost,
-  withoutLocked,
-} from '../settings/input';
+import { parseSettingsInput, requireSecretForNewHost, withoutLocked } from '../settings/input';
 import { mappingsForAdmin } from './mappings';
 
 /** Connection tests stop waiting after this long even if the sync's own timeout is longer. */
@@ -71,7 +66,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Tests the form's values (unsaved ones included); an empty secret field means the saved secret. */
     async test(ctx: Context) {
       const effective = await store().get();
-      const credentials = credentialsToTest(input(ctx, effective), effective);
+      const form = input(ctx, effective);
+      const credentials = {
+        baseUrl: form.baseUrl ?? effective.baseUrl,
+        clientId: form.clientId ?? effective.clientId,
+        clientSecret: form.clientSecret || effective.clientSecret,
+      };
       const timeoutMs = Math.min(config().requestTimeoutMs, MAX_TEST_TIMEOUT_MS);
       ctx.body = {
         result: await testConnection(credentials, settings().testClient, { timeoutMs }),

@@ -8,8 +8,7 @@ import type {
   RetryFailed,
 } from '../../../shared/contracts/sync';
 import { getService, type Context } from '../utils';
-import { pushEnvironment } from '../config/environment';
-import { viewUrlOf } from '../config/environment';
+import { pushEnvironment, viewUrlOf } from '../config/environment';
 import { pluginConfig } from '../sync/shared/config';
 import { withLabels, withLabelsIn } from './labels';
 import { yup } from '@strapi/utils';

@@ -190,7 +190,7 @@ export function validateMappingFields(
     }
   }
 
-  const has = (f: string) => fields[f] !== undefined && fields[f] !== null;
+  const has = (f: string) => fields[f] != null;
   for (const f of ['name', ...(mapping.resource === 'event' ? ['dates', 'pinpoint'] : [])])
     if (!has(f)) problem(f, `is required for ${mapping.resource} and not mapped`);
   if (mapping.resource === 'pinpoint') {

@@ -87,10 +87,8 @@ const unavailable = (ctx: Ctx, err: DatabaseUnavailableError) => {
 };
 
 /**
- * The plugin's routes answer 503 with a sentence while the database is down. Outermost (added in
- * register()): an admin request fails in Strapi's authentication, which reads the user from the
- * database, before it reaches a route of ours. Once one request found the database down, the next
- * ones ask it first, so Strapi does not log a 500 per dashboard poll until it is back.
+ * 503 with a sentence while the database is down; outermost: Strapi's authentication fails first.
+ * Once down, each request asks the database first: no 500 logged per dashboard poll until it is up.
  */
 export const databaseUnavailable = (strapi: Core.Strapi) => {
   let down = false;

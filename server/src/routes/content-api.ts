@@ -8,10 +8,8 @@ const route = (method: 'GET' | 'POST', path: string, handler: string) => ({
 });
 
 /**
- * For scripts and CI, with a Strapi API token. Strapi derives each route's action from its handler
- * (`plugin::location-content.status.find`, `...resync.create`): a custom token is given them in
- * Settings > API Tokens; a read-only token passes only on actions named find/findOne, so it may read
- * the status and never start a resync.
+ * For scripts and CI, with an API token. Each route's action comes from its handler (`status.find`,
+ * `resync.create`): a read-only token passes only find/findOne, so it reads but never resyncs.
  */
 export default {
   type: 'content-api',

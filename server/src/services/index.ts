@@ -17,11 +17,10 @@ import settings from './settings';
 import status from './status';
 import sync from './sync';
 
-type Factory<T> = ({ strapi }: { strapi: Core.Strapi }) => T;
 /** A service that is its room's part, built with the app (each reaches the others by getService). */
 const part =
-  <T>(create: (strapi: Core.Strapi) => T): Factory<T> =>
-  ({ strapi }) =>
+  <T>(create: (strapi: Core.Strapi) => T) =>
+  ({ strapi }: { strapi: Core.Strapi }) =>
     create(strapi);
 
 /**

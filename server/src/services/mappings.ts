@@ -57,11 +57,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
       }
     },
-    /**
-     * At boot: coordinates read from a `decimal` column this database keeps with fewer than
-     * NEEDED_SCALE decimals (a plain `decimal` is numeric(10,2) on PostgreSQL and MySQL) would
-     * reach the map rounded: said once in the log and on the settings page.
-     */
+    // A `decimal` column with fewer than NEEDED_SCALE decimals (a plain one is numeric(10,2) on
+    // PostgreSQL and MySQL) rounds positions: said at boot in the log and on the settings page.
     async checkPrecision() {
       const config = pluginConfig(strapi);
       for (const v of views ?? check()) {

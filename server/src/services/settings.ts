@@ -61,9 +61,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const remoteClient = async (): Promise<RemoteClient> => {
     let c: Saved;
     for (;;) {
-      // A push that read the old credentials just before a save must not swap the new client
-      // back for an old one (and the next push swap again): each swap loses the token, and the
-      // redactor that knows the tokens already issued.
+      // A read from before a save must not swap the old client back in: each swap loses the
+      // token, and the redactor that knows the tokens already issued.
       const version = credentialsVersion;
       c = await current();
       if (version === credentialsVersion) break;

@@ -1,6 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { pushEnvironment, pushTarget } from '../config/environment';
-import { viewUrlOf } from '../config/environment';
+import { pushEnvironment, pushTarget, viewUrlOf } from '../config/environment';
 import { STATUSES, type SyncStatus, type SyncStatusReport } from '../../../shared/contracts/sync';
 import { SECRET_UNREADABLE } from '../settings/credentials';
 import { getService } from '../utils';

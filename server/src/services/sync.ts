@@ -20,10 +20,8 @@ import { extend } from '../utils/objects';
 import { toKey } from '../sync/shared/keys';
 
 /**
- * The public sync service (`strapi.plugin('location-content').service('sync')`, typed by
- * `SyncService` in shared/contracts/sync.ts) and the plugin's lifecycle. The account and its
- * client are the `settings` service's, the status report the `status` service's: the calls kept
- * here for them delegate, so that scripts and tests that call them on `sync` go on working.
+ * The public sync service (typed by `SyncService`, shared/contracts/sync.ts) and the plugin's
+ * lifecycle; its account and status calls delegate to `settings` and `status`, for old callers.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = getService('settings', { strapi });

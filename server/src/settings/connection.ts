@@ -1,7 +1,7 @@
 import type { RemoteClient } from '../remote';
 import { causes, RemoteError, type RemoteErrorCode } from '../remote/errors';
 import type { ConnectionTestResult } from '../../../shared/contracts/settings';
-import type { Credentials } from './credentials';
+import { CREDENTIAL_FIELDS, type Credentials } from './credentials';
 import { pushTarget } from '../config/environment';
 
 const SAMPLE = 5;
@@ -94,7 +94,7 @@ export async function testConnection(
 ): Promise<ConnectionTestResult> {
   const started = Date.now();
   const { host } = pushTarget(credentials);
-  const missing = (['baseUrl', 'clientId', 'clientSecret'] as const).filter((f) => !credentials[f]);
+  const missing = CREDENTIAL_FIELDS.filter((f) => !credentials[f]);
   if (missing.length) {
     const names = { baseUrl: 'base URL', clientId: 'client id', clientSecret: 'client secret' };
     return {

@@ -4,11 +4,8 @@ import { PLUGIN_ID } from '../permissions';
 import { pluginConfig } from '../sync/shared/config';
 import type { CredentialField, PublicSettings } from '../../../shared/contracts/settings';
 
-export interface Credentials {
-  baseUrl: string;
-  clientId: string;
-  clientSecret: string;
-}
+export type Credentials = Record<CredentialField, string>;
+export const CREDENTIAL_FIELDS = ['baseUrl', 'clientId', 'clientSecret'] as const;
 
 /** As saved: the secret is sealed (crypto.ts). */
 type StoredSettings = Partial<Credentials>;
@@ -33,14 +30,9 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const read = async (): Promise<StoredSettings> =>
     ((await store().get({ key: STORE_KEY })) as StoredSettings) ?? {};
 
-  const lockedFields = (): Partial<Record<CredentialField, string>> => {
-    const locked: Partial<Record<CredentialField, string>> = {};
-    for (const field of ['baseUrl', 'clientId', 'clientSecret'] as const) {
-      if (config()[field])
-        locked[field] = 'Set in config/plugins (or its environment variable): change it there.';
-    }
-    return locked;
-  };
+  const LOCKED = 'Set in config/plugins (or its environment variable): change it there.';
+  const lockedFields = (): PublicSettings['locked'] =>
+    Object.fromEntries(CREDENTIAL_FIELDS.filter((f) => config()[f]).map((f) => [f, LOCKED]));
 
   const opened = (sealed: string | undefined) => {
     if (!sealed) return undefined;
@@ -76,11 +68,8 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   /** Whether the saved secret is there and none of this app's keys opens it, as of the last get(). */
   const secretUnreadable = (): boolean => unreadableSince !== undefined && !config().clientSecret;
 
-  /**
-   * Seals the saved secret again with this app's first key when another key opened it (a key was
-   * put in front of APP_KEYS) or it is in 0.1's format, so the old key can later be removed.
-   * Run at boot: keys change only with a restart.
-   */
+  // At boot (keys change only with a restart): a secret opened by another key than the first, or
+  // in 0.1's format, is sealed again with the first key, so the old key can later be removed.
   const reseal = async (): Promise<boolean> => {
     if (config().clientSecret) return false;
     const rows = strapi.db.query('strapi::core-store');
@@ -109,7 +98,7 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   };
 
   const complete = (c: Partial<Credentials>): c is Credentials =>
-    Boolean(c.baseUrl && c.clientId && c.clientSecret);
+    CREDENTIAL_FIELDS.every((f) => c[f]);
 
   /** What the admin may see of effective credentials (as `get()` returned them): never the secret. */
   const viewOf = (c: Partial<Credentials>): PublicSettings => ({

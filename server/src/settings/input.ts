@@ -1,6 +1,5 @@
 import { errors } from '@strapi/utils';
 import type { PublicSettings, SettingsInput } from '../../../shared/contracts/settings';
-import type { Credentials } from './credentials';
 
 /** A ValidationError of Strapi's, so its error middleware answers 400 with `details.field` for the form. */
 const inputError = (message: string, field?: keyof SettingsInput) =>
@@ -114,16 +113,4 @@ export function requireSecretForNewHost(input: SettingsInput, current: PublicSet
       'clientSecret'
     );
   }
-}
-
-/** Form values over the effective credentials: what a connection test uses. */
-export function credentialsToTest(
-  input: SettingsInput,
-  effective: Partial<Credentials>
-): Partial<Credentials> {
-  return {
-    baseUrl: input.baseUrl ?? effective.baseUrl,
-    clientId: input.clientId ?? effective.clientId,
-    clientSecret: input.clientSecret || effective.clientSecret,
-  };
 }

@@ -5,10 +5,8 @@ import type services from '../services';
 
 type Built = { [K in keyof typeof services]: ReturnType<(typeof services)[K]> };
 
-/**
- * The sync factory must answer every call of the contract, or this does not compile (resync is
- * left out: the factory implements its two overloads as one signature).
- */
+// The sync factory answers every call of the contract or this does not compile (resync is left
+// out: the factory implements its two overloads as one signature).
 type Conforming<T extends Omit<SyncService, 'resync'>> = T;
 
 /** Each service as its factory makes it; the sync service's public calls typed by the contract first. */
