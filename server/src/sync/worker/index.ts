@@ -5,7 +5,6 @@
  * the next due row; a slow poll picks up work enqueued by other instances.
  */
 import { AsyncResource } from 'node:async_hooks';
-import PQueue from 'p-queue';
 import type { Core } from '@strapi/strapi';
 import type { OutboxRow } from '../outbox';
 import type { PushResult } from '../push';
@@ -49,8 +48,9 @@ export function createWorker(strapi: Core.Strapi) {
       getService('alerts', { strapi }).failed(row, result.reason);
   };
 
-  const queue = new PQueue({ concurrency: maxInFlight });
   const inFlight = new Set<number>();
+  /** The running pushes, for stop() to wait for: a row is claimed only while there is room for it. */
+  const running = new Set<Promise<void>>();
   /** Rows claimed again while their push was in flight: each goes once that push ends. */
   const claimedAgain = new Map<number, OutboxRow>();
   let stopped = true;
@@ -237,13 +237,13 @@ export function createWorker(strapi: Core.Strapi) {
               continue;
             }
             inFlight.add(row.id);
-            queue
-              .add(() => pushAll(row))
-              .finally(() => {
-                // Refill in batches, not one claim query per finished row.
-                if (inFlight.size <= maxInFlight / 2) wake();
-                if (!inFlight.size) checkIdle();
-              });
+            const pushing = pushAll(row).finally(() => {
+              running.delete(pushing);
+              // Refill in batches, not one claim query per finished row.
+              if (inFlight.size <= maxInFlight / 2) wake();
+              if (!inFlight.size) checkIdle();
+            });
+            running.add(pushing);
           }
         }
       } while (again && !stopped);
@@ -318,8 +318,7 @@ export function createWorker(strapi: Core.Strapi) {
     clearInterval(renewTimer);
     clearTimeout(dueTimer);
     await pumped;
-    queue.clear();
-    await queue.onIdle();
+    await Promise.allSettled(running);
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
     await outbox()
