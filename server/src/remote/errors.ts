@@ -5,6 +5,9 @@ import type { RawResponse } from './transport';
 
 export type { RemoteErrorCode };
 
+// A status's code says it all: classifyStatus gives 408, 429 and 5xx these codes.
+const RETRYABLE: RemoteErrorCode[] = ['network', 'timeout', 'rate_limited', 'server'];
+
 type RemoteErrorInit = Pick<
   RemoteError,
   'code' | 'status' | 'retryAfterMs' | 'body' | 'method' | 'path'
@@ -34,7 +37,7 @@ export class RemoteError extends Error {
     this.name = 'RemoteError';
     this.code = init.code;
     this.status = init.status;
-    this.retryable = init.retryable ?? isRetryable(init.code, init.status);
+    this.retryable = init.retryable ?? RETRYABLE.includes(init.code);
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
     this.method = init.method;
@@ -66,12 +69,6 @@ export function classifyStatus(status: number): RemoteErrorCode {
   if (status === 403) return 'forbidden';
   if (status === 404 || status === 410) return 'not_found';
   return 'client';
-}
-
-function isRetryable(code: RemoteErrorCode, status?: number): boolean {
-  if (code === 'network' || code === 'timeout' || code === 'rate_limited') return true;
-  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
-  return code === 'server';
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */

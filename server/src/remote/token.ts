@@ -52,9 +52,8 @@ export function createTokenSource(options: {
             ? `The client id or secret was refused by ${host} (${line}${detail})`
             : `Token request to ${host} failed: ${line} on POST ${TOKEN_PATH}${detail}`
         ),
+        // Credentials refused stay refused (`auth` is not retryable) until an admin changes them.
         code: refused ? 'auth' : classifyStatus(response.status),
-        // Credentials refused stay refused until an admin changes them.
-        retryable: refused ? false : undefined,
         ...answer,
         method: 'POST',
         path: TOKEN_PATH,
@@ -108,9 +107,6 @@ export function createTokenSource(options: {
     renewAfterRejection(rejected: string) {
       if (cached?.token === rejected) cached = undefined;
       return current();
-    },
-    clear() {
-      cached = undefined;
     },
   };
 }

@@ -10,7 +10,7 @@ export const remoteClient = (strapi: Core.Strapi) =>
   getService('settings', { strapi }).remoteClient();
 
 export type PushResult =
-  | { kind: 'synced'; changed: boolean; operation?: 'create' | 'update' }
+  | { kind: 'synced'; operation: 'create' | 'update' }
   | { kind: 'removed' }
   | { kind: 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }

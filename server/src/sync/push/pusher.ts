@@ -157,7 +157,7 @@ export function createPusher(strapi: Core.Strapi) {
         ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
         : await send();
       if ('refused' in answer) return await fail(answer.refused, false, { mapping: true });
-      const { remote, sent, firstId, adopted } = answer;
+      const { remote, sent, made } = answer;
       const remoteId = Number(remote.id);
 
       let members = state?.members ?? [];
@@ -168,7 +168,7 @@ export function createPusher(strapi: Core.Strapi) {
             client,
             resource,
             remoteId,
-            firstId ? [] : members,
+            made ? [] : members,
             outcome.members
           ));
         } catch (err) {
@@ -190,7 +190,7 @@ export function createPusher(strapi: Core.Strapi) {
             ? (remote[urlKey] ?? null)
             : (state?.mediaUrl ?? null);
       // An adopted id was announced when it was recorded (in create()).
-      const changedId = firstId && !adopted;
+      const changedId = made === 'created';
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;
@@ -220,7 +220,7 @@ export function createPusher(strapi: Core.Strapi) {
       );
       await recheck(key, resource, outcome.unresolved.map(toKey));
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
-      return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
+      return { kind: 'synced', operation: made ? 'create' : 'update' };
     } catch (err) {
       if (err instanceof RemoteError) {
         const neverSent = isRateLimitWait(err);
