@@ -24,24 +24,19 @@ type RemoteErrorInit = Pick<
  * never the host or credentials.
  */
 export class RemoteError extends Error {
-  readonly code: RemoteErrorCode;
+  override name = 'RemoteError';
+  // Fields, each an own property even when undefined; the constructor sets them.
+  readonly code!: RemoteErrorCode;
   readonly status?: number;
-  readonly retryable: boolean;
+  readonly retryable!: boolean;
   readonly retryAfterMs?: number;
   readonly body?: unknown;
-  readonly method: string;
-  readonly path: string;
+  readonly method!: string;
+  readonly path!: string;
 
-  constructor(init: RemoteErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'RemoteError';
-    this.code = init.code;
-    this.status = init.status;
-    this.retryable = init.retryable ?? RETRYABLE.includes(init.code);
-    this.retryAfterMs = init.retryAfterMs;
-    this.body = init.body;
-    this.method = init.method;
-    this.path = init.path;
+  constructor({ message, cause, ...init }: RemoteErrorInit) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, init, { retryable: init.retryable ?? RETRYABLE.includes(init.code) });
   }
 
   toJSON(): Record<string, unknown> {

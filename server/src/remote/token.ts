@@ -1,4 +1,5 @@
 import { RemoteError, answerOf, bodyForDisplay, classifyStatus, statusLine } from './errors';
+import { num } from './readers';
 import type { Redactor } from './redact';
 import type { Logger, Transport } from './transport';
 
@@ -79,10 +80,8 @@ export function createTokenSource(options: {
       });
     }
     redactor.addSecret(token);
-    const expiresIn = record.expires_in;
-    const lifetime = ['string', 'number'].includes(typeof expiresIn) ? Number(expiresIn) : NaN;
-    const lifetimeMs =
-      (lifetime > 0 && Number.isFinite(lifetime) ? lifetime : DEFAULT_LIFETIME_S) * 1000;
+    const lifetime = num(record.expires_in) ?? 0;
+    const lifetimeMs = (lifetime > 0 ? lifetime : DEFAULT_LIFETIME_S) * 1000;
     // Counted from when the request left, so a slow answer cannot make the token look fresher than it is.
     const margin = Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs * 0.1);
     cached = { token, renewAt: sentAt + lifetimeMs - margin };

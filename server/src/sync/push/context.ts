@@ -23,10 +23,8 @@ export type FailureDetails = {
   mapping?: boolean;
 };
 
-/** What a create or an update answers that the sync state keeps. */
 export type RemoteAnswer = { id: number; media_url?: string | null; image_url?: string | null };
 
-/** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
 /** A state patch that settles a create: none in flight, no object to look for. */

@@ -21,7 +21,6 @@ const createDidNotHappen = (err: unknown) =>
     err.path === TOKEN_PATH ||
     (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
 
-/** What a push sent and what the remote answered. */
 export type Sent = {
   remote: RemoteAnswer;
   sent: Record<string, unknown>;
@@ -31,13 +30,8 @@ export type Sent = {
 
 // Fields the remote holds from an earlier push that the entry no longer has go as null: a PUT that
 // merges would keep an omitted field, null clears it under both PUT modes.
-const withClears = (
-  mapping: Mapping,
-  state: StateRecord | null,
-  payload: Record<string, unknown>
-) => {
-  if (state?.remoteId == null) return payload;
-  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+const withClears = (mapping: Mapping, state: StateRecord, payload: Record<string, unknown>) => {
+  const fields = mapping.fields as unknown as Record<string, unknown>;
   const out = { ...payload };
   // Only pinpoints map a category (a relation, kept in the refs); lists map no media.
   if (

@@ -21,10 +21,8 @@ import { failureOf } from '../shared/db-error';
 
 export function createPusher(strapi: Core.Strapi) {
   const states = () => getService('state', { strapi });
-  // Pushes whose media bytes may be held in memory at once.
-  const mediaSlots = new PQueue({
-    concurrency: Math.max(1, pluginConfig(strapi).rateLimit.concurrency * 2),
-  });
+  // Media bytes are held until their call is answered: only a few payloads carry them at once.
+  const mediaSlots = new PQueue({ concurrency: pluginConfig(strapi).rateLimit.concurrency * 2 });
   const source = createPayloadSource(strapi);
   const creator = createCreator(strapi);
   const { claimLostCreate, updateOrCreate } = creator;
@@ -152,7 +150,6 @@ export function createPusher(strapi: Core.Strapi) {
         }
         return await updateOrCreate(client, key, mapping, state, payload, record, membersOnly);
       };
-      // Media bytes are held until their call is answered: only a few payloads carry them at once.
       const answer = outcome.deferredMedia?.length
         ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
         : await send();
