@@ -12,7 +12,7 @@ import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { CREATE_SETTLED, NO_OBJECT, remoteClient, requeueDependants } from './context';
 import type { FailureDetails, PushResult } from './context';
-import { createCreator, type Sent } from './create';
+import { createCreator } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
@@ -133,29 +133,21 @@ export function createPusher(strapi: Core.Strapi) {
 
       const client = await remoteClient(strapi);
       const membersOnly = onlyMembersChanged(outcome, state);
-      const send = async (): Promise<Sent | { refused: string }> => {
-        // The bytes of media are read only now that they are sent.
-        let payload: Record<string, unknown>;
-        try {
-          payload = await loadMedia(
-            // The request interfaces have no index signature; from here on the payload's
-            // fields are read and cleared by name (withClears in create.ts, pushedFieldsOf).
-            outcome.payload as Record<string, unknown>,
-            outcome.deferredMedia,
-            ctx
-          );
-        } catch (err) {
-          if (err instanceof MappingError) return { refused: err.message };
-          throw err;
-        }
+      // The bytes of media are read only now that they are sent (a file refused is a MappingError).
+      const send = async () => {
+        const payload = await loadMedia(
+          // The request interfaces have no index signature; from here on the payload's
+          // fields are read and cleared by name (withClears in create.ts, pushedFieldsOf).
+          outcome.payload as Record<string, unknown>,
+          outcome.deferredMedia,
+          ctx
+        );
         return await updateOrCreate(client, key, mapping, state, payload, record, membersOnly);
       };
-      const answer = outcome.deferredMedia?.length
-        ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
+      const { remote, sent, made } = outcome.deferredMedia?.length
+        ? await mediaSlots.add(send)
         : await send();
-      if ('refused' in answer) return await fail(answer.refused, false, { mapping: true });
-      const { remote, sent, made } = answer;
-      const remoteId = Number(remote.id);
+      const remoteId = remote.id;
 
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
@@ -219,6 +211,7 @@ export function createPusher(strapi: Core.Strapi) {
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
       return { kind: 'synced', operation: made ? 'create' : 'update' };
     } catch (err) {
+      if (err instanceof MappingError) return await fail(err.message, false, { mapping: true });
       if (err instanceof RemoteError) {
         const neverSent = isRateLimitWait(err);
         const reason = neverSent
