@@ -147,7 +147,6 @@ export function createPusher(strapi: Core.Strapi) {
       const { remote, sent, made } = outcome.deferredMedia?.length
         ? await mediaSlots.add(send)
         : await send();
-      const remoteId = remote.id;
 
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
@@ -156,7 +155,7 @@ export function createPusher(strapi: Core.Strapi) {
           ({ members, errors: membershipErrors } = await membershipDiff(
             client,
             resource,
-            remoteId,
+            remote.id,
             made ? [] : members,
             outcome.members
           ));
@@ -185,7 +184,7 @@ export function createPusher(strapi: Core.Strapi) {
         : null;
       await states().upsert(key, {
         resource,
-        remoteId,
+        remoteId: remote.id,
         // No hash after refused members: the next push must try them again.
         payloadHash: refused ? null : hash,
         status: refused ? 'failed' : 'synced',
@@ -195,7 +194,6 @@ export function createPusher(strapi: Core.Strapi) {
         lastSyncedAt: new Date(),
         mediaUrl,
         members: outcome.members ? members : null,
-        membershipErrors: refused ? membershipErrors : null,
         pushedFields: pushedFieldsOf(resource, sent),
         ...refsIfChanged(state, refs),
         ...CREATE_SETTLED,
