@@ -21,13 +21,8 @@ const mediaIdentity = (file: MediaFileObject): string | undefined => {
   // A bare URL (from a transform) says nothing about the bytes behind it: read them.
   if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined)
     return undefined;
-  return JSON.stringify([
-    file.url,
-    file.hash ?? null,
-    file.size ?? null,
-    file.updatedAt ?? null,
-    file.mime ?? null,
-  ]);
+  // JSON writes an undefined array item as null.
+  return JSON.stringify([file.url, file.hash, file.size, file.updatedAt, file.mime]);
 };
 
 /** What a payload is made from: the entry as it is now, and what mapping it needs to know. */
