@@ -69,9 +69,9 @@ export async function download(
 
 /**
  * A remote file fetched to be kept (the import's media): like `download`, no credentials and up to
- * five redirects followed, but the body is handed on unread (the import counts its bytes as they
- * come). A 429's body is dropped here, since the limiter that wraps this reads only the status and
- * asks again; `dump` drops the rest of a body, so that the socket goes back to the agent.
+ * five redirects followed, but the body is handed on unread. A 429's body is dropped here, since
+ * the limiter that wraps this reads only the status and asks again; `dump` drops the rest of a
+ * body, so that the socket goes back to the agent.
  */
 export async function openDownload(url: string, init: { signal?: AbortSignal } = {}) {
   let res;

@@ -40,9 +40,8 @@ export const membershipDiff = async (
   if (resource === 'list' && before.length + after.length > 0) {
     // The remote's own member list, not our record of it: a membership call whose answer was
     // lost (or that a cascade undid) would otherwise leave the difference wrong for ever.
-    const actual: number[] = [];
-    for await (const p of client.pinpoints.list({ list: remoteId })) actual.push(Number(p.id));
-    before = actual;
+    before = [];
+    for await (const p of client.pinpoints.list({ list: remoteId })) before.push(p.id);
   }
   const add = after.filter((id) => !before.includes(id));
   const drop = before.filter((id) => !after.includes(id));
