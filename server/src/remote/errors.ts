@@ -8,14 +8,8 @@ export type { RemoteErrorCode };
 // A status's code says it all: classifyStatus gives 408, 429 and 5xx these codes.
 const RETRYABLE: RemoteErrorCode[] = ['network', 'timeout', 'rate_limited', 'server'];
 
-type RemoteErrorInit = Pick<
-  RemoteError,
-  'code' | 'status' | 'retryAfterMs' | 'body' | 'method' | 'path'
-> & {
-  message: string;
-  retryable?: boolean;
-  cause?: unknown;
-};
+type RemoteErrorInit = Pick<RemoteError, 'message' | 'code' | 'method' | 'path'> &
+  Partial<Pick<RemoteError, 'status' | 'retryable' | 'retryAfterMs' | 'body' | 'cause'>>;
 
 /**
  * The one error type of the remote client. Callers decide retry vs. stop from `retryable` alone;

@@ -117,9 +117,7 @@ export type Logger = Record<
   (message: string, ...meta: unknown[]) => void
 >;
 
-export interface RawResponse extends Omit<FetchResponseLike, 'text'> {
-  text: string;
-}
+export type RawResponse = Omit<FetchResponseLike, 'text'> & { text: string };
 
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
 export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logger | undefined {

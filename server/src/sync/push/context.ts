@@ -11,8 +11,7 @@ export const remoteClient = (strapi: Core.Strapi) =>
 
 export type PushResult =
   | { kind: 'synced'; operation: 'create' | 'update' }
-  | { kind: 'removed' }
-  | { kind: 'unchanged' }
+  | { kind: 'removed' | 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
   | ({ kind: 'failed'; reason: string; retryable: boolean } & FailureDetails);
 
