@@ -14,7 +14,7 @@ function record(value: unknown, what: string): Raw {
   return value as Raw;
 }
 
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const nullableStr = (value: unknown) => (value === null ? null : str(value));
 
 export function num(value: unknown): number | undefined {
