@@ -98,8 +98,7 @@ function clip(text: string, max = MAX_DETAIL_CHARS): string {
 }
 
 function messagesOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (['string', 'number', 'boolean'].includes(typeof value)) return [String(value)];
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
   return [];
 }
