@@ -134,11 +134,10 @@ export function createApi(options: {
         const { line, detail, body } = answerOf(response, redactor.value);
         throw new RemoteError({
           message: `Unreadable answer (${line}, not JSON) on ${method} ${path}${detail}`,
+          // Retryable like a lost answer: a write may have taken effect, and is repeated as after a
+          // timeout (a create looks for the object it may have made first: sync/push/create.ts).
           code: 'server',
           status: response.status,
-          // Like a lost answer: a write may have taken effect, and is repeated as after a timeout
-          // (a create looks for the object it may have made first: sync/push/create.ts).
-          retryable: true,
           body,
           method,
           path,

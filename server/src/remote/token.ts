@@ -73,7 +73,6 @@ export function createTokenSource(options: {
         message: `Token response from ${host} carries no access_token (${statusLine(response.status, response.statusText)})`,
         code: 'server',
         status: response.status,
-        retryable: true,
         body: redactor.value(bodyForDisplay(response.text)),
         method: 'POST',
         path: TOKEN_PATH,
