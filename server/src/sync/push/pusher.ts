@@ -86,10 +86,10 @@ export function createPusher(strapi: Core.Strapi) {
       try {
         outcome = await mapEntry(mapping, entry, ctx);
       } catch (err) {
-        if (!(err instanceof MappingError)) throw err;
         // An event whose pinpoint is gone cannot stay online pointing at nothing, even one made by
         // a create whose answer was lost (a remote that does not delete events with their pinpoint).
         if (
+          err instanceof MappingError &&
           resource === 'event' &&
           err.field === 'pinpoint' &&
           (state?.remoteId != null || state?.createStartedAt)
@@ -99,7 +99,7 @@ export function createPusher(strapi: Core.Strapi) {
           if (eventId != null) await deleteRemote(client, 'event', eventId);
           await states().upsert(key, { resource, ...NO_OBJECT });
         }
-        return await fail(err.message, false, { mapping: true });
+        throw err; // a MappingError fails the push below
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
