@@ -102,7 +102,5 @@ export function createRemoteClient(options: RemoteClientOptions) {
     async authenticate() {
       await tokens.get();
     },
-    /** Forgets the cached token, e.g. after the credentials changed. */
-    resetToken: () => tokens.clear(),
   };
 }

@@ -5,14 +5,11 @@ import type { RawResponse } from './transport';
 
 export type { RemoteErrorCode };
 
-type RemoteErrorInit = Pick<
-  RemoteError,
-  'code' | 'status' | 'retryAfterMs' | 'body' | 'method' | 'path'
-> & {
-  message: string;
-  retryable?: boolean;
-  cause?: unknown;
-};
+// A status's code says it all: classifyStatus gives 408, 429 and 5xx these codes.
+const RETRYABLE: RemoteErrorCode[] = ['network', 'timeout', 'rate_limited', 'server'];
+
+type RemoteErrorInit = Pick<RemoteError, 'message' | 'code' | 'method' | 'path'> &
+  Partial<Pick<RemoteError, 'status' | 'retryable' | 'retryAfterMs' | 'body' | 'cause'>>;
 
 /**
  * The one error type of the remote client. Callers decide retry vs. stop from `retryable` alone;
@@ -21,24 +18,19 @@ type RemoteErrorInit = Pick<
  * never the host or credentials.
  */
 export class RemoteError extends Error {
-  readonly code: RemoteErrorCode;
+  override name = 'RemoteError';
+  // Fields, each an own property even when undefined; the constructor sets them.
+  readonly code!: RemoteErrorCode;
   readonly status?: number;
-  readonly retryable: boolean;
+  readonly retryable!: boolean;
   readonly retryAfterMs?: number;
   readonly body?: unknown;
-  readonly method: string;
-  readonly path: string;
+  readonly method!: string;
+  readonly path!: string;
 
-  constructor(init: RemoteErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'RemoteError';
-    this.code = init.code;
-    this.status = init.status;
-    this.retryable = init.retryable ?? isRetryable(init.code, init.status);
-    this.retryAfterMs = init.retryAfterMs;
-    this.body = init.body;
-    this.method = init.method;
-    this.path = init.path;
+  constructor({ message, cause, ...init }: RemoteErrorInit) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, init, { retryable: init.retryable ?? RETRYABLE.includes(init.code) });
   }
 
   toJSON(): Record<string, unknown> {
@@ -66,12 +58,6 @@ export function classifyStatus(status: number): RemoteErrorCode {
   if (status === 403) return 'forbidden';
   if (status === 404 || status === 410) return 'not_found';
   return 'client';
-}
-
-function isRetryable(code: RemoteErrorCode, status?: number): boolean {
-  if (code === 'network' || code === 'timeout' || code === 'rate_limited') return true;
-  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
-  return code === 'server';
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
@@ -112,8 +98,7 @@ function clip(text: string, max = MAX_DETAIL_CHARS): string {
 }
 
 function messagesOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (['string', 'number', 'boolean'].includes(typeof value)) return [String(value)];
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
   return [];
 }

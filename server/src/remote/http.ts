@@ -14,15 +14,8 @@ export interface ApiRequest {
   body?: unknown;
 }
 
-/** `data`: the parsed JSON, or undefined for an empty body. */
-export interface ApiResponse {
-  status: number;
-  data: unknown;
-  method: Method;
-  path: string;
-}
-
 export type Api = ReturnType<typeof createApi>;
+type ApiResponse = Awaited<ReturnType<Api['request']>>;
 
 // Query keys whose values must not reach errors, logs or metrics.
 const SECRET_QUERY = /token|secret|password|key|auth|sig/i;
@@ -88,7 +81,6 @@ export function createApi(options: {
         message: `Unexpected redirect (${statusLine(status, response.statusText)}) on ${method} ${path}${where}: check the base URL`,
         code: 'client',
         status,
-        retryable: false,
         method,
         path,
       });
@@ -118,7 +110,7 @@ export function createApi(options: {
 
   return {
     resolveLink,
-    async request({ method, target, query, body }: ApiRequest): Promise<ApiResponse> {
+    async request({ method, target, query, body }: ApiRequest) {
       const url = toUrl(target, query);
       const path = displayPath(url);
       const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -135,17 +127,17 @@ export function createApi(options: {
       }
       if (response.status < 200 || response.status >= 300) throw failure(method, path, response);
       try {
+        // undefined for an empty body
         const data: unknown = response.text.trim() === '' ? undefined : JSON.parse(response.text);
         return { status: response.status, data, method, path };
       } catch (err) {
         const { line, detail, body } = answerOf(response, redactor.value);
         throw new RemoteError({
           message: `Unreadable answer (${line}, not JSON) on ${method} ${path}${detail}`,
+          // Retryable like a lost answer: a write may have taken effect, and is repeated as after a
+          // timeout (a create looks for the object it may have made first: sync/push/create.ts).
           code: 'server',
           status: response.status,
-          // Like a lost answer: a write may have taken effect, and is repeated as after a timeout
-          // (a create looks for the object it may have made first: sync/push/create.ts).
-          retryable: true,
           body,
           method,
           path,

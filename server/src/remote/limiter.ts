@@ -25,9 +25,8 @@ const BACKGROUND = -1;
  * Every HTTP call to the remote, token requests included, goes through one p-queue that holds
  * the rate limit. A 429 pauses the whole queue for Retry-After, since the remote would refuse
  * every other call too, then the same request is sent again. `maxRateLimitRetries`: how many 429s
- * one request waits out before its caller sees the 429.
- * The rule p-queue on the main thread cannot keep: send the next call the moment a slot frees while
- * the main thread maps entries (0.867 -> 0.805 of the ideal at 50 ms under load: RESULTS.md).
+ * one request waits out before its caller sees the 429. On the main thread, a freed slot waits
+ * while entries are mapped (bench/HISTORY.md, nineteenth session).
  */
 export function createLimiter(options: {
   requestsPerSecond: number;

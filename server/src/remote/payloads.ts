@@ -40,7 +40,6 @@ const MEDIA_FIELDS = fields<MediaFile>({ content: true, name: true, type: true }
 /** The input's own defined values of `keys`. */
 function pick<T extends object>(input: T, keys: readonly (keyof T)[]): Partial<T> {
   const out: Partial<T> = {};
-  if (input === null || typeof input !== 'object') return out;
   for (const key of keys) {
     if (Object.hasOwn(input, key) && input[key] !== undefined) out[key] = input[key];
   }

@@ -14,10 +14,10 @@ function record(value: unknown, what: string): Raw {
   return value as Raw;
 }
 
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const nullableStr = (value: unknown) => (value === null ? null : str(value));
 
-function num(value: unknown): number | undefined {
+export function num(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
     return Number(value);

@@ -14,10 +14,9 @@ const MAX_TOKENS_REMEMBERED = 8;
 
 export type Redactor = ReturnType<typeof createRedactor>;
 
-export function createRedactor(initial: Array<string | undefined> = []) {
+export function createRedactor(initial: string[]) {
   // Shorter strings would match inside ordinary words and mangle messages.
-  const usable = (secret: string | undefined): secret is string =>
-    !!secret && secret.length >= MIN_SECRET_LENGTH;
+  const usable = (secret: string) => secret.length >= MIN_SECRET_LENGTH;
   const fixed = new Set(initial.filter(usable));
   const rotating: string[] = [];
 
@@ -46,7 +45,7 @@ export function createRedactor(initial: Array<string | undefined> = []) {
   };
 
   return {
-    addSecret(secret: string | undefined) {
+    addSecret(secret: string) {
       if (!usable(secret) || fixed.has(secret) || rotating.includes(secret)) return;
       rotating.push(secret);
       if (rotating.length > MAX_TOKENS_REMEMBERED) rotating.shift();

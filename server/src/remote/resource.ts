@@ -1,19 +1,19 @@
 import { RemoteError, bodyForDisplay } from './errors';
 import { readWith, type Api, type ApiRequest } from './http';
 import { assertId } from './payloads';
+import { str } from './readers';
 import type { Page } from './types';
 
 function readPage<T>(value: unknown, read: (raw: unknown) => T): Page<T> {
   const raw = value as { count?: unknown; next?: unknown; previous?: unknown; results: unknown[] };
   if (!raw || typeof raw !== 'object' || !Array.isArray(raw.results))
     throw new Error('expected a page object with a results array');
-  const page: Page<T> = {
-    next: typeof raw.next === 'string' && raw.next !== '' ? raw.next : null,
-    previous: typeof raw.previous === 'string' && raw.previous !== '' ? raw.previous : null,
+  return {
+    ...(typeof raw.count === 'number' && { count: raw.count }),
+    next: str(raw.next) || null,
+    previous: str(raw.previous) || null,
     results: raw.results.map(read),
   };
-  if (typeof raw.count === 'number') page.count = raw.count;
-  return page;
 }
 
 // From the first page (path and documented filter) or a `next` link kept to resume; every further

@@ -1,4 +1,5 @@
 import { RemoteError, answerOf, bodyForDisplay, classifyStatus, statusLine } from './errors';
+import { num } from './readers';
 import type { Redactor } from './redact';
 import type { Logger, Transport } from './transport';
 
@@ -52,9 +53,8 @@ export function createTokenSource(options: {
             ? `The client id or secret was refused by ${host} (${line}${detail})`
             : `Token request to ${host} failed: ${line} on POST ${TOKEN_PATH}${detail}`
         ),
+        // Credentials refused stay refused (`auth` is not retryable) until an admin changes them.
         code: refused ? 'auth' : classifyStatus(response.status),
-        // Credentials refused stay refused until an admin changes them.
-        retryable: refused ? false : undefined,
         ...answer,
         method: 'POST',
         path: TOKEN_PATH,
@@ -73,17 +73,14 @@ export function createTokenSource(options: {
         message: `Token response from ${host} carries no access_token (${statusLine(response.status, response.statusText)})`,
         code: 'server',
         status: response.status,
-        retryable: true,
         body: redactor.value(bodyForDisplay(response.text)),
         method: 'POST',
         path: TOKEN_PATH,
       });
     }
     redactor.addSecret(token);
-    const expiresIn = record.expires_in;
-    const lifetime = ['string', 'number'].includes(typeof expiresIn) ? Number(expiresIn) : NaN;
-    const lifetimeMs =
-      (lifetime > 0 && Number.isFinite(lifetime) ? lifetime : DEFAULT_LIFETIME_S) * 1000;
+    const lifetime = num(record.expires_in) ?? 0;
+    const lifetimeMs = (lifetime > 0 ? lifetime : DEFAULT_LIFETIME_S) * 1000;
     // Counted from when the request left, so a slow answer cannot make the token look fresher than it is.
     const margin = Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs * 0.1);
     cached = { token, renewAt: sentAt + lifetimeMs - margin };
@@ -108,9 +105,6 @@ export function createTokenSource(options: {
     renewAfterRejection(rejected: string) {
       if (cached?.token === rejected) cached = undefined;
       return current();
-    },
-    clear() {
-      cached = undefined;
     },
   };
 }

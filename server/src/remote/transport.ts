@@ -67,24 +67,13 @@ export async function download(
   return { status: res.status, bytes: Buffer.concat(chunks) };
 }
 
-/** A file's answer, its body not read yet: the import counts its bytes as they come. */
-export interface StreamedResponse {
-  status: number;
-  headers: { get(name: string): string | null };
-  body: AsyncIterable<Buffer>;
-  /** reads and drops the rest of the body, so that the socket goes back to the agent */
-  dump(): Promise<void>;
-}
-
 /**
  * A remote file fetched to be kept (the import's media): like `download`, no credentials and up to
  * five redirects followed, but the body is handed on unread. A 429's body is dropped here, since
- * the limiter that wraps this reads only the status and asks again.
+ * the limiter that wraps this reads only the status and asks again; `dump` drops the rest of a
+ * body, so that the socket goes back to the agent.
  */
-export async function openDownload(
-  url: string,
-  init: { signal?: AbortSignal } = {}
-): Promise<StreamedResponse> {
+export async function openDownload(url: string, init: { signal?: AbortSignal } = {}) {
   let res;
   try {
     res = await request(url, {
@@ -128,9 +117,7 @@ export type Logger = Record<
   (message: string, ...meta: unknown[]) => void
 >;
 
-export interface RawResponse extends Omit<FetchResponseLike, 'text'> {
-  text: string;
-}
+export type RawResponse = Omit<FetchResponseLike, 'text'> & { text: string };
 
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
 export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logger | undefined {

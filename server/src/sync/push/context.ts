@@ -10,9 +10,8 @@ export const remoteClient = (strapi: Core.Strapi) =>
   getService('settings', { strapi }).remoteClient();
 
 export type PushResult =
-  | { kind: 'synced'; changed: boolean; operation?: 'create' | 'update' }
-  | { kind: 'removed' }
-  | { kind: 'unchanged' }
+  | { kind: 'synced'; operation: 'create' | 'update' }
+  | { kind: 'removed' | 'unchanged' }
   | { kind: 'waiting'; on: EntryKey[] }
   | ({ kind: 'failed'; reason: string; retryable: boolean } & FailureDetails);
 
@@ -23,10 +22,8 @@ export type FailureDetails = {
   mapping?: boolean;
 };
 
-/** What a create or an update answers that the sync state keeps. */
 export type RemoteAnswer = { id: number; media_url?: string | null; image_url?: string | null };
 
-/** 404 and 410: the remote object is not there (any more). */
 export const isGone = (err: unknown) => err instanceof RemoteError && err.code === 'not_found';
 
 /** A state patch that settles a create: none in flight, no object to look for. */

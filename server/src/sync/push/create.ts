@@ -21,24 +21,17 @@ const createDidNotHappen = (err: unknown) =>
     err.path === TOKEN_PATH ||
     (err.status !== undefined && err.status >= 400 && err.status < 500 && !err.retryable));
 
-/** What a push sent and what the remote answered. */
 export type Sent = {
   remote: RemoteAnswer;
   sent: Record<string, unknown>;
-  /** the object got its id from this push (a create, or a lost create adopted) */
-  firstId: boolean;
-  adopted: boolean;
+  /** how the object got its id from this push; none for an update */
+  made?: 'created' | 'adopted';
 };
 
 // Fields the remote holds from an earlier push that the entry no longer has go as null: a PUT that
 // merges would keep an omitted field, null clears it under both PUT modes.
-const withClears = (
-  mapping: Mapping,
-  state: StateRecord | null,
-  payload: Record<string, unknown>
-) => {
-  if (state?.remoteId == null) return payload;
-  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+const withClears = (mapping: Mapping, state: StateRecord, payload: Record<string, unknown>) => {
+  const fields = mapping.fields as unknown as Record<string, unknown>;
   const out = { ...payload };
   // Only pinpoints map a category (a relation, kept in the refs); lists map no media.
   if (
@@ -118,7 +111,7 @@ export function createCreator(strapi: Core.Strapi) {
       // that only updates, and it does not tell them (its id is not new to it).
       await requeueDependants(strapi, key, `${resource} got its remote id`);
       const remote = extend(await api(client, resource).update(adopted, payload), { id: adopted });
-      return { remote, sent: payload, firstId: true, adopted: true };
+      return { remote, sent: payload, made: 'adopted' };
     }
     await states().upsert(key, {
       resource,
@@ -127,7 +120,7 @@ export function createCreator(strapi: Core.Strapi) {
     });
     try {
       const remote = await api(client, resource).create(payload);
-      return { remote, sent: payload, firstId: true, adopted: false };
+      return { remote, sent: payload, made: 'created' };
     } catch (err) {
       // Only this call's own error can prove it: a failure of another call of the push (the
       // walk of an earlier lost create, say) says nothing of what that create did.
@@ -150,11 +143,11 @@ export function createCreator(strapi: Core.Strapi) {
     const resource = mapping.resource;
     if (state?.remoteId != null) {
       const id = state.remoteId;
-      if (fieldsUnchanged) return { remote: { id }, sent: payload, firstId: false, adopted: false };
+      if (fieldsUnchanged) return { remote: { id }, sent: payload };
       try {
         const sent = withClears(mapping, state, payload);
         const remote = extend(await api(client, resource).update(id, sent), { id });
-        return { remote, sent, firstId: false, adopted: false };
+        return { remote, sent };
       } catch (err) {
         // Deleted on the remote by someone else: create it again rather than fail forever.
         if (!isGone(err)) throw err;

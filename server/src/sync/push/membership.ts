@@ -36,39 +36,34 @@ export const membershipDiff = async (
   remoteId: number,
   before: number[],
   after: number[]
-): Promise<{ members: number[]; errors: unknown[] }> => {
+) => {
   if (resource === 'list' && before.length + after.length > 0) {
     // The remote's own member list, not our record of it: a membership call whose answer was
     // lost (or that a cascade undid) would otherwise leave the difference wrong for ever.
-    const actual: number[] = [];
-    for await (const p of client.pinpoints.list({ list: remoteId })) actual.push(Number(p.id));
-    before = actual;
+    before = [];
+    for await (const p of client.pinpoints.list({ list: remoteId })) before.push(p.id);
   }
   const add = after.filter((id) => !before.includes(id));
   const drop = before.filter((id) => !after.includes(id));
   const errors: unknown[] = [];
   const members = new Set(before);
-  const apply = (ids: number[], result: { errors?: unknown[] }, done: (id: number) => void) => {
-    const errs = result.errors ?? [];
-    errors.push(...errs);
-    if (!errs.length) return ids.forEach(done);
-    const refused = idsInErrors(errs);
-    if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
-  };
   const calls = [
     { ids: add, call: client.lists.addPinpoints, done: (id: number) => members.add(id) },
     { ids: drop, call: client.lists.removePinpoints, done: (id: number) => members.delete(id) },
   ];
   for (const { ids, call, done } of calls) {
-    if (resource === 'list') {
-      if (ids.length) apply(ids, await call(remoteId, ids), done);
-      continue;
-    }
-    // A pinpoint that names its lists: one membership call per list changed.
-    for (const listId of ids) {
-      const r = await call(listId, [remoteId]);
-      errors.push(...(r.errors ?? []));
-      if (!r.errors?.length) done(listId);
+    if (resource !== 'list') {
+      // A pinpoint that names its lists: one membership call per list changed.
+      for (const listId of ids) {
+        const result = await call(listId, [remoteId]);
+        errors.push(...result.errors);
+        if (!result.errors.length) done(listId);
+      }
+    } else if (ids.length) {
+      const result = await call(remoteId, ids);
+      errors.push(...result.errors);
+      const refused = idsInErrors(result.errors);
+      if (refused) ids.filter((id) => !refused.has(id)).forEach(done);
     }
   }
   return { members: [...members], errors };

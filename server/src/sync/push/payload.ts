@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
 import { populateFor, type MappingContext } from '../../mapping';
@@ -8,7 +10,7 @@ import { documentsOf, modelOf as modelIn, type Row } from '../shared/strapi';
 import type { EntryKey } from '../shared/types';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
-import { createMediaReader } from './media';
+import { download } from '../../remote/transport';
 
 /** An absolute public URL of this Strapi (server.url), for links to /uploads inside descriptions. */
 const publicUrlOf = (strapi: Core.Strapi): string | undefined => {
@@ -21,18 +23,28 @@ const mediaIdentity = (file: MediaFileObject): string | undefined => {
   // A bare URL (from a transform) says nothing about the bytes behind it: read them.
   if (file.hash === undefined && file.updatedAt === undefined && file.size === undefined)
     return undefined;
-  return JSON.stringify([
-    file.url,
-    file.hash ?? null,
-    file.size ?? null,
-    file.updatedAt ?? null,
-    file.mime ?? null,
-  ]);
+  // JSON writes an undefined array item as null.
+  return JSON.stringify([file.url, file.hash, file.size, file.updatedAt, file.mime]);
 };
 
 /** What a payload is made from: the entry as it is now, and what mapping it needs to know. */
 export function createPayloadSource(strapi: Core.Strapi) {
-  const readMedia = createMediaReader(strapi);
+  /** Bytes of an uploaded file: from disk (url `/uploads/...`) or over HTTP (an absolute url). */
+  const readMedia = async (file: { url: string; name?: string }): Promise<Buffer> => {
+    if (!file?.url) throw new Error(`media ${file?.name ?? ''} has no url`);
+    if (/^https?:\/\//i.test(file.url)) {
+      const timeoutMs = pluginConfig(strapi).requestTimeoutMs;
+      const { status, bytes } = await download(file.url, { timeoutMs });
+      if (!bytes)
+        throw new Error(`media ${file.name ?? file.url} could not be downloaded: HTTP ${status}`);
+      return bytes;
+    }
+    const publicDir = strapi.dirs.static.public;
+    const resolved = path.resolve(publicDir, `.${decodeURIComponent(file.url.split('?')[0])}`);
+    if (!resolved.startsWith(path.resolve(publicDir) + path.sep))
+      throw new Error(`media ${file.name ?? file.url} is outside the public folder`);
+    return fs.readFile(resolved);
+  };
 
   const modelOf = (uid: string) => modelIn(strapi, uid);
   const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);

@@ -12,7 +12,7 @@ import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { CREATE_SETTLED, NO_OBJECT, remoteClient, requeueDependants } from './context';
 import type { FailureDetails, PushResult } from './context';
-import { createCreator, type Sent } from './create';
+import { createCreator } from './create';
 import { membershipDiff, onlyMembersChanged } from './membership';
 import { createPayloadSource } from './payload';
 import { createRemover, deleteRemote } from './remove';
@@ -21,10 +21,8 @@ import { failureOf } from '../shared/db-error';
 
 export function createPusher(strapi: Core.Strapi) {
   const states = () => getService('state', { strapi });
-  // Pushes whose media bytes may be held in memory at once.
-  const mediaSlots = new PQueue({
-    concurrency: Math.max(1, pluginConfig(strapi).rateLimit.concurrency * 2),
-  });
+  // Media bytes are held until their call is answered: only a few payloads carry them at once.
+  const mediaSlots = new PQueue({ concurrency: pluginConfig(strapi).rateLimit.concurrency * 2 });
   const source = createPayloadSource(strapi);
   const creator = createCreator(strapi);
   const { claimLostCreate, updateOrCreate } = creator;
@@ -88,10 +86,10 @@ export function createPusher(strapi: Core.Strapi) {
       try {
         outcome = await mapEntry(mapping, entry, ctx);
       } catch (err) {
-        if (!(err instanceof MappingError)) throw err;
         // An event whose pinpoint is gone cannot stay online pointing at nothing, even one made by
         // a create whose answer was lost (a remote that does not delete events with their pinpoint).
         if (
+          err instanceof MappingError &&
           resource === 'event' &&
           err.field === 'pinpoint' &&
           (state?.remoteId != null || state?.createStartedAt)
@@ -101,7 +99,7 @@ export function createPusher(strapi: Core.Strapi) {
           if (eventId != null) await deleteRemote(client, 'event', eventId);
           await states().upsert(key, { resource, ...NO_OBJECT });
         }
-        return await fail(err.message, false, { mapping: true });
+        throw err; // a MappingError fails the push below
       }
       if (outcome.action === 'skip') return await remove(key, mapping, state, outcome.reason);
 
@@ -135,30 +133,20 @@ export function createPusher(strapi: Core.Strapi) {
 
       const client = await remoteClient(strapi);
       const membersOnly = onlyMembersChanged(outcome, state);
-      const send = async (): Promise<Sent | { refused: string }> => {
-        // The bytes of media are read only now that they are sent.
-        let payload: Record<string, unknown>;
-        try {
-          payload = await loadMedia(
-            // The request interfaces have no index signature; from here on the payload's
-            // fields are read and cleared by name (withClears in create.ts, pushedFieldsOf).
-            outcome.payload as Record<string, unknown>,
-            outcome.deferredMedia,
-            ctx
-          );
-        } catch (err) {
-          if (err instanceof MappingError) return { refused: err.message };
-          throw err;
-        }
+      // The bytes of media are read only now that they are sent (a file refused is a MappingError).
+      const send = async () => {
+        const payload = await loadMedia(
+          // The request interfaces have no index signature; from here on the payload's
+          // fields are read and cleared by name (withClears in create.ts, pushedFieldsOf).
+          outcome.payload as Record<string, unknown>,
+          outcome.deferredMedia,
+          ctx
+        );
         return await updateOrCreate(client, key, mapping, state, payload, record, membersOnly);
       };
-      // Media bytes are held until their call is answered: only a few payloads carry them at once.
-      const answer = outcome.deferredMedia?.length
-        ? ((await mediaSlots.add(send)) as Awaited<ReturnType<typeof send>>)
+      const { remote, sent, made } = outcome.deferredMedia?.length
+        ? await mediaSlots.add(send)
         : await send();
-      if ('refused' in answer) return await fail(answer.refused, false, { mapping: true });
-      const { remote, sent, firstId, adopted } = answer;
-      const remoteId = Number(remote.id);
 
       let members = state?.members ?? [];
       let membershipErrors: unknown[] = [];
@@ -167,8 +155,8 @@ export function createPusher(strapi: Core.Strapi) {
           ({ members, errors: membershipErrors } = await membershipDiff(
             client,
             resource,
-            remoteId,
-            firstId ? [] : members,
+            remote.id,
+            made ? [] : members,
             outcome.members
           ));
         } catch (err) {
@@ -190,13 +178,13 @@ export function createPusher(strapi: Core.Strapi) {
             ? (remote[urlKey] ?? null)
             : (state?.mediaUrl ?? null);
       // An adopted id was announced when it was recorded (in create()).
-      const changedId = firstId && !adopted;
+      const changedId = made === 'created';
       const refused = membershipErrors.length
         ? `The remote refused part of the list membership (it will be tried again at the next push): ${JSON.stringify(membershipErrors).slice(0, 1000)}`
         : null;
       await states().upsert(key, {
         resource,
-        remoteId,
+        remoteId: remote.id,
         // No hash after refused members: the next push must try them again.
         payloadHash: refused ? null : hash,
         status: refused ? 'failed' : 'synced',
@@ -206,7 +194,6 @@ export function createPusher(strapi: Core.Strapi) {
         lastSyncedAt: new Date(),
         mediaUrl,
         members: outcome.members ? members : null,
-        membershipErrors: refused ? membershipErrors : null,
         pushedFields: pushedFieldsOf(resource, sent),
         ...refsIfChanged(state, refs),
         ...CREATE_SETTLED,
@@ -220,8 +207,9 @@ export function createPusher(strapi: Core.Strapi) {
       );
       await recheck(key, resource, outcome.unresolved.map(toKey));
       if (refused) return { kind: 'failed', reason: refused, retryable: false };
-      return { kind: 'synced', changed: true, operation: firstId ? 'create' : 'update' };
+      return { kind: 'synced', operation: made ? 'create' : 'update' };
     } catch (err) {
+      if (err instanceof MappingError) return await fail(err.message, false, { mapping: true });
       if (err instanceof RemoteError) {
         const neverSent = isRateLimitWait(err);
         const reason = neverSent

@@ -75,14 +75,6 @@ export function createRecovery(deps: {
   walk: Pick<InventoryWalk, 'walkResource' | 'readTail'>;
   table: Pick<InventoryTable, 'byNameKey'>;
 }) {
-  /** The events at one pinpoint: a short listing, walked directly. */
-  const eventsAt = async (client: RemoteClient, pinpoint: number, fp: Fingerprint) => {
-    const ids: number[] = [];
-    for await (const o of client.events.list({ pinpoint }))
-      if (matches('event', fp, o as Record<string, unknown>)) ids.push(Number(o.id));
-    return ids.sort((a, b) => b - a);
-  };
-
   /** Candidates (ids, newest first) whose fields match, from a walk started after `lostAt`. */
   async function candidates(
     client: RemoteClient,
@@ -91,9 +83,13 @@ export function createRecovery(deps: {
     lostAt: number
   ): Promise<number[]> {
     if (resource === 'event' && fp.pinpoint !== undefined) {
-      // A remote may refuse that filter once the pinpoint is gone (400, or 404): then every event is looked at.
+      // The events at one pinpoint: a short listing, walked directly. A remote may refuse that
+      // filter once the pinpoint is gone (400, or 404): then every event is looked at.
       try {
-        return await eventsAt(client, fp.pinpoint, fp);
+        const ids: number[] = [];
+        for await (const o of client.events.list({ pinpoint: fp.pinpoint }))
+          if (matches('event', fp, o)) ids.push(o.id);
+        return ids.sort((a, b) => b - a);
       } catch (err) {
         if (!(err instanceof RemoteError && (err.status === 400 || err.code === 'not_found')))
           throw err;

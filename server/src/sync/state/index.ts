@@ -37,7 +37,6 @@ export interface StateRecord extends Omit<
    * while the entry waits for some of them to reach the remote, those are marked `blocking`
    */
   refs: Array<EntryKey & { role?: string; blocking?: boolean }> | null;
-  membershipErrors: unknown[] | null;
   createStartedAt: Date | null;
   createFingerprint: Record<string, unknown> | null;
   /** the documented fields of the last payload the remote accepted: what a drift check compares with */
@@ -73,7 +72,6 @@ const FIELDS = {
   lastSyncedAt: dateIn,
   mediaUrl: asIs,
   members: jsonIn,
-  membershipErrors: jsonIn,
   createStartedAt: dateIn,
   createFingerprint: jsonIn,
   pushedFields: jsonIn,
