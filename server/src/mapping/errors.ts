@@ -16,11 +16,6 @@ export class MappingError extends Error {
     this.field = field;
     this.problems = problems;
   }
-
-  static combine(errors: MappingError[]): MappingError {
-    const [first, ...more] = errors.flatMap((e) => e.problems);
-    return new MappingError(first.field, first.reason, more);
-  }
 }
 
 /**
@@ -40,5 +35,6 @@ export async function collectProblems<T>(
       else throw err;
     }
   }
-  if (errors.length > 0) throw MappingError.combine(errors);
+  const [first, ...more] = errors.flatMap((e) => e.problems);
+  if (first) throw new MappingError(first.field, first.reason, more);
 }
