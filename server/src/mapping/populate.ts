@@ -107,21 +107,15 @@ export function populateFor(
 }
 
 /** Content types the mapping reads through relations (every hop): their changes re-queue its entries. */
-export function relationTargets(
-  mapping: Mapping,
-  getModel: StrapiSchemaLookup
-): Array<{ field: string; path: string; target: string }> {
-  const out: Array<{ field: string; path: string; target: string }> = [];
-  const seen = new Set<string>();
+export function relationTargets(mapping: Mapping, getModel: StrapiSchemaLookup) {
+  const out = new Map<string, { field: string; path: string; target: string }>();
   for (const { field, resolved } of resolvedPaths(mapping, getModel)) {
     resolved.steps.forEach((step, i) => {
-      if (step.kind !== 'relation' || !step.target) return;
       const path = pathTo(resolved.steps, i);
       const key = `${field}\u0000${path}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push({ field, path, target: step.target });
+      if (step.kind === 'relation' && step.target && !out.has(key))
+        out.set(key, { field, path, target: step.target });
     });
   }
-  return out;
+  return [...out.values()];
 }
