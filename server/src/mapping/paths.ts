@@ -51,15 +51,24 @@ export function normalizeSource(
   return { path: typeof path === 'string' ? path : '', default: fallback };
 }
 
-/** resolvePath, or undefined for a path that does not fit the schema (the validator reports it). */
-export function tryResolvePath(uid: string, path: string, getModel: StrapiSchemaLookup) {
+/** resolvePath, or undefined for a path that does not fit the schema, after `onError` heard why. */
+export function tryResolvePath(
+  uid: string,
+  path: string,
+  getModel: StrapiSchemaLookup,
+  onError?: (reason: string) => void
+) {
   try {
     return resolvePath(uid, path, getModel);
   } catch (err) {
-    if (err instanceof PathError) return undefined;
-    throw err;
+    if (!(err instanceof PathError)) throw err;
+    onError?.(err.reason);
   }
 }
+
+/** A transform can add keys to the entry; the schema cannot vouch for them, nor against them. */
+export const unknownToSchema = (mapping: { transform?: unknown }, reason: string) =>
+  !!mapping.transform && /has no attribute/.test(reason);
 
 const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'dynamiczone']);
 const kindOf = (attr: SchemaAttribute): StepKind =>

@@ -6,11 +6,11 @@ import { toHtml } from './html';
 import { mediaFileOf } from './media';
 import {
   normalizeSource,
-  PathError,
   pathTo,
   readPath,
   readSource,
-  resolvePath,
+  tryResolvePath,
+  unknownToSchema,
   type NormalizedSource,
   type ResolvedPath,
 } from './paths';
@@ -44,15 +44,12 @@ export class EntryReader {
     return this.fields[field] != null;
   }
 
+  /** undefined for a key a transform may have added: it is read by shape. */
   resolve(field: string, path: string): ResolvedPath | undefined {
-    try {
-      return resolvePath(this.mapping.contentType, path, this.ctx.getModel);
-    } catch (err) {
-      if (!(err instanceof PathError)) throw err;
-      // A transform may add keys the schema does not have; read them by shape.
-      if (this.mapping.transform && /has no attribute/.test(err.reason)) return undefined;
-      throw new MappingError(field, `'${path}': ${err.reason}`);
-    }
+    return tryResolvePath(this.mapping.contentType, path, this.ctx.getModel, (reason) => {
+      if (!unknownToSchema(this.mapping, reason))
+        throw new MappingError(field, `'${path}': ${reason}`);
+    });
   }
 
   /** `identity`: the path ends on a relation whose entries `related` records with their role. */
@@ -192,19 +189,16 @@ export class EntryReader {
     const refs = new Map<string, EntryRef>();
     for (const item of itemsOf(r.value)) {
       const rel = item as { documentId?: unknown; locale?: unknown };
-      let ref: EntryRef;
-      if (typeof item === 'string' && item.trim() !== '')
-        ref = { contentType: target, documentId: item.trim(), locale: null };
-      else if (typeof item === 'object' && typeof rel.documentId === 'string') {
-        const locale = typeof rel.locale === 'string' ? rel.locale : null;
-        ref = { contentType: target, documentId: rel.documentId, locale };
-      } else
+      const documentId = typeof item === 'string' ? item.trim() || undefined : rel.documentId;
+      if (typeof documentId !== 'string')
         throw new MappingError(
           field,
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
-      const key = `${ref.documentId}\u0000${ref.locale ?? ''}`;
-      if (!refs.has(key)) refs.set(key, localized ? ref : extend(ref, { locale: null }));
+      const locale = typeof rel.locale === 'string' ? rel.locale : null;
+      const key = `${documentId}\u0000${locale ?? ''}`;
+      if (!refs.has(key))
+        refs.set(key, { contentType: target, documentId, locale: localized ? locale : null });
     }
     if (single && refs.size > 1)
       throw new MappingError(

@@ -3,10 +3,10 @@ import { datesSpecOf, isDatesSpecSource } from './dates';
 import {
   normalizeSource,
   NUMBER_TYPES,
-  PathError,
-  resolvePath,
   TEXT_TYPES,
   throughMany,
+  tryResolvePath,
+  unknownToSchema,
   type PathStep,
   type ResolvedPath,
 } from './paths';
@@ -50,16 +50,10 @@ export function validateMappingFields(
   const fields = mapping.fields as unknown as Record<string, unknown>;
 
   const problem = (field: string, text: string) => problems.push(`${at}.fields.${field}: ${text}`);
-  const resolve = (field: string, path: string): ResolvedPath | undefined => {
-    try {
-      return resolvePath(uid, path, getModel);
-    } catch (err) {
-      if (!(err instanceof PathError)) throw err;
-      // A transform can add keys to the entry; the schema cannot vouch for them, nor against them.
-      if (!mapping.transform || !/has no attribute/.test(err.reason))
-        problem(field, `'${path}' — ${err.reason}`);
-    }
-  };
+  const resolve = (field: string, path: string) =>
+    tryResolvePath(uid, path, getModel, (reason) => {
+      if (!unknownToSchema(mapping, reason)) problem(field, `'${path}' — ${reason}`);
+    });
   const mappedTo = (target: string, resource: ResourceKind): boolean | undefined =>
     opts.mappings?.some((m) => m.contentType === target && m.resource === resource);
 
