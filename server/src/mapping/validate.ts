@@ -31,6 +31,9 @@ function describe(step: PathStep): string {
   }
 }
 
+const isPathSource = (source: unknown) =>
+  typeof source === 'string' || typeof (source as { path?: unknown }).path === 'string';
+
 const SYSTEM_ATTRIBUTE =
   /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
 
@@ -71,7 +74,7 @@ export function validateMappingFields(
       validateDates(field, source, getModel, problem, resolve);
       continue;
     }
-    if (typeof source !== 'string' && typeof (source as { path?: unknown }).path !== 'string') {
+    if (!isPathSource(source)) {
       problem(
         field,
         `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`
@@ -120,16 +123,12 @@ export function validateMappingFields(
           const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {}).map((k) =>
             k.toLowerCase()
           );
-          const geo = attrs.includes('type') && attrs.includes('coordinates');
-          if (
-            !geo &&
-            (!attrs.some((a) => LAT_KEYS.includes(a)) || !attrs.some((a) => LNG_KEYS.includes(a)))
-          ) {
+          const some = (keys: string[]) => attrs.some((a) => keys.includes(a));
+          if (!(some(['type']) && some(['coordinates'])) && !(some(LAT_KEYS) && some(LNG_KEYS)))
             problem(
               field,
               `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`
             );
-          }
         } else if (!inJson && !['string', 'text'].includes(last.attr.type))
           problem(
             field,
@@ -141,14 +140,13 @@ export function validateMappingFields(
       case 'tags': {
         if (inJson) break;
         if (last.kind === 'relation' || last.kind === 'component') {
-          const targetAttrs = getModel(last.target as string)?.attributes ?? {};
           const key = tagKeyFor(resolved, source, getModel);
           if (!key)
             problem(
               field,
               `'${path}' points to ${last.target}, which has no text attribute to use as tag; set { path: '${path}', key: '<attribute>' }`
             );
-          else if (!targetAttrs[key])
+          else if (!getModel(last.target as string)?.attributes[key])
             problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
         } else if (!TAG_SCALARS.has(last.attr.type))
           problem(
@@ -188,14 +186,11 @@ export function validateMappingFields(
   for (const f of ['name', ...(mapping.resource === 'event' ? ['dates', 'pinpoint'] : [])])
     if (!has(f)) problem(f, `is required for ${mapping.resource} and not mapped`);
   if (mapping.resource === 'pinpoint') {
-    if (has('coordinates') && (has('latitude') || has('longitude'))) {
+    if (has('coordinates') && (has('latitude') || has('longitude')))
       problem('coordinates', 'map either coordinates or latitude + longitude, not both');
-    } else if (!has('coordinates')) {
-      if (!has('latitude'))
-        problem('latitude', 'is required for pinpoint (or map coordinates) and not mapped');
-      if (!has('longitude'))
-        problem('longitude', 'is required for pinpoint (or map coordinates) and not mapped');
-    }
+    else if (!has('coordinates'))
+      for (const f of ['latitude', 'longitude'])
+        if (!has(f)) problem(f, 'is required for pinpoint (or map coordinates) and not mapped');
   }
   return problems;
 }
@@ -208,11 +203,7 @@ function validateDates(
   resolve: (field: string, path: string) => ResolvedPath | undefined
 ): void {
   const isSpec = isDatesSpecSource(source);
-  if (
-    typeof source !== 'string' &&
-    !isSpec &&
-    typeof (source as { path?: unknown }).path !== 'string'
-  ) {
+  if (!isSpec && !isPathSource(source)) {
     problem(
       field,
       `must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`
@@ -220,7 +211,7 @@ function validateDates(
     return;
   }
   const spec = datesSpecOf(source);
-  const explicitEnd = isSpec && typeof (source as { end?: unknown }).end === 'string';
+  const explicitEnd = isSpec && typeof source.end === 'string';
   const checkDateAttr = (path: string, label: string) => {
     const r = resolve(field, path);
     if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type))
