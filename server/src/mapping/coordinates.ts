@@ -44,10 +44,9 @@ function fromGeoJson(point: Record<string, unknown>, field: string, path: string
       `the GeoJSON Point at '${path}' has no [longitude, latitude] coordinates`
     );
   // GeoJSON (RFC 7946) orders positions longitude first.
-  const longitude = toNumber(coords[0], field, `${path}.coordinates[0]`);
-  const latitude = toNumber(coords[1], field, `${path}.coordinates[1]`);
-  const altitude =
-    coords.length > 2 ? toNumber(coords[2], field, `${path}.coordinates[2]`) : undefined;
+  const [longitude, latitude, altitude] = coords
+    .slice(0, 3)
+    .map((c, i) => toNumber(c, field, `${path}.coordinates[${i}]`));
   if (latitude === undefined || longitude === undefined)
     throw new MappingError(field, `the GeoJSON Point at '${path}' has empty coordinates`);
   return { latitude, longitude, ...(altitude !== undefined ? { altitude } : {}) };

@@ -34,7 +34,7 @@ export function isDatesSpecSource(
 
 export function datesSpecOf(source: unknown): DatesSpec {
   if (!isDatesSpecSource(source))
-    return { path: normalizeSource(source as string).path, start: 'start', end: 'end' };
+    return { path: normalizeSource(source).path, start: 'start', end: 'end' };
   return {
     path: source.path || undefined,
     start: source.start || 'start',

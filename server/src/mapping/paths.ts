@@ -1,4 +1,4 @@
-import type { FieldSource, SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
+import type { SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
 export const FILE_UID = 'plugin::upload.file';
@@ -43,9 +43,7 @@ export class PathError extends Error {
 
 export type NormalizedSource = { path: string; default?: unknown };
 
-export function normalizeSource(
-  source: FieldSource | { path?: unknown; default?: unknown }
-): NormalizedSource {
+export function normalizeSource(source: unknown): NormalizedSource {
   if (typeof source === 'string') return { path: source };
   const { path, default: fallback } = source as { path?: unknown; default?: unknown };
   return { path: typeof path === 'string' ? path : '', default: fallback };
@@ -143,11 +141,6 @@ export const pathTo = (steps: PathStep[], i: number): string =>
     .map((s) => s.name)
     .join('.');
 
-/** Did the walk pass through something that yields several values (repeatable, to-many, multiple media) before the end? */
-export function throughMany(resolved: ResolvedPath): PathStep | undefined {
-  return resolved.steps.slice(0, -1).find((s) => s.many);
-}
-
 type Row = Record<string, unknown>;
 
 /** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
@@ -156,7 +149,6 @@ export function readPath(value: unknown, path: string): unknown {
   for (const segment of path.split('.')) {
     if (current === undefined || current === null) return undefined;
     if (Array.isArray(current)) {
-      // A list inside the list (a to-many inside a repeatable) is spread into it.
       current = current.flatMap((item) =>
         item !== null && typeof item === 'object' ? ((item as Row)[segment] ?? []) : []
       );

@@ -14,7 +14,7 @@ export const RELATION_FIELDS: Record<string, string[]> = Object.fromEntries(
 /** Every path a mapping reads (dates and tag keys spelled out) that fits the schema. */
 function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
   const resolve = (path: string) => tryResolvePath(mapping.contentType, path, getModel);
-  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  const fields = mapping.fields as unknown as Record<string, unknown>;
   for (const [field, source] of Object.entries(fields)) {
     if (source == null) continue;
     const paths: string[] = [];
@@ -24,7 +24,7 @@ function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
         ...(path === undefined ? [start, end] : [path, `${path}.${start}`, `${path}.${end}`])
       );
     } else {
-      const { path } = normalizeSource(source as never);
+      const { path } = normalizeSource(source);
       if (!path) continue;
       paths.push(path);
       const tags = field === 'tags' ? resolve(path) : undefined;

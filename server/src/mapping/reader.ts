@@ -37,7 +37,7 @@ export class EntryReader {
     readonly entry: Entry,
     readonly ctx: MappingContext
   ) {
-    this.fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+    this.fields = mapping.fields as unknown as Record<string, unknown>;
   }
 
   has(field: string): boolean {
@@ -55,7 +55,7 @@ export class EntryReader {
   /** `identity`: the path ends on a relation whose entries `related` records with their role. */
   read(field: string, identity = false): Read | undefined {
     if (!this.has(field)) return undefined;
-    const source = normalizeSource(this.fields[field] as never);
+    const source = normalizeSource(this.fields[field]);
     const resolved = this.resolve(field, source.path);
     if (resolved) this.noteReadThrough(resolved, identity);
     return { source, resolved, value: readSource(this.entry, source) };

@@ -4,7 +4,6 @@ import {
   normalizeSource,
   NUMBER_TYPES,
   TEXT_TYPES,
-  throughMany,
   tryResolvePath,
   unknownToSchema,
   type PathStep,
@@ -81,12 +80,13 @@ export function validateMappingFields(
       );
       continue;
     }
-    const { path } = normalizeSource(source as never);
+    const { path } = normalizeSource(source);
     const resolved = resolve(field, path);
     if (!resolved) continue;
     const last = resolved.last;
     const inJson = resolved.jsonRest.length > 0 || last.kind === 'json';
-    const many = throughMany(resolved);
+    // A repeatable, a to-many relation or multiple media before the end gives several values.
+    const many = resolved.steps.slice(0, -1).find((s) => s.many);
     const manyNote = many
       ? `'${path}' goes through ${describe(many)} '${many.name}', which gives several values; one is needed`
       : undefined;
