@@ -143,7 +143,7 @@ export function toHtml(
   if (value === undefined || value === null) return '';
   let html: string;
   if (attributeType === 'blocks' || isBlocks(value))
-    html = renderBlocks(value, { mediaUrl: (u) => absolutize(u, opts.publicUrl) });
+    html = renderBlocks(value, (u) => absolutize(u, opts.publicUrl));
   else if (typeof value === 'string')
     html = attributeType === 'richtext' ? markdownToHtml(value) : textToHtml(value);
   else if (typeof value === 'number' || typeof value === 'boolean')
