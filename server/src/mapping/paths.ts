@@ -3,7 +3,6 @@ import type { SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 /** Upload plugin's file model: what a media attribute points to. */
 export const FILE_UID = 'plugin::upload.file';
 
-/** Attribute types by the value they hold. */
 export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];
 export const NUMBER_TYPES = ['integer', 'biginteger', 'float', 'decimal'];
 

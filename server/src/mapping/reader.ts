@@ -44,7 +44,6 @@ export class EntryReader {
     return this.fields[field] != null;
   }
 
-  /** undefined for a key a transform may have added: it is read by shape. */
   resolve(field: string, path: string): ResolvedPath | undefined {
     return tryResolvePath(this.mapping.contentType, path, this.ctx.getModel, (reason) => {
       if (!unknownToSchema(this.mapping, reason))
