@@ -1,15 +1,7 @@
 import { normalizeSource, pathTo, tryResolvePath } from './paths';
 import { datesSpecOf } from './dates';
 import { tagKeyFor } from './tags';
-import { FIELD_SPECS, type Mapping, type StrapiSchemaLookup } from './types';
-
-/** Fields whose path must end on a relation: the related entry's identity is what is read. */
-export const RELATION_FIELDS: Record<string, string[]> = Object.fromEntries(
-  Object.entries(FIELD_SPECS).map(([resource, specs]) => [
-    resource,
-    Object.keys(specs).filter((field) => specs[field].kind === 'relation'),
-  ])
-);
+import type { Mapping, StrapiSchemaLookup } from './types';
 
 /** Every path a mapping reads (dates and tag keys spelled out) that fits the schema. */
 function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
