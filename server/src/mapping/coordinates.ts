@@ -14,11 +14,7 @@ const ALT_KEYS = ['alt', 'altitude', 'elevation'];
 const LIMIT = { latitude: 90, longitude: 180 };
 
 /** `value` when within [-90, 90] (latitude) or [-180, 180] (longitude); `field` names the field at fault. */
-export function checkInRange(
-  axis: keyof typeof LIMIT,
-  value: number,
-  field: string = axis
-): number {
+export function checkInRange(axis: keyof typeof LIMIT, value: number, field: string = axis) {
   if (!(value >= -LIMIT[axis] && value <= LIMIT[axis]))
     throw new MappingError(
       field,

@@ -22,10 +22,7 @@ export class MappingError extends Error {
  * The step on every item, then all problems at once. Other errors (readMedia, a bug) are not the
  * editor's to fix: they propagate, and the sync retries them.
  */
-export async function collectProblems<T>(
-  items: readonly T[],
-  step: (item: T) => unknown
-): Promise<void> {
+export async function collectProblems<T>(items: readonly T[], step: (item: T) => unknown) {
   const errors: MappingError[] = [];
   for (const item of items) {
     try {

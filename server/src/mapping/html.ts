@@ -135,11 +135,7 @@ export function textToHtml(text: string): string {
  * HTML for a description by the attribute type (none inside JSON or from a transform: the value's
  * shape decides); undefined for a value without a text form.
  */
-export function toHtml(
-  value: unknown,
-  attributeType: string | undefined,
-  opts: HtmlOptions = {}
-): string | undefined {
+export function toHtml(value: unknown, attributeType: string | undefined, opts: HtmlOptions = {}) {
   if (value === undefined || value === null) return '';
   let html: string;
   if (attributeType === 'blocks' || isBlocks(value))

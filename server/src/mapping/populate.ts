@@ -57,10 +57,7 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
  * The `populate` of `strapi.documents(uid).findOne` that loads exactly what the field map reads:
  * relations limited to the fields read plus documentId/locale, never whole related entries.
  */
-export function populateFor(
-  mapping: Mapping,
-  getModel: StrapiSchemaLookup
-): Record<string, unknown> {
+export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup) {
   const root = new Map<string, PopNode>();
   for (const { resolved } of resolvedPaths(mapping, getModel)) {
     let level = root;
