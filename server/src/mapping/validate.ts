@@ -61,21 +61,20 @@ export function validateMappingFields(
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
+    const fail = (text: string) => problem(field, text);
     const expect = specs[field];
     if (!expect) {
-      problem(
-        field,
+      fail(
         `${mapping.resource} has no field '${field}' (fields: ${Object.keys(specs).join(', ')})`
       );
       continue;
     }
     if (expect.kind === 'dates') {
-      validateDates(field, source, getModel, problem, resolve);
+      validateDates(source, getModel, fail, (path) => resolve(field, path));
       continue;
     }
     if (!isPathSource(source)) {
-      problem(
-        field,
+      fail(
         `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`
       );
       continue;
@@ -107,34 +106,30 @@ export function validateMappingFields(
             need += `: pick one of its fields, e.g. '${path}.${attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name'}'`;
           }
           if (last.attr.type === 'password') need = 'passwords are never sent';
-          problem(field, `'${path}' is ${describe(last)}, ${need}`);
-        } else if (manyNote) problem(field, manyNote);
+          fail(`'${path}' is ${describe(last)}, ${need}`);
+        } else if (manyNote) fail(manyNote);
         break;
       }
       case 'coordinates': {
         if (last.kind === 'dynamiczone') {
-          problem(
-            field,
+          fail(
             `'${path}' is a dynamic zone; dynamic zones are not supported for coordinates (use a component or a JSON field)`
           );
         } else if (last.kind === 'component') {
-          if (last.many)
-            problem(field, `'${path}' is a repeatable component; one position is needed`);
+          if (last.many) fail(`'${path}' is a repeatable component; one position is needed`);
           const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {}).map((k) =>
             k.toLowerCase()
           );
           const some = (keys: string[]) => attrs.some((a) => keys.includes(a));
           if (!(some(['type']) && some(['coordinates'])) && !(some(LAT_KEYS) && some(LNG_KEYS)))
-            problem(
-              field,
+            fail(
               `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`
             );
         } else if (!inJson && !['string', 'text'].includes(last.attr.type))
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; coordinates need a component or a JSON field holding {lat, lng} or a GeoJSON Point`
           );
-        if (manyNote) problem(field, manyNote);
+        if (manyNote) fail(manyNote);
         break;
       }
       case 'tags': {
@@ -142,39 +137,34 @@ export function validateMappingFields(
         if (last.kind === 'relation' || last.kind === 'component') {
           const key = tagKeyFor(resolved, source, getModel);
           if (!key)
-            problem(
-              field,
+            fail(
               `'${path}' points to ${last.target}, which has no text attribute to use as tag; set { path: '${path}', key: '<attribute>' }`
             );
           else if (!getModel(last.target as string)?.attributes[key])
-            problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
+            fail(`'${path}' points to ${last.target}, which has no attribute '${key}'`);
         } else if (!TAG_SCALARS.has(last.attr.type))
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; tags need a text, a JSON list of strings, or a relation`
           );
         break;
       }
       case 'media':
         if (last.kind !== 'media' || resolved.jsonRest.length > 0)
-          problem(field, `'${path}' is ${describe(last)}, a media field is needed`);
+          fail(`'${path}' is ${describe(last)}, a media field is needed`);
         break;
       case 'relation': {
         if (last.kind !== 'relation' || resolved.jsonRest.length > 0) {
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; a relation to a content type mapped to ${expect.resource} is needed`
           );
           break;
         }
         if (mappedTo(last.target as string, expect.resource) === false)
-          problem(
-            field,
+          fail(
             `'${path}' is a relation to ${last.target}, which no mapping sends to ${expect.resource}`
           );
         if (expect.single && (last.many || many))
-          problem(
-            field,
+          fail(
             `'${path}' ${last.many ? 'is a to-many relation' : `goes through '${(many as PathStep).name}', which gives several values`}; one ${expect.resource} is needed`
           );
         break;
@@ -196,27 +186,22 @@ export function validateMappingFields(
 }
 
 function validateDates(
-  field: string,
   source: unknown,
   getModel: StrapiSchemaLookup,
-  problem: (field: string, text: string) => void,
-  resolve: (field: string, path: string) => ResolvedPath | undefined
-): void {
+  fail: (text: string) => void,
+  resolve: (path: string) => ResolvedPath | undefined
+) {
   const isSpec = isDatesSpecSource(source);
   if (!isSpec && !isPathSource(source)) {
-    problem(
-      field,
-      `must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`
-    );
+    fail(`must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`);
     return;
   }
   const spec = datesSpecOf(source);
   const explicitEnd = isSpec && typeof source.end === 'string';
   const checkDateAttr = (path: string, label: string) => {
-    const r = resolve(field, path);
+    const r = resolve(path);
     if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type))
-      problem(
-        field,
+      fail(
         `${label} '${path}' is ${describe(r.last)}; a date, datetime or ISO 8601 text is needed`
       );
   };
@@ -226,7 +211,7 @@ function validateDates(
     if (explicitEnd) checkDateAttr(spec.end, 'end');
     return;
   }
-  const container = resolve(field, spec.path);
+  const container = resolve(spec.path);
   if (!container) return;
   const last = container.last;
   if (container.jsonRest.length > 0 || last.kind === 'json') return;
@@ -235,13 +220,11 @@ function validateDates(
     const check = (key: string, label: string) => {
       const attr = attrs[key.split('.')[0]];
       if (!attr)
-        problem(
-          field,
+        fail(
           `'${spec.path}' is ${describe(last)}, which has no attribute '${key}' for the ${label}`
         );
       else if (!key.includes('.') && !DATE.has(attr.type))
-        problem(
-          field,
+        fail(
           `${label} '${spec.path}.${key}' is a ${attr.type} field; a date, datetime or ISO 8601 text is needed`
         );
     };
@@ -251,19 +234,16 @@ function validateDates(
   }
   if (last.kind === 'scalar') {
     if (!DATE.has(last.attr.type))
-      problem(
-        field,
+      fail(
         `'${spec.path}' is ${describe(last)}; a date, datetime, a repeatable component or JSON of ranges is needed`
       );
     else if (isSpec)
-      problem(
-        field,
+      fail(
         `'${spec.path}' is a single ${last.attr.type} field; start/end keys apply to components, relations or JSON (use { start: '${spec.path}', end: '<end field>' } for two fields)`
       );
     return;
   }
-  problem(
-    field,
+  fail(
     `'${spec.path}' is ${describe(last)}; dates need a repeatable component, JSON ranges, or date fields`
   );
 }
