@@ -177,12 +177,12 @@ export class EntryReader {
    * `single` relation (category, pinpoint) blocks the push until then; members do not.
    */
   async related(field: string, role: RefRole, single: boolean) {
+    const fail = (reason: string) => new MappingError(field, reason);
     const r = this.read(field, true);
     if (!r) return { ids: [], count: 0 };
     const { source, resolved } = r;
     const target = resolved?.last.kind === 'relation' ? resolved.last.target : undefined;
-    if (!target || resolved?.jsonRest.length)
-      throw new MappingError(field, `'${source.path}' is not a relation`);
+    if (!target || resolved?.jsonRest.length) throw fail(`'${source.path}' is not a relation`);
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = isLocalized(target, this.ctx.getModel);
     const refs = new Map<string, EntryRef>();
@@ -190,8 +190,7 @@ export class EntryReader {
       const rel = item as { documentId?: unknown; locale?: unknown };
       const documentId = typeof item === 'string' ? item.trim() || undefined : rel.documentId;
       if (typeof documentId !== 'string')
-        throw new MappingError(
-          field,
+        throw fail(
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
       const locale = typeof rel.locale === 'string' ? rel.locale : null;
@@ -200,10 +199,7 @@ export class EntryReader {
         refs.set(key, { contentType: target, documentId, locale: localized ? locale : null });
     }
     if (single && refs.size > 1)
-      throw new MappingError(
-        field,
-        `'${source.path}' gives ${refs.size} related entries, one is needed`
-      );
+      throw fail(`'${source.path}' gives ${refs.size} related entries, one is needed`);
     const ids: number[] = [];
     for (const ref of refs.values()) {
       this.refs.push(extend(ref, { role }));
