@@ -87,10 +87,9 @@ export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup) {
     // A transform may read any field, not only mapped ones: give it every relation, component and
     // media of the entry, one level deep (the mapped paths keep their deeper populate).
     const attributes = getModel(mapping.contentType)?.attributes ?? {};
-    for (const [name, attr] of Object.entries(attributes)) {
+    for (const [name, attr] of Object.entries(attributes))
       if (!(name in out) && !SYSTEM_RELATIONS.has(name) && POPULATED.has(attr?.type))
         out[name] = true;
-    }
   }
   return out;
 }
