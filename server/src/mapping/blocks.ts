@@ -69,7 +69,7 @@ function renderList(node: Node): string {
   return `<${tag}>${items.map((item) => `<li>${item}</li>`).join('')}</${tag}>`;
 }
 
-function renderBlock(node: Node, mediaUrl?: (url: string) => string): string {
+function renderBlock(node: Node, mediaUrl: (url: string) => string): string {
   if (!node || typeof node !== 'object') return '';
   const inner = () => renderInline(childrenOf(node));
   switch (node.type) {
@@ -91,13 +91,12 @@ function renderBlock(node: Node, mediaUrl?: (url: string) => string): string {
     case 'image': {
       const image: Node = node.image && typeof node.image === 'object' ? (node.image as Node) : {};
       if (typeof image.url !== 'string' || image.url === '') return '';
-      const src = mediaUrl ? mediaUrl(image.url) : image.url;
       const alt = typeof image.alternativeText === 'string' ? image.alternativeText : '';
       const size =
         Number.isFinite(image.width) && Number.isFinite(image.height)
           ? ` width="${Number(image.width)}" height="${Number(image.height)}"`
           : '';
-      return `<p><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}"${size}></p>`;
+      return `<p><img src="${escapeHtml(mediaUrl(image.url))}" alt="${escapeHtml(alt)}"${size}></p>`;
     }
     default: {
       // A paragraph, or a block type this renderer does not know: its text as a paragraph.
@@ -108,9 +107,8 @@ function renderBlock(node: Node, mediaUrl?: (url: string) => string): string {
 }
 
 /** `mediaUrl` turns a media URL as stored (maybe relative) into the one to publish. */
-export function renderBlocks(blocks: unknown, opts: { mediaUrl?: (url: string) => string } = {}) {
-  if (!Array.isArray(blocks)) return '';
-  return blocks.map((b) => renderBlock(b, opts.mediaUrl)).join('');
+export function renderBlocks(blocks: unknown, mediaUrl = (url: string) => url): string {
+  return Array.isArray(blocks) ? blocks.map((b) => renderBlock(b, mediaUrl)).join('') : '';
 }
 
 type Marks = { [M in Mark]?: true };

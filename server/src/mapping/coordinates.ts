@@ -14,11 +14,7 @@ const ALT_KEYS = ['alt', 'altitude', 'elevation'];
 const LIMIT = { latitude: 90, longitude: 180 };
 
 /** `value` when within [-90, 90] (latitude) or [-180, 180] (longitude); `field` names the field at fault. */
-export function checkInRange(
-  axis: keyof typeof LIMIT,
-  value: number,
-  field: string = axis
-): number {
+export function checkInRange(axis: keyof typeof LIMIT, value: number, field: string = axis) {
   if (!(value >= -LIMIT[axis] && value <= LIMIT[axis]))
     throw new MappingError(
       field,
@@ -44,10 +40,9 @@ function fromGeoJson(point: Record<string, unknown>, field: string, path: string
       `the GeoJSON Point at '${path}' has no [longitude, latitude] coordinates`
     );
   // GeoJSON (RFC 7946) orders positions longitude first.
-  const longitude = toNumber(coords[0], field, `${path}.coordinates[0]`);
-  const latitude = toNumber(coords[1], field, `${path}.coordinates[1]`);
-  const altitude =
-    coords.length > 2 ? toNumber(coords[2], field, `${path}.coordinates[2]`) : undefined;
+  const [longitude, latitude, altitude] = coords
+    .slice(0, 3)
+    .map((c, i) => toNumber(c, field, `${path}.coordinates[${i}]`));
   if (latitude === undefined || longitude === undefined)
     throw new MappingError(field, `the GeoJSON Point at '${path}' has empty coordinates`);
   return { latitude, longitude, ...(altitude !== undefined ? { altitude } : {}) };
@@ -59,6 +54,7 @@ function fromGeoJson(point: Record<string, unknown>, field: string, path: string
  * so guessing would put pinpoints silently in the wrong spot.
  */
 export function parseCoordinates(raw: unknown, field: string, path: string): Position | undefined {
+  const fail = (reason: string) => new MappingError(field, reason);
   const barePair =
     Array.isArray(raw) &&
     raw.length > 0 &&
@@ -76,21 +72,19 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
       try {
         value = JSON.parse(text);
       } catch {
-        throw new MappingError(field, `'${path}' holds text that is not valid JSON`);
+        throw fail(`'${path}' holds text that is not valid JSON`);
       }
     } else
-      throw new MappingError(
-        field,
+      throw fail(
         `'${path}' holds the text ${show(text)}; a coordinate pair in text is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
       );
   }
   if (Array.isArray(value))
-    throw new MappingError(
-      field,
+    throw fail(
       `'${path}' holds a bare array ${JSON.stringify(value).slice(0, 40)}, which is ambiguous (lat,lng or lng,lat?) — use ${SHAPES}`
     );
   if (typeof value !== 'object' || value === null)
-    throw new MappingError(field, `expected ${SHAPES} at '${path}', got ${show(value)}`);
+    throw fail(`expected ${SHAPES} at '${path}', got ${show(value)}`);
   const obj = value as Record<string, unknown>;
   const geometry = (obj.type === 'Feature' ? obj.geometry : undefined) as typeof obj | undefined;
   let position: Position;
@@ -105,15 +99,10 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
         ([k, v]) => k !== 'id' && k !== '__component' && v != null && v !== ''
       );
       if (!hasAnyValue) return undefined;
-      throw new MappingError(
-        field,
-        `no latitude/longitude in the object at '${path}' (expected ${SHAPES})`
-      );
+      throw fail(`no latitude/longitude in the object at '${path}' (expected ${SHAPES})`);
     }
-    if (!lat)
-      throw new MappingError(field, `no latitude in the object at '${path}' (found '${lng?.key}')`);
-    if (!lng)
-      throw new MappingError(field, `no longitude in the object at '${path}' (found '${lat.key}')`);
+    if (!lat) throw fail(`no latitude in the object at '${path}' (found '${lng?.key}')`);
+    if (!lng) throw fail(`no longitude in the object at '${path}' (found '${lat.key}')`);
     const latitude = toNumber(lat.value, field, `${path}.${lat.key}`) as number;
     const longitude = toNumber(lng.value, field, `${path}.${lng.key}`) as number;
     const alt = pick(obj, ALT_KEYS);

@@ -34,7 +34,7 @@ export function isDatesSpecSource(
 
 export function datesSpecOf(source: unknown): DatesSpec {
   if (!isDatesSpecSource(source))
-    return { path: normalizeSource(source as string).path, start: 'start', end: 'end' };
+    return { path: normalizeSource(source).path, start: 'start', end: 'end' };
   return {
     path: source.path || undefined,
     start: source.start || 'start',
@@ -45,23 +45,20 @@ export function datesSpecOf(source: unknown): DatesSpec {
 const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
 
 function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
+  const fail = (reason: string) => new MappingError(field, reason);
   if (item instanceof Date || typeof item === 'string') {
     const at = toMsUtc(item, field);
     return { start: at, end: at };
   }
   if (item === null || typeof item !== 'object')
-    throw new MappingError(
-      field,
-      `expected a date or an object with '${spec.start}', got ${show(item)}`
-    );
+    throw fail(`expected a date or an object with '${spec.start}', got ${show(item)}`);
   const rawStart = readPath(item, spec.start);
   const rawEnd = readPath(item, spec.end);
-  if (isBlank(rawStart)) throw new MappingError(field, `no start at '${spec.start}'`);
+  if (isBlank(rawStart)) throw fail(`no start at '${spec.start}'`);
   const start = toMsUtc(rawStart, field);
   // A range without end is an instant; editors leave the end empty for one-off happenings.
   const end = isBlank(rawEnd) ? start : toMsUtc(rawEnd, field);
-  if (Date.parse(end) < Date.parse(start))
-    throw new MappingError(field, `end ${end} is before start ${start}`);
+  if (Date.parse(end) < Date.parse(start)) throw fail(`end ${end} is before start ${start}`);
   return { start, end };
 }
 

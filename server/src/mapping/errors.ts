@@ -16,21 +16,13 @@ export class MappingError extends Error {
     this.field = field;
     this.problems = problems;
   }
-
-  static combine(errors: MappingError[]): MappingError {
-    const [first, ...more] = errors.flatMap((e) => e.problems);
-    return new MappingError(first.field, first.reason, more);
-  }
 }
 
 /**
  * The step on every item, then all problems at once. Other errors (readMedia, a bug) are not the
  * editor's to fix: they propagate, and the sync retries them.
  */
-export async function collectProblems<T>(
-  items: readonly T[],
-  step: (item: T) => unknown
-): Promise<void> {
+export async function collectProblems<T>(items: readonly T[], step: (item: T) => unknown) {
   const errors: MappingError[] = [];
   for (const item of items) {
     try {
@@ -40,5 +32,6 @@ export async function collectProblems<T>(
       else throw err;
     }
   }
-  if (errors.length > 0) throw MappingError.combine(errors);
+  const [first, ...more] = errors.flatMap((e) => e.problems);
+  if (first) throw new MappingError(first.field, first.reason, more);
 }

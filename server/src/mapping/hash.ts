@@ -4,8 +4,6 @@ import type { MapOutcome, UpsertOutcome } from './types';
 /** JSON with object keys sorted at every depth, so equal payloads hash equal whatever built them. */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? JSON.stringify(value === 0 ? 0 : value) : 'null';
   if (typeof value === 'bigint') return JSON.stringify(value.toString());
   if (typeof value !== 'object') return JSON.stringify(value);
   if (value instanceof Date) return JSON.stringify(value.toISOString());

@@ -135,15 +135,11 @@ export function textToHtml(text: string): string {
  * HTML for a description by the attribute type (none inside JSON or from a transform: the value's
  * shape decides); undefined for a value without a text form.
  */
-export function toHtml(
-  value: unknown,
-  attributeType: string | undefined,
-  opts: HtmlOptions = {}
-): string | undefined {
+export function toHtml(value: unknown, attributeType: string | undefined, opts: HtmlOptions = {}) {
   if (value === undefined || value === null) return '';
   let html: string;
   if (attributeType === 'blocks' || isBlocks(value))
-    html = renderBlocks(value, { mediaUrl: (u) => absolutize(u, opts.publicUrl) });
+    html = renderBlocks(value, (u) => absolutize(u, opts.publicUrl));
   else if (typeof value === 'string')
     html = attributeType === 'richtext' ? markdownToHtml(value) : textToHtml(value);
   else if (typeof value === 'number' || typeof value === 'boolean')

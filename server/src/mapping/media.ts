@@ -9,14 +9,9 @@ const UNITS = ['bytes', 'KB', 'MB', 'GB'];
 
 /** "12.3 MB", "5 MB", "800 KB": what an editor reads, not a byte count. */
 export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const rounded = unit === 0 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
-  return `${rounded} ${UNITS[unit]}`;
+  const unit = Math.max(0, UNITS.filter((_, i) => bytes >= 1024 ** i).length - 1);
+  const value = bytes / 1024 ** unit;
+  return `${unit === 0 ? Math.round(value) : Math.round(value * 10) / 10} ${UNITS[unit]}`;
 }
 
 export const MIME_BY_EXT: Record<string, string> = {

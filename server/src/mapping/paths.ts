@@ -1,9 +1,8 @@
-import type { FieldSource, SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
+import type { SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
 export const FILE_UID = 'plugin::upload.file';
 
-/** Attribute types by the value they hold. */
 export const TEXT_TYPES = ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'];
 export const NUMBER_TYPES = ['integer', 'biginteger', 'float', 'decimal'];
 
@@ -43,23 +42,30 @@ export class PathError extends Error {
 
 export type NormalizedSource = { path: string; default?: unknown };
 
-export function normalizeSource(
-  source: FieldSource | { path?: unknown; default?: unknown }
-): NormalizedSource {
+export function normalizeSource(source: unknown): NormalizedSource {
   if (typeof source === 'string') return { path: source };
   const { path, default: fallback } = source as { path?: unknown; default?: unknown };
   return { path: typeof path === 'string' ? path : '', default: fallback };
 }
 
-/** resolvePath, or undefined for a path that does not fit the schema (the validator reports it). */
-export function tryResolvePath(uid: string, path: string, getModel: StrapiSchemaLookup) {
+/** resolvePath, or undefined for a path that does not fit the schema, after `onError` heard why. */
+export function tryResolvePath(
+  uid: string,
+  path: string,
+  getModel: StrapiSchemaLookup,
+  onError?: (reason: string) => void
+) {
   try {
     return resolvePath(uid, path, getModel);
   } catch (err) {
-    if (err instanceof PathError) return undefined;
-    throw err;
+    if (!(err instanceof PathError)) throw err;
+    onError?.(err.reason);
   }
 }
+
+/** A transform can add keys to the entry; the schema cannot vouch for them, nor against them. */
+export const unknownToSchema = (mapping: { transform?: unknown }, reason: string) =>
+  !!mapping.transform && /has no attribute/.test(reason);
 
 const STRUCTURED = new Set<string>(['component', 'relation', 'media', 'json', 'dynamiczone']);
 const kindOf = (attr: SchemaAttribute): StepKind =>
@@ -134,11 +140,6 @@ export const pathTo = (steps: PathStep[], i: number): string =>
     .map((s) => s.name)
     .join('.');
 
-/** Did the walk pass through something that yields several values (repeatable, to-many, multiple media) before the end? */
-export function throughMany(resolved: ResolvedPath): PathStep | undefined {
-  return resolved.steps.slice(0, -1).find((s) => s.many);
-}
-
 type Row = Record<string, unknown>;
 
 /** Reads a dotted path in a populated entry; arrays met on the way are flattened (`stops.title`: every stop's title). */
@@ -147,7 +148,6 @@ export function readPath(value: unknown, path: string): unknown {
   for (const segment of path.split('.')) {
     if (current === undefined || current === null) return undefined;
     if (Array.isArray(current)) {
-      // A list inside the list (a to-many inside a repeatable) is spread into it.
       current = current.flatMap((item) =>
         item !== null && typeof item === 'object' ? ((item as Row)[segment] ?? []) : []
       );

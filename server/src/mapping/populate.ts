@@ -1,20 +1,12 @@
 import { normalizeSource, pathTo, tryResolvePath } from './paths';
 import { datesSpecOf } from './dates';
 import { tagKeyFor } from './tags';
-import { FIELD_SPECS, type Mapping, type StrapiSchemaLookup } from './types';
-
-/** Fields whose path must end on a relation: the related entry's identity is what is read. */
-export const RELATION_FIELDS: Record<string, string[]> = Object.fromEntries(
-  Object.entries(FIELD_SPECS).map(([resource, specs]) => [
-    resource,
-    Object.keys(specs).filter((field) => specs[field].kind === 'relation'),
-  ])
-);
+import type { Mapping, StrapiSchemaLookup } from './types';
 
 /** Every path a mapping reads (dates and tag keys spelled out) that fits the schema. */
 function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
   const resolve = (path: string) => tryResolvePath(mapping.contentType, path, getModel);
-  const fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+  const fields = mapping.fields as unknown as Record<string, unknown>;
   for (const [field, source] of Object.entries(fields)) {
     if (source == null) continue;
     const paths: string[] = [];
@@ -24,7 +16,7 @@ function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
         ...(path === undefined ? [start, end] : [path, `${path}.${start}`, `${path}.${end}`])
       );
     } else {
-      const { path } = normalizeSource(source as never);
+      const { path } = normalizeSource(source);
       if (!path) continue;
       paths.push(path);
       const tags = field === 'tags' ? resolve(path) : undefined;
@@ -65,10 +57,7 @@ function render(children: Map<string, PopNode>): Record<string, unknown> {
  * The `populate` of `strapi.documents(uid).findOne` that loads exactly what the field map reads:
  * relations limited to the fields read plus documentId/locale, never whole related entries.
  */
-export function populateFor(
-  mapping: Mapping,
-  getModel: StrapiSchemaLookup
-): Record<string, unknown> {
+export function populateFor(mapping: Mapping, getModel: StrapiSchemaLookup) {
   const root = new Map<string, PopNode>();
   for (const { resolved } of resolvedPaths(mapping, getModel)) {
     let level = root;
@@ -98,30 +87,23 @@ export function populateFor(
     // A transform may read any field, not only mapped ones: give it every relation, component and
     // media of the entry, one level deep (the mapped paths keep their deeper populate).
     const attributes = getModel(mapping.contentType)?.attributes ?? {};
-    for (const [name, attr] of Object.entries(attributes)) {
+    for (const [name, attr] of Object.entries(attributes))
       if (!(name in out) && !SYSTEM_RELATIONS.has(name) && POPULATED.has(attr?.type))
         out[name] = true;
-    }
   }
   return out;
 }
 
 /** Content types the mapping reads through relations (every hop): their changes re-queue its entries. */
-export function relationTargets(
-  mapping: Mapping,
-  getModel: StrapiSchemaLookup
-): Array<{ field: string; path: string; target: string }> {
-  const out: Array<{ field: string; path: string; target: string }> = [];
-  const seen = new Set<string>();
+export function relationTargets(mapping: Mapping, getModel: StrapiSchemaLookup) {
+  const out = new Map<string, { field: string; path: string; target: string }>();
   for (const { field, resolved } of resolvedPaths(mapping, getModel)) {
     resolved.steps.forEach((step, i) => {
-      if (step.kind !== 'relation' || !step.target) return;
       const path = pathTo(resolved.steps, i);
       const key = `${field}\u0000${path}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push({ field, path, target: step.target });
+      if (step.kind === 'relation' && step.target && !out.has(key))
+        out.set(key, { field, path, target: step.target });
     });
   }
-  return out;
+  return [...out.values()];
 }

@@ -27,12 +27,10 @@ export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup)
       found.push({ field, owner: last.owner, attribute: last.name });
   }
   const last = lastOf('coordinates');
-  if (last?.kind === 'component' && last.target) {
-    for (const [name, attr] of Object.entries(getModel(last.target)?.attributes ?? {})) {
+  if (last?.kind === 'component' && last.target)
+    for (const [name, attr] of Object.entries(getModel(last.target)?.attributes ?? {}))
       if (attr?.type === 'decimal' && IN_COORDINATES.has(name.toLowerCase()))
         found.push({ field: 'coordinates', owner: last.target, attribute: name });
-    }
-  }
   return found;
 }
 

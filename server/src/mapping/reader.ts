@@ -6,11 +6,11 @@ import { toHtml } from './html';
 import { mediaFileOf } from './media';
 import {
   normalizeSource,
-  PathError,
   pathTo,
   readPath,
   readSource,
-  resolvePath,
+  tryResolvePath,
+  unknownToSchema,
   type NormalizedSource,
   type ResolvedPath,
 } from './paths';
@@ -37,7 +37,7 @@ export class EntryReader {
     readonly entry: Entry,
     readonly ctx: MappingContext
   ) {
-    this.fields = (mapping.fields ?? {}) as unknown as Record<string, unknown>;
+    this.fields = mapping.fields as unknown as Record<string, unknown>;
   }
 
   has(field: string): boolean {
@@ -45,20 +45,16 @@ export class EntryReader {
   }
 
   resolve(field: string, path: string): ResolvedPath | undefined {
-    try {
-      return resolvePath(this.mapping.contentType, path, this.ctx.getModel);
-    } catch (err) {
-      if (!(err instanceof PathError)) throw err;
-      // A transform may add keys the schema does not have; read them by shape.
-      if (this.mapping.transform && /has no attribute/.test(err.reason)) return undefined;
-      throw new MappingError(field, `'${path}': ${err.reason}`);
-    }
+    return tryResolvePath(this.mapping.contentType, path, this.ctx.getModel, (reason) => {
+      if (!unknownToSchema(this.mapping, reason))
+        throw new MappingError(field, `'${path}': ${reason}`);
+    });
   }
 
   /** `identity`: the path ends on a relation whose entries `related` records with their role. */
   read(field: string, identity = false): Read | undefined {
     if (!this.has(field)) return undefined;
-    const source = normalizeSource(this.fields[field] as never);
+    const source = normalizeSource(this.fields[field]);
     const resolved = this.resolve(field, source.path);
     if (resolved) this.noteReadThrough(resolved, identity);
     return { source, resolved, value: readSource(this.entry, source) };
@@ -181,36 +177,29 @@ export class EntryReader {
    * `single` relation (category, pinpoint) blocks the push until then; members do not.
    */
   async related(field: string, role: RefRole, single: boolean) {
+    const fail = (reason: string) => new MappingError(field, reason);
     const r = this.read(field, true);
     if (!r) return { ids: [], count: 0 };
     const { source, resolved } = r;
     const target = resolved?.last.kind === 'relation' ? resolved.last.target : undefined;
-    if (!target || resolved?.jsonRest.length)
-      throw new MappingError(field, `'${source.path}' is not a relation`);
+    if (!target || resolved?.jsonRest.length) throw fail(`'${source.path}' is not a relation`);
     // Only a localized target's entries have a meaningful locale (i18n gives every type the column).
     const localized = isLocalized(target, this.ctx.getModel);
     const refs = new Map<string, EntryRef>();
     for (const item of itemsOf(r.value)) {
       const rel = item as { documentId?: unknown; locale?: unknown };
-      let ref: EntryRef;
-      if (typeof item === 'string' && item.trim() !== '')
-        ref = { contentType: target, documentId: item.trim(), locale: null };
-      else if (typeof item === 'object' && typeof rel.documentId === 'string') {
-        const locale = typeof rel.locale === 'string' ? rel.locale : null;
-        ref = { contentType: target, documentId: rel.documentId, locale };
-      } else
-        throw new MappingError(
-          field,
+      const documentId = typeof item === 'string' ? item.trim() || undefined : rel.documentId;
+      if (typeof documentId !== 'string')
+        throw fail(
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
-      const key = `${ref.documentId}\u0000${ref.locale ?? ''}`;
-      if (!refs.has(key)) refs.set(key, localized ? ref : extend(ref, { locale: null }));
+      const locale = typeof rel.locale === 'string' ? rel.locale : null;
+      const key = `${documentId}\u0000${locale ?? ''}`;
+      if (!refs.has(key))
+        refs.set(key, { contentType: target, documentId, locale: localized ? locale : null });
     }
     if (single && refs.size > 1)
-      throw new MappingError(
-        field,
-        `'${source.path}' gives ${refs.size} related entries, one is needed`
-      );
+      throw fail(`'${source.path}' gives ${refs.size} related entries, one is needed`);
     const ids: number[] = [];
     for (const ref of refs.values()) {
       this.refs.push(extend(ref, { role }));

@@ -46,6 +46,5 @@ export function mapTags(value: unknown, field: string, key?: string): string[] {
   if (Array.isArray(value)) value.forEach((item, i) => add(item, `${field}[${i}]`, false));
   else add(value, field, true);
 
-  // A Set keeps the first of equal tags, in order.
   return [...new Set(raw.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
 }

@@ -6,7 +6,7 @@ import type {
   ResourceKind,
 } from '../remote/types';
 
-export type { Entry, Mapping, FieldSource } from '../config/types';
+export type { Entry, Mapping } from '../config/types';
 export type { ResourceKind } from '../remote/types';
 
 /** One attribute as `strapi.getModel(uid).attributes[name]` gives it; only the keys the mapping reads are typed. */

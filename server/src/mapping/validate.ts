@@ -3,10 +3,9 @@ import { datesSpecOf, isDatesSpecSource } from './dates';
 import {
   normalizeSource,
   NUMBER_TYPES,
-  PathError,
-  resolvePath,
   TEXT_TYPES,
-  throughMany,
+  tryResolvePath,
+  unknownToSchema,
   type PathStep,
   type ResolvedPath,
 } from './paths';
@@ -31,6 +30,9 @@ function describe(step: PathStep): string {
   }
 }
 
+const isPathSource = (source: unknown) =>
+  typeof source === 'string' || typeof (source as { path?: unknown }).path === 'string';
+
 const SYSTEM_ATTRIBUTE =
   /^(id|documentId|locale|localizations|(created|updated|published)At|(created|updated)By)$/;
 
@@ -50,46 +52,40 @@ export function validateMappingFields(
   const fields = mapping.fields as unknown as Record<string, unknown>;
 
   const problem = (field: string, text: string) => problems.push(`${at}.fields.${field}: ${text}`);
-  const resolve = (field: string, path: string): ResolvedPath | undefined => {
-    try {
-      return resolvePath(uid, path, getModel);
-    } catch (err) {
-      if (!(err instanceof PathError)) throw err;
-      // A transform can add keys to the entry; the schema cannot vouch for them, nor against them.
-      if (!mapping.transform || !/has no attribute/.test(err.reason))
-        problem(field, `'${path}' — ${err.reason}`);
-    }
-  };
+  const resolve = (field: string, path: string) =>
+    tryResolvePath(uid, path, getModel, (reason) => {
+      if (!unknownToSchema(mapping, reason)) problem(field, `'${path}' — ${reason}`);
+    });
   const mappedTo = (target: string, resource: ResourceKind): boolean | undefined =>
     opts.mappings?.some((m) => m.contentType === target && m.resource === resource);
 
   for (const [field, source] of Object.entries(fields)) {
     if (source === undefined || source === null) continue;
+    const fail = (text: string) => problem(field, text);
     const expect = specs[field];
     if (!expect) {
-      problem(
-        field,
+      fail(
         `${mapping.resource} has no field '${field}' (fields: ${Object.keys(specs).join(', ')})`
       );
       continue;
     }
     if (expect.kind === 'dates') {
-      validateDates(field, source, getModel, problem, resolve);
+      validateDates(source, getModel, fail, (path) => resolve(field, path));
       continue;
     }
-    if (typeof source !== 'string' && typeof (source as { path?: unknown }).path !== 'string') {
-      problem(
-        field,
+    if (!isPathSource(source)) {
+      fail(
         `must be a path such as 'title' or { path: 'title', default: … }, got ${JSON.stringify(source)}`
       );
       continue;
     }
-    const { path } = normalizeSource(source as never);
+    const { path } = normalizeSource(source);
     const resolved = resolve(field, path);
     if (!resolved) continue;
     const last = resolved.last;
     const inJson = resolved.jsonRest.length > 0 || last.kind === 'json';
-    const many = throughMany(resolved);
+    // A repeatable, a to-many relation or multiple media before the end gives several values.
+    const many = resolved.steps.slice(0, -1).find((s) => s.many);
     const manyNote = many
       ? `'${path}' goes through ${describe(many)} '${many.name}', which gives several values; one is needed`
       : undefined;
@@ -110,79 +106,65 @@ export function validateMappingFields(
             need += `: pick one of its fields, e.g. '${path}.${attrs.find((a) => !SYSTEM_ATTRIBUTE.test(a)) ?? 'name'}'`;
           }
           if (last.attr.type === 'password') need = 'passwords are never sent';
-          problem(field, `'${path}' is ${describe(last)}, ${need}`);
-        } else if (manyNote) problem(field, manyNote);
+          fail(`'${path}' is ${describe(last)}, ${need}`);
+        } else if (manyNote) fail(manyNote);
         break;
       }
       case 'coordinates': {
         if (last.kind === 'dynamiczone') {
-          problem(
-            field,
+          fail(
             `'${path}' is a dynamic zone; dynamic zones are not supported for coordinates (use a component or a JSON field)`
           );
         } else if (last.kind === 'component') {
-          if (last.many)
-            problem(field, `'${path}' is a repeatable component; one position is needed`);
+          if (last.many) fail(`'${path}' is a repeatable component; one position is needed`);
           const attrs = Object.keys(getModel(last.target as string)?.attributes ?? {}).map((k) =>
             k.toLowerCase()
           );
-          const geo = attrs.includes('type') && attrs.includes('coordinates');
-          if (
-            !geo &&
-            (!attrs.some((a) => LAT_KEYS.includes(a)) || !attrs.some((a) => LNG_KEYS.includes(a)))
-          ) {
-            problem(
-              field,
+          const some = (keys: string[]) => attrs.some((a) => keys.includes(a));
+          if (!(some(['type']) && some(['coordinates'])) && !(some(LAT_KEYS) && some(LNG_KEYS)))
+            fail(
               `'${path}' is component ${last.target}, which has no lat/latitude and lng/lon/longitude attributes; map latitude and longitude separately instead`
             );
-          }
         } else if (!inJson && !['string', 'text'].includes(last.attr.type))
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; coordinates need a component or a JSON field holding {lat, lng} or a GeoJSON Point`
           );
-        if (manyNote) problem(field, manyNote);
+        if (manyNote) fail(manyNote);
         break;
       }
       case 'tags': {
         if (inJson) break;
         if (last.kind === 'relation' || last.kind === 'component') {
-          const targetAttrs = getModel(last.target as string)?.attributes ?? {};
           const key = tagKeyFor(resolved, source, getModel);
           if (!key)
-            problem(
-              field,
+            fail(
               `'${path}' points to ${last.target}, which has no text attribute to use as tag; set { path: '${path}', key: '<attribute>' }`
             );
-          else if (!targetAttrs[key])
-            problem(field, `'${path}' points to ${last.target}, which has no attribute '${key}'`);
+          else if (!getModel(last.target as string)?.attributes[key])
+            fail(`'${path}' points to ${last.target}, which has no attribute '${key}'`);
         } else if (!TAG_SCALARS.has(last.attr.type))
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; tags need a text, a JSON list of strings, or a relation`
           );
         break;
       }
       case 'media':
         if (last.kind !== 'media' || resolved.jsonRest.length > 0)
-          problem(field, `'${path}' is ${describe(last)}, a media field is needed`);
+          fail(`'${path}' is ${describe(last)}, a media field is needed`);
         break;
       case 'relation': {
         if (last.kind !== 'relation' || resolved.jsonRest.length > 0) {
-          problem(
-            field,
+          fail(
             `'${path}' is ${describe(last)}; a relation to a content type mapped to ${expect.resource} is needed`
           );
           break;
         }
         if (mappedTo(last.target as string, expect.resource) === false)
-          problem(
-            field,
+          fail(
             `'${path}' is a relation to ${last.target}, which no mapping sends to ${expect.resource}`
           );
         if (expect.single && (last.many || many))
-          problem(
-            field,
+          fail(
             `'${path}' ${last.many ? 'is a to-many relation' : `goes through '${(many as PathStep).name}', which gives several values`}; one ${expect.resource} is needed`
           );
         break;
@@ -194,44 +176,32 @@ export function validateMappingFields(
   for (const f of ['name', ...(mapping.resource === 'event' ? ['dates', 'pinpoint'] : [])])
     if (!has(f)) problem(f, `is required for ${mapping.resource} and not mapped`);
   if (mapping.resource === 'pinpoint') {
-    if (has('coordinates') && (has('latitude') || has('longitude'))) {
+    if (has('coordinates') && (has('latitude') || has('longitude')))
       problem('coordinates', 'map either coordinates or latitude + longitude, not both');
-    } else if (!has('coordinates')) {
-      if (!has('latitude'))
-        problem('latitude', 'is required for pinpoint (or map coordinates) and not mapped');
-      if (!has('longitude'))
-        problem('longitude', 'is required for pinpoint (or map coordinates) and not mapped');
-    }
+    else if (!has('coordinates'))
+      for (const f of ['latitude', 'longitude'])
+        if (!has(f)) problem(f, 'is required for pinpoint (or map coordinates) and not mapped');
   }
   return problems;
 }
 
 function validateDates(
-  field: string,
   source: unknown,
   getModel: StrapiSchemaLookup,
-  problem: (field: string, text: string) => void,
-  resolve: (field: string, path: string) => ResolvedPath | undefined
-): void {
+  fail: (text: string) => void,
+  resolve: (path: string) => ResolvedPath | undefined
+) {
   const isSpec = isDatesSpecSource(source);
-  if (
-    typeof source !== 'string' &&
-    !isSpec &&
-    typeof (source as { path?: unknown }).path !== 'string'
-  ) {
-    problem(
-      field,
-      `must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`
-    );
+  if (!isSpec && !isPathSource(source)) {
+    fail(`must be a path, { path, start, end } or { start, end }, got ${JSON.stringify(source)}`);
     return;
   }
   const spec = datesSpecOf(source);
-  const explicitEnd = isSpec && typeof (source as { end?: unknown }).end === 'string';
+  const explicitEnd = isSpec && typeof source.end === 'string';
   const checkDateAttr = (path: string, label: string) => {
-    const r = resolve(field, path);
+    const r = resolve(path);
     if (r && r.jsonRest.length === 0 && !DATE.has(r.last.attr.type))
-      problem(
-        field,
+      fail(
         `${label} '${path}' is ${describe(r.last)}; a date, datetime or ISO 8601 text is needed`
       );
   };
@@ -241,7 +211,7 @@ function validateDates(
     if (explicitEnd) checkDateAttr(spec.end, 'end');
     return;
   }
-  const container = resolve(field, spec.path);
+  const container = resolve(spec.path);
   if (!container) return;
   const last = container.last;
   if (container.jsonRest.length > 0 || last.kind === 'json') return;
@@ -250,13 +220,11 @@ function validateDates(
     const check = (key: string, label: string) => {
       const attr = attrs[key.split('.')[0]];
       if (!attr)
-        problem(
-          field,
+        fail(
           `'${spec.path}' is ${describe(last)}, which has no attribute '${key}' for the ${label}`
         );
       else if (!key.includes('.') && !DATE.has(attr.type))
-        problem(
-          field,
+        fail(
           `${label} '${spec.path}.${key}' is a ${attr.type} field; a date, datetime or ISO 8601 text is needed`
         );
     };
@@ -266,19 +234,16 @@ function validateDates(
   }
   if (last.kind === 'scalar') {
     if (!DATE.has(last.attr.type))
-      problem(
-        field,
+      fail(
         `'${spec.path}' is ${describe(last)}; a date, datetime, a repeatable component or JSON of ranges is needed`
       );
     else if (isSpec)
-      problem(
-        field,
+      fail(
         `'${spec.path}' is a single ${last.attr.type} field; start/end keys apply to components, relations or JSON (use { start: '${spec.path}', end: '<end field>' } for two fields)`
       );
     return;
   }
-  problem(
-    field,
+  fail(
     `'${spec.path}' is ${describe(last)}; dates need a repeatable component, JSON ranges, or date fields`
   );
 }

@@ -10,7 +10,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
 import { relationTargets } from '../../mapping';
 import { reasonOf } from '../shared/db-error';
-import { RELATION_FIELDS } from '../../mapping/populate';
+import { FIELD_SPECS } from '../../mapping/types';
 import { BUSY_WRITES, createBatcher, groupBy } from '../shared/batcher';
 import { onlineKeyPages } from '../shared/entries';
 import { keyString, sameKey, toKey } from '../shared/keys';
@@ -56,7 +56,7 @@ export function createRelated(strapi: Core.Strapi) {
         const fieldPath =
           typeof source === 'string' ? source : (source as { path?: string } | undefined)?.path;
         const identity =
-          (RELATION_FIELDS[mapping.resource] ?? []).includes(t.field) && fieldPath === t.path;
+          FIELD_SPECS[mapping.resource][t.field]?.kind === 'relation' && fieldPath === t.path;
         const known = byPath.get(`${t.target}|${t.path}`);
         // A path used both ways (identity and a value read through it) counts as a read.
         if (known) known.identityOnly = known.identityOnly && identity;
