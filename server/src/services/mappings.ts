@@ -52,10 +52,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     list,
     /** logs every problem once at boot */
     report() {
-      for (const v of list()) {
-        for (const p of v.problems)
-          strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
-      }
+      for (const p of list().flatMap((v) => v.problems))
+        strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
     },
     // A `decimal` column with fewer than NEEDED_SCALE decimals (a plain one is numeric(10,2) on
     // PostgreSQL and MySQL) rounds positions: said at boot in the log and on the settings page.
