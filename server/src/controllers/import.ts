@@ -23,7 +23,6 @@ const optionsSchema = bodySchema(
   '{ locale?: string, publish?: boolean, into?: { pinpoint?: uid, … } }'
 );
 
-/** Import (remote -> Strapi): the dry run, the job's start and its progress. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => getService('sync', { strapi });
   const options = async (ctx: Context) => {
