@@ -13,7 +13,7 @@ const uidOf = (resource: string) => {
 // the route, scripts and the CLI get the same 400 for it.
 const optionsSchema = bodySchema(
   {
-    locale: localeField('locale'),
+    locale: localeField(),
     publish: yup.boolean().typeError('publish must be true or false.'),
     into: bodySchema(
       Object.fromEntries(['category', 'pinpoint', 'event', 'list'].map((r) => [r, uidOf(r)])),
