@@ -22,16 +22,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const check = (): MappingView[] => {
     const config = pluginConfig(strapi);
     return (config.mappings ?? []).map((mapping, index) => {
-      const problems: string[] = [];
-      if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
-        problems.push(
-          `mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`
-        );
-      } else {
-        problems.push(
-          ...validateMappingFields(mapping, getModel, { index, mappings: config.mappings })
-        );
-      }
+      const problems = strapi.contentTypes[mapping.contentType as UID.ContentType]
+        ? validateMappingFields(mapping, getModel, { index, mappings: config.mappings })
+        : [
+            `mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`,
+          ];
       return {
         index,
         contentType: mapping.contentType,

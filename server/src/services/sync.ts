@@ -90,17 +90,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await service('inventory').table.ensureIndexes();
       await service('history').ensureIndexes();
       await importer().ensureIndexes();
+      resync().startTicker();
       // The CLI runs one command and exits: it starts the worker itself when the command waits for
       // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
-      if (cliRun()) {
-        resync().startTicker();
-        inventory().start();
-        return;
-      }
+      if (cliRun()) return inventory().start();
       void refreshPlannerStatistics(strapi);
       // The resync a stop interrupted is loaded before the worker starts: a row of it that ends at
       // once (skipped, unchanged) is counted against it, not taken for pushed (done).
-      resync().startTicker();
       await resync().resume();
       worker().start();
       await outbox().catchUp.start();
