@@ -16,7 +16,6 @@ const HTTP_URL = /^https?:\/\/[^/]/;
 export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   const problems: string[] = [];
   const key = (k: string) => `location-content.config.${k}`;
-  /** Names the problem of `k` unless `ok`. */
   const check = (ok: unknown, k: string, problem: string) => {
     if (!ok) problems.push(`${key(k)}${problem}`);
   };

@@ -45,7 +45,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     list,
-    /** logs every problem once at boot */
     report() {
       for (const p of list().flatMap((v) => v.problems))
         strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);

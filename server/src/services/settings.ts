@@ -78,7 +78,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     credentials,
-    /** The saved credentials, read at most every 2 s. */
     current,
     remoteClient,
     limiter: getLimiter,
