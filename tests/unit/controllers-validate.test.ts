@@ -10,9 +10,9 @@ import {
 
 const schema = bodySchema(
   {
-    contentType: contentTypeField('contentType', (uid) => uid === 'api::place.place'),
+    contentType: contentTypeField((uid) => uid === 'api::place.place'),
     dryRun: yup.boolean().typeError('dryRun must be true or false.'),
-    locale: localeField('locale'),
+    locale: localeField(),
   },
   '{ contentType, dryRun?, locale? }'
 );

@@ -1,9 +1,6 @@
 import type { PluginConfig } from './types';
 
 export const defaults: PluginConfig = {
-  baseUrl: undefined,
-  clientId: undefined,
-  clientSecret: undefined,
   rateLimit: { requestsPerSecond: 10, concurrency: 4 },
   mappings: [],
   requestTimeoutMs: 30_000,

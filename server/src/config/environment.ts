@@ -23,11 +23,8 @@ export function pushTarget(credentials: {
 }
 
 /** Why this instance may not write to the remote (pushes, a repair's deletes), or null if it may. */
-export function pushRefusal(
-  config: Pick<PluginConfig, 'pushIn' | 'syncEnabled'>,
-  name = environmentName()
-): string | null {
-  const env = pushEnvironment(config, name);
+export function pushRefusal(config: Pick<PluginConfig, 'pushIn' | 'syncEnabled'>): string | null {
+  const env = pushEnvironment(config);
   if (!env.pushing) return `environment "${env.name}" is not in pushIn (${env.pushIn!.join(', ')})`;
   if (!config.syncEnabled) return 'syncEnabled is false';
   return null;

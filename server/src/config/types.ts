@@ -91,8 +91,7 @@ interface MappingBase<R extends ResourceKind> {
   inverse?: (data: Entry, remote: Record<string, unknown>) => Entry | null | Promise<Entry | null>;
 }
 
-export type Mapping =
-  MappingBase<'pinpoint'> | MappingBase<'event'> | MappingBase<'category'> | MappingBase<'list'>;
+export type Mapping = { [R in ResourceKind]: MappingBase<R> }[ResourceKind];
 
 /**
  * `email` goes through Strapi's email plugin, `webhook` gets each alert as a JSON POST; the queue

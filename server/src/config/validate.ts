@@ -16,7 +16,6 @@ const HTTP_URL = /^https?:\/\/[^/]/;
 export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   const problems: string[] = [];
   const key = (k: string) => `location-content.config.${k}`;
-  /** Names the problem of `k` unless `ok`. */
   const check = (ok: unknown, k: string, problem: string) => {
     if (!ok) problems.push(`${key(k)}${problem}`);
   };
@@ -105,7 +104,7 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
       `${key('alerts')} must be an object { email?, webhook?, stuckMinutes, intervalMinutes }`
     );
   else if (alerts !== undefined) {
-    const { email, webhook } = alerts as Record<string, unknown>;
+    const { email, webhook, stuckMinutes, intervalMinutes } = alerts as Record<string, unknown>;
     check(
       email === undefined ||
         (Array.isArray(email) &&
@@ -118,10 +117,8 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
       'alerts.webhook',
       ` must be an http(s) URL${got(webhook)}`
     );
-    for (const k of ['stuckMinutes', 'intervalMinutes'] as const) {
-      const v = (alerts as Record<string, unknown>)[k];
+    for (const [k, v] of Object.entries({ stuckMinutes, intervalMinutes }))
       check(v === undefined || positive(v), `alerts.${k}`, ` must be a number above 0${got(v)}`);
-    }
   }
 
   if (!Array.isArray(config.mappings)) {

@@ -13,7 +13,7 @@ const uidOf = (resource: string) => {
 // the route, scripts and the CLI get the same 400 for it.
 const optionsSchema = bodySchema(
   {
-    locale: localeField('locale'),
+    locale: localeField(),
     publish: yup.boolean().typeError('publish must be true or false.'),
     into: bodySchema(
       Object.fromEntries(['category', 'pinpoint', 'event', 'list'].map((r) => [r, uidOf(r)])),
@@ -23,7 +23,6 @@ const optionsSchema = bodySchema(
   '{ locale?: string, publish?: boolean, into?: { pinpoint?: uid, … } }'
 );
 
-/** Import (remote -> Strapi): the dry run, the job's start and its progress. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => getService('sync', { strapi });
   const options = async (ctx: Context) => {

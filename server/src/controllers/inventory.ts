@@ -38,7 +38,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** The proposal's entries by their label in the Content Manager, as failed entries are. */
   const proposal = async (options: LinkOptions) =>
     withLabelsIn(strapi, await service().link(options), ['linked', 'ambiguous', 'unmatched']);
-  // The walk's own progress: what status() reports under `inventory`, without the rest of it.
   const progress = () => getService('inventory', { strapi }).walk.progress();
   return {
     async status(ctx: Context) {

@@ -11,13 +11,9 @@ const TITLE_TYPES =
 async function mainField(strapi: Core.Strapi, uid: string): Promise<string | null> {
   const model: Schema.ContentType | undefined = strapi.contentTypes[uid as UID.ContentType];
   if (!model) return null;
-  let field: string | undefined;
-  try {
-    const cm = strapi.plugin('content-manager').service('content-types');
-    field = (await cm.findConfiguration({ uid }))?.settings?.mainField;
-  } catch {
-    field = undefined;
-  }
+  const cm = strapi.plugin('content-manager').service('content-types');
+  const field: string | undefined = (await cm.findConfiguration({ uid }).catch(() => null))
+    ?.settings?.mainField;
   const attribute = field ? model.attributes?.[field] : undefined;
   if (!field || field === 'id' || field === 'documentId' || !attribute) return null;
   return TITLE_TYPES.split(' ').includes(attribute.type) ? field : null;

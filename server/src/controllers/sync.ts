@@ -41,13 +41,13 @@ const NOT_DOCUMENT_ID = 'documentId is not a document id.';
 
 const entrySchema = (strapi: Core.Strapi) =>
   yup.object({
-    contentType: contentTypeField('contentType', isMapped(strapi)),
+    contentType: contentTypeField(isMapped(strapi)),
     documentId: yup
       .string()
       .typeError(NOT_DOCUMENT_ID)
       .required(NOT_DOCUMENT_ID)
       .matches(DOCUMENT_ID, NOT_DOCUMENT_ID),
-    locale: localeField('locale'),
+    locale: localeField(),
   });
 
 /** The entry named by `:contentType/:documentId?locale=`, or null when the user cannot read it (answered 403). */
@@ -66,7 +66,7 @@ const NOT_IDS = 'documentIds must be a non-empty array of document ids.';
 const pushSchema = (strapi: Core.Strapi) =>
   bodySchema(
     {
-      contentType: contentTypeField('contentType', isMapped(strapi)),
+      contentType: contentTypeField(isMapped(strapi)),
       documentIds: yup
         // No schema per item: the test below names the bad ids in one sentence.
         .array()
@@ -84,7 +84,7 @@ const pushSchema = (strapi: Core.Strapi) =>
           const message = `documentIds must be strings; not a document id: ${shown.join(', ')}.`;
           return !bad.length || createError({ message });
         }),
-      locale: localeField('locale'),
+      locale: localeField(),
     },
     '{ contentType, documentIds, locale? }'
   );

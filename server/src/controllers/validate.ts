@@ -35,8 +35,8 @@ export const validate = <T extends yup.AnySchema>(schema: T, value: unknown) =>
   );
 
 /** A locale code, or null/absent/'' for the default locale. */
-export const localeField = (where: string) => {
-  const message = `${where} must be a locale code such as "en" or "fr-FR".`;
+export const localeField = () => {
+  const message = 'locale must be a locale code such as "en" or "fr-FR".';
   return yup.string().nullable().typeError(message).matches(LOCALE, {
     message,
     excludeEmptyString: true,
@@ -44,11 +44,8 @@ export const localeField = (where: string) => {
 };
 
 /** A content type uid; `mapped` says whether the plugin syncs it. */
-export const contentTypeField = (
-  where: string,
-  mapped: (uid: string) => boolean
-): yup.AnySchema => {
-  const message = `${where} must be a content type uid such as "api::place.place".`;
+export const contentTypeField = (mapped: (uid: string) => boolean): yup.AnySchema => {
+  const message = 'contentType must be a content type uid such as "api::place.place".';
   return yup
     .string()
     .typeError(message)

@@ -70,13 +70,10 @@ type Next = () => Promise<unknown>;
  */
 export const database: Core.MiddlewareFactory =
   (_config, { strapi }) =>
-  async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
+  (_ctx, next) =>
+    next().catch(async (err: unknown) => {
       throw await explained(strapi, err);
-    }
-  };
+    });
 
 const unavailable = (ctx: Ctx, err: DatabaseUnavailableError) => {
   ctx.status = 503;

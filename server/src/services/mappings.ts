@@ -22,16 +22,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const check = (): MappingView[] => {
     const config = pluginConfig(strapi);
     return (config.mappings ?? []).map((mapping, index) => {
-      const problems: string[] = [];
-      if (!strapi.contentTypes[mapping.contentType as keyof typeof strapi.contentTypes]) {
-        problems.push(
-          `mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`
-        );
-      } else {
-        problems.push(
-          ...validateMappingFields(mapping, getModel, { index, mappings: config.mappings })
-        );
-      }
+      const problems = strapi.contentTypes[mapping.contentType as UID.ContentType]
+        ? validateMappingFields(mapping, getModel, { index, mappings: config.mappings })
+        : [
+            `mappings[${index}].contentType: '${mapping.contentType}' is not a content type of this app`,
+          ];
       return {
         index,
         contentType: mapping.contentType,
@@ -50,12 +45,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     list,
-    /** logs every problem once at boot */
     report() {
-      for (const v of list()) {
-        for (const p of v.problems)
-          strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
-      }
+      for (const p of list().flatMap((v) => v.problems))
+        strapi.log.error(`[location-content] ${p} — this mapping is disabled until it is fixed.`);
     },
     // A `decimal` column with fewer than NEEDED_SCALE decimals (a plain one is numeric(10,2) on
     // PostgreSQL and MySQL) rounds positions: said at boot in the log and on the settings page.

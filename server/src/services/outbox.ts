@@ -16,10 +16,7 @@ import { extend } from '../utils/objects';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const outbox = createOutbox(strapi);
-  const mappings = () => getService('mappings', { strapi });
-  const states = () => getService('state', { strapi });
   const worker = () => getService('worker', { strapi });
-  const log = (m: string) => strapi.log.error(`[location-content] ${m}`);
 
   // A lone change at the next turn of the event loop, a burst's changes together, within a
   // window shorter than the settle time (their rows are not due before it anyway).
@@ -31,7 +28,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       else if (nextDueAt != null) worker().wakeAt(nextDueAt);
     },
     windowMs: () => Math.min(50, coalesceOf(strapi).settleMs / 2),
-    log,
+    log: (m) => strapi.log.error(`[location-content] ${m}`),
     recovered: (m) => strapi.log.warn(`[location-content] ${m}`),
   });
 
@@ -46,7 +43,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return [
       ...new Set([
         ...rows.map((r) => r.locale ?? ''),
-        ...(await states().localesOf(uid, documentId)),
+        ...(await getService('state', { strapi }).localesOf(uid, documentId)),
       ]),
     ];
   };
@@ -58,7 +55,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const middleware = () =>
     createDocumentMiddleware({
       strapi,
-      resourceOf: (uid) => mappings().forContentType(uid)?.resource,
+      resourceOf: (uid) => getService('mappings', { strapi }).forContentType(uid)?.resource,
       isRead: (uid) => getService('related', { strapi }).isRead(uid),
       settle: () => coalesceOf(strapi),
       localesOf,

@@ -32,8 +32,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Bumped when an admin saves credentials: a read of them that started before is stale. */
   let credentialsVersion = 0;
 
-  // Read from the store at most every 2 s (a push used to cost one store query), at once after a
-  // save here; another instance's save is seen within that time.
+  // Read from the store at most every 2 s, at once after a save here; another instance's save is
+  // seen within that time.
   let cached: { at: number; version: number; value: Promise<Saved> } | undefined;
   const current = (): Promise<Saved> => {
     if (!cached || cached.version !== credentialsVersion || Date.now() - cached.at > 2000) {
@@ -78,7 +78,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     credentials,
-    /** The saved credentials, read at most every 2 s. */
     current,
     remoteClient,
     limiter: getLimiter,

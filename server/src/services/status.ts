@@ -13,14 +13,11 @@ const emptyCounts = () =>
 /** The status report of the sync: what the dashboard, the status routes and `sync.status()` answer. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Counts, queue, rate limit, resync progress and the first `failedLimit` (100) failed entries. */
-  async report(options: { failedLimit?: number } = {}): Promise<SyncStatusReport> {
-    try {
-      return await build(strapi, options);
-    } catch (err) {
-      // A database that does not answer is said in a sentence (DatabaseUnavailableError), not as knex's statement.
+  report: (options: { failedLimit?: number } = {}) =>
+    // A database that does not answer is said in a sentence (DatabaseUnavailableError), not as knex's statement.
+    build(strapi, options).catch(async (err: unknown) => {
       throw await explained(strapi, err);
-    }
-  },
+    }),
 });
 
 async function build(

@@ -1,5 +1,4 @@
 import type { Core } from '@strapi/strapi';
-import type { Credentials } from '../settings/credentials';
 import { reasonOf } from '../sync/shared/db-error';
 import { refreshPlannerStatistics } from '../sync/shared/dialect';
 import type { DriftGroup } from '../sync/drift';
@@ -91,34 +90,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await service('inventory').table.ensureIndexes();
       await service('history').ensureIndexes();
       await importer().ensureIndexes();
+      resync().startTicker();
       // The CLI runs one command and exits: it starts the worker itself when the command waits for
       // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
-      if (cliRun()) {
-        resync().startTicker();
-        inventory().start();
-        return;
-      }
-      // In the background: the boot does not wait for it (it warns itself if it fails).
+      if (cliRun()) return inventory().start();
       void refreshPlannerStatistics(strapi);
       // The resync a stop interrupted is loaded before the worker starts: a row of it that ends at
       // once (skipped, unchanged) is counted against it, not taken for pushed (done).
-      resync().startTicker();
       await resync().resume();
       worker().start();
       await outbox().catchUp.start();
       inventory().start();
-      // An import a restart interrupted goes on where it was (in the background); not in a CLI
-      // run, which starts an import only when its command asks (run-mode.ts).
+      // An import or a walk that a restart interrupted goes on where it was, in the background.
       await importer().resume();
-      // Credentials that now name another account drop its inventory; a walk that a stop or a
-      // failure interrupted resumes, and a linked account never walked is walked, in the background.
       await service('inventory').account.check();
       await drift().reconcile.start();
       service('alerts').start();
     },
 
     async stop() {
-      // Every intent reaches the outbox before the worker stops; the run is then marked clean.
+      // Every intent reaches the outbox before the worker stops.
       const { intents, catchUp } = outbox();
       await intents.flush();
       await drift().reconcile.stop();
@@ -128,8 +119,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await resync().stop();
       await service('history').flush();
       service('alerts').stop();
-      // A save that finished while the worker stopped: its intent is in the outbox too, and only
-      // then is this run marked as stopped cleanly (no catch-up after it at the next boot).
+      // A save that ended meanwhile reaches the outbox too; only then is the run marked clean.
       const clean = await intents.flush();
       intents.stop();
       await catchUp
@@ -175,13 +165,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       for (;;) {
         const page = await states.pageByStatus('failed', after, 500);
         if (!page.length) break;
-        after = page[page.length - 1].id!;
+        const ids = page.map((f) => f.id!);
+        after = ids.at(-1)!;
         // Pending first, then queued: a push that finishes in between must not be overwritten.
-        await states.setStatus(
-          page.map((f) => f.id!),
-          'pending',
-          'failed'
-        );
+        await states.setStatus(ids, 'pending', 'failed');
         await outbox().enqueue(
           page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );
@@ -217,7 +204,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
     /** The `settings` service's, kept here for callers of `sync.credentials`. */
     credentials: settings.credentials,
-    testClient: (c: Credentials) => settings.testClient(c),
     /** Drops the cached client so changed credentials take effect at the next push (`settings.changed`). */
     credentialsChanged: () => settings.changed(),
   };

@@ -76,11 +76,11 @@ function describeFailure(
       detail: String((thrown as { message?: unknown } | null | undefined)?.message ?? thrown),
     };
   }
-  const err = thrown;
+  const { code, status } = thrown;
   const sentence =
-    SENTENCES[err.code]?.(at, err, timeoutMs) ??
-    `${at} refused the request${err.status ? ` (${err.status})` : ''}.`;
-  return { ok: false, code: err.code, status: err.status, detail: err.message, message: sentence };
+    SENTENCES[code]?.(at, thrown, timeoutMs) ??
+    `${at} refused the request${status ? ` (${status})` : ''}.`;
+  return { ok: false, code, status, detail: thrown.message, message: sentence };
 }
 
 /**

@@ -57,11 +57,11 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const get = async (): Promise<Partial<Credentials>> => {
     const saved = await read();
     const cfg = config();
-    const savedSecret = cfg.clientSecret ? undefined : opened(saved.clientSecret);
     return {
       baseUrl: cfg.baseUrl || saved.baseUrl,
       clientId: cfg.clientId || saved.clientId,
-      clientSecret: cfg.clientSecret || savedSecret,
+      // Not opened when the config sets one: an unreadable saved secret then raises no alert.
+      clientSecret: cfg.clientSecret || opened(saved.clientSecret),
     };
   };
 
@@ -114,7 +114,7 @@ export const createCredentialsStore = (strapi: Core.Strapi) => {
   const publicView = async (): Promise<PublicSettings> => viewOf(await get());
 
   /** `clientSecret` undefined or '' keeps the saved one: the admin never sees it to send it back. */
-  const save = async (input: { baseUrl?: string; clientId?: string; clientSecret?: string }) => {
+  const save = async (input: Partial<Credentials>) => {
     const saved = await read();
     const next: StoredSettings = { ...saved };
     if (input.baseUrl !== undefined) next.baseUrl = input.baseUrl.trim().replace(/\/+$/, '');

@@ -48,26 +48,20 @@ export function parseSettingsInput(body: unknown): SettingsInput {
 
 /** The API root, normalized without a trailing slash; refuses what the remote client would refuse. */
 function checkBaseUrl(value: string): string {
-  if (value === '')
-    throw inputError('Base URL is required, e.g. https://api.getwemap.com.', 'baseUrl');
   const url = URL.parse(value);
-  if (!url)
-    throw inputError(
-      `Base URL "${value}" is not a URL: it should look like https://api.getwemap.com.`,
-      'baseUrl'
-    );
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw inputError(
-      'Base URL must start with https:// (or http:// for a local server).',
-      'baseUrl'
-    );
-  if (url.username || url.password)
-    throw inputError(
-      'Base URL must not contain a user name or password: use the client id and secret fields.',
-      'baseUrl'
-    );
-  if (url.search || url.hash)
-    throw inputError('Base URL must not contain a query (?…) or a fragment (#…).', 'baseUrl');
+  const problem =
+    value === ''
+      ? 'Base URL is required, e.g. https://api.getwemap.com.'
+      : !url
+        ? `Base URL "${value}" is not a URL: it should look like https://api.getwemap.com.`
+        : url.protocol !== 'https:' && url.protocol !== 'http:'
+          ? 'Base URL must start with https:// (or http:// for a local server).'
+          : url.username || url.password
+            ? 'Base URL must not contain a user name or password: use the client id and secret fields.'
+            : url.search || url.hash
+              ? 'Base URL must not contain a query (?…) or a fragment (#…).'
+              : null;
+  if (problem) throw inputError(problem, 'baseUrl');
   return value.replace(/\/+$/, '');
 }
 
