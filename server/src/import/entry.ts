@@ -243,7 +243,7 @@ export function createEntryImporter(ctx: ImportContext) {
       const keep = () => record('planned', null, key);
       const tie = async () => {
         await keep();
-        const itemId = Number(await items.idOf(resource, row.remoteId));
+        const itemId = Number((await items.get(resource, row.remoteId))?.id);
         await dropUnkept(strapi, itemId, Object.values(files));
         return itemId;
       };

@@ -18,6 +18,7 @@ type TextAttribute =
   'contentType' | 'entryDocumentId' | 'entryLocale' | 'reason' | 'name' | 'jobId';
 /** One row of the import's table, by its attributes' names. */
 export type ImportItem = Record<TextAttribute, string | null> & {
+  id: number;
   resource: ResourceKind;
   remoteId: number;
   status: ItemStatus;
@@ -55,7 +56,13 @@ export function createImportItems(strapi: Core.Strapi) {
     const pinpointId = item.pinpointId === null ? null : Number(item.pinpointId);
     // JSON comes back as text from SQLite and MariaDB
     const files = typeof item.files === 'string' ? JSON.parse(item.files) : item.files;
-    return { ...item, remoteId: Number(item.remoteId), pinpointId, files } as ImportItem;
+    return {
+      ...item,
+      id: Number(r.id),
+      remoteId: Number(item.remoteId),
+      pinpointId,
+      files,
+    } as ImportItem;
   };
 
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
@@ -63,14 +70,10 @@ export function createImportItems(strapi: Core.Strapi) {
     return row ? fromRow(row) : null;
   };
 
-  /** The row's id: what the files downloaded for the item are related to (its `media`). */
-  const idOf = async (resource: ResourceKind, remoteId: number): Promise<number | null> => {
-    const row = await knex()(info().table).where(columns({ resource, remoteId })).first('id');
-    return row ? Number(row.id) : null;
-  };
-
   /** Writes an item's outcome (the pinpoint an event was found under is kept, and its files unless given). */
-  const put = async (item: Omit<ImportItem, 'pinpointId' | 'files'> & Partial<ImportItem>) => {
+  const put = async (
+    item: Omit<ImportItem, 'id' | 'pinpointId' | 'files'> & Partial<ImportItem>
+  ) => {
     const { table, col } = info();
     const { resource: _, remoteId: __, ...outcome } = item;
     await insertRows(knex(), table, [newRow(col, new Date(), columns(item))], {
@@ -180,7 +183,6 @@ export function createImportItems(strapi: Core.Strapi) {
   return {
     ensureIndexes,
     get,
-    idOf,
     put,
     setPinpoint,
     countsOf,
