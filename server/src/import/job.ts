@@ -145,7 +145,6 @@ export function createImportJob(ctx: ImportContext) {
       job.phase = resource;
       const mapping = targets[resource];
       while (mapping) {
-        if (stopping) throw new Error('stopped');
         const rows = await inventory().table.page(resource, job.after, PAGE);
         if (!rows.length) break;
         for (const row of rows) {
@@ -171,8 +170,7 @@ export function createImportJob(ctx: ImportContext) {
   const launch = (job: StoredJob, held = false) => {
     running ??= run(job, held)
       .catch(async (err) => {
-        if (stopping) return;
-        if (/another Strapi instance/.test(messageOf(err))) return;
+        if (stopping || /another Strapi instance/.test(messageOf(err))) return;
         job.state = 'failed';
         job.error = messageOf(err);
         await save(job).catch(() => undefined);
@@ -190,7 +188,7 @@ export function createImportJob(ctx: ImportContext) {
   const start = async (options: ImportOptions = {}): Promise<ImportProgress> => {
     const stored = await load();
     if (stored?.state === 'running') {
-      if (!running) launch(stored);
+      launch(stored);
       return progressOf(stored);
     }
     const locale = options.locale ?? (await ctx.defaultLocale());
