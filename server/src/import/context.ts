@@ -18,10 +18,8 @@ export const messageOf = (err: unknown) => (err instanceof Error ? err.message :
 /** A documentId like Strapi's own: 24 characters of [a-z0-9], a letter first. */
 export const newDocumentId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(24);
-  let out = alphabet[bytes[0] % 26];
-  for (let i = 1; i < 24; i++) out += alphabet[bytes[i] % alphabet.length];
-  return out;
+  const [first, ...rest] = randomBytes(24);
+  return alphabet[first % 26] + rest.map((b) => alphabet[b % 36]).join('');
 };
 
 /** What every part of an import reads: the target mapping of each resource and its field plan. */
@@ -96,12 +94,10 @@ export function resolveTargets(mappings: Mapping[], into?: ImportInto | null) {
         }`
       );
   }
-  const targets = {} as Record<ResourceKind, Mapping | undefined>;
-  for (const resource of ORDER) {
-    const uid = chosen[resource];
-    targets[resource] = mappings.find(
-      (m) => m.resource === resource && (typeof uid !== 'string' || m.contentType === uid)
-    );
-  }
-  return targets;
+  const targetOf = (r: ResourceKind) =>
+    mappings.find((m) => m.resource === r && (!chosen[r] || m.contentType === chosen[r]));
+  return Object.fromEntries(ORDER.map((r) => [r, targetOf(r)])) as Record<
+    ResourceKind,
+    Mapping | undefined
+  >;
 }
