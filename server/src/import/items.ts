@@ -99,16 +99,13 @@ export function createImportItems(strapi: Core.Strapi) {
   /** Outcomes of one job per resource and status. */
   const countsOf = async (jobId: string) => {
     const { table, col } = info();
-    const rows = (await knex()(table)
+    return (await knex()(table)
       .where(col('jobId'), jobId)
       .select({ resource: col('resource'), status: col('status') })
       .count({ n: '*' })
-      .groupBy(col('resource'), col('status'))) as unknown as Row[];
-    return rows.map((r) => ({
-      resource: r.resource as ResourceKind,
-      status: r.status as ItemStatus,
-      n: Number(r.n),
-    }));
+      .groupBy(col('resource'), col('status'))) as unknown as Array<
+      Pick<ImportItem, 'resource' | 'status'> & { n: number | string }
+    >;
   };
 
   /** Failed objects and those imported without part of them, first `limit`, and how many in all. */

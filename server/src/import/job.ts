@@ -67,10 +67,9 @@ export function createImportJob(ctx: ImportContext) {
     const byResource = Object.fromEntries(
       ORDER.map((r) => [r, { ...zero(), total: job.totals?.[r] ?? 0 }])
     ) as Record<ResourceKind, ImportCounts>;
-    for (const { resource, status, n } of await items.countsOf(job.id)) {
-      const c = byResource[resource];
-      if (c && (status === 'done' || status === 'failed' || status === 'skipped')) c[status] += n;
-    }
+    for (const { resource, status, n } of await items.countsOf(job.id))
+      if (status === 'done' || status === 'failed' || status === 'skipped')
+        byResource[resource][status] += Number(n);
     const counts = zero();
     for (const c of Object.values(byResource)) {
       // Objects an editor linked meanwhile leave the job: a finished job's total is what it did.
