@@ -9,7 +9,7 @@ import {
   STATE_UID,
   tableInfo,
 } from '../sync/shared/tables';
-import type { ImportIssue } from '../../../shared/contracts/import';
+import type { ImportProgress } from '../../../shared/contracts/import';
 import schema from '../content-types/import-item/schema.json';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
@@ -108,11 +108,10 @@ export function createImportItems(strapi: Core.Strapi) {
     >;
   };
 
-  /** Failed objects and those imported without part of them, first `limit`, and how many in all. */
+  /** Failed objects and those imported without part of them, the first 100, and how many in all. */
   const issuesOf = async (
-    jobId: string,
-    limit: number
-  ): Promise<{ issues: ImportIssue[]; count: number }> => {
+    jobId: string
+  ): Promise<Pick<ImportProgress, 'issues' | 'issueCount'>> => {
     const { table, col } = info();
     const issues = () =>
       knex()(table)
@@ -122,10 +121,10 @@ export function createImportItems(strapi: Core.Strapi) {
             .where(col('status'), 'failed')
             .orWhere((d) => d.where(col('status'), 'done').whereNotNull(col('reason')))
         );
-    const rows = await issues().orderBy('id').limit(limit);
-    const counted = (await issues().count({ n: '*' })) as unknown as Row[];
+    const rows = await issues().orderBy('id').limit(100);
+    const [counted] = (await issues().count({ n: '*' })) as unknown as Row[];
     return {
-      count: Number(counted[0]?.n ?? 0),
+      issueCount: Number(counted.n),
       issues: rows.map(fromRow).map((i: ImportItem) => ({
         resource: i.resource,
         remoteId: i.remoteId,

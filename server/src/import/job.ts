@@ -76,7 +76,6 @@ export function createImportJob(ctx: ImportContext) {
       if (job.state === 'done') c.total = c.done + c.failed + c.skipped;
       for (const key of ['total', 'done', 'failed', 'skipped'] as const) counts[key] += c[key];
     }
-    const { issues, count } = await items.issuesOf(job.id, 100);
     return {
       id: job.id,
       state: job.state,
@@ -88,8 +87,7 @@ export function createImportJob(ctx: ImportContext) {
       phase: job.state === 'running' ? job.phase : null,
       counts,
       byResource,
-      issues,
-      issueCount: count,
+      ...(await items.issuesOf(job.id)),
       error: job.error,
     };
   };
