@@ -41,10 +41,11 @@ export function createImportContext(strapi: Core.Strapi) {
   const defaultLocale = async (): Promise<string> =>
     strapi.plugin('i18n').service('locales').getDefaultLocale();
 
-  const lookups = (pinpointOf: InverseLookups['pinpointOf']): InverseLookups => ({
+  /** `unread`: the pinpoint of an event the links did not find (job: none; dry run: not read). */
+  const lookups = (unread: null | undefined): InverseLookups => ({
     ownerOf: (resource, remoteId) => getService('state', { strapi }).ownerOf(resource, remoteId),
     membersOf: (listId) => getService('inventory', { strapi }).table.membersOf(listId),
-    pinpointOf,
+    pinpointOf: async (eventId) => (await items.get('event', eventId))?.pinpointId ?? unread,
     isLocalized,
   });
 

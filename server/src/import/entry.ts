@@ -187,12 +187,7 @@ export function createEntryImporter(ctx: ImportContext) {
    * Imports `row` (an object of `resource` that no entry owned when the job listed it). Never
    * throws for the object's own problems: its item says what happened.
    */
-  const importOne = async (
-    mapping: Mapping,
-    row: InventoryRow,
-    job: StoredJob,
-    pinpointOf: (id: number) => Promise<number | null>
-  ) => {
+  const importOne = async (mapping: Mapping, row: InventoryRow, job: StoredJob) => {
     const resource = mapping.resource;
     const item = await items.get(resource, row.remoteId);
     if (item?.status === 'done' || (item?.status === 'failed' && item.jobId === job.id)) return;
@@ -235,7 +230,7 @@ export function createEntryImporter(ctx: ImportContext) {
     const create = async (): Promise<string[] | null> => {
       const fields = ctx.planOf(mapping);
       if (fields.blocked) return fail(fields.blocked, 'skipped');
-      const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
+      const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(null));
       if (inv.problems.length) return fail(inv.problems.join('; '));
       const { data, warnings } = await dataOf(mapping, inv, row, job.locale, files, () =>
         record('planned', null, key)

@@ -135,8 +135,6 @@ export function createImportJob(ctx: ImportContext) {
         });
       await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
-    const pinpointOf = async (eventId: number) =>
-      (await items.get('event', eventId))?.pinpointId ?? null;
     for (let i = ORDER.indexOf(job.phase as ResourceKind); i >= 0 && i < ORDER.length; i++) {
       const resource = ORDER[i];
       job.phase = resource;
@@ -147,7 +145,7 @@ export function createImportJob(ctx: ImportContext) {
         for (const row of rows) {
           if (stopping) throw new Error('stopped');
           held();
-          await importer.importOne(mapping, row, job, pinpointOf);
+          await importer.importOne(mapping, row, job);
           job.after = row.remoteId;
           // SQLite answers at once, so an object without a file to download never leaves the
           // microtask queue: without a turn of the event loop, no HTTP request (the dashboard's
