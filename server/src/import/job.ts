@@ -135,8 +135,8 @@ export function createImportJob(ctx: ImportContext) {
         });
       await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
-    for (let i = ORDER.indexOf(job.phase as ResourceKind); i >= 0 && i < ORDER.length; i++) {
-      const resource = ORDER[i];
+    // Past the walk and the links, the phase is a resource.
+    for (const resource of ORDER.slice(ORDER.indexOf(job.phase as ResourceKind))) {
       job.phase = resource;
       const mapping = targets[resource];
       while (mapping) {
@@ -147,9 +147,8 @@ export function createImportJob(ctx: ImportContext) {
           held();
           await importer.importOne(mapping, row, job);
           job.after = row.remoteId;
-          // SQLite answers at once, so an object without a file to download never leaves the
-          // microtask queue: without a turn of the event loop, no HTTP request (the dashboard's
-          // progress included) would be served until the whole resource is imported.
+          // A turn of the event loop: on SQLite an object with no file to download never leaves
+          // the microtask queue, and no HTTP request (the progress included) would be served.
           await new Promise((resolve) => setImmediate(resolve));
         }
         await save(job);
