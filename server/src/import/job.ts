@@ -176,7 +176,6 @@ export function createImportJob(ctx: ImportContext) {
         running = undefined;
         void lease.release().catch(() => undefined);
       });
-    return running;
   };
 
   const start = async (options: ImportOptions = {}): Promise<ImportProgress> => {
