@@ -52,17 +52,12 @@ export function createImportItems(strapi: Core.Strapi) {
 
   const fromRow = (r: Row): ImportItem => {
     const item = Object.fromEntries(ATTRIBUTES.map((a) => [a, r[info().col(a)] ?? null]));
-    // bigint columns come back as strings from PostgreSQL
-    const pinpointId = item.pinpointId === null ? null : Number(item.pinpointId);
-    // JSON comes back as text from SQLite and MariaDB
+    // bigint columns come back as strings from PostgreSQL, JSON as text from SQLite and MariaDB
+    const [id, remoteId, pinpointId] = [r.id, item.remoteId, item.pinpointId].map((v) =>
+      v === null ? null : Number(v)
+    );
     const files = typeof item.files === 'string' ? JSON.parse(item.files) : item.files;
-    return {
-      ...item,
-      id: Number(r.id),
-      remoteId: Number(item.remoteId),
-      pinpointId,
-      files,
-    } as ImportItem;
+    return { ...item, id, remoteId, pinpointId, files } as ImportItem;
   };
 
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
