@@ -91,7 +91,6 @@ export function createImportItems(strapi: Core.Strapi) {
     });
   };
 
-  /** Outcomes of one job per resource and status. */
   const countsOf = async (jobId: string) => {
     const { table, col } = info();
     return (await knex()(table)
