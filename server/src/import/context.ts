@@ -18,10 +18,8 @@ export const messageOf = (err: unknown) => (err instanceof Error ? err.message :
 /** A documentId like Strapi's own: 24 characters of [a-z0-9], a letter first. */
 export const newDocumentId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(24);
-  let out = alphabet[bytes[0] % 26];
-  for (let i = 1; i < 24; i++) out += alphabet[bytes[i] % alphabet.length];
-  return out;
+  const [first, ...rest] = randomBytes(24);
+  return alphabet[first % 26] + rest.map((b) => alphabet[b % 36]).join('');
 };
 
 /** What every part of an import reads: the target mapping of each resource and its field plan. */
@@ -43,10 +41,11 @@ export function createImportContext(strapi: Core.Strapi) {
   const defaultLocale = async (): Promise<string> =>
     strapi.plugin('i18n').service('locales').getDefaultLocale();
 
-  const lookups = (pinpointOf: InverseLookups['pinpointOf']): InverseLookups => ({
+  /** `unread`: the pinpoint of an event the links did not find (job: none; dry run: not read). */
+  const lookups = (unread: null | undefined): InverseLookups => ({
     ownerOf: (resource, remoteId) => getService('state', { strapi }).ownerOf(resource, remoteId),
     membersOf: (listId) => getService('inventory', { strapi }).table.membersOf(listId),
-    pinpointOf,
+    pinpointOf: async (eventId) => (await items.get('event', eventId))?.pinpointId ?? unread,
     isLocalized,
   });
 
@@ -96,12 +95,10 @@ export function resolveTargets(mappings: Mapping[], into?: ImportInto | null) {
         }`
       );
   }
-  const targets = {} as Record<ResourceKind, Mapping | undefined>;
-  for (const resource of ORDER) {
-    const uid = chosen[resource];
-    targets[resource] = mappings.find(
-      (m) => m.resource === resource && (typeof uid !== 'string' || m.contentType === uid)
-    );
-  }
-  return targets;
+  const targetOf = (r: ResourceKind) =>
+    mappings.find((m) => m.resource === r && (!chosen[r] || m.contentType === chosen[r]));
+  return Object.fromEntries(ORDER.map((r) => [r, targetOf(r)])) as Record<
+    ResourceKind,
+    Mapping | undefined
+  >;
 }

@@ -1,7 +1,6 @@
 import { mapEntry, MappingError, payloadHash, populateFor } from '../mapping';
 import type { Mapping } from '../config/types';
 import { FILE_UID } from '../mapping/paths';
-import type { ResourceKind } from '../remote/types';
 import { pushedFieldsOf } from '../sync/drift/fields';
 import type { InventoryRow } from '../sync/inventory/table';
 import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
@@ -35,13 +34,10 @@ export function createEntryImporter(ctx: ImportContext) {
   const { strapi, items } = ctx;
   const states = () => getService('state', { strapi });
 
-  const exists = async ({ contentType, documentId, locale }: EntryKey) =>
-    Boolean(
-      await strapi.db.query(contentTypeUid(contentType)).findOne({
-        select: ['id'],
-        where: { documentId, ...ctx.localeOf(contentType, locale) },
-      })
-    );
+  const has = async (uid: string, where: Record<string, unknown>) =>
+    Boolean(await strapi.db.query(contentTypeUid(uid)).findOne({ select: ['id'], where }));
+  const exists = ({ contentType, documentId, locale }: EntryKey) =>
+    has(contentType, { documentId, ...ctx.localeOf(contentType, locale) });
 
   /** Tags as related entries: found by their key, or created (published: nothing maps them). */
   const tagRefs = async (target: string, key: string, tags: string[], locale: string) => {
@@ -49,43 +45,44 @@ export function createEntryImporter(ctx: ImportContext) {
     for (const tag of tags) {
       const params = { filters: { [key]: tag }, ...ctx.localeOf(target, locale) };
       let found = (await documentsOf(strapi, target).findMany(params))[0];
-      if (!found)
-        found = (await quietly(() =>
-          strapi.documents(contentTypeUid(target)).create({
-            data: { [key]: tag },
-            ...ctx.localeOf(target, locale),
-            ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
-          } as never)
-        )) as Record<string, unknown>;
+      found ??= (await quietly(() =>
+        strapi.documents(contentTypeUid(target)).create({
+          data: { [key]: tag },
+          ...ctx.localeOf(target, locale),
+          ...(ctx.hasDraftAndPublish(target) ? { status: 'published' } : {}),
+        } as never)
+      )) as Record<string, unknown>;
       refs.push({ documentId: String(found.documentId), ...ctx.localeOf(target, locale) });
     }
     return refs;
   };
 
-  const fileExists = async (id: number | undefined) =>
-    id !== undefined &&
-    Boolean(await strapi.db.query(FILE_UID).findOne({ select: ['id'], where: { id } }));
-
   /**
    * The entry's data: the inverse's, with files downloaded and related entries connected. Each
    * file is kept in `files` (by URL) once stored, through `keep`: a run killed before the entry
    * was made leaves them to the resumed one, which uses them instead of downloading them again.
-   * `tie` records the item before its first download and answers its row, to which each upload
-   * relates its file (see dropUnkept).
+   * The item is recorded before its first download: each upload relates its file to the item's
+   * row, and what a run left there unkept is removed first (see dropUnkept).
    */
   const dataOf = async (
     mapping: Mapping,
     inv: Inverted,
-    remote: Record<string, unknown>,
+    row: InventoryRow,
     locale: string,
     files: Record<string, number>,
-    { keep, tie }: { keep: () => Promise<unknown>; tie: () => Promise<number> }
+    keep: () => Promise<unknown>
   ) => {
     const data = structuredClone(inv.data);
     const warnings: string[] = [];
     const stored = new Set<string>();
-    for (const m of inv.media) if (await fileExists(files[m.url])) stored.add(m.url);
-    const itemId = inv.media.some((m) => !stored.has(m.url)) ? await tie() : 0;
+    for (const { url } of inv.media)
+      if (files[url] !== undefined && (await has(FILE_UID, { id: files[url] }))) stored.add(url);
+    let itemId = 0;
+    if (inv.media.some((m) => !stored.has(m.url))) {
+      await keep();
+      itemId = Number((await items.get(mapping.resource, row.remoteId))?.id);
+      await dropUnkept(strapi, itemId, Object.values(files));
+    }
     for (const m of inv.media) {
       if (!stored.has(m.url)) {
         try {
@@ -110,7 +107,7 @@ export function createEntryImporter(ctx: ImportContext) {
     }
     for (const r of inv.relations) if (r.refs.length) put(data, r.at, { connect: r.refs });
     try {
-      return { data: mapping.inverse ? await mapping.inverse(data, remote) : data, warnings };
+      return { data: mapping.inverse ? await mapping.inverse(data, row.fields) : data, warnings };
     } catch (err) {
       throw new Error(`the mapping's inverse failed: ${messageOf(err)}`);
     }
@@ -153,8 +150,8 @@ export function createEntryImporter(ctx: ImportContext) {
       );
     }
     const remote = row.fields;
-    const resource = mapping.resource as ResourceKind;
-    const mediaUrl = (resource === 'category' ? remote.image_url : remote.media_url) ?? null;
+    const resource = mapping.resource;
+    const mediaUrl = resource === 'category' ? remote.image_url : remote.media_url;
     await states().upsertNow(key, {
       resource,
       remoteId: row.remoteId,
@@ -190,13 +187,8 @@ export function createEntryImporter(ctx: ImportContext) {
    * Imports `row` (an object of `resource` that no entry owned when the job listed it). Never
    * throws for the object's own problems: its item says what happened.
    */
-  const importOne = async (
-    mapping: Mapping,
-    row: InventoryRow,
-    job: StoredJob,
-    pinpointOf: (id: number) => Promise<number | null>
-  ) => {
-    const resource = mapping.resource as ResourceKind;
+  const importOne = async (mapping: Mapping, row: InventoryRow, job: StoredJob) => {
+    const resource = mapping.resource;
     const item = await items.get(resource, row.remoteId);
     if (item?.status === 'done' || (item?.status === 'failed' && item.jobId === job.id)) return;
     const owner = await states().ownerOf(resource, row.remoteId);
@@ -238,19 +230,11 @@ export function createEntryImporter(ctx: ImportContext) {
     const create = async (): Promise<string[] | null> => {
       const fields = ctx.planOf(mapping);
       if (fields.blocked) return fail(fields.blocked, 'skipped');
-      const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(pinpointOf));
+      const inv = await invert(fields, row.remoteId, row.fields, ctx.lookups(null));
       if (inv.problems.length) return fail(inv.problems.join('; '));
-      const keep = () => record('planned', null, key);
-      const tie = async () => {
-        await keep();
-        const itemId = Number(await items.idOf(resource, row.remoteId));
-        await dropUnkept(strapi, itemId, Object.values(files));
-        return itemId;
-      };
-      const { data, warnings } = await dataOf(mapping, inv, row.fields, job.locale, files, {
-        keep,
-        tie,
-      });
+      const { data, warnings } = await dataOf(mapping, inv, row, job.locale, files, () =>
+        record('planned', null, key)
+      );
       if (!data) return fail("the mapping's inverse left it out (returned null)", 'skipped');
       const notes = [...inv.warnings, ...warnings];
       // The documentId is kept first, then the state links it to the object: from here on a

@@ -9,7 +9,6 @@
  * calls nothing.
  */
 import type { Core } from '@strapi/strapi';
-import type { ImportOptions, ImportPlan, ImportProgress } from '../../../shared/contracts/import';
 import { createImportContext } from './context';
 import { createImportJob } from './job';
 import { createImportPlanner } from './plan';
@@ -19,14 +18,9 @@ export function createImporter(strapi: Core.Strapi) {
   const planner = createImportPlanner(ctx);
   const job = createImportJob(ctx);
 
-  async function run(options: ImportOptions & { dryRun: true }): Promise<ImportPlan>;
-  async function run(options?: ImportOptions & { dryRun?: false }): Promise<ImportProgress>;
-  async function run(options: ImportOptions = {}): Promise<ImportPlan | ImportProgress> {
-    return options.dryRun ? planner.plan(options) : job.start(options);
-  }
-
   return {
-    run,
+    plan: planner.plan,
+    start: job.start,
     progress: job.progress,
     resume: job.resume,
     stop: job.stop,

@@ -56,8 +56,8 @@ type Written = 'text' | 'html' | 'number' | 'coordinates' | 'tags' | 'tagEntries
 export interface FieldTarget {
   kind: Written | 'dates' | 'relation';
   field: string;
-  at: ResolvedPath | null;
-  /** relations (connected by invert, through the lookups): the related content type */
+  /** relations (connected by invert, through the lookups): where, and the related content type */
+  at?: ResolvedPath;
   target?: string;
   many?: boolean;
   /** what the remote object gives the field, written into `out` */
@@ -116,7 +116,7 @@ type Range = { start: string; end: string };
  * the field takes several, else the first with a warning.
  */
 const writeDates =
-  (field: string, many: boolean, write: (data: Remote, ranges: Range[]) => void) =>
+  (many: boolean, write: (data: Remote, ranges: Range[]) => void) =>
   (remote: Remote, { data, problems, warnings }: Inverted) => {
     const ranges: Range[] = [];
     for (const r of (Array.isArray(remote.dates) ? remote.dates : []) as Array<Partial<Range>>) {
@@ -132,7 +132,7 @@ const writeDates =
       return;
     }
     if (!many && ranges.length > 1)
-      warnings.push(`only the first of its ${ranges.length} date ranges fits in '${field}'`);
+      warnings.push(`only the first of its ${ranges.length} date ranges fits in 'dates'`);
     write(data, ranges);
   };
 
@@ -164,8 +164,8 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       }
       return null;
     };
-    const add = (kind: FieldTarget['kind'], at: ResolvedPath | null, write: FieldTarget['write']) =>
-      plan.targets.push({ kind, field, at, write });
+    const add = (kind: FieldTarget['kind'], write: FieldTarget['write']) =>
+      plan.targets.push({ kind, field, write });
 
     if (field === 'dates') {
       const { path, start, end } = datesSpecOf(source);
@@ -179,8 +179,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       const twoFields = (from: ResolvedPath, to: ResolvedPath) =>
         add(
           'dates',
-          null,
-          writeDates(field, false, (data, [r]) => {
+          writeDates(false, (data, [r]) => {
             put(data, from, dateFor(from, r.start));
             if (to.path !== from.path) put(data, to, dateFor(to, r.end));
           })
@@ -206,8 +205,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         else
           add(
             'dates',
-            at,
-            writeDates(field, many, (data, ranges) =>
+            writeDates(many, (data, ranges) =>
               put(data, at, many ? ranges.map(item) : item(ranges[0]))
             )
           );
@@ -227,7 +225,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       );
     /** The remote's text of the field, converted, where the field is written. */
     const textAs = (kind: 'text' | 'html', convert: (v: string) => unknown) =>
-      add(kind, at, (remote, out) => {
+      add(kind, (remote, out) => {
         const v = text(remote[field]);
         if (v !== undefined) put(out.data, at, convert(v));
       });
@@ -251,7 +249,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       case 'latitude':
       case 'longitude':
         if (isJson(at) || isScalar(at, NUMBER_TYPES))
-          add('number', at, (remote, { data, problems }) => {
+          add('number', (remote, { data, problems }) => {
             const v = finite(remote[field]);
             const bad = v === undefined ? `it has no ${field}` : outside(field, v);
             if (bad) problems.push(bad);
@@ -269,7 +267,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         else if (!lat || !lng)
           skip(field, path, `component ${last.target} has no latitude and longitude fields`);
         else
-          add('coordinates', at, (remote, { data, problems }) => {
+          add('coordinates', (remote, { data, problems }) => {
             const [y, x] = [finite(remote.latitude), finite(remote.longitude)];
             const bad =
               y === undefined || x === undefined
@@ -285,7 +283,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         const target = last.target ?? '';
         const key = tagKeyFor(at, source, getModel);
         if (list || isScalar(at, TEXT_TYPES))
-          add('tags', at, (remote, out) =>
+          add('tags', (remote, out) =>
             put(out.data, at, list ? tagsOf(remote) : tagsOf(remote).join(', '))
           );
         else if (last.kind !== 'relation' && !(last.kind === 'component' && last.many))
@@ -293,7 +291,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
         else if (!key || key.includes('.'))
           skip(field, path, 'no text field of the related entries holds the tag');
         else
-          add('tagEntries', at, (remote, out) => {
+          add('tagEntries', (remote, out) => {
             const tags = [...new Set(tagsOf(remote))];
             out.tagEntries.push({ at, target, key, tags });
           });
@@ -302,7 +300,7 @@ export function planFields(mapping: Mapping, getModel: StrapiSchemaLookup): Fiel
       case 'media':
       case 'image':
         if (last.kind === 'media')
-          add('media', at, (remote, out) => {
+          add('media', (remote, out) => {
             const url = text(remote[field === 'image' ? 'image_url' : 'media_url']);
             if (url) out.media.push({ field, at, url });
           });

@@ -9,7 +9,7 @@ import {
   STATE_UID,
   tableInfo,
 } from '../sync/shared/tables';
-import type { ImportIssue } from '../../../shared/contracts/import';
+import type { ImportProgress } from '../../../shared/contracts/import';
 import schema from '../content-types/import-item/schema.json';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
@@ -18,6 +18,7 @@ type TextAttribute =
   'contentType' | 'entryDocumentId' | 'entryLocale' | 'reason' | 'name' | 'jobId';
 /** One row of the import's table, by its attributes' names. */
 export type ImportItem = Record<TextAttribute, string | null> & {
+  id: number;
   resource: ResourceKind;
   remoteId: number;
   status: ItemStatus;
@@ -51,11 +52,12 @@ export function createImportItems(strapi: Core.Strapi) {
 
   const fromRow = (r: Row): ImportItem => {
     const item = Object.fromEntries(ATTRIBUTES.map((a) => [a, r[info().col(a)] ?? null]));
-    // bigint columns come back as strings from PostgreSQL
-    const pinpointId = item.pinpointId === null ? null : Number(item.pinpointId);
-    // JSON comes back as text from SQLite and MariaDB
+    // bigint columns come back as strings from PostgreSQL, JSON as text from SQLite and MariaDB
+    const [id, remoteId, pinpointId] = [r.id, item.remoteId, item.pinpointId].map((v) =>
+      v === null ? null : Number(v)
+    );
     const files = typeof item.files === 'string' ? JSON.parse(item.files) : item.files;
-    return { ...item, remoteId: Number(item.remoteId), pinpointId, files } as ImportItem;
+    return { ...item, id, remoteId, pinpointId, files } as ImportItem;
   };
 
   const get = async (resource: ResourceKind, remoteId: number): Promise<ImportItem | null> => {
@@ -63,14 +65,10 @@ export function createImportItems(strapi: Core.Strapi) {
     return row ? fromRow(row) : null;
   };
 
-  /** The row's id: what the files downloaded for the item are related to (its `media`). */
-  const idOf = async (resource: ResourceKind, remoteId: number): Promise<number | null> => {
-    const row = await knex()(info().table).where(columns({ resource, remoteId })).first('id');
-    return row ? Number(row.id) : null;
-  };
-
   /** Writes an item's outcome (the pinpoint an event was found under is kept, and its files unless given). */
-  const put = async (item: Omit<ImportItem, 'pinpointId' | 'files'> & Partial<ImportItem>) => {
+  const put = async (
+    item: Omit<ImportItem, 'id' | 'pinpointId' | 'files'> & Partial<ImportItem>
+  ) => {
     const { table, col } = info();
     const { resource: _, remoteId: __, ...outcome } = item;
     await insertRows(knex(), table, [newRow(col, new Date(), columns(item))], {
@@ -93,26 +91,21 @@ export function createImportItems(strapi: Core.Strapi) {
     });
   };
 
-  /** Outcomes of one job per resource and status. */
   const countsOf = async (jobId: string) => {
     const { table, col } = info();
-    const rows = (await knex()(table)
+    return (await knex()(table)
       .where(col('jobId'), jobId)
       .select({ resource: col('resource'), status: col('status') })
       .count({ n: '*' })
-      .groupBy(col('resource'), col('status'))) as unknown as Row[];
-    return rows.map((r) => ({
-      resource: r.resource as ResourceKind,
-      status: r.status as ItemStatus,
-      n: Number(r.n),
-    }));
+      .groupBy(col('resource'), col('status'))) as unknown as Array<
+      Pick<ImportItem, 'resource' | 'status'> & { n: number | string }
+    >;
   };
 
-  /** Failed objects and those imported without part of them, first `limit`, and how many in all. */
+  /** Failed objects and those imported without part of them, the first 100, and how many in all. */
   const issuesOf = async (
-    jobId: string,
-    limit: number
-  ): Promise<{ issues: ImportIssue[]; count: number }> => {
+    jobId: string
+  ): Promise<Pick<ImportProgress, 'issues' | 'issueCount'>> => {
     const { table, col } = info();
     const issues = () =>
       knex()(table)
@@ -122,10 +115,10 @@ export function createImportItems(strapi: Core.Strapi) {
             .where(col('status'), 'failed')
             .orWhere((d) => d.where(col('status'), 'done').whereNotNull(col('reason')))
         );
-    const rows = await issues().orderBy('id').limit(limit);
-    const counted = (await issues().count({ n: '*' })) as unknown as Row[];
+    const rows = await issues().orderBy('id').limit(100);
+    const [counted] = (await issues().count({ n: '*' })) as unknown as Row[];
     return {
-      count: Number(counted[0]?.n ?? 0),
+      issueCount: Number(counted.n),
       issues: rows.map(fromRow).map((i: ImportItem) => ({
         resource: i.resource,
         remoteId: i.remoteId,
@@ -180,7 +173,6 @@ export function createImportItems(strapi: Core.Strapi) {
   return {
     ensureIndexes,
     get,
-    idOf,
     put,
     setPinpoint,
     countsOf,

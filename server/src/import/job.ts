@@ -67,17 +67,15 @@ export function createImportJob(ctx: ImportContext) {
     const byResource = Object.fromEntries(
       ORDER.map((r) => [r, { ...zero(), total: job.totals?.[r] ?? 0 }])
     ) as Record<ResourceKind, ImportCounts>;
-    for (const { resource, status, n } of await items.countsOf(job.id)) {
-      const c = byResource[resource];
-      if (c && (status === 'done' || status === 'failed' || status === 'skipped')) c[status] += n;
-    }
+    for (const { resource, status, n } of await items.countsOf(job.id))
+      if (status === 'done' || status === 'failed' || status === 'skipped')
+        byResource[resource][status] += Number(n);
     const counts = zero();
     for (const c of Object.values(byResource)) {
       // Objects an editor linked meanwhile leave the job: a finished job's total is what it did.
       if (job.state === 'done') c.total = c.done + c.failed + c.skipped;
       for (const key of ['total', 'done', 'failed', 'skipped'] as const) counts[key] += c[key];
     }
-    const { issues, count } = await items.issuesOf(job.id, 100);
     return {
       id: job.id,
       state: job.state,
@@ -89,8 +87,7 @@ export function createImportJob(ctx: ImportContext) {
       phase: job.state === 'running' ? job.phase : null,
       counts,
       byResource,
-      issues,
-      issueCount: count,
+      ...(await items.issuesOf(job.id)),
       error: job.error,
     };
   };
@@ -138,24 +135,20 @@ export function createImportJob(ctx: ImportContext) {
         });
       await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
-    const pinpointOf = async (eventId: number) =>
-      (await items.get('event', eventId))?.pinpointId ?? null;
-    for (let i = ORDER.indexOf(job.phase as ResourceKind); i >= 0 && i < ORDER.length; i++) {
-      const resource = ORDER[i];
+    // Past the walk and the links, the phase is a resource.
+    for (const resource of ORDER.slice(ORDER.indexOf(job.phase as ResourceKind))) {
       job.phase = resource;
       const mapping = targets[resource];
       while (mapping) {
-        if (stopping) throw new Error('stopped');
         const rows = await inventory().table.page(resource, job.after, PAGE);
         if (!rows.length) break;
         for (const row of rows) {
           if (stopping) throw new Error('stopped');
           held();
-          await importer.importOne(mapping, row, job, pinpointOf);
+          await importer.importOne(mapping, row, job);
           job.after = row.remoteId;
-          // SQLite answers at once, so an object without a file to download never leaves the
-          // microtask queue: without a turn of the event loop, no HTTP request (the dashboard's
-          // progress included) would be served until the whole resource is imported.
+          // A turn of the event loop: on SQLite an object with no file to download never leaves
+          // the microtask queue, and no HTTP request (the progress included) would be served.
           await new Promise((resolve) => setImmediate(resolve));
         }
         await save(job);
@@ -171,8 +164,7 @@ export function createImportJob(ctx: ImportContext) {
   const launch = (job: StoredJob, held = false) => {
     running ??= run(job, held)
       .catch(async (err) => {
-        if (stopping) return;
-        if (/another Strapi instance/.test(messageOf(err))) return;
+        if (stopping || /another Strapi instance/.test(messageOf(err))) return;
         job.state = 'failed';
         job.error = messageOf(err);
         await save(job).catch(() => undefined);
@@ -184,13 +176,12 @@ export function createImportJob(ctx: ImportContext) {
         running = undefined;
         void lease.release().catch(() => undefined);
       });
-    return running;
   };
 
   const start = async (options: ImportOptions = {}): Promise<ImportProgress> => {
     const stored = await load();
     if (stored?.state === 'running') {
-      if (!running) launch(stored);
+      launch(stored);
       return progressOf(stored);
     }
     const locale = options.locale ?? (await ctx.defaultLocale());

@@ -2,8 +2,6 @@ import { withRetries } from '../remote/retry';
 import { getService } from '../utils';
 import type { ImportContext } from './context';
 
-const ATTEMPTS = 8;
-
 /**
  * Event answers do not carry their pinpoint (the contract lists it as a request field only), so
  * the pinpoint of each event is read the way the contract offers: `GET /v3.0/events?pinpoint=:id`
@@ -27,7 +25,7 @@ export function createEventLinks({ strapi, items }: ImportContext, stopped: () =
           return ids;
         }),
       {
-        attempts: ATTEMPTS,
+        attempts: 8,
         delayMs: (attempt) => Math.min(10_000, 250 * 2 ** (attempt - 1)),
         before: () => {
           if (stopped())
@@ -39,8 +37,7 @@ export function createEventLinks({ strapi, items }: ImportContext, stopped: () =
 
   /** Reads pinpoints after `after` until no event to import lacks its pinpoint; `onPage` keeps the place. */
   const run = async (after: number, onPage: (after: number) => Promise<void>) => {
-    let remaining = await items.eventsWithoutPinpoint();
-    while (remaining > 0) {
+    while ((await items.eventsWithoutPinpoint()) > 0) {
       const pinpoints = await getService('inventory', { strapi }).table.page('pinpoint', after, 20);
       if (!pinpoints.length) return;
       for (const p of pinpoints) {
@@ -48,7 +45,6 @@ export function createEventLinks({ strapi, items }: ImportContext, stopped: () =
         after = p.remoteId;
       }
       await onPage(after);
-      remaining = await items.eventsWithoutPinpoint();
     }
   };
 

@@ -15,12 +15,8 @@ const MEDIA = /^(image|video|audio)\/[\w.+-]+$/;
 /** The remote file at `url`: http and https only, a type among `accept`, at most `maxBytes`. */
 async function download(strapi: Core.Strapi, url: string, accept: RegExp) {
   const { maxMediaBytes: maxBytes, requestTimeoutMs: timeoutMs } = pluginConfig(strapi);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`${url} is not a URL`);
-  }
+  if (!URL.canParse(url)) throw new Error(`${url} is not a URL`);
+  const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new Error(`${url} is not an http or https URL`);
   const signal = AbortSignal.timeout(timeoutMs);

@@ -70,9 +70,7 @@ export function createImportPlanner(ctx: ImportContext) {
       };
       groups.push(group);
       if (!mapping || !fields || fields.blocked) continue;
-      const real = ctx.lookups(
-        async (eventId) => (await items.get('event', eventId))?.pinpointId ?? undefined
-      );
+      const real = ctx.lookups(undefined);
       // An object the import takes before this one (its category, its pinpoint) will have an entry.
       const lookups = Object.assign({}, real, {
         ownerOf: async (kind: ResourceKind, id: number) => {
@@ -116,7 +114,7 @@ export function createImportPlanner(ctx: ImportContext) {
       ) as ImportPlan['into'],
       publish: options.publish === true,
       groups,
-      total: groups.reduce((n, g) => n + (g.contentType && !g.blocked ? g.count : 0), 0),
+      total: groups.reduce((n, g) => n + (g.blocked ? 0 : g.count), 0),
     };
   };
   return { plan };

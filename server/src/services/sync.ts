@@ -154,8 +154,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     link: (options: LinkOptions = {}) => service('link').link(options),
     import: ((options: ImportOptions = {}) =>
       options.dryRun
-        ? importer().run(extend(options, { dryRun: true as const }))
-        : importer().run(extend(options, { dryRun: false as const }))) as SyncService['import'],
+        ? importer().plan(options)
+        : importer().start(options)) as SyncService['import'],
     importProgress: () => importer().progress(),
 
     async retryFailed() {
