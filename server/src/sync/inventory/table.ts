@@ -75,6 +75,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return unowned ? q.whereNotExists(sameObject(states(), o)) : q;
   };
 
+  /** Id and name only (100,000 objects are read so) of the objects `ascending` gives. */
+  const names = async (resource: ResourceKind, afterId: number, limit: number, unowned = false) => {
+    const { col } = objects();
+    const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
+      col('remoteId'),
+      col('name')
+    );
+    return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
+  };
+
   /** Memberships of the given lists or pinpoints, as [list, pinpoint]. */
   const memberships = async (by: 'listId' | 'pinpointId', ids: number[]) => {
     const { table, col } = members();
@@ -207,14 +217,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     page: async (resource: ResourceKind, afterId: number, limit: number, unowned = false) =>
       (await ascending(resource, afterId, limit, unowned)).map(toRow),
 
-    /** Id and name only (100,000 objects are read so) of the objects `ascending` gives. */
-    async names(resource: ResourceKind, afterId: number, limit: number, unowned = false) {
-      const { col } = objects();
-      const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
-        col('remoteId'),
-        col('name')
-      );
-      return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
+    names,
+
+    /** Id and name of every object of `resource` that no sync state names, a page at a time. */
+    async *unowned(resource: ResourceKind) {
+      for (let after = 0; ;) {
+        const rows = await names(resource, after, 500, true);
+        if (!rows.length) return;
+        after = rows[rows.length - 1].remoteId;
+        yield* rows;
+      }
     },
 
     /** Pinpoint ids of a list as last walked. */

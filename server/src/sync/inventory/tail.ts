@@ -36,10 +36,8 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     let pages = 0;
     /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
-      const asked = Date.now();
       try {
         const page = await pageOf(resource, link, undefined, sent);
-        sent(asked);
         pages += 1;
         return page;
       } catch (err) {

@@ -51,14 +51,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     for (;;) {
       let page: RemotePage;
       try {
-        if (ahead) page = await ahead;
-        else {
-          const sent = sentMark(phase);
-          const asked = Date.now();
-          page = await pageOf(resource, phase.next, undefined, sent);
-          // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-          sent(asked);
-        }
+        page = await (ahead ?? pageOf(resource, phase.next, undefined, sentMark(phase)));
       } catch (err) {
         ahead = null;
         if (phase.next && refused(err)) {

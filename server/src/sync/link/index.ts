@@ -127,16 +127,10 @@ export function createLinker(strapi: Core.Strapi) {
     const unowned: LinkProposal['unowned'] = [];
     let unownedCount = 0;
     for (const resource of ORDER) {
-      for (let after = 0; ;) {
-        const rows = await table().names(resource, after, 500, true);
-        if (!rows.length) break;
-        after = rows[rows.length - 1].remoteId;
-        for (const r of rows) {
-          if (proposed.has(`${resource}:${r.remoteId}`)) continue;
-          unownedCount += 1;
-          if (unowned.length < limit)
-            unowned.push({ resource, remoteId: r.remoteId, name: r.name });
-        }
+      for await (const r of table().unowned(resource)) {
+        if (proposed.has(`${resource}:${r.remoteId}`)) continue;
+        unownedCount += 1;
+        if (unowned.length < limit) unowned.push({ resource, remoteId: r.remoteId, name: r.name });
       }
     }
     const proposal: Omit<LinkProposal, 'applied'> = {
