@@ -32,12 +32,11 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     mark: TailMark,
     read: { startedAt: number }
   ): Promise<boolean> => {
-    const sent = sentMark(read);
     let pages = 0;
     /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
       try {
-        const page = await pageOf(resource, link, undefined, sent);
+        const page = await pageOf(resource, link, undefined, sentMark(read));
         pages += 1;
         return page;
       } catch (err) {

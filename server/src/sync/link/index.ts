@@ -172,8 +172,7 @@ export function createLinker(strapi: Core.Strapi) {
   const link = async (options: LinkOptions = {}): Promise<LinkProposal> => {
     const { proposal, all } = await propose(options.limit ?? 100);
     if (options.dryRun !== false) return extend(proposal, { applied: 0 });
-    const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> =
-      all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
+    const picks = [...all.linked];
     const chosen = new Set<string>();
     for (const a of all.ambiguous) {
       const choice = options.choices?.[keyString(a)];
@@ -186,11 +185,11 @@ export function createLinker(strapi: Core.Strapi) {
           `remote ${a.resource} ${choice} was picked for two entries`
         );
       chosen.add(tag);
-      picks.push({ key: a, resource: a.resource, remoteId: choice });
+      picks.push(extend(a, { remoteId: choice }));
     }
     const queued = [];
     for (const p of picks) {
-      const key = toKey(p.key);
+      const key = toKey(p);
       if (await linkOne(key, p.resource, p.remoteId))
         queued.push(extend(key, { resource: p.resource, reason: 'linked' }));
     }
