@@ -113,8 +113,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     async upsertObjects(
       resource: ResourceKind,
       items: Array<{ id: number; identity: RemoteIdentity }>,
-      seenAt: number,
-      walkId: string
+      seenAt: number
     ) {
       if (!items.length) return;
       const { table, col } = objects();
@@ -127,10 +126,9 @@ export function createInventoryTable(strapi: Core.Strapi) {
           [col('remoteId')]: id,
           [col('fields')]: JSON.stringify(identity.fields),
           [col('seenAt')]: seenAt,
-          [col('walkId')]: walkId,
         })
       );
-      const set = [...Object.keys(unique[0].identity), 'seenAt', 'walkId', 'updatedAt'].map(col);
+      const set = [...Object.keys(unique[0].identity), 'seenAt', 'updatedAt'].map(col);
       await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set });
     },
 
@@ -138,16 +136,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     removeUnseen: (resource: ResourceKind, before: number) =>
       strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
 
-    async upsertMembers(listId: number, pinpointIds: number[], seenAt: number, walkId: string) {
+    async upsertMembers(listId: number, pinpointIds: number[], seenAt: number) {
       if (!pinpointIds.length) return;
       const { table, col } = members();
       const now = new Date();
       const rows = [...new Set(pinpointIds)].map((pinpointId) =>
-        newRow(col, now, columns(col, { listId, pinpointId, seenAt, walkId }))
+        newRow(col, now, columns(col, { listId, pinpointId, seenAt }))
       );
       await insertRows(knex(), table, rows, {
         on: [col('listId'), col('pinpointId')],
-        set: [col('seenAt'), col('walkId'), col('updatedAt')],
+        set: [col('seenAt'), col('updatedAt')],
       });
     },
 

@@ -67,7 +67,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
         if (!(id > last)) return false;
         last = id;
       }
-      await ctx.store(resource, page, phase.walkId);
+      await ctx.store(resource, page);
       if (!page.next) break;
       if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return false;
       followed.add(page.next);
