@@ -139,9 +139,7 @@ export function createAlerts(strapi: Core.Strapi) {
       );
       timer.unref();
     },
-    stop() {
-      if (timer) clearInterval(timer);
-    },
+    stop: () => clearInterval(timer),
     /** the settings page's button: sent whatever the interval, to every configured channel */
     sendTest: () =>
       deliver(
