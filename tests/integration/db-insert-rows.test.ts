@@ -26,13 +26,12 @@ afterAll(() => stopApp(app));
 const knex = () => app.strapi.db.connection;
 const members = () => tableInfo(app.strapi, INVENTORY_MEMBER_UID);
 
-const member = (listId: number, pinpointId: number, seenAt: number, walkId: string) => {
+const member = (listId: number, pinpointId: number, seenAt: number) => {
   const { col } = members();
   return newRow(col, new Date(), {
     [col('listId')]: listId,
     [col('pinpointId')]: pinpointId,
     [col('seenAt')]: seenAt,
-    [col('walkId')]: walkId,
   });
 };
 
@@ -43,7 +42,6 @@ const membersOf = async (listId: number) => {
     id: Number(r.id),
     pinpointId: Number(r[col('pinpointId')]),
     seenAt: Number(r[col('seenAt')]),
-    walkId: r[col('walkId')],
     documentId: r[col('documentId')],
   }));
 };
@@ -103,16 +101,16 @@ test('an upsert changes the columns it names on a taken key and inserts the rest
   const { table, col } = members();
   const conflict: OnConflict = {
     on: [col('listId'), col('pinpointId')],
-    set: [col('seenAt'), col('walkId'), col('updatedAt')],
+    set: [col('seenAt'), col('updatedAt')],
   };
-  await insertRows(knex(), table, [member(9001, 1, 1, 'a'), member(9001, 2, 1, 'a')], conflict);
+  await insertRows(knex(), table, [member(9001, 1, 1), member(9001, 2, 1)], conflict);
   const before = await membersOf(9001);
-  await insertRows(knex(), table, [member(9001, 2, 2, 'b'), member(9001, 3, 2, 'b')], conflict);
+  await insertRows(knex(), table, [member(9001, 2, 2), member(9001, 3, 2)], conflict);
   const after = await membersOf(9001);
-  expect(after.map(({ pinpointId, seenAt, walkId }) => [pinpointId, seenAt, walkId])).toEqual([
-    [1, 1, 'a'],
-    [2, 2, 'b'],
-    [3, 2, 'b'],
+  expect(after.map(({ pinpointId, seenAt }) => [pinpointId, seenAt])).toEqual([
+    [1, 1],
+    [2, 2],
+    [3, 2],
   ]);
   // The row that was there keeps its id and what the update part does not name.
   expect(after[1].id).toBe(before[1].id);
@@ -128,8 +126,7 @@ test('SQL in the update part: two conflicts on the same columns stay apart, at a
   });
   const plusOne = plus(1);
   const plusTen = plus(10);
-  const batch = (size: number) =>
-    Array.from({ length: size }, (_, i) => member(9002, i + 1, 100, 'w'));
+  const batch = (size: number) => Array.from({ length: size }, (_, i) => member(9002, i + 1, 100));
   await insertRows(k, table, batch(150), plusOne);
   await insertRows(k, table, batch(150), plusOne);
   await insertRows(k, table, batch(7), plusTen);
@@ -142,17 +139,17 @@ test('SQL in the update part: two conflicts on the same columns stay apart, at a
 
 test('more rows than one statement takes go in several, all of them', async () => {
   const { table } = members();
-  const rows = Array.from({ length: 450 }, (_, i) => member(9004, i + 1, 1, 'w'));
+  const rows = Array.from({ length: 450 }, (_, i) => member(9004, i + 1, 1));
   await insertRows(knex(), table, rows);
   expect((await membersOf(9004)).map((r) => r.pinpointId)).toEqual(rows.map((_, i) => i + 1));
 });
 
 test('a row without one of the columns of the first is refused, and nothing is written', async () => {
   const { table, col } = members();
-  const incomplete = member(9003, 2, 1, 'a');
-  delete incomplete[col('walkId')];
-  await expect(insertRows(knex(), table, [member(9003, 1, 1, 'a'), incomplete])).rejects.toThrow(
-    `a row inserted into ${table} has no ${col('walkId')}`
+  const incomplete = member(9003, 2, 1);
+  delete incomplete[col('seenAt')];
+  await expect(insertRows(knex(), table, [member(9003, 1, 1), incomplete])).rejects.toThrow(
+    `a row inserted into ${table} has no ${col('seenAt')}`
   );
   expect(await membersOf(9003)).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { pluginConfig } from '../sync/shared/config';
 import { failureOf } from '../sync/shared/db-error';
 import { keyLabel } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
+import type { PushResult } from '../sync/push';
 import { claimAlert } from './claim';
 import { httpFetch } from '../remote/transport';
 import { getService } from '../utils';
@@ -108,14 +109,14 @@ export function createAlerts(strapi: Core.Strapi) {
 
   return {
     /** every push attempt: progress for the stuck check, refused credentials */
-    pushed(result: { kind: string; httpStatus?: number; reason?: string; retryable?: boolean }) {
+    pushed(result: PushResult) {
       // A row that leaves the queue is progress, a failure given up on included; one retried is not.
       if (result.kind !== 'failed' || !result.retryable) lastProgressAt = Date.now();
       if (result.kind === 'failed' && result.httpStatus === 401)
         void raise(
           'credentials',
           'The remote refused the credentials',
-          `The Location Content API answered 401: ${result.reason ?? ''}\nCheck the client id and secret in Settings > Location Content.`
+          `The Location Content API answered 401: ${result.reason}\nCheck the client id and secret in Settings > Location Content.`
         );
     },
     /** the saved client secret cannot be opened with this app's keys: nothing is pushed until it is entered again */
@@ -138,9 +139,7 @@ export function createAlerts(strapi: Core.Strapi) {
       );
       timer.unref();
     },
-    stop() {
-      if (timer) clearInterval(timer);
-    },
+    stop: () => clearInterval(timer),
     /** the settings page's button: sent whatever the interval, to every configured channel */
     sendTest: () =>
       deliver(

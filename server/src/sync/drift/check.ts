@@ -119,19 +119,14 @@ export function createDriftCheck(strapi: Core.Strapi) {
     }
 
     for (const resource of ['pinpoint', 'event', 'category', 'list'] as ResourceKind[]) {
-      for (let after = 0; ;) {
-        const page = await table.names(resource, after, PAGE, true);
-        if (!page.length) break;
-        after = page[page.length - 1].remoteId;
-        for (const o of page) {
-          report.notOursByResource[resource] += 1;
-          keep('notOurs', report.notOurs, {
-            resource,
-            remoteId: o.remoteId,
-            name: o.name,
-            deletable: resource !== 'category',
-          });
-        }
+      for await (const o of table.unowned(resource)) {
+        report.notOursByResource[resource] += 1;
+        keep('notOurs', report.notOurs, {
+          resource,
+          remoteId: o.remoteId,
+          name: o.name,
+          deletable: resource !== 'category',
+        });
       }
     }
 

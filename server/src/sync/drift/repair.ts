@@ -1,5 +1,4 @@
 import type { Core } from '@strapi/strapi';
-import type { RemoteClient } from '../../remote';
 import { withRetries } from '../../remote/retry';
 import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
@@ -66,12 +65,6 @@ export function createDriftRepair(strapi: Core.Strapi) {
       })
     );
 
-  const deleteWithRetry = (client: RemoteClient, resource: ResourceKind, id: number) =>
-    withRetries(() => deleteRemote(client, resource, id), {
-      attempts: 3,
-      delayMs: (attempt) => 500 * 2 ** (attempt - 1),
-    });
-
   return async function repair(report: DriftReport, groups: DriftGroup[]): Promise<RepairOutcome> {
     const unknown = groups.filter((g) => !DRIFT_GROUPS.includes(g));
     if (unknown.length) throw new Error(`unknown drift group(s): ${unknown.join(', ')}`);
@@ -122,7 +115,10 @@ export function createDriftRepair(strapi: Core.Strapi) {
           continue;
         }
         try {
-          await deleteWithRetry(client, o.resource, o.remoteId);
+          await withRetries(() => deleteRemote(client, o.resource, o.remoteId), {
+            attempts: 3,
+            delayMs: (attempt) => 500 * 2 ** (attempt - 1),
+          });
           await getService('inventory', { strapi }).table.remove(o.resource, o.remoteId);
           outcome.deleted += 1;
         } catch (err) {

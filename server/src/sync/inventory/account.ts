@@ -64,8 +64,7 @@ export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
     // A walk that fails or stops has said so (and resumes at the next boot); the lease goes either way.
     walk
       .walkAll()
-      .catch(() => undefined)
-      .then(() => lease.release())
+      .finally(() => lease.release())
       .catch(() => undefined);
   };
 

@@ -37,8 +37,7 @@ export const walkMembers = async (ctx: WalkContext, notBefore: number) => {
         await table.upsertMembers(
           listId,
           page.results.map((p) => Number(p.id)),
-          Date.now(),
-          s.walk?.id ?? ''
+          Date.now()
         );
         if (!page.next) {
           await table.removeUnseenMembers(listId, cur.startedAt);

@@ -75,6 +75,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     return unowned ? q.whereNotExists(sameObject(states(), o)) : q;
   };
 
+  /** Id and name only (100,000 objects are read so) of the objects `ascending` gives. */
+  const names = async (resource: ResourceKind, afterId: number, limit: number, unowned = false) => {
+    const { col } = objects();
+    const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
+      col('remoteId'),
+      col('name')
+    );
+    return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
+  };
+
   /** Memberships of the given lists or pinpoints, as [list, pinpoint]. */
   const memberships = async (by: 'listId' | 'pinpointId', ids: number[]) => {
     const { table, col } = members();
@@ -103,8 +113,7 @@ export function createInventoryTable(strapi: Core.Strapi) {
     async upsertObjects(
       resource: ResourceKind,
       items: Array<{ id: number; identity: RemoteIdentity }>,
-      seenAt: number,
-      walkId: string
+      seenAt: number
     ) {
       if (!items.length) return;
       const { table, col } = objects();
@@ -117,10 +126,9 @@ export function createInventoryTable(strapi: Core.Strapi) {
           [col('remoteId')]: id,
           [col('fields')]: JSON.stringify(identity.fields),
           [col('seenAt')]: seenAt,
-          [col('walkId')]: walkId,
         })
       );
-      const set = [...Object.keys(unique[0].identity), 'seenAt', 'walkId', 'updatedAt'].map(col);
+      const set = [...Object.keys(unique[0].identity), 'seenAt', 'updatedAt'].map(col);
       await insertRows(knex(), table, rows, { on: [col('resource'), col('remoteId')], set });
     },
 
@@ -128,16 +136,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     removeUnseen: (resource: ResourceKind, before: number) =>
       strapi.db.query(INVENTORY_UID).deleteMany({ where: { resource, seenAt: { $lt: before } } }),
 
-    async upsertMembers(listId: number, pinpointIds: number[], seenAt: number, walkId: string) {
+    async upsertMembers(listId: number, pinpointIds: number[], seenAt: number) {
       if (!pinpointIds.length) return;
       const { table, col } = members();
       const now = new Date();
       const rows = [...new Set(pinpointIds)].map((pinpointId) =>
-        newRow(col, now, columns(col, { listId, pinpointId, seenAt, walkId }))
+        newRow(col, now, columns(col, { listId, pinpointId, seenAt }))
       );
       await insertRows(knex(), table, rows, {
         on: [col('listId'), col('pinpointId')],
-        set: [col('seenAt'), col('walkId'), col('updatedAt')],
+        set: [col('seenAt'), col('updatedAt')],
       });
     },
 
@@ -207,14 +215,16 @@ export function createInventoryTable(strapi: Core.Strapi) {
     page: async (resource: ResourceKind, afterId: number, limit: number, unowned = false) =>
       (await ascending(resource, afterId, limit, unowned)).map(toRow),
 
-    /** Id and name only (100,000 objects are read so) of the objects `ascending` gives. */
-    async names(resource: ResourceKind, afterId: number, limit: number, unowned = false) {
-      const { col } = objects();
-      const rows: Row[] = await ascending(resource, afterId, limit, unowned).select(
-        col('remoteId'),
-        col('name')
-      );
-      return rows.map((r) => ({ remoteId: Number(r[col('remoteId')]), name: str(r[col('name')]) }));
+    names,
+
+    /** Id and name of every object of `resource` that no sync state names, a page at a time. */
+    async *unowned(resource: ResourceKind) {
+      for (let after = 0; ;) {
+        const rows = await names(resource, after, 500, true);
+        if (!rows.length) return;
+        after = rows[rows.length - 1].remoteId;
+        yield* rows;
+      }
     },
 
     /** Pinpoint ids of a list as last walked. */

@@ -32,14 +32,11 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
     mark: TailMark,
     read: { startedAt: number }
   ): Promise<boolean> => {
-    const sent = sentMark(read);
     let pages = 0;
     /** A page, or null when the remote refuses its link (an expired cursor, a changed format). */
     const readOrNull = async (link: string | null) => {
-      const asked = Date.now();
       try {
-        const page = await pageOf(resource, link, undefined, sent);
-        sent(asked);
+        const page = await pageOf(resource, link, undefined, sentMark(read));
         pages += 1;
         return page;
       } catch (err) {
@@ -70,7 +67,7 @@ export function createTailReader(ctx: WalkContext, running: Map<ResourceKind, Ru
         if (!(id > last)) return false;
         last = id;
       }
-      await ctx.store(resource, page, phase.walkId);
+      await ctx.store(resource, page);
       if (!page.next) break;
       if (followed.has(page.next) || pages >= TAIL_MAX_PAGES) return false;
       followed.add(page.next);

@@ -11,7 +11,6 @@ import type { InventoryTable } from './table';
 
 /** One resource's walk: where it is, so that it resumes there after a failure or a restart. */
 export interface PhaseState {
-  walkId: string;
   /** When its first page request left (after its wait behind the pushes): every object created
    * before then is in the walk. NOT_SENT until then. */
   startedAt: number;
@@ -34,7 +33,6 @@ export type TailMark = { link: string | null; maxId: number };
 
 export interface Stored {
   walk: {
-    id: string;
     startedAt: number;
     state: 'running' | 'done' | 'failed';
     error: string | null;
@@ -156,13 +154,12 @@ export function createWalkContext(deps: WalkDeps) {
       return saving;
     },
     saved: () => saving,
-    /** Stores the objects of a page as seen now by the walk `walkId`. */
-    store: (resource: ResourceKind, page: RemotePage, walkId: string) =>
+    /** Stores the objects of a page as seen now. */
+    store: (resource: ResourceKind, page: RemotePage) =>
       deps.table.upsertObjects(
         resource,
         page.results.map((o) => ({ id: Number(o.id), identity: identityOf(resource, o) })),
-        Date.now(),
-        walkId
+        Date.now()
       ),
     /** One page of `resource` (`link` null for the first), asked again on a transient failure. */
     pageOf: async (

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { failureOf } from '../shared/db-error';
@@ -32,7 +31,6 @@ export function createInventoryWalk(deps: WalkDeps) {
   ctx.busy = () => Boolean(full) || running.size > 0 || tail.pending().length > 0;
 
   const freshPhase = (): PhaseState => ({
-    walkId: randomUUID(),
     startedAt: NOT_SENT,
     next: null,
     pages: 0,
@@ -51,14 +49,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     for (;;) {
       let page: RemotePage;
       try {
-        if (ahead) page = await ahead;
-        else {
-          const sent = sentMark(phase);
-          const asked = Date.now();
-          page = await pageOf(resource, phase.next, undefined, sent);
-          // Not told when it left (a limiter without lanes): when it was asked for is earlier still.
-          sent(asked);
-        }
+        page = await (ahead ?? pageOf(resource, phase.next, undefined, sentMark(phase)));
       } catch (err) {
         ahead = null;
         if (phase.next && refused(err)) {
@@ -84,7 +75,7 @@ export function createInventoryWalk(deps: WalkDeps) {
         ahead = pageOf(resource, next);
         ahead.catch(() => undefined);
       }
-      await ctx.store(resource, page, phase.walkId);
+      await ctx.store(resource, page);
       phase.pages += 1;
       phase.objects += page.results.length;
       for (const o of page.results) {
@@ -156,7 +147,7 @@ export function createInventoryWalk(deps: WalkDeps) {
     full ??= (async () => {
       const s = await load();
       if (!s.walk || s.walk.state === 'done')
-        s.walk = { id: randomUUID(), startedAt: Date.now(), state: 'running', error: null };
+        s.walk = { startedAt: Date.now(), state: 'running', error: null };
       const walk = s.walk;
       walk.state = 'running';
       walk.error = null;

@@ -127,16 +127,10 @@ export function createLinker(strapi: Core.Strapi) {
     const unowned: LinkProposal['unowned'] = [];
     let unownedCount = 0;
     for (const resource of ORDER) {
-      for (let after = 0; ;) {
-        const rows = await table().names(resource, after, 500, true);
-        if (!rows.length) break;
-        after = rows[rows.length - 1].remoteId;
-        for (const r of rows) {
-          if (proposed.has(`${resource}:${r.remoteId}`)) continue;
-          unownedCount += 1;
-          if (unowned.length < limit)
-            unowned.push({ resource, remoteId: r.remoteId, name: r.name });
-        }
+      for await (const r of table().unowned(resource)) {
+        if (proposed.has(`${resource}:${r.remoteId}`)) continue;
+        unownedCount += 1;
+        if (unowned.length < limit) unowned.push({ resource, remoteId: r.remoteId, name: r.name });
       }
     }
     const proposal: Omit<LinkProposal, 'applied'> = {
@@ -178,8 +172,7 @@ export function createLinker(strapi: Core.Strapi) {
   const link = async (options: LinkOptions = {}): Promise<LinkProposal> => {
     const { proposal, all } = await propose(options.limit ?? 100);
     if (options.dryRun !== false) return extend(proposal, { applied: 0 });
-    const picks: Array<{ key: EntryKey; resource: ResourceKind; remoteId: number }> =
-      all.linked.map((l) => ({ key: l, resource: l.resource, remoteId: l.remoteId }));
+    const picks = [...all.linked];
     const chosen = new Set<string>();
     for (const a of all.ambiguous) {
       const choice = options.choices?.[keyString(a)];
@@ -192,11 +185,11 @@ export function createLinker(strapi: Core.Strapi) {
           `remote ${a.resource} ${choice} was picked for two entries`
         );
       chosen.add(tag);
-      picks.push({ key: a, resource: a.resource, remoteId: choice });
+      picks.push(extend(a, { remoteId: choice }));
     }
     const queued = [];
     for (const p of picks) {
-      const key = toKey(p.key);
+      const key = toKey(p);
       if (await linkOne(key, p.resource, p.remoteId))
         queued.push(extend(key, { resource: p.resource, reason: 'linked' }));
     }

@@ -73,12 +73,8 @@ export function createResync(strapi: Core.Strapi) {
     for (let m = job.cursor.mapping; m < mappings.length; m++) {
       const mapping = mappings[m];
       if (job.cursor.phase === 'entries') {
-        for await (const page of onlineKeyPages(
-          strapi,
-          mapping.contentType,
-          {},
-          job.cursor.after
-        )) {
+        const pages = onlineKeyPages(strapi, mapping.contentType, {}, job.cursor.after);
+        for await (const page of pages) {
           if (stopping) return;
           await outbox().enqueue(page.keys.map((k) => extend(k, queued(mapping))));
           job.total += page.keys.length;
@@ -146,9 +142,7 @@ export function createResync(strapi: Core.Strapi) {
         }
       }
     };
-    running = AsyncResource.bind(go)().finally(() => {
-      running = null;
-    });
+    running = AsyncResource.bind(go)().finally(() => (running = null));
   };
 
   return {
