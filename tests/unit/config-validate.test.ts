@@ -67,7 +67,7 @@ describe('viewUrl', () => {
       })
     ).toEqual([
       'location-content.config.viewUrl.pinpoint must be a URL template holding {id}, got "https://x.test/p"',
-      'location-content.config.viewUrl.place: place is not a resource (pinpoint, event, category, list)',
+      'location-content.config.viewUrl.place: place is not a resource (category, pinpoint, event, list)',
       'location-content.config.viewUrl.event must be an http(s) URL, got "javascript:alert({id})"',
     ]);
     expect(

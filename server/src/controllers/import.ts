@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { yup } from '@strapi/utils';
 import type { DryRunImport, GetImport, StartImport } from '../../../shared/contracts/import';
+import { RESOURCES } from '../remote/types';
 import { getService, type Context } from '../utils';
 import { bodySchema, localeField, UID, validate } from './validate';
 
@@ -16,7 +17,7 @@ const optionsSchema = bodySchema(
     locale: localeField(),
     publish: yup.boolean().typeError('publish must be true or false.'),
     into: bodySchema(
-      Object.fromEntries(['category', 'pinpoint', 'event', 'list'].map((r) => [r, uidOf(r)])),
+      Object.fromEntries(RESOURCES.map((r) => [r, uidOf(r)])),
       '{ category?, pinpoint?, event?, list?: content type uid }'
     ).nullable(),
   },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { errors } from '@strapi/utils';
 import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../config/types';
-import type { ResourceKind } from '../remote/types';
+import { RESOURCES, type ResourceKind } from '../remote/types';
 import { modelOf } from '../sync/shared/strapi';
 import { getService } from '../utils';
 import type { ImportInto } from '../../../shared/contracts/import';
@@ -10,8 +10,6 @@ import { isLocalized as isLocalizedIn } from '../mapping/populate';
 import type { StrapiSchemaLookup } from '../mapping/types';
 import { planFields, type FieldPlan, type InverseLookups } from './inverse';
 import { createImportItems } from './items';
-
-export const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 
 export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -81,9 +79,9 @@ export function resolveTargets(mappings: Mapping[], into?: ImportInto | null) {
     );
   for (const [resource, uid] of Object.entries(chosen)) {
     if (uid === undefined || uid === null) continue;
-    if (!ORDER.includes(resource as ResourceKind))
+    if (!RESOURCES.includes(resource as ResourceKind))
       throw new errors.ValidationError(
-        `into.${resource}: not a resource; the resources are ${ORDER.join(', ')}`
+        `into.${resource}: not a resource; the resources are ${RESOURCES.join(', ')}`
       );
     const candidates = candidatesOf(mappings, resource as ResourceKind);
     if (typeof uid !== 'string' || !candidates.includes(uid))
@@ -97,7 +95,7 @@ export function resolveTargets(mappings: Mapping[], into?: ImportInto | null) {
   }
   const targetOf = (r: ResourceKind) =>
     mappings.find((m) => m.resource === r && (!chosen[r] || m.contentType === chosen[r]));
-  return Object.fromEntries(ORDER.map((r) => [r, targetOf(r)])) as Record<
+  return Object.fromEntries(RESOURCES.map((r) => [r, targetOf(r)])) as Record<
     ResourceKind,
     Mapping | undefined
   >;

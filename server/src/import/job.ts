@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@strapi/utils';
-import type { ResourceKind } from '../remote/types';
+import { RESOURCES, type ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
 import { createLease, newLeaseOwner } from '../sync/shared/lease';
 import { getService } from '../utils';
@@ -10,7 +10,7 @@ import type {
   ImportOptions,
   ImportProgress,
 } from '../../../shared/contracts/import';
-import { messageOf, ORDER, resolveTargets, type ImportContext } from './context';
+import { messageOf, resolveTargets, type ImportContext } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
 
@@ -65,7 +65,7 @@ export function createImportJob(ctx: ImportContext) {
 
   const progressOf = async (job: StoredJob): Promise<ImportProgress> => {
     const byResource = Object.fromEntries(
-      ORDER.map((r) => [r, { ...zero(), total: job.totals?.[r] ?? 0 }])
+      RESOURCES.map((r) => [r, { ...zero(), total: job.totals?.[r] ?? 0 }])
     ) as Record<ResourceKind, ImportCounts>;
     for (const { resource, status, n } of await items.countsOf(job.id))
       if (status === 'done' || status === 'failed' || status === 'skipped')
@@ -136,7 +136,7 @@ export function createImportJob(ctx: ImportContext) {
       await save(Object.assign(job, { phase: 'category', after: 0 }));
     }
     // Past the walk and the links, the phase is a resource.
-    for (const resource of ORDER.slice(ORDER.indexOf(job.phase as ResourceKind))) {
+    for (const resource of RESOURCES.slice(RESOURCES.indexOf(job.phase as ResourceKind))) {
       job.phase = resource;
       const mapping = targets[resource];
       while (mapping) {

@@ -1,9 +1,9 @@
 import { errors } from '@strapi/utils';
 import type { Mapping } from '../config/types';
-import type { ResourceKind } from '../remote/types';
+import { RESOURCES, type ResourceKind } from '../remote/types';
 import type { ImportOptions, ImportPlan, ImportPlanGroup } from '../../../shared/contracts/import';
 import { getService } from '../utils';
-import { candidatesOf, messageOf, ORDER, resolveTargets, type ImportContext } from './context';
+import { candidatesOf, messageOf, resolveTargets, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 
 /**
@@ -54,7 +54,7 @@ export function createImportPlanner(ctx: ImportContext) {
     const samples = Math.max(0, Math.min(20, options.samples ?? 3));
     const unowned = await items.unownedByResource();
     const groups: ImportPlanGroup[] = [];
-    for (const resource of ORDER) {
+    for (const resource of RESOURCES) {
       const mapping = targets[resource];
       const fields = mapping && ctx.planOf(mapping);
       const plural = resource === 'category' ? 'categories' : `${resource}s`;
@@ -110,7 +110,7 @@ export function createImportPlanner(ctx: ImportContext) {
       inventoryCompleteAt: new Date(completeAt).toISOString(),
       locale: options.locale ?? (await ctx.defaultLocale()),
       into: Object.fromEntries(
-        ORDER.map((r) => [r, targets[r]?.contentType ?? null])
+        RESOURCES.map((r) => [r, targets[r]?.contentType ?? null])
       ) as ImportPlan['into'],
       publish: options.publish === true,
       groups,

@@ -78,4 +78,4 @@ export interface Page<T> {
   results: T[];
 }
 
-export type { ResourceKind } from '../../../shared/contracts/remote';
+export { RESOURCES, type ResourceKind } from '../../../shared/contracts/remote';

@@ -40,7 +40,7 @@ function attemptOf(result: PushResult, durationMs: number) {
     case 'unchanged':
       return null;
     case 'synced':
-      return attempt(result.operation ?? 'push', 'synced');
+      return attempt(result.operation, 'synced');
     case 'removed':
       return attempt('delete', 'removed');
     case 'waiting':

@@ -64,7 +64,6 @@ export const NOT_SENT = Number.MAX_SAFE_INTEGER;
 export const sentMark = (run: { startedAt: number }) => (at: number) => {
   if (run.startedAt === NOT_SENT) run.startedAt = at;
 };
-export const RESOURCES: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 const STORE_KEY = 'inventory';
 const PAGE_ATTEMPTS = 8;
 

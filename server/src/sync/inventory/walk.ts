@@ -1,11 +1,10 @@
-import type { ResourceKind } from '../../remote/types';
+import { RESOURCES, type ResourceKind } from '../../remote/types';
 import type { InventoryProgress } from '../../../../shared/contracts/inventory';
 import { failureOf } from '../shared/db-error';
 import { walkMembers } from './members';
 import { createTailReader, type Running } from './tail';
 import {
   NOT_SENT,
-  RESOURCES,
   WalkStoppedError,
   createWalkContext,
   refused,

@@ -7,7 +7,7 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { mapEntry, MappingError } from '../../mapping';
-import type { ResourceKind } from '../../remote/types';
+import { RESOURCES, type ResourceKind } from '../../remote/types';
 import { onlineKeyPages } from '../shared/entries';
 import { identityOf, nameKeyOf, type RemoteIdentity } from '../inventory/identity';
 import type { InventoryRow } from '../inventory/table';
@@ -24,7 +24,6 @@ import { getService } from '../../utils';
 
 /** About a metre: what a remote that rounds coordinates to 5 decimals moves a point by, with room. */
 const SAME_PLACE_METRES = 1.2;
-const ORDER: ResourceKind[] = ['category', 'pinpoint', 'event', 'list'];
 
 /** Does a remote object identify as the entry's (its payload's identity)? */
 function sameObject(resource: ResourceKind, mine: RemoteIdentity, remote: InventoryRow): boolean {
@@ -71,7 +70,7 @@ export function createLinker(strapi: Core.Strapi) {
     /** `resource:remoteId` of each object proposed -> its row and the entries it was proposed to */
     const proposed = new Map<string, { row: InventoryRow; keys: string[] }>();
     const mappings = [...getService('mappings', { strapi }).active()].sort(
-      (a, b) => ORDER.indexOf(a.resource) - ORDER.indexOf(b.resource)
+      (a, b) => RESOURCES.indexOf(a.resource) - RESOURCES.indexOf(b.resource)
     );
 
     for (const mapping of mappings) {
@@ -126,7 +125,7 @@ export function createLinker(strapi: Core.Strapi) {
 
     const unowned: LinkProposal['unowned'] = [];
     let unownedCount = 0;
-    for (const resource of ORDER) {
+    for (const resource of RESOURCES) {
       for await (const r of table().unowned(resource)) {
         if (proposed.has(`${resource}:${r.remoteId}`)) continue;
         unownedCount += 1;
