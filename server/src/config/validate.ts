@@ -93,7 +93,7 @@ export function configShapeProblems(config: Partial<PluginConfig>): string[] {
   for (const [resource, template] of Object.entries(isPlainObject(viewUrl) ? viewUrl : {})) {
     const at = `viewUrl.${resource}`;
     if (!(RESOURCES as readonly string[]).includes(resource))
-      problems.push(`${key(at)}: ${resource} is not a resource (pinpoint, event, category, list)`);
+      problems.push(`${key(at)}: ${resource} is not a resource (${RESOURCES.join(', ')})`);
     else if (typeof template !== 'string' || !template.includes('{id}'))
       problems.push(`${key(at)} must be a URL template holding {id}${got(template)}`);
     else check(HTTP_URL.test(template), at, ` must be an http(s) URL${got(template)}`);
