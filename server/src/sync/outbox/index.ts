@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../shared/batcher';
+import { coalesceOf } from '../shared/config';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
 import {
   ensureIndex,
@@ -31,8 +32,6 @@ export const PRIORITY: Record<ResourceKind, number> = {
 
 export interface OutboxRow extends EntryKey {
   id: number;
-  operation: 'upsert' | 'delete';
-  reason: string | null;
   generation: number;
   attempts: number;
   dueAt: number;
@@ -43,7 +42,6 @@ export interface EnqueueItem extends EntryKey {
   /** undefined for a content type that is not mapped but that mapped entries read through a relation */
   resource?: ResourceKind;
   reason: string;
-  operation?: 'upsert' | 'delete';
   resyncJob?: string | null;
   /** ms from now */
   delayMs?: number;
@@ -88,7 +86,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .filter((it) => Boolean(it.settle) === settle)
         .map((it) =>
           newRow(col, at, entryColumns(col, it), {
-            [col('operation')]: it.operation ?? 'upsert',
+            [col('operation')]: 'upsert',
             [col('reason')]: it.reason,
             [col('dueAt')]:
               now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
@@ -105,20 +103,17 @@ export const createOutbox = (strapi: Core.Strapi) => {
     }
   };
 
-  const conflicts = new Map<boolean, OnConflict>();
-  /** What a new row does to the one of its entry already waiting: the same objects every time. */
+  /** What a new row does to the one of its entry already waiting. */
   const conflictOf = (settle: boolean): OnConflict => {
-    if (conflicts.has(settle)) return conflicts.get(settle)!;
     const { table } = info();
     const k = knex();
     const mine = (column: string) => k.raw('??.??', [table, col(column)]);
     const their = (column: string) => proposed(strapi, col(column));
     const due = { mine: mine('dueAt'), their: their('dueAt'), by: mine('settleBy') };
-    const conflict: OnConflict = {
+    return {
       on: entryKeyColumns(col),
       // A resync tag is kept until that row is done.
       set: {
-        [col('operation')]: their('operation'),
         [col('reason')]: their('reason'),
         [col('dueAt')]: settle
           ? // Later (the burst goes on), but not past the end of the row's settle window.
@@ -130,8 +125,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
         [col('updatedAt')]: their('updatedAt'),
       },
     };
-    conflicts.set(settle, conflict);
-    return conflict;
   };
 
   const toRow = (r: Row): OutboxRow => ({
@@ -139,8 +132,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
     contentType: r[col('contentType')] as string,
     documentId: r[col('entryDocumentId')] as string,
     locale: (r[col('entryLocale')] as string | null) ?? '',
-    operation: r[col('operation')] as OutboxRow['operation'],
-    reason: r[col('reason')] as string | null,
     generation: Number(r[col('generation')] ?? 0),
     attempts: Number(r[col('attempts')] ?? 0),
     dueAt: Number(r[col('dueAt')]),
@@ -181,31 +172,25 @@ export const createOutbox = (strapi: Core.Strapi) => {
 
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
   const completions = createBatcher(
-    async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
-      const ids = items.map((it) => it.row.id);
+    async (rows: OutboxRow[]) => {
+      const ids = rows.map((row) => row.id);
       // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
       // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
-      const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
+      const cases = rows.map(() => 'WHEN ? THEN ?? = ?').join(' ');
       await held(ids)
         .andWhereRaw(`CASE ?? ${cases} END`, [
           'id',
-          ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation]),
+          ...rows.flatMap((row) => [row.id, col('generation'), row.generation]),
         ])
         .del();
-      // What is left changed while it was pushed: it runs again.
-      const left = new Set(
-        (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id))
-      );
-      const again = items.filter((it) => left.has(it.row.id));
-      for (const windowMs of new Set(again.map((it) => it.windowMs))) {
-        const rows = again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id);
-        await held(rows).update(
-          unleased({ [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs })
-        );
-      }
-      return items.map((it) => !left.has(it.row.id));
+      // What is left changed while it was pushed: it runs again once its changes settle.
+      const left = (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id));
+      const settleBy = Date.now() + coalesceOf(strapi).maxWaitMs;
+      if (left.length)
+        await held(left).update(unleased({ [col('attempts')]: 0, [col('settleBy')]: settleBy }));
+      return rows.map((row) => !left.includes(row.id));
     },
-    { keyOf: (it) => String(it.row.id), ...BUSY_WRITES }
+    { keyOf: (row) => String(row.id), ...BUSY_WRITES }
   );
 
   return {
@@ -215,13 +200,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
     claim,
     /**
      * Done: the row goes (true), unless the entry changed while it was pushed; then it runs again
-     * once its changes settle, in a new settle window of `windowMs`.
+     * once its changes settle, in a new settle window.
      */
-    complete: (row: OutboxRow, windowMs = 0): Promise<boolean> =>
-      completions.load({ row, windowMs }),
-    /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
-    retryLater: async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
-      const attempts = row.attempts + (opts.countAttempt === false ? 0 : 1);
+    complete: (row: OutboxRow): Promise<boolean> => completions.load(row),
+    /** Back to waiting. `countAttempt` false when the entry is not at fault (the remote asked to slow down). */
+    retryLater: async (row: OutboxRow, delayMs: number, countAttempt = true) => {
+      const attempts = row.attempts + (countAttempt ? 1 : 0);
       await held([row.id]).update(
         unleased({ [col('dueAt')]: Date.now() + delayMs, [col('attempts')]: attempts })
       );

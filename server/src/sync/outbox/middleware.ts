@@ -88,10 +88,9 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         reason: ctx.action,
         settle,
       }));
-    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
     const { locale } = params;
-    // Else without a lookup, the locale is one string other than '*'.
-    if (!needsLookup(model, params)) return intentsFor([locale as string]);
+    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
+    if (typeof locale === 'string' && locale !== '*') return intentsFor([locale]);
     if (!locale) {
       const locales = strapi.plugin('i18n').service('locales');
       return Promise.resolve(locales.getDefaultLocale()).then((l: string) => intentsFor([l]));
@@ -116,11 +115,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         onCommit(() => {
           Promise.resolve()
             .then(() => deps.record(items))
-            .catch((err) =>
-              strapi.log.error(
-                `[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${reasonOf(err)}`
-              )
-            );
+            .catch((err) => failed(ctx, err));
         });
       });
     }
@@ -134,24 +129,19 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     resource: ResourceKind | undefined,
     result: unknown
   ): unknown => {
+    const failedWith = (err: unknown) => {
+      failed(ctx, err);
+      return result;
+    };
     try {
       const items = intentsOf(ctx, model, resource, result);
       const pending = Array.isArray(items)
         ? record(ctx, items)
         : items.then((list) => record(ctx, list));
-      if (pending) {
-        return pending.then(
-          () => result,
-          (err) => {
-            failed(ctx, err);
-            return result;
-          }
-        );
-      }
+      return pending ? pending.then(() => result, failedWith) : result;
     } catch (err) {
-      failed(ctx, err);
+      return failedWith(err);
     }
-    return result;
   };
 
   return (ctx: WriteContext, next: () => Promise<unknown>) => {

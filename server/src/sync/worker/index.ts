@@ -9,7 +9,7 @@ import type { Core } from '@strapi/strapi';
 import type { OutboxRow } from '../outbox';
 import type { PushResult } from '../push';
 import { getService } from '../../utils';
-import { coalesceOf, pluginConfig } from '../shared/config';
+import { pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
 import { reasonOf } from '../shared/db-error';
 import { keyLabel, toKey } from '../shared/keys';
@@ -41,7 +41,7 @@ export function createWorker(strapi: Core.Strapi) {
 
   /** The row leaves the outbox unless its entry changed meanwhile: the resync counts it, an alert says a failure. */
   const finish = async (row: OutboxRow, result: PushResult, end: RowEnd) => {
-    if (!(await outbox().complete(row, coalesceOf(strapi).maxWaitMs))) return;
+    if (!(await outbox().complete(row))) return;
     getService('resync', { strapi }).onRowDone(row, result, end);
     // Refused credentials fail every entry: one alert of their own says so.
     if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
@@ -82,9 +82,7 @@ export function createWorker(strapi: Core.Strapi) {
       if (result.kind === 'failed' && result.retryable) {
         if (result.throttled) {
           // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), {
-            countAttempt: false,
-          });
+          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
