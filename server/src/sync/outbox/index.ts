@@ -12,8 +12,8 @@ import { coalesceOf } from '../shared/config';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
 import {
   ensureIndex,
+  ENTRY_KEY,
   entryColumns,
-  entryKeyColumns,
   newRow,
   OUTBOX_UID,
   tableInfo,
@@ -67,7 +67,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const ensureIndexes = async () => {
     const { table } = info();
     // Coalescing relies on one row per entry, even when two instances enqueue at the same moment.
-    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
+    await ensureIndex(strapi, table, 'entry_uq', ENTRY_KEY.map(col), { unique: true });
     // In the claim's own order, so that it stops at its limit instead of sorting every due row.
     await ensureIndex(strapi, table, 'claim_idx', [col('priority'), col('dueAt'), 'id']);
   };
@@ -111,7 +111,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
     const their = (column: string) => proposed(strapi, col(column));
     const due = { mine: mine('dueAt'), their: their('dueAt'), by: mine('settleBy') };
     return {
-      on: entryKeyColumns(col),
+      on: ENTRY_KEY.map(col),
       // A resync tag is kept until that row is done.
       set: {
         [col('reason')]: their('reason'),

@@ -123,26 +123,23 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   };
 
   /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
-  const afterWrite = (
-    ctx: WriteContext,
-    model: SchemaModel | undefined,
-    resource: ResourceKind | undefined,
-    result: unknown
-  ): unknown => {
-    const failedWith = (err: unknown) => {
-      failed(ctx, err);
-      return result;
+  const afterWrite =
+    (ctx: WriteContext, model: SchemaModel | undefined, resource: ResourceKind | undefined) =>
+    (result: unknown): unknown => {
+      const failedWith = (err: unknown) => {
+        failed(ctx, err);
+        return result;
+      };
+      try {
+        const items = intentsOf(ctx, model, resource, result);
+        const pending = Array.isArray(items)
+          ? record(ctx, items)
+          : items.then((list) => record(ctx, list));
+        return pending ? pending.then(() => result, failedWith) : result;
+      } catch (err) {
+        return failedWith(err);
+      }
     };
-    try {
-      const items = intentsOf(ctx, model, resource, result);
-      const pending = Array.isArray(items)
-        ? record(ctx, items)
-        : items.then((list) => record(ctx, list));
-      return pending ? pending.then(() => result, failedWith) : result;
-    } catch (err) {
-      return failedWith(err);
-    }
-  };
 
   return (ctx: WriteContext, next: () => Promise<unknown>) => {
     if (!WRITE_ACTIONS.has(ctx.action)) return next();
@@ -153,16 +150,13 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish)))
       return next();
     const done = next();
+    const after = afterWrite(ctx, model, resource);
     // Inside the caller's transaction, or with locales to look up, the caller waits until the
     // intents are handed over (an onCommit registered after its commit would never run).
-    if (strapi.db.inTransaction() || needsLookup(model, params))
-      return done.then((result) => afterWrite(ctx, model, resource, result));
+    if (strapi.db.inTransaction() || needsLookup(model, params)) return done.then(after);
     // Otherwise the caller gets Strapi's own promise, and a reaction that runs before the caller's
     // hands the intents over: one more microtask turn before the caller resumes cost a save 5 %.
-    done.then(
-      (result) => afterWrite(ctx, model, resource, result),
-      () => undefined
-    );
+    done.then(after, () => undefined);
     return done;
   };
 }

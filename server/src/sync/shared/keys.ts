@@ -1,10 +1,6 @@
 import type { EntryKey } from './types';
 
-export const toKey = (k: {
-  contentType: string;
-  documentId: string;
-  locale?: string | null;
-}): EntryKey => ({
+export const toKey = (k: Omit<EntryKey, 'locale'> & { locale?: string | null }): EntryKey => ({
   contentType: k.contentType,
   documentId: k.documentId,
   locale: k.locale ?? '',

@@ -10,8 +10,8 @@ import { insertRows } from '../shared/dialect';
 import { keyString } from '../shared/keys';
 import {
   ensureIndex,
+  ENTRY_KEY,
   entryColumns,
-  entryKeyColumns,
   newRow,
   REF_UID,
   STATE_UID,
@@ -143,14 +143,14 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const ensureIndexes = async () => {
     const { table } = info();
-    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
+    await ensureIndex(strapi, table, 'entry_uq', ENTRY_KEY.map(col), { unique: true });
     await ensureIndex(strapi, table, 'status_idx', [col('status')]);
     // Who holds a remote object (import, link, the inventory's unowned count): without it each
     // look-up scans every state, and an import of 100,000 objects made 100,000 such scans.
     await ensureIndex(strapi, table, 'remote_idx', [col('resource'), col('remoteId')]);
     const refs = refInfo();
     await ensureIndex(strapi, refs.table, 'target_idx', [refs.col('target')]);
-    await ensureIndex(strapi, refs.table, 'entry_idx', entryKeyColumns(refs.col));
+    await ensureIndex(strapi, refs.table, 'entry_idx', ENTRY_KEY.map(refs.col));
     await backfillRefs();
   };
 
@@ -171,7 +171,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       for (const [shape, rows] of shapes) {
         const set = [...shape.split(','), col('updatedAt')];
         const inserts = rows.map((row) => newRow(col, now, defaults, row));
-        await insertRows(trx, table, inserts, { on: entryKeyColumns(col), set });
+        await insertRows(trx, table, inserts, { on: ENTRY_KEY.map(col), set });
       }
       if (withRefs.length) await writeRefs(trx, withRefs);
     };

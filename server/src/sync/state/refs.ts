@@ -56,8 +56,6 @@ export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: St
     return keys.map((k) => byTarget.get(keyString(k)) ?? []);
   });
 
-  /** Entries whose last payload used `key` (its remote id, or its membership). */
-  const dependantsOf = (key: EntryKey): Promise<StateRecord[]> => dependants.load(key);
-
-  return { backfillRefs, writeRefs, dependantsOf };
+  /** dependantsOf: entries whose last payload used `key` (its remote id, or its membership). */
+  return { backfillRefs, writeRefs, dependantsOf: dependants.load };
 }
