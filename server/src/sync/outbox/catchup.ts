@@ -169,7 +169,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     /** at a stop; `clean` once every intent is written: the next boot has nothing to catch up after this run */
     async stop(clean: boolean) {
       clearInterval(timer);
-      timer = undefined;
       await beating;
       if (clean) await store().deleteMany({ where: { key: ownKey } });
     },

@@ -43,8 +43,6 @@ export interface EnqueueItem extends EntryKey {
   resource?: ResourceKind;
   reason: string;
   resyncJob?: string | null;
-  /** ms from now */
-  delayMs?: number;
   /** An editor's change: due once the entry is quiet for `settleMs`, never past `maxWaitMs` after the burst began. */
   settle?: { settleMs: number; maxWaitMs: number };
   /** with `settle`: a lone change, due at once, that opens the settle window for the ones after it */
@@ -88,8 +86,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
           newRow(col, at, entryColumns(col, it), {
             [col('operation')]: 'upsert',
             [col('reason')]: it.reason,
-            [col('dueAt')]:
-              now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
+            [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : 0),
             [col('settleBy')]:
               now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
             // Types only read through relations go first: they only re-queue others.

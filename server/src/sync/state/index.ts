@@ -205,7 +205,6 @@ export const createStateStore = (strapi: Core.Strapi) => {
     },
     /** Sets status (and resets attempts) of the given state rows in one statement. */
     setStatus: async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
-      if (!ids.length) return 0;
       const q = states().whereIn('id', ids);
       if (from) q.andWhere(col('status'), from);
       return q.update({

@@ -48,9 +48,8 @@ export function createWorker(strapi: Core.Strapi) {
       getService('alerts', { strapi }).failed(row, result.reason);
   };
 
-  const inFlight = new Set<number>();
-  /** The running pushes, for stop() to wait for: a row is claimed only while there is room for it. */
-  const running = new Set<Promise<void>>();
+  /** The running pushes by row id, for stop() to wait for: a row is claimed only while there is room for it. */
+  const inFlight = new Map<number, Promise<void>>();
   /** Rows claimed again while their push was in flight: each goes once that push ends. */
   const claimedAgain = new Map<number, OutboxRow>();
   let stopped = true;
@@ -234,14 +233,12 @@ export function createWorker(strapi: Core.Strapi) {
               claimedAgain.set(row.id, row);
               continue;
             }
-            inFlight.add(row.id);
             const pushing = pushAll(row).finally(() => {
-              running.delete(pushing);
               // Refill in batches, not one claim query per finished row.
               if (inFlight.size <= maxInFlight / 2) wake();
               if (!inFlight.size) checkIdle();
             });
-            running.add(pushing);
+            inFlight.set(row.id, pushing);
           }
         }
       } while (again && !stopped);
@@ -299,10 +296,9 @@ export function createWorker(strapi: Core.Strapi) {
     pollTimer.unref?.();
     renewTimer = setInterval(
       resource.bind(() => {
-        if (inFlight.size)
-          outbox()
-            .renew([...inFlight], leaseMs)
-            .catch(() => undefined);
+        outbox()
+          .renew([...inFlight.keys()], leaseMs)
+          .catch(() => undefined);
       }),
       Math.max(1000, Math.floor(leaseMs / 3))
     );
@@ -316,11 +312,11 @@ export function createWorker(strapi: Core.Strapi) {
     clearInterval(renewTimer);
     clearTimeout(dueTimer);
     await pumped;
-    await Promise.allSettled(running);
+    await Promise.allSettled(inFlight.values());
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
     await outbox()
-      .release([...inFlight, ...claimedAgain.keys()])
+      .release([...inFlight.keys(), ...claimedAgain.keys()])
       .catch(() => undefined);
     inFlight.clear();
     claimedAgain.clear();
