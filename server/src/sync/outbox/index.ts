@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../shared/batcher';
-import { coalesceOf } from '../shared/config';
+import { pluginConfig } from '../shared/config';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
 import {
   ensureIndex,
@@ -182,7 +182,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .del();
       // What is left changed while it was pushed: it runs again once its changes settle.
       const left = (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id));
-      const settleBy = Date.now() + coalesceOf(strapi).maxWaitMs;
+      const settleBy = Date.now() + pluginConfig(strapi).coalesce.maxWaitMs;
       if (left.length)
         await held(left).update(unleased({ [col('attempts')]: 0, [col('settleBy')]: settleBy }));
       return rows.map((row) => !left.includes(row.id));
