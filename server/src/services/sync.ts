@@ -173,7 +173,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       let n = 0;
       let after = 0;
       for (;;) {
-        const page = await states.pageByStatus('failed', after, 500);
+        const page = await states.pageByStatus('failed', after);
         if (!page.length) break;
         after = page[page.length - 1].id!;
         // Pending first, then queued: a push that finishes in between must not be overwritten.

@@ -65,7 +65,7 @@ export function createDriftCheck(strapi: Core.Strapi) {
     };
 
     for (let after = 0; ;) {
-      const page = await states.pageByStatus('synced', after, PAGE);
+      const page = await states.pageByStatus('synced', after);
       if (!page.length) break;
       after = page[page.length - 1].id!;
       const judged = page.filter((s) => {

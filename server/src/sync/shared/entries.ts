@@ -54,7 +54,7 @@ export async function* goneStatePages(
   after = 0
 ): AsyncGenerator<StateRecord[] & { after: number }> {
   const model = modelOf(strapi, uid);
-  for await (const page of states.iterate(uid, PAGE, after)) {
+  for await (const page of states.iterate(uid, after)) {
     const where = {
       documentId: { $in: [...new Set(page.map((s) => s.documentId))] },
       ...onlineWhere(model),

@@ -86,6 +86,8 @@ const COLUMN: Partial<Record<keyof StateRecord, string>> = {
   locale: 'entryLocale',
 };
 
+type Picker = (q: Knex.QueryBuilder) => unknown;
+
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
 function createStateRows(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, STATE_UID);
@@ -110,18 +112,14 @@ function createStateRows(strapi: Core.Strapi) {
     return row;
   };
 
-  /** States the query picks, `size` at a time by id from `after` (a cursor later changes cannot upset). */
-  const page = async (
-    pick: (q: Knex.QueryBuilder) => unknown,
-    after: number,
-    size: number
-  ): Promise<StateRecord[]> => {
-    const rows = await states().modify(pick).andWhere('id', '>', after).orderBy('id').limit(size);
+  /** States the query picks, 500 at a time by id from `after` (a cursor later changes cannot upset). */
+  const page = async (pick: Picker, after: number): Promise<StateRecord[]> => {
+    const rows = await states().modify(pick).andWhere('id', '>', after).orderBy('id').limit(500);
     return rows.map(fromRow);
   };
-  async function* pages(pick: (q: Knex.QueryBuilder) => unknown, size: number, after = 0) {
+  async function* pages(pick: Picker, after = 0) {
     for (;;) {
-      const rows = await page(pick, after, size);
+      const rows = await page(pick, after);
       if (!rows.length) return;
       after = rows[rows.length - 1].id as number;
       yield rows;

@@ -11,7 +11,7 @@ export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: St
   /** States written before the refs table existed keep their refs in JSON only: index them once. */
   const backfillRefs = async () => {
     if (await knex()(refInfo().table).first('id')) return;
-    for await (const rows of pages((q) => q.whereNotNull(col('refs')), 500))
+    for await (const rows of pages((q) => q.whereNotNull(col('refs'))))
       await writeRefs(
         knex(),
         rows.filter((r) => r.refs?.length)
