@@ -181,7 +181,6 @@ export function createWorker(strapi: Core.Strapi) {
     if (sweeping || stopped) return;
     sweeping = true;
     try {
-      // Entries waiting for one that has no remote id yet are not lost: stranded() leaves them out.
       const { lost, next } = await states().stranded(10_000, 50, sweepAfter);
       sweepAfter = next;
       if (lost.length) {
@@ -283,11 +282,10 @@ export function createWorker(strapi: Core.Strapi) {
   const start = () => {
     if (!stopped) return;
     stopped = false;
-    const resource = new AsyncResource('location-content-worker');
-    wake = resource.bind(() => {
+    wake = AsyncResource.bind(() => {
       if (!stopped) setImmediate(pump);
     });
-    const poll = resource.bind(() => {
+    const poll = AsyncResource.bind(() => {
       sweep();
       pump();
       checkIdle();
@@ -295,7 +293,7 @@ export function createWorker(strapi: Core.Strapi) {
     pollTimer = setInterval(poll, pollMs);
     pollTimer.unref?.();
     renewTimer = setInterval(
-      resource.bind(() => {
+      AsyncResource.bind(() => {
         outbox()
           .renew([...inFlight.keys()], leaseMs)
           .catch(() => undefined);
