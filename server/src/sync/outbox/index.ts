@@ -4,12 +4,12 @@
  * documentId, locale), coalescing later changes into it; the worker claims due rows from here.
  * What a crash lost before the buffer wrote it is queued again at the next boot (catchup.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../shared/batcher';
 import { pluginConfig } from '../shared/config';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
+import { newLeaseOwner } from '../shared/lease';
 import {
   ensureIndex,
   ENTRY_KEY,
@@ -54,7 +54,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const col = (attr: string) => info().col(attr);
   const knex = () => strapi.db.connection;
   const outbox = () => knex()(info().table);
-  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const owner = newLeaseOwner();
   const held = (ids: number[]) => outbox().whereIn('id', ids).andWhere(col('leaseOwner'), owner);
   const unleased = (extra: Record<string, unknown> = {}) =>
     Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);

@@ -40,11 +40,11 @@ export function createWorker(strapi: Core.Strapi) {
   const states = () => getService('state', { strapi });
 
   /** The row leaves the outbox unless its entry changed meanwhile: the resync counts it, an alert says a failure. */
-  const finish = async (row: OutboxRow, result: PushResult, end: RowEnd) => {
+  const finish = async (row: OutboxRow, result: PushResult) => {
     if (!(await outbox().complete(row))) return;
-    getService('resync', { strapi }).onRowDone(row, result, end);
+    getService('resync', { strapi }).onRowDone(row, result, END[result.kind]);
     // Refused credentials fail every entry: one alert of their own says so.
-    if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
+    if (result.kind === 'failed' && result.httpStatus !== 401)
       getService('alerts', { strapi }).failed(row, result.reason);
   };
 
@@ -98,13 +98,13 @@ export function createWorker(strapi: Core.Strapi) {
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          await finish(row, result, 'failed');
+          await finish(row, result);
         } else {
           await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
       } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
-        await finish(row, result, END[result.kind]);
+        await finish(row, result);
       }
     } catch (err) {
       lastError = reasonOf(err);
