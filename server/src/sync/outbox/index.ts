@@ -76,7 +76,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
    * end of its settle window; other work (dependencies, resync, retries) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
-    const { table } = info();
     const now = Date.now();
     const at = new Date(now);
     for (const settle of [false, true]) {
@@ -96,7 +95,7 @@ export const createOutbox = (strapi: Core.Strapi) => {
             [col('resyncJob')]: it.resyncJob ?? null,
           })
         );
-      await insertRows(knex(), table, rows, conflictOf(settle));
+      await insertRows(knex(), info().table, rows, conflictOf(settle));
     }
   };
 

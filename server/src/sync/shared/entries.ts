@@ -34,14 +34,13 @@ export async function* onlineKeyPages(
       });
     if (!rows.length) return;
     after = rows[rows.length - 1].id;
-    yield {
-      after,
-      keys: rows.map((r) => ({
-        contentType: uid,
-        documentId: r.documentId,
-        locale: localized ? (r.locale ?? '') : '',
-      })),
-    };
+    // A type without locales has none selected: its keys' locale is ''.
+    const keys = rows.map((r) => ({
+      contentType: uid,
+      documentId: r.documentId,
+      locale: r.locale ?? '',
+    }));
+    yield { after, keys };
     if (rows.length < PAGE) return;
   }
 }

@@ -153,7 +153,6 @@ export const createStateStore = (strapi: Core.Strapi) => {
   };
 
   const writeItems = async (items: Array<{ key: EntryKey; patch: StatePatch }>) => {
-    const { table } = info();
     const now = new Date();
     const defaults = { [col('status')]: 'pending', [col('attempts')]: 0 };
     // One statement per set of columns (the rows of one INSERT all have the same ones): an existing
@@ -169,7 +168,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       for (const [shape, rows] of shapes) {
         const set = [...shape.split(','), col('updatedAt')];
         const inserts = rows.map((row) => newRow(col, now, defaults, row));
-        await insertRows(trx, table, inserts, { on: ENTRY_KEY.map(col), set });
+        await insertRows(trx, info().table, inserts, { on: ENTRY_KEY.map(col), set });
       }
       if (withRefs.length) await writeRefs(trx, withRefs);
     };
@@ -196,8 +195,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
     },
     remove: async (key: EntryKey) => {
       await knex().transaction(async (trx) => {
-        const { table } = info();
-        await trx(table).where(entryColumns(col, key)).del();
+        await trx(info().table).where(entryColumns(col, key)).del();
         await writeRefs(trx, [extend(key, { refs: [] })]);
       });
     },
