@@ -34,7 +34,6 @@ export interface OutboxRow extends EntryKey {
   id: number;
   generation: number;
   attempts: number;
-  dueAt: number;
   resyncJob: string | null;
 }
 
@@ -130,7 +129,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
     locale: (r[col('entryLocale')] as string | null) ?? '',
     generation: Number(r[col('generation')] ?? 0),
     attempts: Number(r[col('attempts')] ?? 0),
-    dueAt: Number(r[col('dueAt')]),
     resyncJob: (r[col('resyncJob')] as string | null) ?? null,
   });
 
