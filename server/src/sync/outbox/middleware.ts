@@ -58,7 +58,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     if (!draftAndPublish) return action !== 'discardDraft';
     // A draft save changes nothing online: only these actions change the published version.
     if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
-    return (action === 'create' || action === 'update') && params?.status === 'published';
+    return (action === 'create' || action === 'update') && params.status === 'published';
   };
 
   /** A localized change whose locales must be looked up (default locale, every locale). */
@@ -119,7 +119,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         });
       });
     }
-    return deps.record(items) as void | Promise<unknown>;
+    return deps.record(items);
   };
 
   /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
