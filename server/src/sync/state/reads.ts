@@ -62,8 +62,7 @@ export function createStateReads(stateRows: StateRows) {
       .limit(limit);
     const candidates: StateRecord[] = rows.map(fromRow);
     const next = candidates.length < limit ? 0 : (candidates[candidates.length - 1].id as number);
-    const waitsFor = (s: StateRecord) =>
-      (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
+    const waitsFor = (s: StateRecord) => (s.refs ?? []).filter((r) => r.blocking).map(toKey);
     const dependencies = await getMany(candidates.flatMap(waitsFor));
     const arrived = (d: StateRecord | undefined) =>
       d?.remoteId != null && d.updatedAt != null && d.updatedAt < before;
