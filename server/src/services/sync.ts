@@ -177,11 +177,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!page.length) break;
         after = page[page.length - 1].id!;
         // Pending first, then queued: a push that finishes in between must not be overwritten.
-        await states.setStatus(
-          page.map((f) => f.id!),
-          'pending',
-          'failed'
-        );
+        await states.failedToPending(page.map((f) => f.id!));
         await outbox().enqueue(
           page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );

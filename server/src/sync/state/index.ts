@@ -17,7 +17,7 @@ import {
   STATE_UID,
   tableInfo,
 } from '../shared/tables';
-import type { EntryKey, EntryState, SyncStatus } from '../shared/types';
+import type { EntryKey, EntryState } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { createStateReads } from './reads';
 import { createStateRefs } from './refs';
@@ -199,16 +199,16 @@ export const createStateStore = (strapi: Core.Strapi) => {
         await writeRefs(trx, [extend(key, { refs: [] })]);
       });
     },
-    /** Sets status (and resets attempts) of the given state rows in one statement. */
-    setStatus: async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
-      const q = states().whereIn('id', ids);
-      if (from) q.andWhere(col('status'), from);
-      return q.update({
-        [col('status')]: status,
-        [col('attempts')]: 0,
-        [col('updatedAt')]: new Date(),
-      });
-    },
+    /** The given states that still failed back to pending, attempts reset, in one statement. */
+    failedToPending: (ids: number[]) =>
+      states()
+        .whereIn('id', ids)
+        .andWhere(col('status'), 'failed')
+        .update({
+          [col('status')]: 'pending',
+          [col('attempts')]: 0,
+          [col('updatedAt')]: new Date(),
+        }),
   };
 };
 
