@@ -152,8 +152,7 @@ export function createWorker(strapi: Core.Strapi) {
     const next = await outbox()
       .nextDueAt()
       .catch(() => null);
-    if (next == null || stopped) return;
-    wakeAt(next);
+    if (next != null) wakeAt(next);
   };
 
   /** A timer, no query: for a row this instance just made due at `next`. */
