@@ -57,9 +57,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const held = (ids: number[]) => outbox().whereIn('id', ids).andWhere(col('leaseOwner'), owner);
   const unleased = (extra: Record<string, unknown> = {}) =>
     Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
-  const unheld = (now: number) => (w: Knex.QueryBuilder) => {
+  const unheld = (now: number) => (w: Knex.QueryBuilder) =>
     w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now);
-  };
 
   const ensureIndexes = async () => {
     const { table } = info();
