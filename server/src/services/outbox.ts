@@ -4,7 +4,7 @@ import { createOutbox } from '../sync/outbox';
 import { createCatchUp } from '../sync/outbox/catchup';
 import { createIntentBuffer } from '../sync/outbox/intents';
 import { createDocumentMiddleware } from '../sync/outbox/middleware';
-import { coalesceOf } from '../sync/shared/config';
+import { pluginConfig } from '../sync/shared/config';
 import { keyString } from '../sync/shared/keys';
 import { getService } from '../utils';
 import { extend } from '../utils/objects';
@@ -27,7 +27,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // A settling row is not due yet: a timer, not a claim query on every save of a burst.
       else if (nextDueAt != null) worker().wakeAt(nextDueAt);
     },
-    windowMs: () => Math.min(50, coalesceOf(strapi).settleMs / 2),
+    windowMs: () => Math.min(50, pluginConfig(strapi).coalesce.settleMs / 2),
     log: (m) => strapi.log.error(`[location-content] ${m}`),
     recovered: (m) => strapi.log.warn(`[location-content] ${m}`),
   });
@@ -57,14 +57,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       strapi,
       resourceOf: (uid) => getService('mappings', { strapi }).forContentType(uid)?.resource,
       isRead: (uid) => getService('related', { strapi }).isRead(uid),
-      settle: () => coalesceOf(strapi),
+      settle: () => pluginConfig(strapi).coalesce,
       localesOf,
       record: (items) => {
         // The import's own writes: it links and records the entry itself (import/quiet.ts).
         if (isQuiet()) return;
         // A lone change goes out at once (freshness); one that follows another change of the
         // same entry closely waits for the burst to settle, so 100 quick saves make one or two pushes.
-        const { settleMs } = coalesceOf(strapi);
+        const { settleMs } = pluginConfig(strapi).coalesce;
         const now = Date.now();
         const paced = items.map((it) => {
           const key = keyString(it);

@@ -163,12 +163,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       let n = 0;
       let after = 0;
       for (;;) {
-        const page = await states.pageByStatus('failed', after, 500);
+        const page = await states.pageByStatus('failed', after);
         if (!page.length) break;
         const ids = page.map((f) => f.id!);
         after = ids.at(-1)!;
         // Pending first, then queued: a push that finishes in between must not be overwritten.
-        await states.setStatus(ids, 'pending', 'failed');
+        await states.failedToPending(ids);
         await outbox().enqueue(
           page.map((f) => extend(toKey(f), { resource: f.resource, reason: 'retry' }))
         );

@@ -8,7 +8,6 @@ import { extend } from '../../utils/objects';
 import { getService } from '../../utils';
 import { toKey } from '../shared/keys';
 
-const PAGE = 500;
 const LIST_LIMIT = 1000;
 
 const refOf = (s: StateRecord): DriftEntryRef =>
@@ -65,7 +64,7 @@ export function createDriftCheck(strapi: Core.Strapi) {
     };
 
     for (let after = 0; ;) {
-      const page = await states.pageByStatus('synced', after, PAGE);
+      const page = await states.pageByStatus('synced', after);
       if (!page.length) break;
       after = page[page.length - 1].id!;
       const judged = page.filter((s) => {

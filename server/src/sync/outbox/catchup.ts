@@ -82,13 +82,11 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     return rows.filter((r) => r.key !== ownKey).map(markerOf);
   };
 
-  const writeBeat = async (create: boolean) => {
+  /** Creates the marker at the first beat, and again if a live instance took this one for dead. */
+  const writeBeat = async () => {
     const value = JSON.stringify({ beat: Date.now(), pid: process.pid, host });
-    // (A marker deleted meanwhile, by a live instance that took this one for dead, is written again.)
-    const updated = create
-      ? null
-      : await store().updateMany({ where: { key: ownKey }, data: { value } });
-    if (!updated?.count)
+    const updated = await store().updateMany({ where: { key: ownKey }, data: { value } });
+    if (!updated.count)
       await store().create({
         data: { key: ownKey, value, type: 'object', environment: null, tag: null },
       });
@@ -143,7 +141,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   };
 
   const beat = async () => {
-    await writeBeat(false);
+    await writeBeat();
     await recover((await foreignMarkers()).filter(dead));
   };
 
@@ -152,7 +150,7 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     /** at boot: catch up after runs that did not stop cleanly, then beat */
     async start() {
       const foreign = await foreignMarkers();
-      await writeBeat(true);
+      await writeBeat();
       await recover(foreign);
       clearInterval(timer);
       timer = setInterval(() => {
@@ -171,7 +169,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
     /** at a stop; `clean` once every intent is written: the next boot has nothing to catch up after this run */
     async stop(clean: boolean) {
       clearInterval(timer);
-      timer = undefined;
       await beating;
       if (clean) await store().deleteMany({ where: { key: ownKey } });
     },

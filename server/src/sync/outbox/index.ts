@@ -4,15 +4,16 @@
  * documentId, locale), coalescing later changes into it; the worker claims due rows from here.
  * What a crash lost before the buffer wrote it is queued again at the next boot (catchup.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { BUSY_WRITES, createBatcher } from '../shared/batcher';
+import { pluginConfig } from '../shared/config';
 import { insertRows, proposed, type OnConflict } from '../shared/dialect';
+import { newLeaseOwner } from '../shared/lease';
 import {
   ensureIndex,
+  ENTRY_KEY,
   entryColumns,
-  entryKeyColumns,
   newRow,
   OUTBOX_UID,
   tableInfo,
@@ -31,11 +32,8 @@ export const PRIORITY: Record<ResourceKind, number> = {
 
 export interface OutboxRow extends EntryKey {
   id: number;
-  operation: 'upsert' | 'delete';
-  reason: string | null;
   generation: number;
   attempts: number;
-  dueAt: number;
   resyncJob: string | null;
 }
 
@@ -43,10 +41,7 @@ export interface EnqueueItem extends EntryKey {
   /** undefined for a content type that is not mapped but that mapped entries read through a relation */
   resource?: ResourceKind;
   reason: string;
-  operation?: 'upsert' | 'delete';
   resyncJob?: string | null;
-  /** ms from now */
-  delayMs?: number;
   /** An editor's change: due once the entry is quiet for `settleMs`, never past `maxWaitMs` after the burst began. */
   settle?: { settleMs: number; maxWaitMs: number };
   /** with `settle`: a lone change, due at once, that opens the settle window for the ones after it */
@@ -58,18 +53,17 @@ export const createOutbox = (strapi: Core.Strapi) => {
   const col = (attr: string) => info().col(attr);
   const knex = () => strapi.db.connection;
   const outbox = () => knex()(info().table);
-  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const owner = newLeaseOwner();
   const held = (ids: number[]) => outbox().whereIn('id', ids).andWhere(col('leaseOwner'), owner);
   const unleased = (extra: Record<string, unknown> = {}) =>
     Object.assign({ [col('leaseOwner')]: null, [col('leaseUntil')]: null }, extra);
-  const unheld = (now: number) => (w: Knex.QueryBuilder) => {
+  const unheld = (now: number) => (w: Knex.QueryBuilder) =>
     w.whereNull(col('leaseUntil')).orWhere(col('leaseUntil'), '<', now);
-  };
 
   const ensureIndexes = async () => {
     const { table } = info();
     // Coalescing relies on one row per entry, even when two instances enqueue at the same moment.
-    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
+    await ensureIndex(strapi, table, 'entry_uq', ENTRY_KEY.map(col), { unique: true });
     // In the claim's own order, so that it stops at its limit instead of sorting every due row.
     await ensureIndex(strapi, table, 'claim_idx', [col('priority'), col('dueAt'), 'id']);
   };
@@ -80,7 +74,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
    * end of its settle window; other work (dependencies, resync, retries) moves it sooner.
    */
   const enqueue = async (items: EnqueueItem[]) => {
-    const { table } = info();
     const now = Date.now();
     const at = new Date(now);
     for (const settle of [false, true]) {
@@ -88,10 +81,9 @@ export const createOutbox = (strapi: Core.Strapi) => {
         .filter((it) => Boolean(it.settle) === settle)
         .map((it) =>
           newRow(col, at, entryColumns(col, it), {
-            [col('operation')]: it.operation ?? 'upsert',
+            [col('operation')]: 'upsert',
             [col('reason')]: it.reason,
-            [col('dueAt')]:
-              now + (it.settle && !it.leading ? it.settle.settleMs : (it.delayMs ?? 0)),
+            [col('dueAt')]: now + (it.settle && !it.leading ? it.settle.settleMs : 0),
             [col('settleBy')]:
               now + (it.settle ? Math.max(it.settle.maxWaitMs, it.settle.settleMs) : 0),
             // Types only read through relations go first: they only re-queue others.
@@ -101,24 +93,21 @@ export const createOutbox = (strapi: Core.Strapi) => {
             [col('resyncJob')]: it.resyncJob ?? null,
           })
         );
-      await insertRows(knex(), table, rows, conflictOf(settle));
+      await insertRows(knex(), info().table, rows, conflictOf(settle));
     }
   };
 
-  const conflicts = new Map<boolean, OnConflict>();
-  /** What a new row does to the one of its entry already waiting: the same objects every time. */
+  /** What a new row does to the one of its entry already waiting. */
   const conflictOf = (settle: boolean): OnConflict => {
-    if (conflicts.has(settle)) return conflicts.get(settle)!;
     const { table } = info();
     const k = knex();
     const mine = (column: string) => k.raw('??.??', [table, col(column)]);
     const their = (column: string) => proposed(strapi, col(column));
     const due = { mine: mine('dueAt'), their: their('dueAt'), by: mine('settleBy') };
-    const conflict: OnConflict = {
-      on: entryKeyColumns(col),
+    return {
+      on: ENTRY_KEY.map(col),
       // A resync tag is kept until that row is done.
       set: {
-        [col('operation')]: their('operation'),
         [col('reason')]: their('reason'),
         [col('dueAt')]: settle
           ? // Later (the burst goes on), but not past the end of the row's settle window.
@@ -130,8 +119,6 @@ export const createOutbox = (strapi: Core.Strapi) => {
         [col('updatedAt')]: their('updatedAt'),
       },
     };
-    conflicts.set(settle, conflict);
-    return conflict;
   };
 
   const toRow = (r: Row): OutboxRow => ({
@@ -139,11 +126,8 @@ export const createOutbox = (strapi: Core.Strapi) => {
     contentType: r[col('contentType')] as string,
     documentId: r[col('entryDocumentId')] as string,
     locale: (r[col('entryLocale')] as string | null) ?? '',
-    operation: r[col('operation')] as OutboxRow['operation'],
-    reason: r[col('reason')] as string | null,
     generation: Number(r[col('generation')] ?? 0),
     attempts: Number(r[col('attempts')] ?? 0),
-    dueAt: Number(r[col('dueAt')]),
     resyncJob: (r[col('resyncJob')] as string | null) ?? null,
   });
 
@@ -181,31 +165,25 @@ export const createOutbox = (strapi: Core.Strapi) => {
 
   /** The rows that finish at the same moment leave in one statement (three when some changed meanwhile). */
   const completions = createBatcher(
-    async (items: Array<{ row: OutboxRow; windowMs: number }>) => {
-      const ids = items.map((it) => it.row.id);
+    async (rows: OutboxRow[]) => {
+      const ids = rows.map((row) => row.id);
       // Each row only if its generation is still the one pushed (a CASE keeps the lookup on the primary key).
       // (Each branch compares to a typed column, so PostgreSQL knows the type of every parameter.)
-      const cases = items.map(() => 'WHEN ? THEN ?? = ?').join(' ');
+      const cases = rows.map(() => 'WHEN ? THEN ?? = ?').join(' ');
       await held(ids)
         .andWhereRaw(`CASE ?? ${cases} END`, [
           'id',
-          ...items.flatMap((it) => [it.row.id, col('generation'), it.row.generation]),
+          ...rows.flatMap((row) => [row.id, col('generation'), row.generation]),
         ])
         .del();
-      // What is left changed while it was pushed: it runs again.
-      const left = new Set(
-        (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id))
-      );
-      const again = items.filter((it) => left.has(it.row.id));
-      for (const windowMs of new Set(again.map((it) => it.windowMs))) {
-        const rows = again.filter((it) => it.windowMs === windowMs).map((it) => it.row.id);
-        await held(rows).update(
-          unleased({ [col('attempts')]: 0, [col('settleBy')]: Date.now() + windowMs })
-        );
-      }
-      return items.map((it) => !left.has(it.row.id));
+      // What is left changed while it was pushed: it runs again once its changes settle.
+      const left = (await held(ids).select('id')).map((r: { id: number | string }) => Number(r.id));
+      const settleBy = Date.now() + pluginConfig(strapi).coalesce.maxWaitMs;
+      if (left.length)
+        await held(left).update(unleased({ [col('attempts')]: 0, [col('settleBy')]: settleBy }));
+      return rows.map((row) => !left.includes(row.id));
     },
-    { keyOf: (it) => String(it.row.id), ...BUSY_WRITES }
+    { keyOf: (row) => String(row.id), ...BUSY_WRITES }
   );
 
   return {
@@ -215,13 +193,12 @@ export const createOutbox = (strapi: Core.Strapi) => {
     claim,
     /**
      * Done: the row goes (true), unless the entry changed while it was pushed; then it runs again
-     * once its changes settle, in a new settle window of `windowMs`.
+     * once its changes settle, in a new settle window.
      */
-    complete: (row: OutboxRow, windowMs = 0): Promise<boolean> =>
-      completions.load({ row, windowMs }),
-    /** Back to waiting. `countAttempt: false` when the entry is not at fault (the remote asked to slow down). */
-    retryLater: async (row: OutboxRow, delayMs: number, opts: { countAttempt?: boolean } = {}) => {
-      const attempts = row.attempts + (opts.countAttempt === false ? 0 : 1);
+    complete: (row: OutboxRow): Promise<boolean> => completions.load(row),
+    /** Back to waiting. `countAttempt` false when the entry is not at fault (the remote asked to slow down). */
+    retryLater: async (row: OutboxRow, delayMs: number, countAttempt = true) => {
+      const attempts = row.attempts + (countAttempt ? 1 : 0);
       await held([row.id]).update(
         unleased({ [col('dueAt')]: Date.now() + delayMs, [col('attempts')]: attempts })
       );

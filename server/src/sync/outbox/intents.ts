@@ -46,8 +46,7 @@ export function createIntentBuffer(o: IntentBufferOptions) {
   let dropped = 0;
   // Timers bound to the context the buffer was made in, not to an editor's request (or its
   // transaction): the write must never run inside, or keep alive, the caller's context.
-  const resource = new AsyncResource('location-content-intents');
-  const run = resource.bind(() => {
+  const run = AsyncResource.bind(() => {
     cancelTimers();
     void flush(true);
   });
@@ -89,7 +88,6 @@ export function createIntentBuffer(o: IntentBufferOptions) {
       pending.set(key, b);
       return;
     }
-    // The latest change's reason, the earliest start of the burst, the latest change.
     if (b.last >= known.last) known.item = b.item;
     known.first = Math.min(known.first, b.first);
     known.last = Math.max(known.last, b.last);

@@ -58,7 +58,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     if (!draftAndPublish) return action !== 'discardDraft';
     // A draft save changes nothing online: only these actions change the published version.
     if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
-    return (action === 'create' || action === 'update') && params?.status === 'published';
+    return (action === 'create' || action === 'update') && params.status === 'published';
   };
 
   /** A localized change whose locales must be looked up (default locale, every locale). */
@@ -88,10 +88,9 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         reason: ctx.action,
         settle,
       }));
-    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
     const { locale } = params;
-    // Else without a lookup, the locale is one string other than '*'.
-    if (!needsLookup(model, params)) return intentsFor([locale as string]);
+    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
+    if (typeof locale === 'string' && locale !== '*') return intentsFor([locale]);
     if (!locale) {
       const locales = strapi.plugin('i18n').service('locales');
       return Promise.resolve(locales.getDefaultLocale()).then((l: string) => intentsFor([l]));
@@ -116,43 +115,31 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         onCommit(() => {
           Promise.resolve()
             .then(() => deps.record(items))
-            .catch((err) =>
-              strapi.log.error(
-                `[location-content] could not queue ${ctx.uid} ${items[0].documentId}: ${reasonOf(err)}`
-              )
-            );
+            .catch((err) => failed(ctx, err));
         });
       });
     }
-    return deps.record(items) as void | Promise<unknown>;
+    return deps.record(items);
   };
 
   /** Records the intents of a change that succeeded; never throws nor rejects, resolves to `result`. */
-  const afterWrite = (
-    ctx: WriteContext,
-    model: SchemaModel | undefined,
-    resource: ResourceKind | undefined,
-    result: unknown
-  ): unknown => {
-    try {
-      const items = intentsOf(ctx, model, resource, result);
-      const pending = Array.isArray(items)
-        ? record(ctx, items)
-        : items.then((list) => record(ctx, list));
-      if (pending) {
-        return pending.then(
-          () => result,
-          (err) => {
-            failed(ctx, err);
-            return result;
-          }
-        );
+  const afterWrite =
+    (ctx: WriteContext, model: SchemaModel | undefined, resource: ResourceKind | undefined) =>
+    (result: unknown): unknown => {
+      const failedWith = (err: unknown) => {
+        failed(ctx, err);
+        return result;
+      };
+      try {
+        const items = intentsOf(ctx, model, resource, result);
+        const pending = Array.isArray(items)
+          ? record(ctx, items)
+          : items.then((list) => record(ctx, list));
+        return pending ? pending.then(() => result, failedWith) : result;
+      } catch (err) {
+        return failedWith(err);
       }
-    } catch (err) {
-      failed(ctx, err);
-    }
-    return result;
-  };
+    };
 
   return (ctx: WriteContext, next: () => Promise<unknown>) => {
     if (!WRITE_ACTIONS.has(ctx.action)) return next();
@@ -163,16 +150,13 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     if (!touchesPublished(ctx.action, params, Boolean(model?.options?.draftAndPublish)))
       return next();
     const done = next();
+    const after = afterWrite(ctx, model, resource);
     // Inside the caller's transaction, or with locales to look up, the caller waits until the
     // intents are handed over (an onCommit registered after its commit would never run).
-    if (strapi.db.inTransaction() || needsLookup(model, params))
-      return done.then((result) => afterWrite(ctx, model, resource, result));
+    if (strapi.db.inTransaction() || needsLookup(model, params)) return done.then(after);
     // Otherwise the caller gets Strapi's own promise, and a reaction that runs before the caller's
     // hands the intents over: one more microtask turn before the caller resumes cost a save 5 %.
-    done.then(
-      (result) => afterWrite(ctx, model, resource, result),
-      () => undefined
-    );
+    done.then(after, () => undefined);
     return done;
   };
 }

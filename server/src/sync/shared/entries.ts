@@ -34,14 +34,13 @@ export async function* onlineKeyPages(
       });
     if (!rows.length) return;
     after = rows[rows.length - 1].id;
-    yield {
-      after,
-      keys: rows.map((r) => ({
-        contentType: uid,
-        documentId: r.documentId,
-        locale: localized ? (r.locale ?? '') : '',
-      })),
-    };
+    // A type without locales has none selected: its keys' locale is ''.
+    const keys = rows.map((r) => ({
+      contentType: uid,
+      documentId: r.documentId,
+      locale: r.locale ?? '',
+    }));
+    yield { after, keys };
     if (rows.length < PAGE) return;
   }
 }
@@ -54,7 +53,7 @@ export async function* goneStatePages(
   after = 0
 ): AsyncGenerator<StateRecord[] & { after: number }> {
   const model = modelOf(strapi, uid);
-  for await (const page of states.iterate(uid, PAGE, after)) {
+  for await (const page of states.iterate(uid, after)) {
     const where = {
       documentId: { $in: [...new Set(page.map((s) => s.documentId))] },
       ...onlineWhere(model),

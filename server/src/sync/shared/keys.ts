@@ -1,16 +1,12 @@
 import type { EntryKey } from './types';
 
-export const toKey = (k: {
-  contentType: string;
-  documentId: string;
-  locale?: string | null;
-}): EntryKey => ({
+export const toKey = (k: Omit<EntryKey, 'locale'> & { locale?: string | null }): EntryKey => ({
   contentType: k.contentType,
   documentId: k.documentId,
   locale: k.locale ?? '',
 });
 
-/** Text form used in `refKeys` so dependants can be found with a LIKE on any database. */
+/** Text form of a key: the target column of the refs table, and the key of maps of entries. */
 export const keyString = (k: EntryKey) => `${k.contentType}|${k.documentId}|${k.locale}`;
 
 /** How logs and messages name an entry: `api::place.place abc123 (en)`. */

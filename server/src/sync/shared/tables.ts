@@ -85,9 +85,8 @@ export function* keySlices(keys: EntryKey[], col: (attr: string) => string) {
   }
 }
 
-/** The attributes of an entry's key, in every plugin table, and their columns. */
+/** The attributes of an entry's key, in every plugin table. */
 export const ENTRY_KEY = ['contentType', 'entryDocumentId', 'entryLocale'];
-export const entryKeyColumns = (col: (attr: string) => string) => ENTRY_KEY.map(col);
 
 /** Those columns with the values of `key`: a row's key, or the WHERE of one entry. */
 export const entryColumns = (col: (attr: string) => string, key: EntryKey) => ({

@@ -4,7 +4,6 @@ export type {
   EntryKey,
   EntryState,
   ResyncProgress,
-  SyncService,
   SyncStatus,
   SyncStatusReport,
 } from '../../../../shared/contracts/sync';

@@ -10,14 +10,14 @@ import { insertRows } from '../shared/dialect';
 import { keyString } from '../shared/keys';
 import {
   ensureIndex,
+  ENTRY_KEY,
   entryColumns,
-  entryKeyColumns,
   newRow,
   REF_UID,
   STATE_UID,
   tableInfo,
 } from '../shared/tables';
-import type { EntryKey, EntryState, SyncStatus } from '../shared/types';
+import type { EntryKey, EntryState } from '../shared/types';
 import { extend } from '../../utils/objects';
 import { createStateReads } from './reads';
 import { createStateRefs } from './refs';
@@ -84,6 +84,8 @@ const COLUMN: Partial<Record<keyof StateRecord, string>> = {
   locale: 'entryLocale',
 };
 
+type Picker = (q: Knex.QueryBuilder) => unknown;
+
 /** The state table as records: names of tables and columns as Strapi made them, rows in and out. */
 function createStateRows(strapi: Core.Strapi) {
   const info = () => tableInfo(strapi, STATE_UID);
@@ -108,18 +110,14 @@ function createStateRows(strapi: Core.Strapi) {
     return row;
   };
 
-  /** States the query picks, `size` at a time by id from `after` (a cursor later changes cannot upset). */
-  const page = async (
-    pick: (q: Knex.QueryBuilder) => unknown,
-    after: number,
-    size: number
-  ): Promise<StateRecord[]> => {
-    const rows = await states().modify(pick).andWhere('id', '>', after).orderBy('id').limit(size);
+  /** States the query picks, 500 at a time by id from `after` (a cursor later changes cannot upset). */
+  const page = async (pick: Picker, after: number): Promise<StateRecord[]> => {
+    const rows = await states().modify(pick).andWhere('id', '>', after).orderBy('id').limit(500);
     return rows.map(fromRow);
   };
-  async function* pages(pick: (q: Knex.QueryBuilder) => unknown, size: number, after = 0) {
+  async function* pages(pick: Picker, after = 0) {
     for (;;) {
-      const rows = await page(pick, after, size);
+      const rows = await page(pick, after);
       if (!rows.length) return;
       after = rows[rows.length - 1].id as number;
       yield rows;
@@ -141,19 +139,18 @@ export const createStateStore = (strapi: Core.Strapi) => {
 
   const ensureIndexes = async () => {
     const { table } = info();
-    await ensureIndex(strapi, table, 'entry_uq', entryKeyColumns(col), { unique: true });
+    await ensureIndex(strapi, table, 'entry_uq', ENTRY_KEY.map(col), { unique: true });
     await ensureIndex(strapi, table, 'status_idx', [col('status')]);
     // Who holds a remote object (import, link, the inventory's unowned count): without it each
     // look-up scans every state, and an import of 100,000 objects made 100,000 such scans.
     await ensureIndex(strapi, table, 'remote_idx', [col('resource'), col('remoteId')]);
     const refs = refInfo();
     await ensureIndex(strapi, refs.table, 'target_idx', [refs.col('target')]);
-    await ensureIndex(strapi, refs.table, 'entry_idx', entryKeyColumns(refs.col));
+    await ensureIndex(strapi, refs.table, 'entry_idx', ENTRY_KEY.map(refs.col));
     await backfillRefs();
   };
 
   const writeItems = async (items: Array<{ key: EntryKey; patch: StatePatch }>) => {
-    const { table } = info();
     const now = new Date();
     const defaults = { [col('status')]: 'pending', [col('attempts')]: 0 };
     // One statement per set of columns (the rows of one INSERT all have the same ones): an existing
@@ -169,7 +166,7 @@ export const createStateStore = (strapi: Core.Strapi) => {
       for (const [shape, rows] of shapes) {
         const set = [...shape.split(','), col('updatedAt')];
         const inserts = rows.map((row) => newRow(col, now, defaults, row));
-        await insertRows(trx, table, inserts, { on: entryKeyColumns(col), set });
+        await insertRows(trx, info().table, inserts, { on: ENTRY_KEY.map(col), set });
       }
       if (withRefs.length) await writeRefs(trx, withRefs);
     };
@@ -196,22 +193,20 @@ export const createStateStore = (strapi: Core.Strapi) => {
     },
     remove: async (key: EntryKey) => {
       await knex().transaction(async (trx) => {
-        const { table } = info();
-        await trx(table).where(entryColumns(col, key)).del();
+        await trx(info().table).where(entryColumns(col, key)).del();
         await writeRefs(trx, [extend(key, { refs: [] })]);
       });
     },
-    /** Sets status (and resets attempts) of the given state rows in one statement. */
-    setStatus: async (ids: number[], status: SyncStatus, from?: SyncStatus) => {
-      if (!ids.length) return 0;
-      const q = states().whereIn('id', ids);
-      if (from) q.andWhere(col('status'), from);
-      return q.update({
-        [col('status')]: status,
-        [col('attempts')]: 0,
-        [col('updatedAt')]: new Date(),
-      });
-    },
+    /** The given states that still failed back to pending, attempts reset, in one statement. */
+    failedToPending: (ids: number[]) =>
+      states()
+        .whereIn('id', ids)
+        .andWhere(col('status'), 'failed')
+        .update({
+          [col('status')]: 'pending',
+          [col('attempts')]: 0,
+          [col('updatedAt')]: new Date(),
+        }),
   };
 };
 

@@ -62,8 +62,7 @@ export function createStateReads(stateRows: StateRows) {
       .limit(limit);
     const candidates: StateRecord[] = rows.map(fromRow);
     const next = candidates.length < limit ? 0 : (candidates[candidates.length - 1].id as number);
-    const waitsFor = (s: StateRecord) =>
-      (s.refs ?? []).filter((r) => r.blocking).map((r) => toKey(r));
+    const waitsFor = (s: StateRecord) => (s.refs ?? []).filter((r) => r.blocking).map(toKey);
     const dependencies = await getMany(candidates.flatMap(waitsFor));
     const arrived = (d: StateRecord | undefined) =>
       d?.remoteId != null && d.updatedAt != null && d.updatedAt < before;
@@ -114,9 +113,9 @@ export function createStateReads(stateRows: StateRows) {
         .limit(limit);
       return rows.map(fromRow);
     },
-    /** Pages through every state of one content type, `size` at a time, by id (from `after`). */
-    iterate: (contentType: string, size = 500, after = 0) =>
-      pages(whereIs('contentType', contentType), size, after),
+    /** Pages through every state of one content type by id (from `after`). */
+    iterate: (contentType: string, after: number) =>
+      pages(whereIs('contentType', contentType), after),
     /** Locales of one document that have a state. */
     localesOf: async (contentType: string, documentId: string): Promise<string[]> => {
       const rows = await states()
@@ -124,8 +123,7 @@ export function createStateReads(stateRows: StateRows) {
         .select({ locale: col('entryLocale') });
       return rows.map((r: { locale: string | null }) => r.locale ?? '');
     },
-    pageByStatus: (status: SyncStatus, after: number, size: number) =>
-      page(whereIs('status', status), after, size),
+    pageByStatus: (status: SyncStatus, after: number) => page(whereIs('status', status), after),
     stranded,
   };
 }

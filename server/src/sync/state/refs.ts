@@ -11,7 +11,7 @@ export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: St
   /** States written before the refs table existed keep their refs in JSON only: index them once. */
   const backfillRefs = async () => {
     if (await knex()(refInfo().table).first('id')) return;
-    for await (const rows of pages((q) => q.whereNotNull(col('refs')), 500))
+    for await (const rows of pages((q) => q.whereNotNull(col('refs'))))
       await writeRefs(
         knex(),
         rows.filter((r) => r.refs?.length)
@@ -56,8 +56,6 @@ export function createStateRefs({ info, col, refInfo, knex, fromRow, pages }: St
     return keys.map((k) => byTarget.get(keyString(k)) ?? []);
   });
 
-  /** Entries whose last payload used `key` (its remote id, or its membership). */
-  const dependantsOf = (key: EntryKey): Promise<StateRecord[]> => dependants.load(key);
-
-  return { backfillRefs, writeRefs, dependantsOf };
+  /** dependantsOf: entries whose last payload used `key` (its remote id, or its membership). */
+  return { backfillRefs, writeRefs, dependantsOf: dependants.load };
 }

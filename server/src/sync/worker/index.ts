@@ -9,7 +9,7 @@ import type { Core } from '@strapi/strapi';
 import type { OutboxRow } from '../outbox';
 import type { PushResult } from '../push';
 import { getService } from '../../utils';
-import { coalesceOf, pluginConfig } from '../shared/config';
+import { pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
 import { reasonOf } from '../shared/db-error';
 import { keyLabel, toKey } from '../shared/keys';
@@ -40,17 +40,16 @@ export function createWorker(strapi: Core.Strapi) {
   const states = () => getService('state', { strapi });
 
   /** The row leaves the outbox unless its entry changed meanwhile: the resync counts it, an alert says a failure. */
-  const finish = async (row: OutboxRow, result: PushResult, end: RowEnd) => {
-    if (!(await outbox().complete(row, coalesceOf(strapi).maxWaitMs))) return;
-    getService('resync', { strapi }).onRowDone(row, result, end);
+  const finish = async (row: OutboxRow, result: PushResult) => {
+    if (!(await outbox().complete(row))) return;
+    getService('resync', { strapi }).onRowDone(row, result, END[result.kind]);
     // Refused credentials fail every entry: one alert of their own says so.
-    if (result.kind === 'failed' && end === 'failed' && result.httpStatus !== 401)
+    if (result.kind === 'failed' && result.httpStatus !== 401)
       getService('alerts', { strapi }).failed(row, result.reason);
   };
 
-  const inFlight = new Set<number>();
-  /** The running pushes, for stop() to wait for: a row is claimed only while there is room for it. */
-  const running = new Set<Promise<void>>();
+  /** The running pushes by row id, for stop() to wait for: a row is claimed only while there is room for it. */
+  const inFlight = new Map<number, Promise<void>>();
   /** Rows claimed again while their push was in flight: each goes once that push ends. */
   const claimedAgain = new Map<number, OutboxRow>();
   let stopped = true;
@@ -82,9 +81,7 @@ export function createWorker(strapi: Core.Strapi) {
       if (result.kind === 'failed' && result.retryable) {
         if (result.throttled) {
           // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), {
-            countAttempt: false,
-          });
+          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
         } else if (row.attempts + 1 >= retry.maxAttempts) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
@@ -101,13 +98,13 @@ export function createWorker(strapi: Core.Strapi) {
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          await finish(row, result, 'failed');
+          await finish(row, result);
         } else {
           await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
       } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
-        await finish(row, result, END[result.kind]);
+        await finish(row, result);
       }
     } catch (err) {
       lastError = reasonOf(err);
@@ -155,8 +152,7 @@ export function createWorker(strapi: Core.Strapi) {
     const next = await outbox()
       .nextDueAt()
       .catch(() => null);
-    if (next == null || stopped) return;
-    wakeAt(next);
+    if (next != null) wakeAt(next);
   };
 
   /** A timer, no query: for a row this instance just made due at `next`. */
@@ -184,7 +180,6 @@ export function createWorker(strapi: Core.Strapi) {
     if (sweeping || stopped) return;
     sweeping = true;
     try {
-      // Entries waiting for one that has no remote id yet are not lost: stranded() leaves them out.
       const { lost, next } = await states().stranded(10_000, 50, sweepAfter);
       sweepAfter = next;
       if (lost.length) {
@@ -236,14 +231,12 @@ export function createWorker(strapi: Core.Strapi) {
               claimedAgain.set(row.id, row);
               continue;
             }
-            inFlight.add(row.id);
             const pushing = pushAll(row).finally(() => {
-              running.delete(pushing);
               // Refill in batches, not one claim query per finished row.
               if (inFlight.size <= maxInFlight / 2) wake();
               if (!inFlight.size) checkIdle();
             });
-            running.add(pushing);
+            inFlight.set(row.id, pushing);
           }
         }
       } while (again && !stopped);
@@ -288,11 +281,10 @@ export function createWorker(strapi: Core.Strapi) {
   const start = () => {
     if (!stopped) return;
     stopped = false;
-    const resource = new AsyncResource('location-content-worker');
-    wake = resource.bind(() => {
+    wake = AsyncResource.bind(() => {
       if (!stopped) setImmediate(pump);
     });
-    const poll = resource.bind(() => {
+    const poll = AsyncResource.bind(() => {
       sweep();
       pump();
       checkIdle();
@@ -300,11 +292,10 @@ export function createWorker(strapi: Core.Strapi) {
     pollTimer = setInterval(poll, pollMs);
     pollTimer.unref?.();
     renewTimer = setInterval(
-      resource.bind(() => {
-        if (inFlight.size)
-          outbox()
-            .renew([...inFlight], leaseMs)
-            .catch(() => undefined);
+      AsyncResource.bind(() => {
+        outbox()
+          .renew([...inFlight.keys()], leaseMs)
+          .catch(() => undefined);
       }),
       Math.max(1000, Math.floor(leaseMs / 3))
     );
@@ -318,11 +309,11 @@ export function createWorker(strapi: Core.Strapi) {
     clearInterval(renewTimer);
     clearTimeout(dueTimer);
     await pumped;
-    await Promise.allSettled(running);
+    await Promise.allSettled(inFlight.values());
     // Claimed rows that never started would stay leased until the lease runs out: a restart
     // (or another instance) would wait that long for them.
     await outbox()
-      .release([...inFlight, ...claimedAgain.keys()])
+      .release([...inFlight.keys(), ...claimedAgain.keys()])
       .catch(() => undefined);
     inFlight.clear();
     claimedAgain.clear();
