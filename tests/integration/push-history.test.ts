@@ -7,7 +7,7 @@ import type { GetEntry } from '../../shared/contracts/sync';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf, until } from '../helpers/sync';
-import { ATTEMPT_UID, tableInfo } from '../../server/src/sync/shared/tables';
+import { ATTEMPT_UID, STATE_UID, tableInfo } from '../../server/src/sync/shared/tables';
 import { createAdmin } from '../helpers/admin-api';
 
 let app: TestApp;
@@ -168,4 +168,30 @@ test('a history write that fails is logged with the reason, never the statement 
   } finally {
     await knex.schema.renameTable(`${table}_away`, table);
   }
+});
+
+test('a push that cannot record its own failure is kept in the history without the statement', async () => {
+  const knex = app.strapi.db.connection;
+  const { table } = tableInfo(app.strapi, STATE_UID);
+  const place = await createPlace(app.strapi, { title: 'Quiet Cloister' });
+  await app.sync().idle();
+  // Every read and write of the sync state fails: so does the push's record of its own failure.
+  await knex.schema.renameTable(table, `${table}_away`);
+  let failed: PushAttempt | undefined;
+  try {
+    await docs(app.strapi, PLACE).update({
+      documentId: place.documentId,
+      data: { title: 'Quiet Cloister (new)' },
+    });
+    await docs(app.strapi, PLACE).publish({ documentId: place.documentId });
+    failed = await until(
+      async () => (await history(place.documentId)).find((a) => a.outcome === 'failed'),
+      'the failed attempt'
+    );
+  } finally {
+    await knex.schema.renameTable(`${table}_away`, table);
+  }
+  expect(failed.message).toMatch(/no such table|does not exist|doesn't exist/);
+  expect(failed.message).not.toMatch(/select|insert into|update .* set|values|Quiet Cloister/i);
+  expect(failed.message).not.toContain(place.documentId);
 });

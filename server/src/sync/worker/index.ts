@@ -11,7 +11,7 @@ import type { PushResult } from '../push';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { backoffMs } from './backoff';
-import { reasonOf } from '../shared/db-error';
+import { failureOf, reasonOf } from '../shared/db-error';
 import { keyLabel, toKey } from '../shared/keys';
 import { extend } from '../../utils/objects';
 
@@ -70,10 +70,9 @@ export function createWorker(strapi: Core.Strapi) {
     const started = performance.now();
     const result = await getService('push', { strapi })
       .push(key)
-      .catch((err): PushResult => {
-        const reason = err instanceof Error ? err.message : String(err);
-        return { kind: 'failed', reason, retryable: true };
-      });
+      // A push that throws failed to record its own failure: a database error, whose message
+      // holds the statement and editors' content.
+      .catch((err): PushResult => ({ kind: 'failed', reason: failureOf(err), retryable: true }));
     getService('history', { strapi }).record(key, result, performance.now() - started);
     getService('alerts', { strapi }).pushed(result);
     try {
