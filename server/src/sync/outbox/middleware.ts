@@ -61,10 +61,10 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
     return (action === 'create' || action === 'update') && params.status === 'published';
   };
 
+  const namesOneLocale = (locale: unknown) => typeof locale === 'string' && locale !== '*';
   /** A localized change whose locales must be looked up (default locale, every locale). */
   const needsLookup = (model: SchemaModel | undefined, params: WriteParams) =>
-    Boolean(model?.pluginOptions?.i18n?.localized) &&
-    !(typeof params.locale === 'string' && params.locale !== '*');
+    Boolean(model?.pluginOptions?.i18n?.localized) && !namesOneLocale(params.locale);
 
   /** The intents of a change: at once when nothing has to be looked up (the usual case), else a promise. */
   const intentsOf = (
@@ -90,7 +90,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
       }));
     const { locale } = params;
     if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
-    if (typeof locale === 'string' && locale !== '*') return intentsFor([locale]);
+    if (namesOneLocale(locale)) return intentsFor([locale as string]);
     if (!locale) {
       const locales = strapi.plugin('i18n').service('locales');
       return Promise.resolve(locales.getDefaultLocale()).then((l: string) => intentsFor([l]));
