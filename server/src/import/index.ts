@@ -15,15 +15,9 @@ import { createImportPlanner } from './plan';
 
 export function createImporter(strapi: Core.Strapi) {
   const ctx = createImportContext(strapi);
-  const planner = createImportPlanner(ctx);
-  const job = createImportJob(ctx);
-
   return {
-    plan: planner.plan,
-    start: job.start,
-    progress: job.progress,
-    resume: job.resume,
-    stop: job.stop,
+    ...createImportPlanner(ctx),
+    ...createImportJob(ctx),
     ensureIndexes: ctx.items.ensureIndexes,
   };
 }

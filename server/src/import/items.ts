@@ -9,7 +9,6 @@ import {
   STATE_UID,
   tableInfo,
 } from '../sync/shared/tables';
-import type { ImportProgress } from '../../../shared/contracts/import';
 import schema from '../content-types/import-item/schema.json';
 
 export type ItemStatus = 'new' | 'planned' | 'done' | 'failed' | 'skipped';
@@ -65,10 +64,8 @@ export function createImportItems(strapi: Core.Strapi) {
     return row ? fromRow(row) : null;
   };
 
-  /** Writes an item's outcome (the pinpoint an event was found under is kept, and its files unless given). */
-  const put = async (
-    item: Omit<ImportItem, 'id' | 'pinpointId' | 'files'> & Partial<ImportItem>
-  ) => {
+  /** Writes an item's outcome (the pinpoint an event was found under is kept). */
+  const put = async (item: Omit<ImportItem, 'id' | 'pinpointId'>) => {
     const { table, col } = info();
     const { resource: _, remoteId: __, ...outcome } = item;
     await insertRows(knex(), table, [newRow(col, new Date(), columns(item))], {
@@ -79,7 +76,6 @@ export function createImportItems(strapi: Core.Strapi) {
 
   /** Events found under a pinpoint (`GET /v3.0/events?pinpoint=`). */
   const setPinpoint = async (eventIds: number[], pinpointId: number) => {
-    if (!eventIds.length) return;
     const { table, col } = info();
     const now = new Date();
     const rows = [...new Set(eventIds)].map((remoteId) =>
@@ -103,9 +99,7 @@ export function createImportItems(strapi: Core.Strapi) {
   };
 
   /** Failed objects and those imported without part of them, the first 100, and how many in all. */
-  const issuesOf = async (
-    jobId: string
-  ): Promise<Pick<ImportProgress, 'issues' | 'issueCount'>> => {
+  const issuesOf = async (jobId: string) => {
     const { table, col } = info();
     const issues = () =>
       knex()(table)
