@@ -72,6 +72,15 @@ describe('coordinates', () => {
   });
   it('an empty component is no position', () => {
     expect(parseCoordinates({ id: 4, lat: null, lng: null }, 'coordinates', 'geo')).toBeUndefined();
+    expect(parseCoordinates({ id: 4, lat: ' ', lng: [] }, 'coordinates', 'geo')).toBeUndefined();
+  });
+  it('a blank latitude or longitude is a missing one, not an undefined number', () => {
+    expect(() => parseCoordinates({ lat: ' ', lng: 5 }, 'coordinates', 'geo')).toThrow(
+      "coordinates: no latitude in the object at 'geo' (found 'lng')"
+    );
+    expect(() => parseCoordinates({ lat: 5, lng: [' '] }, 'coordinates', 'geo')).toThrow(
+      "coordinates: no longitude in the object at 'geo' (found 'lat')"
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { MappingError } from './errors';
-import { show, single, toNumber } from './values';
+import { isBlank, itemsOf, show, single, toNumber } from './values';
 
 export interface Position {
   latitude: number;
@@ -23,10 +23,13 @@ export function checkInRange(axis: keyof typeof LIMIT, value: number, field: str
   return value;
 }
 
+/** Blanks (' ', [], [null]) count as a key left empty, as toNumber reads them. */
+const filled = (value: unknown) => itemsOf(value).some((v) => !isBlank(v));
+
 /** Map plugins and editors spell the keys differently; case is not meaningful to them either. */
 function pick(obj: Record<string, unknown>, keys: string[]) {
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
-  const key = keys.map((k) => lower.get(k)).find((k) => k && obj[k] != null && obj[k] !== '');
+  const key = keys.map((k) => lower.get(k)).find((k) => k && filled(obj[k]));
   return key === undefined ? undefined : { key, value: obj[key] };
 }
 
@@ -96,7 +99,7 @@ export function parseCoordinates(raw: unknown, field: string, path: string): Pos
     if (!lat && !lng) {
       // An empty map component (all keys null) means "no position yet", not a broken one.
       const hasAnyValue = Object.entries(obj).some(
-        ([k, v]) => k !== 'id' && k !== '__component' && v != null && v !== ''
+        ([k, v]) => k !== 'id' && k !== '__component' && filled(v)
       );
       if (!hasAnyValue) return undefined;
       throw fail(`no latitude/longitude in the object at '${path}' (expected ${SHAPES})`);

@@ -1,6 +1,6 @@
 import { collectProblems, MappingError } from './errors';
 import { normalizeSource, readPath } from './paths';
-import { itemsOf, show } from './values';
+import { isBlank, itemsOf, show } from './values';
 import { InvalidDateError, toMsUtc as remoteToMsUtc } from '../remote/dates';
 import type { DateRange } from '../remote/types';
 
@@ -41,8 +41,6 @@ export function datesSpecOf(source: unknown): DatesSpec {
     end: source.end || 'end',
   };
 }
-
-const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
 
 function rangeOf(item: unknown, spec: DatesSpec, field: string): DateRange {
   const fail = (reason: string) => new MappingError(field, reason);

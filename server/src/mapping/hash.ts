@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MapOutcome, UpsertOutcome } from './types';
+import type { UpsertOutcome } from './types';
 
 /** JSON with object keys sorted at every depth, so equal payloads hash equal whatever built them. */
 export function canonicalJson(value: unknown): string {
@@ -15,15 +15,11 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
-type Hashable = MapOutcome | Pick<UpsertOutcome, 'resource' | 'payload' | 'members'>;
+type Hashable = Pick<UpsertOutcome, 'resource' | 'payload' | 'members'>;
 
 /** sha256 of what would reach the remote: the payload and the set of member ids (order-free). */
-export function payloadHash(outcome: Hashable): string {
-  let body: object = { action: 'skip' };
-  if (!('action' in outcome && outcome.action === 'skip')) {
-    const { resource, payload, members } = outcome as Hashable & { action?: 'upsert' };
-    const sorted = members && [...new Set(members)].sort((a, b) => a - b);
-    body = { resource, payload, members: sorted };
-  }
+export function payloadHash({ resource, payload, members }: Hashable): string {
+  const sorted = members && [...new Set(members)].sort((a, b) => a - b);
+  const body = { resource, payload, members: sorted };
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

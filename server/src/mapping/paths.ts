@@ -1,3 +1,4 @@
+import { isBlank } from './values';
 import type { SchemaAttribute, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Upload plugin's file model: what a media attribute points to. */
@@ -160,7 +161,6 @@ export function readPath(value: unknown, path: string): unknown {
 /** Reads the source's path; an empty value (nothing, blank text, no items) gives the source's default. */
 export function readSource(entry: unknown, source: NormalizedSource): unknown {
   const value = readPath(entry, source.path);
-  const text = typeof value === 'string' ? value.trim() : value;
-  const empty = text == null || text === '' || (Array.isArray(text) && text.length === 0);
+  const empty = isBlank(value) || (Array.isArray(value) && value.length === 0);
   return empty && source.default !== undefined ? source.default : value;
 }

@@ -13,6 +13,9 @@ export function show(value: unknown): string {
   return String(value);
 }
 
+/** Nothing, or text of blanks only: what an editor leaves in a field they did not fill. */
+export const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
+
 /** A value as the list of its present items (a relation, a repeatable component, a JSON list). */
 export const itemsOf = (value: unknown): unknown[] => [value].flat().filter((v) => v != null);
 
@@ -38,7 +41,7 @@ const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** Numbers may arrive as strings (decimal and biginteger columns); anything not finite is refused. */
 export function toNumber(value: unknown, field: string, path: string): number | undefined {
   const v = single(value, field, path);
-  if (v == null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  if (isBlank(v)) return undefined;
   const numeric =
     typeof v === 'string' ? NUMERIC.test(v.trim()) : ['number', 'bigint'].includes(typeof v);
   if (!numeric) throw new MappingError(field, `expected a number at '${path}', got ${show(v)}`);
