@@ -61,7 +61,6 @@ export function createWorker(strapi: Core.Strapi) {
   let renewTimer: NodeJS.Timeout | undefined;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueTimerAt = Infinity;
-  let lastError: string | null = null;
   let failingSince: number | undefined;
   const idleWaiters = new Set<() => void>();
 
@@ -106,9 +105,8 @@ export function createWorker(strapi: Core.Strapi) {
         await finish(row, result);
       }
     } catch (err) {
-      lastError = reasonOf(err);
       strapi.log.error(
-        `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`
+        `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${reasonOf(err)}`
       );
     }
   };
@@ -247,12 +245,11 @@ export function createWorker(strapi: Core.Strapi) {
         failingSince = undefined;
       }
     } catch (err) {
-      lastError = reasonOf(err);
       // One line per episode (a database that is down fails every poll), without the statement.
       if (!stopped && failingSince === undefined) {
         failingSince = Date.now();
         strapi.log.error(
-          `[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`
+          `[location-content] worker: cannot read the outbox: ${reasonOf(err)} (trying again at each poll)`
         );
       }
     } finally {
@@ -340,6 +337,6 @@ export function createWorker(strapi: Core.Strapi) {
     wake: () => wake(),
     wakeAt,
     idle,
-    stats: () => ({ inFlight: inFlight.size, lastError }),
+    stats: () => ({ inFlight: inFlight.size }),
   };
 }
