@@ -151,7 +151,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       const foreign = await foreignMarkers();
       await writeBeat();
       await recover(foreign);
-      clearInterval(timer);
       timer = setInterval(() => {
         beating ??= beat()
           .catch((err) => {
