@@ -76,11 +76,14 @@ export function createWorker(strapi: Core.Strapi) {
     getService('alerts', { strapi }).pushed(result);
     try {
       const { retry } = pluginConfig(strapi);
-      if (result.kind === 'failed' && result.retryable) {
-        if (result.throttled) {
-          // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
-        } else if (row.attempts + 1 >= retry.maxAttempts) {
+      const retryable = result.kind === 'failed' && result.retryable;
+      if (retryable && result.throttled) {
+        // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
+        await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
+      } else if (retryable && row.attempts + 1 < retry.maxAttempts) {
+        await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
+      } else {
+        if (retryable) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
           const mapping = getService('mappings', { strapi }).forContentType(row.contentType);
@@ -96,11 +99,7 @@ export function createWorker(strapi: Core.Strapi) {
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          await finish(row, result);
-        } else {
-          await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
-      } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
         await finish(row, result);
       }
