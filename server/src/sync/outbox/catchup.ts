@@ -113,7 +113,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
   const catchUp = async (since: number) => {
     let n = 0;
     for (const { uid, resource } of recordedTypes(strapi)) {
-      if (!modelOf(strapi, uid)) continue;
       const sources = [changedSince(uid, new Date(since)), ...(resource ? [goneOnline(uid)] : [])];
       for (const source of sources) {
         for await (const keys of source) {
@@ -152,7 +151,6 @@ export function createCatchUp(strapi: Core.Strapi, outbox: Outbox) {
       const foreign = await foreignMarkers();
       await writeBeat();
       await recover(foreign);
-      clearInterval(timer);
       timer = setInterval(() => {
         beating ??= beat()
           .catch((err) => {

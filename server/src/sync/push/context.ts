@@ -48,4 +48,4 @@ export const requeueDependants = (
   key: EntryKey,
   reason: string,
   identity = true
-) => getService('related', { strapi }).requeue(key, reason, { identity });
+) => getService('related', { strapi }).requeue(key, reason, identity);

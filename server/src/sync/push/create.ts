@@ -61,7 +61,7 @@ export function createCreator(strapi: Core.Strapi) {
     state: StateRecord | null,
     fingerprint?: Fingerprint
   ): Promise<number | null> => {
-    const fp = (state?.createFingerprint as Fingerprint | null) ?? fingerprint;
+    const fp = state?.createFingerprint ?? fingerprint;
     if (!state?.createStartedAt || !fp) return null;
     // Seen failing: anything it created exists by then. Crashed mid-call: by its timeout at the latest.
     const started = state.createStartedAt.getTime();
@@ -116,7 +116,7 @@ export function createCreator(strapi: Core.Strapi) {
     await states().upsert(key, {
       resource,
       createStartedAt: new Date(),
-      createFingerprint: { ...fingerprint },
+      createFingerprint: fingerprint,
     });
     try {
       const remote = await api(client, resource).create(payload);

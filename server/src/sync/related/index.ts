@@ -29,13 +29,6 @@ type Reader = ReturnType<typeof relationTargets>[number] & {
   identityOnly: boolean;
 };
 
-/**
- * `identity`: the entry's remote object appeared, changed id or went away, and everything that uses
- * it follows; otherwise only its content changed, which matters only to entries that read a value
- * through it (tags from its name...), not to those that only point at it.
- */
-type RequeueOptions = { identity: boolean };
-
 export function createRelated(strapi: Core.Strapi) {
   let cache: { mappings: Mapping[]; readers: Map<string, Reader[]> } | undefined;
 
@@ -80,11 +73,11 @@ export function createRelated(strapi: Core.Strapi) {
   async function* relatedNow(
     contentType: string,
     documentIds: string[],
-    opts: RequeueOptions,
+    identity: boolean,
     reason: string
   ): AsyncGenerator<EnqueueItem[]> {
     for (const { mapping, path, identityOnly } of readersByTarget().get(contentType) ?? []) {
-      if (identityOnly && !opts.identity) continue;
+      if (identityOnly && !identity) continue;
       try {
         for await (const page of onlineKeyPages(
           strapi,
@@ -101,28 +94,28 @@ export function createRelated(strapi: Core.Strapi) {
     }
   }
 
-  type Request = { key: EntryKey; reason: string; opts: RequeueOptions };
+  type Request = { key: EntryKey; reason: string; identity: boolean };
   /** The requeues asked at the same moment (a page of pushes finishing) share their queries. */
   const requeues = createBatcher(async (requests: Request[]) => {
     const outbox = getService('outbox', { strapi });
     const states = getService('state', { strapi });
-    const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.opts.identity}|${r.reason}`);
+    const groups = groupBy(requests, (r) => `${r.key.contentType}|${r.identity}|${r.reason}`);
     for (const group of groups.values()) {
-      const { reason, opts } = group[0];
+      const { reason, identity } = group[0];
       const keys = group.map((r) => r.key);
       const dependants = await Promise.all(keys.map((k) => states.dependantsOf(k)));
       const items = new Map<string, EnqueueItem>();
       keys.forEach((k, i) => {
         for (const d of dependants[i]) {
           const reads = d.refs?.some((r) => r.role === 'read' && sameKey(toKey(r), k));
-          if (opts.identity || reads)
+          if (identity || reads)
             items.set(keyString(d), extend(toKey(d), { resource: d.resource, reason }));
         }
       });
       await outbox.enqueue([...items.values()]);
       // At most the batcher's 200 requests: one IN list.
       const documentIds = [...new Set(keys.map((k) => k.documentId))];
-      const related = relatedNow(group[0].key.contentType, documentIds, opts, reason);
+      const related = relatedNow(group[0].key.contentType, documentIds, identity, reason);
       for await (const page of related) await outbox.enqueue(page);
     }
     return requests.map(() => undefined);
@@ -131,8 +124,13 @@ export function createRelated(strapi: Core.Strapi) {
   return {
     /** True when a mapped content type reads entries of `uid` through a relation. */
     isRead: (uid: string) => readersByTarget().has(uid),
-    /** Queues every entry that uses `key` (see RequeueOptions), now or in its last push. */
-    requeue: (key: EntryKey, reason: string, opts: RequeueOptions = { identity: true }) =>
-      requeues.load({ key, reason, opts }),
+    /**
+     * Queues every entry that uses `key`, now or in its last push. `identity`: the entry's remote
+     * object appeared, changed id or went away, and everything that uses it follows; otherwise only
+     * its content changed, which matters only to entries that read a value through it (tags from
+     * its name...), not to those that only point at it.
+     */
+    requeue: (key: EntryKey, reason: string, identity: boolean) =>
+      requeues.load({ key, reason, identity }),
   };
 }

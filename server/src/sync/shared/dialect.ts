@@ -7,11 +7,10 @@ import { reasonOf } from './db-error';
  * The statements whose SQL differs between the databases Strapi 5 runs on and that knex's
  * builders cannot write for each of them: each raw piece here says why.
  */
-const dialectOf = (strapi: Core.Strapi) => {
-  const client = String(strapi.db.dialect?.client ?? strapi.db.config?.connection?.client);
-  if (/^(pg|postgres)/.test(client)) return 'postgres';
-  return /^(mysql|mariadb)/.test(client) ? 'mysql' : 'sqlite';
-};
+
+/** Strapi's own name of its dialect: it refuses any client but these three (MariaDB runs as mysql). */
+const dialectOf = (strapi: Core.Strapi) =>
+  strapi.db.dialect.client as 'postgres' | 'mysql' | 'sqlite';
 
 /**
  * In an upsert's update part, the value the INSERT proposed for `column` (knex's merge() names only

@@ -18,6 +18,7 @@ import {
   tableInfo,
 } from '../shared/tables';
 import type { EntryKey, EntryState } from '../shared/types';
+import type { Fingerprint } from '../push/recovery';
 import { extend } from '../../utils/objects';
 import { createStateReads } from './reads';
 import { createStateRefs } from './refs';
@@ -38,7 +39,7 @@ export interface StateRecord extends Omit<
    */
   refs: Array<EntryKey & { role?: string; blocking?: boolean }> | null;
   createStartedAt: Date | null;
-  createFingerprint: Record<string, unknown> | null;
+  createFingerprint: Fingerprint | null;
   /** the documented fields of the last payload the remote accepted: what a drift check compares with */
   pushedFields?: Record<string, unknown> | null;
   /** when the state row was last written (read only) */

@@ -61,7 +61,6 @@ export function createWorker(strapi: Core.Strapi) {
   let renewTimer: NodeJS.Timeout | undefined;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueTimerAt = Infinity;
-  let lastError: string | null = null;
   let failingSince: number | undefined;
   const idleWaiters = new Set<() => void>();
 
@@ -77,11 +76,14 @@ export function createWorker(strapi: Core.Strapi) {
     getService('alerts', { strapi }).pushed(result);
     try {
       const { retry } = pluginConfig(strapi);
-      if (result.kind === 'failed' && result.retryable) {
-        if (result.throttled) {
-          // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
-          await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
-        } else if (row.attempts + 1 >= retry.maxAttempts) {
+      const retryable = result.kind === 'failed' && result.retryable;
+      if (retryable && result.throttled) {
+        // The remote's rate limit is nobody's fault: wait as asked, without spending an attempt.
+        await outbox().retryLater(row, Math.max(result.retryAfterMs ?? 0, retry.baseMs), false);
+      } else if (retryable && row.attempts + 1 < retry.maxAttempts) {
+        await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
+      } else {
+        if (retryable) {
           // Stop and wait for an editor (retry, or a new change): the reason stays readable.
           // (A row of a type that is only read through relations has no state to mark.)
           const mapping = getService('mappings', { strapi }).forContentType(row.contentType);
@@ -97,18 +99,13 @@ export function createWorker(strapi: Core.Strapi) {
               `[location-content] gave up re-queuing the entries that read ${row.contentType} ${row.documentId}: ${result.reason}`
             );
           }
-          await finish(row, result);
-        } else {
-          await outbox().retryLater(row, backoffMs(row.attempts, retry, result.retryAfterMs));
         }
-      } else {
         // A waiting entry is re-queued by its dependency when that one gets its remote id.
         await finish(row, result);
       }
     } catch (err) {
-      lastError = reasonOf(err);
       strapi.log.error(
-        `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${lastError}`
+        `[location-content] could not record the push of ${row.contentType} ${row.documentId}: ${reasonOf(err)}`
       );
     }
   };
@@ -247,12 +244,11 @@ export function createWorker(strapi: Core.Strapi) {
         failingSince = undefined;
       }
     } catch (err) {
-      lastError = reasonOf(err);
       // One line per episode (a database that is down fails every poll), without the statement.
       if (!stopped && failingSince === undefined) {
         failingSince = Date.now();
         strapi.log.error(
-          `[location-content] worker: cannot read the outbox: ${lastError} (trying again at each poll)`
+          `[location-content] worker: cannot read the outbox: ${reasonOf(err)} (trying again at each poll)`
         );
       }
     } finally {
@@ -340,6 +336,6 @@ export function createWorker(strapi: Core.Strapi) {
     wake: () => wake(),
     wakeAt,
     idle,
-    stats: () => ({ inFlight: inFlight.size, lastError }),
+    stats: () => ({ inFlight: inFlight.size }),
   };
 }
