@@ -4,6 +4,7 @@ import type { ResourceKind } from '../../remote/types';
 import { failureOf } from '../shared/db-error';
 import { keyString, toKey } from '../shared/keys';
 import { STATE_UID } from '../shared/tables';
+import type { StateRecord } from '../state';
 import { deleteRemote } from '../push/remove';
 import { PushRefusedError } from '../shared/refusal';
 import { pushRefusal } from '../../config/environment';
@@ -39,10 +40,13 @@ export function createDriftRepair(strapi: Core.Strapi) {
     });
   };
 
-  const requeue = async (refs: DriftEntryRef[], patchMembers?: Map<string, number[]>) => {
+  const requeue = async (
+    refs: DriftEntryRef[],
+    membersOf?: (s: StateRecord) => number[] | undefined
+  ) => {
     const live = await current(refs);
     for (const s of live) {
-      const members = patchMembers?.get(keyString(s));
+      const members = membersOf?.(s);
       await states.upsert(toKey(s), {
         resource: s.resource,
         payloadHash: null,
@@ -140,14 +144,11 @@ export function createDriftRepair(strapi: Core.Strapi) {
     if (groups.includes('membership')) {
       // A pinpoint's record of its lists drives its membership calls: lists that lost it are
       // taken out of the record, so the push adds it back.
-      const members = new Map<string, number[]>();
-      const live = await current(report.membership.filter((m) => m.resource === 'pinpoint'));
-      for (const s of live) {
+      outcome.queued.membership = await requeue(report.membership, (s) => {
+        if (s.resource !== 'pinpoint') return undefined;
         const { absent } = report.membership.find((m) => keyString(m) === keyString(s))!;
-        const kept = (s.members ?? []).filter((l) => !absent.includes(l));
-        members.set(keyString(s), kept);
-      }
-      outcome.queued.membership = await requeue(report.membership, members);
+        return (s.members ?? []).filter((l) => !absent.includes(l));
+      });
     }
     return outcome;
   };

@@ -24,7 +24,8 @@ export function createReconcileSchedule(strapi: Core.Strapi) {
   const drift = () => getService('drift', { strapi });
   const config = () => pluginConfig(strapi).reconcile;
   let registered = false;
-  let running: Promise<unknown> | undefined;
+  /** Firings under way: a slow check outlasts the next firing, and a stop waits for each. */
+  const running = new Set<Promise<void>>();
 
   /** One firing of the rule: run by this instance if it claims it, else nothing. */
   const fire = async (fireDate: Date = new Date()): Promise<ScheduledRun | null> => {
@@ -66,8 +67,8 @@ export function createReconcileSchedule(strapi: Core.Strapi) {
       run.finishedAt = new Date().toISOString();
       await drift().recordScheduled(run);
     })();
-    running = work;
-    await work.finally(() => running === work && (running = undefined));
+    running.add(work);
+    await work.finally(() => running.delete(work));
     return run;
   };
 
@@ -88,7 +89,7 @@ export function createReconcileSchedule(strapi: Core.Strapi) {
   const stop = async () => {
     if (registered) strapi.cron.remove(RECONCILE_JOB);
     registered = false;
-    await running?.catch(() => undefined);
+    await Promise.allSettled(running);
   };
 
   return { start, stop, fire };

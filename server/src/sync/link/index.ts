@@ -9,7 +9,7 @@ import { errors } from '@strapi/utils';
 import { mapEntry, MappingError } from '../../mapping';
 import { RESOURCES, type ResourceKind } from '../../remote/types';
 import { onlineKeyPages } from '../shared/entries';
-import { identityOf, nameKeyOf, type RemoteIdentity } from '../inventory/identity';
+import { identityOf, type RemoteIdentity } from '../inventory/identity';
 import type { InventoryRow } from '../inventory/table';
 import { keyString, toKey } from '../shared/keys';
 import type { EntryKey } from '../shared/types';
@@ -92,9 +92,9 @@ export function createLinker(strapi: Core.Strapi) {
             if (err instanceof MappingError) continue;
             throw err;
           }
-          const mine = identityOf(resource, extend(payload, { id: 0 }));
+          const mine = identityOf(resource, payload);
           const free: InventoryRow[] = [];
-          for (const r of await table().byNameKey(resource, nameKeyOf(payload.name)))
+          for (const r of await table().byNameKey(resource, mine.nameKey))
             if (
               sameObject(resource, mine, r) &&
               !(await states().isRemoteIdClaimed(resource, r.remoteId))
