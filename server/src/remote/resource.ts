@@ -85,7 +85,6 @@ export function createResourceApi<T, Req, W extends keyof Filters>(
       id === undefined ? read : withKnownId(id)
     );
   return {
-    listPages: (filter?: F) => pages(api, path, filter, read),
     /** One page: the first (with `filter`) or the one at a `next` link kept from an earlier page. */
     page: async (from: { link?: string; filter?: F } = {}) =>
       (await pages(api, path, from.filter, read, from.link).next()).value as Page<T>,
