@@ -19,9 +19,8 @@ export function createTokenSource(options: {
   basic: string;
   redactor: Redactor;
   logger?: Logger;
-  now: () => number;
 }) {
-  const { transport, baseUrl, clientId, basic, redactor, logger, now } = options;
+  const { transport, baseUrl, clientId, basic, redactor, logger } = options;
   const url = new URL(`${baseUrl.href.replace(/\/+$/, '')}${TOKEN_PATH}`);
   const host = baseUrl.host;
 
@@ -29,7 +28,7 @@ export function createTokenSource(options: {
   let pending: Promise<string> | undefined;
 
   const requestToken = async (): Promise<string> => {
-    const sentAt = now();
+    const sentAt = Date.now();
     const response = await transport.send({
       method: 'POST',
       url,
@@ -92,7 +91,7 @@ export function createTokenSource(options: {
 
   /** A valid token, from cache or from one shared token request. */
   const current = (): Promise<string> => {
-    if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
+    if (cached && Date.now() < cached.renewAt) return Promise.resolve(cached.token);
     return (pending ??= requestToken().finally(() => {
       pending = undefined;
     }));
