@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { Agent, errors, request } from 'undici';
 import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
@@ -39,8 +38,8 @@ export const httpFetch: FetchLike = async (url, init) => {
     });
     const text = await res.body.text();
     return {
+      // No statusText: undici has none, and statusLine (errors.ts) names the status itself.
       status: res.statusCode,
-      statusText: http.STATUS_CODES[res.statusCode],
       headers: headerReader(res.headers),
       text: async () => text,
     };
