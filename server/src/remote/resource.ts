@@ -28,11 +28,7 @@ async function* pages<T>(
   let target: string | URL = link === undefined ? path : api.resolveLink(link);
   const seen = new Set<string>();
   for (;;) {
-    const response = await api.request({
-      method: 'GET',
-      target,
-      query: target === path ? query : undefined,
-    });
+    const response = await api.request({ method: 'GET', target, query });
     const page = readWith(response, (raw) => readPage(raw, read));
     yield page;
     if (!page.next) return;
