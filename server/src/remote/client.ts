@@ -51,7 +51,6 @@ export function createRemoteClient(options: RemoteClientOptions) {
     fetch: options.fetch ?? httpFetch,
     timeoutMs: options.timeoutMs,
     redactor,
-    logger,
   });
   const tokens = createTokenSource({
     transport,
@@ -59,7 +58,6 @@ export function createRemoteClient(options: RemoteClientOptions) {
     clientId: options.clientId,
     basic,
     redactor,
-    logger,
   });
   const api = createApi({ transport, tokens, baseUrl, redactor, logger });
   const { delete: _noDelete, ...categories } = createResourceApi(
