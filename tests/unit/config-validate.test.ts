@@ -5,9 +5,16 @@ import { configShapeProblems } from '../../server/src/config/validate';
 import { viewUrlOf } from '../../server/src/config/environment';
 
 describe('pushIn', () => {
+  const nodeEnv = process.env.NODE_ENV;
+  afterEach(() => (process.env.NODE_ENV = nodeEnv));
+  const pushEnvironmentIn = (config: Pick<PluginConfig, 'pushIn'>, name: string) => {
+    process.env.NODE_ENV = name;
+    return pushEnvironment(config);
+  };
+
   test('unset: every environment pushes', () => {
     expect(configShapeProblems(defaults)).toEqual([]);
-    expect(pushEnvironment(defaults, 'staging')).toEqual({
+    expect(pushEnvironmentIn(defaults, 'staging')).toEqual({
       name: 'staging',
       pushIn: null,
       pushing: true,
@@ -16,8 +23,8 @@ describe('pushIn', () => {
 
   test('set: only the environments it names push', () => {
     expect(configShapeProblems({ ...defaults, pushIn: ['production'] })).toEqual([]);
-    expect(pushEnvironment({ pushIn: ['production'] }, 'production').pushing).toBe(true);
-    expect(pushEnvironment({ pushIn: ['production'] }, 'staging')).toEqual({
+    expect(pushEnvironmentIn({ pushIn: ['production'] }, 'production').pushing).toBe(true);
+    expect(pushEnvironmentIn({ pushIn: ['production'] }, 'staging')).toEqual({
       name: 'staging',
       pushIn: ['production'],
       pushing: false,

@@ -3,6 +3,8 @@ import { createRemoteClient } from '../../server/src/remote';
 import { fakeFetch, TOKEN_REPLY } from './helpers/fake-fetch';
 import { BASE, SECRET, TOKEN, caught, client, pinpoint } from './helpers/remote-client';
 
+afterEach(() => jest.restoreAllMocks());
+
 describe('token request', () => {
   it('is exactly the contract: POST, Basic header, form body', async () => {
     const { remote, tokenCalls } = client(() => ({ json: pinpoint(1) }));
@@ -28,6 +30,7 @@ describe('token request', () => {
       clientId: 'c',
       clientSecret: SECRET,
       fetch: fake.fetch,
+      timeoutMs: 30_000,
     });
     await remote.pinpoints.get(1);
     expect(fake.calls.map((c) => c.url.pathname)).toEqual([
@@ -52,10 +55,11 @@ describe('token request', () => {
 
   it('is renewed before expires_in runs out, with a margin', async () => {
     let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
     let n = 0;
     const { remote, tokenCalls, apiCalls } = client(
       () => ({ json: pinpoint(1) }),
-      { now: () => now },
+      {},
       () => ({
         json: { access_token: `token-number-${++n}`, expires_in: 100, token_type: 'Bearer' },
       })
@@ -76,7 +80,8 @@ describe('token request', () => {
 
   it('uses a 60 s margin for long lifetimes', async () => {
     let now = 0;
-    const { remote, tokenCalls } = client(() => ({ json: pinpoint(1) }), { now: () => now });
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    const { remote, tokenCalls } = client(() => ({ json: pinpoint(1) }));
     await remote.authenticate();
     now = 36_000_000 - 60_001;
     await remote.authenticate();
@@ -135,10 +140,11 @@ describe('token request', () => {
   it('keeps the Basic credentials redacted after more token renewals than it remembers tokens', async () => {
     const basic = Buffer.from(`my-client:${SECRET}`).toString('base64');
     let now = 0;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
     let n = 0;
     const { remote } = client(
       () => ({}),
-      { now: () => now },
+      {},
       () =>
         ++n <= 9
           ? { json: { access_token: `token-number-${n}`, expires_in: 100 } }

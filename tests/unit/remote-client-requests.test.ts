@@ -173,13 +173,18 @@ describe('pagination', () => {
     ]);
   });
 
-  it('listPages yields pages, and stopping early sends no further request', async () => {
+  it('page reads one page, the first with the filter, and sends no further request', async () => {
     const { remote, apiCalls } = client(() => page([1], `${BASE}/next`));
-    for await (const p of remote.events.listPages({ pinpoint: 3 })) {
-      expect(p).toMatchObject({ count: 5, next: `${BASE}/next`, previous: null });
-      break;
-    }
+    const p = await remote.events.page({ filter: { pinpoint: 3 } });
+    expect(p).toMatchObject({ count: 5, next: `${BASE}/next`, previous: null });
     expect(apiCalls().map((c) => c.url.search)).toEqual(['?pinpoint=3']);
+  });
+
+  it('page reads the page at a next link as given, without the filter', async () => {
+    const { remote, apiCalls } = client(() => page([2], null));
+    const p = await remote.events.page({ link: `${BASE}/cursor/abc?token=zz` });
+    expect(p.results.map((e) => e.id)).toEqual([2]);
+    expect(apiCalls().map((c) => c.url.href)).toEqual([`${BASE}/cursor/abc?token=zz`]);
   });
 
   it('omits the filter when none is given', async () => {
@@ -232,7 +237,7 @@ describe('pagination', () => {
 
   it('rejects a page without results', async () => {
     const { remote } = client(() => ({ json: [pinpoint(1)] }));
-    const err = await caught(remote.pinpoints.listPages().next());
+    const err = await caught(remote.pinpoints.page());
     expect(err.message).toMatch(/results array/);
   });
 });

@@ -64,7 +64,6 @@ describe('httpFetch', () => {
       body: JSON.stringify({ name: 'Café' }),
     });
     expect(res.status).toBe(201);
-    expect(res.statusText).toBe('Created');
     expect(res.headers.get('retry-after')).toBe('7');
     expect(res.headers.get('Content-Type')).toBe('application/json');
     expect(res.headers.get('set-cookie')).toBe('a=1, b=2');

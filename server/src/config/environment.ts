@@ -5,10 +5,8 @@ import type { PluginConfig } from './types';
 export const environmentName = () => process.env.NODE_ENV || 'development';
 
 /** `pushIn` unset: every environment pushes; set: only those it names (a staging copy of production must not write to its account). */
-export function pushEnvironment(
-  config: Pick<PluginConfig, 'pushIn'>,
-  name = environmentName()
-): PushEnvironment {
+export function pushEnvironment(config: Pick<PluginConfig, 'pushIn'>): PushEnvironment {
+  const name = environmentName();
   const pushIn = config.pushIn ?? null;
   return { name, pushIn, pushing: pushIn === null || pushIn.includes(name) };
 }

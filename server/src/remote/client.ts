@@ -14,8 +14,6 @@ import { createTokenSource } from './token';
 import { createTransport, httpFetch, safeLogger, type FetchLike, type Logger } from './transport';
 import type { MembershipResult } from './types';
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
 export interface RemoteClientOptions {
   /** e.g. https://api.getwemap.com; contract paths (`/v3.0/...`) are appended to it */
   baseUrl: string;
@@ -23,11 +21,9 @@ export interface RemoteClientOptions {
   clientSecret: string;
   /** defaults to the plugin's one HTTP client (transport.ts's httpFetch) */
   fetch?: FetchLike;
-  /** per HTTP attempt, body included; default 30000 */
-  timeoutMs?: number;
+  /** per HTTP attempt, body included */
+  timeoutMs: number;
   logger?: Logger;
-  /** clock for token expiry; tests only */
-  now?: () => number;
 }
 
 export type RemoteClient = ReturnType<typeof createRemoteClient>;
@@ -48,18 +44,13 @@ export function createRemoteClient(options: RemoteClientOptions) {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!options.clientId) throw new TypeError('clientId is required');
   if (!options.clientSecret) throw new TypeError('clientSecret is required');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0))
-    throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
-
   const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
   const redactor = createRedactor([options.clientSecret, basic]);
   const logger = safeLogger(options.logger, redactor);
   const transport = createTransport({
     fetch: options.fetch ?? httpFetch,
-    timeoutMs,
+    timeoutMs: options.timeoutMs,
     redactor,
-    logger,
   });
   const tokens = createTokenSource({
     transport,
@@ -67,8 +58,6 @@ export function createRemoteClient(options: RemoteClientOptions) {
     clientId: options.clientId,
     basic,
     redactor,
-    logger,
-    now: options.now ?? Date.now,
   });
   const api = createApi({ transport, tokens, baseUrl, redactor, logger });
   const { delete: _noDelete, ...categories } = createResourceApi(
@@ -89,7 +78,6 @@ export function createRemoteClient(options: RemoteClientOptions) {
     };
 
   return {
-    baseUrl: baseUrl.href.replace(/\/+$/, ''),
     pinpoints: createResourceApi(api, 'pinpoint', '/v3.0/pinpoints', pinpointPayload, readPinpoint),
     events: createResourceApi(api, 'event', '/v3.0/events', eventPayload, readEvent),
     categories,

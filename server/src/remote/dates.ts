@@ -19,7 +19,6 @@ export function toMsUtc(input: string | Date): string {
     if (Number.isNaN(input.getTime())) throw new InvalidDateError(input);
     return input.toISOString();
   }
-  if (typeof input !== 'string') throw new InvalidDateError(input);
   const match = ISO_8601.exec(input.trim());
   if (!match) throw new InvalidDateError(input);
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', sign, zh = '0', zm = '0'] = match;

@@ -61,10 +61,7 @@ export function classifyStatus(status: number): RemoteErrorCode {
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now: number = Date.now()
-): number | undefined {
+export function parseRetryAfter(value: string | null | undefined): number | undefined {
   const trimmed = value?.trim();
   if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
@@ -72,7 +69,7 @@ export function parseRetryAfter(
   if (/^[+-]?\d/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  return Math.max(0, at - Date.now());
 }
 
 export const MAX_BODY_CHARS = 4096;

@@ -7,7 +7,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface ApiRequest {
   method: Method;
-  /** a contract path (`/v3.0/...`) or a URL the remote returned (`next`) */
+  /** a contract path (`/v3.0/...`) or a link the remote returned, as resolveLink checked it */
   target: string | URL;
   /** only for contract paths: the documented filters */
   query?: Record<string, string | number | undefined>;
@@ -62,8 +62,7 @@ export function createApi(options: {
   };
 
   const toUrl = (target: string | URL, query: ApiRequest['query']): URL => {
-    if (target instanceof URL) return resolveLink(target.href);
-    if (!target.startsWith('/')) return resolveLink(target);
+    if (target instanceof URL) return target;
     const url = new URL(`${root}${target}`);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));

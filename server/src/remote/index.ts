@@ -4,7 +4,7 @@
  * a call tried again on a transient failure (retry.ts), one API per collection whose pages follow
  * `next` only (resource.ts). No Strapi import here.
  */
-export { createRemoteClient, DEFAULT_TIMEOUT_MS } from './client';
+export { createRemoteClient } from './client';
 export type { RemoteClient, RemoteClientOptions } from './client';
 export { RemoteError, classifyStatus, parseRetryAfter } from './errors';
 export { toMsUtc, InvalidDateError } from './dates';

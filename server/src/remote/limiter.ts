@@ -21,17 +21,18 @@ export const isRateLimitWait = (err: unknown): boolean =>
 const PUSH = 0;
 const BACKGROUND = -1;
 
+const MAX_RATE_LIMIT_RETRIES = 5;
+
 /**
  * Every HTTP call to the remote, token requests included, goes through one p-queue that holds
  * the rate limit. A 429 pauses the whole queue for Retry-After, since the remote would refuse
- * every other call too, then the same request is sent again. `maxRateLimitRetries`: how many 429s
- * one request waits out before its caller sees the 429. On the main thread, a freed slot waits
- * while entries are mapped (bench/HISTORY.md, nineteenth session).
+ * every other call too, then the same request is sent again, up to MAX_RATE_LIMIT_RETRIES times
+ * before its caller sees the 429. On the main thread, a freed slot waits while entries are
+ * mapped (bench/HISTORY.md, nineteenth session).
  */
 export function createLimiter(options: {
   requestsPerSecond: number;
   concurrency: number;
-  maxRateLimitRetries?: number;
   onPause?: (ms: number) => void;
 }) {
   const rps = options.requestsPerSecond;
@@ -44,7 +45,6 @@ export function createLimiter(options: {
     // A sliding window: fixed windows let 2 × intervalCap calls start around each window's edge.
     strict: true,
   });
-  const maxRetries = options.maxRateLimitRetries ?? 5;
   let pausedUntil = 0;
   let resumeTimer: NodeJS.Timeout | undefined;
   let pauses = 0;
@@ -105,7 +105,7 @@ export function createLimiter(options: {
                 "the call waited too long for its turn under the remote's rate limit and was not sent"
               );
         }
-        if (res.status !== 429 || attempt >= maxRetries) return res;
+        if (res.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return res;
         pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));
       }
     };
@@ -119,9 +119,11 @@ export function createLimiter(options: {
       pending: queue.pending,
       waiting: queue.size,
     }),
+    // Paused, not cleared: clear() drops the waiting calls' abort listeners, and their promises
+    // would never settle; each now ends at its own timeout as a wait, unsent.
     stop: () => {
       clearTimeout(resumeTimer);
-      queue.clear();
+      queue.pause();
     },
   };
 }

@@ -28,11 +28,7 @@ async function* pages<T>(
   let target: string | URL = link === undefined ? path : api.resolveLink(link);
   const seen = new Set<string>();
   for (;;) {
-    const response = await api.request({
-      method: 'GET',
-      target,
-      query: target === path ? query : undefined,
-    });
+    const response = await api.request({ method: 'GET', target, query });
     const page = readWith(response, (raw) => readPage(raw, read));
     yield page;
     if (!page.next) return;
@@ -85,7 +81,6 @@ export function createResourceApi<T, Req, W extends keyof Filters>(
       id === undefined ? read : withKnownId(id)
     );
   return {
-    listPages: (filter?: F) => pages(api, path, filter, read),
     /** One page: the first (with `filter`) or the one at a `next` link kept from an earlier page. */
     page: async (from: { link?: string; filter?: F } = {}) =>
       (await pages(api, path, from.filter, read, from.link).next()).value as Page<T>,

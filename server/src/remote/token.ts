@@ -1,7 +1,7 @@
 import { RemoteError, answerOf, bodyForDisplay, classifyStatus, statusLine } from './errors';
 import { num } from './readers';
 import type { Redactor } from './redact';
-import type { Logger, Transport } from './transport';
+import type { Transport } from './transport';
 
 export const TOKEN_PATH = '/v3.0/oauth2/token';
 
@@ -18,10 +18,8 @@ export function createTokenSource(options: {
   /** base64 of `clientId:clientSecret`, redacted for good by the client (not rotated out as tokens are) */
   basic: string;
   redactor: Redactor;
-  logger?: Logger;
-  now: () => number;
 }) {
-  const { transport, baseUrl, clientId, basic, redactor, logger, now } = options;
+  const { transport, baseUrl, clientId, basic, redactor } = options;
   const url = new URL(`${baseUrl.href.replace(/\/+$/, '')}${TOKEN_PATH}`);
   const host = baseUrl.host;
 
@@ -29,7 +27,7 @@ export function createTokenSource(options: {
   let pending: Promise<string> | undefined;
 
   const requestToken = async (): Promise<string> => {
-    const sentAt = now();
+    const sentAt = Date.now();
     const response = await transport.send({
       method: 'POST',
       url,
@@ -84,15 +82,12 @@ export function createTokenSource(options: {
     // Counted from when the request left, so a slow answer cannot make the token look fresher than it is.
     const margin = Math.min(MAX_RENEW_MARGIN_MS, lifetimeMs * 0.1);
     cached = { token, renewAt: sentAt + lifetimeMs - margin };
-    logger?.debug(
-      `location-content remote: new access token from ${host}, valid ${Math.round(lifetimeMs / 1000)} s`
-    );
     return token;
   };
 
   /** A valid token, from cache or from one shared token request. */
   const current = (): Promise<string> => {
-    if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
+    if (cached && Date.now() < cached.renewAt) return Promise.resolve(cached.token);
     return (pending ??= requestToken().finally(() => {
       pending = undefined;
     }));

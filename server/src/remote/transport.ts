@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { Agent, errors, request } from 'undici';
 import { RemoteError, causes } from './errors';
 import type { Redactor } from './redact';
@@ -39,8 +38,8 @@ export const httpFetch: FetchLike = async (url, init) => {
     });
     const text = await res.body.text();
     return {
+      // No statusText: undici has none, and statusLine (errors.ts) names the status itself.
       status: res.statusCode,
-      statusText: http.STATUS_CODES[res.statusCode],
       headers: headerReader(res.headers),
       text: async () => text,
     };
@@ -112,26 +111,23 @@ function withNodeCode(err: unknown): unknown {
   return err;
 }
 
-export type Logger = Record<
-  'debug' | 'info' | 'warn' | 'error',
-  (message: string, ...meta: unknown[]) => void
->;
+/** Strapi's log: the client says there when it renews a refused token. */
+export type Logger = { info: (message: string) => void };
 
 export type RawResponse = Omit<FetchResponseLike, 'text'> & { text: string };
 
 /** A redacting logger: whatever a caller passes, credentials do not reach the log sink. */
 export function safeLogger(logger: Logger | undefined, redactor: Redactor): Logger | undefined {
   if (!logger) return undefined;
-  const wrap =
-    (level: keyof Logger) =>
-    (message: string, ...meta: unknown[]) => {
+  return {
+    info(message) {
       try {
-        logger[level](redactor.text(message), ...meta.map((m) => redactor.value(m)));
+        logger.info(redactor.text(message));
       } catch {
         // a broken log sink must not fail a sync call
       }
-    };
-  return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
+    },
+  };
 }
 
 export type Transport = ReturnType<typeof createTransport>;
@@ -140,12 +136,11 @@ export function createTransport(options: {
   fetch: FetchLike;
   timeoutMs: number;
   redactor: Redactor;
-  logger?: Logger;
 }) {
-  const { fetch, timeoutMs, redactor, logger } = options;
+  const { fetch, timeoutMs, redactor } = options;
 
   return {
-    /** `path` is what errors and logs show instead of the URL. */
+    /** `path` is what errors show instead of the URL. */
     async send(request: {
       method: string;
       url: URL;
@@ -156,7 +151,6 @@ export function createTransport(options: {
       const { method, url, path } = request;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
-      const started = performance.now();
       try {
         const response = await fetch(url.toString(), {
           method,
@@ -166,10 +160,6 @@ export function createTransport(options: {
         });
         // The timeout covers the body too: a stalled body must not hang a worker.
         const text = await response.text();
-        const durationMs = Math.round(performance.now() - started);
-        logger?.debug(
-          `location-content remote: ${method} ${path} -> ${response.status} in ${durationMs} ms`
-        );
         return {
           status: response.status,
           statusText: response.statusText,
@@ -185,7 +175,6 @@ export function createTransport(options: {
         const message = timedOut
           ? `Timed out after ${timeoutMs} ms on ${method} ${path} (${url.host})`
           : `Network error on ${method} ${path}: ${reason} (${url.host})`;
-        logger?.debug(`location-content remote: ${message}`);
         throw new RemoteError({ message: redactor.text(message), code, method, path, cause: err });
       } finally {
         clearTimeout(timer);

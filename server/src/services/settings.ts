@@ -49,12 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ...c,
       timeoutMs: config().requestTimeoutMs,
       fetch: opts.limited === false ? undefined : getLimiter().wrap(httpFetch),
-      logger: {
-        debug: () => undefined,
-        info: (m) => strapi.log.info(`[location-content] ${m}`),
-        warn: (m) => strapi.log.warn(`[location-content] ${m}`),
-        error: (m) => strapi.log.error(`[location-content] ${m}`),
-      },
+      logger: { info: (m) => strapi.log.info(`[location-content] ${m}`) },
     });
 
   /** One client per set of credentials, so a token is shared by every push and renewed once. */

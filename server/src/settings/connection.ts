@@ -66,16 +66,10 @@ function describeFailure(
   timeoutMs: number
 ): Omit<ConnectionTestResult, 'durationMs' | 'host'> {
   const at = host ?? 'the server';
-  if (!(thrown instanceof RemoteError)) {
-    if (thrown instanceof TypeError && /base URL|required/i.test(thrown.message))
-      return { ok: false, code: 'invalid', message: thrown.message };
-    return {
-      ok: false,
-      code: 'unexpected',
-      message: `${at} answered, but not like a Location Content API v3.0 (is the base URL the API root?).`,
-      detail: String((thrown as { message?: unknown } | null | undefined)?.message ?? thrown),
-    };
-  }
+  // The client wraps every failure of a call in a RemoteError: anything else is its refusal of the
+  // options (client.ts), such as a base URL from config/plugins that carries credentials.
+  if (!(thrown instanceof RemoteError))
+    return { ok: false, code: 'invalid', message: (thrown as Error).message };
   const { code, status } = thrown;
   const sentence =
     SENTENCES[code]?.(at, thrown, timeoutMs) ??

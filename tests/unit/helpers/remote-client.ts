@@ -18,6 +18,7 @@ export function client(
     clientId: 'my-client',
     clientSecret: SECRET,
     fetch: fake.fetch,
+    timeoutMs: 30_000,
     ...extra,
   });
   return { ...fake, remote };
