@@ -23,6 +23,17 @@ function heldRemote() {
   return { sent, open, fetch, answer };
 }
 
+/** One call in flight on a one-slot queue, and a second one waiting behind it with its own abort. */
+function oneSentOneWaiting() {
+  const limiter = createLimiter({ requestsPerSecond: 1_000_000, concurrency: 1 });
+  const remote = heldRemote();
+  const fetch = limiter.wrap(remote.fetch);
+  const first = fetch('/first');
+  const controller = new AbortController();
+  const waiting = fetch('/waiting', { signal: controller.signal });
+  return { limiter, remote, fetch, first, controller, waiting };
+}
+
 describe('the rate limit', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
@@ -163,12 +174,7 @@ describe('the queue', () => {
   });
 
   it('a call aborted while it waits is never sent, and says it was a wait, not a failure', async () => {
-    const limiter = createLimiter({ requestsPerSecond: 1_000_000, concurrency: 1 });
-    const remote = heldRemote();
-    const fetch = limiter.wrap(remote.fetch);
-    const first = fetch('/first');
-    const controller = new AbortController();
-    const waiting = fetch('/never', { signal: controller.signal });
+    const { limiter, remote, fetch, first, controller, waiting } = oneSentOneWaiting();
     const third = fetch('/third');
     controller.abort();
     const err = await waiting.catch((e: unknown) => e);
@@ -188,12 +194,7 @@ describe('the queue', () => {
   });
 
   it('stop() sends no waiting call, which still ends as a wait when its time runs out', async () => {
-    const limiter = createLimiter({ requestsPerSecond: 1_000_000, concurrency: 1 });
-    const remote = heldRemote();
-    const fetch = limiter.wrap(remote.fetch);
-    const first = fetch('/first');
-    const controller = new AbortController();
-    const waiting = fetch('/waiting', { signal: controller.signal });
+    const { limiter, remote, first, controller, waiting } = oneSentOneWaiting();
     await new Promise((r) => setImmediate(r));
     limiter.stop();
     remote.answer('/first');
@@ -202,6 +203,23 @@ describe('the queue', () => {
     expect(remote.sent).toEqual(['/first']);
     controller.abort();
     expect(isRateLimitWait(await waiting.catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('a 429 answered after stop() goes to its caller and does not start the queue again', async () => {
+    jest.useFakeTimers();
+    try {
+      const { limiter, remote, first, controller, waiting } = oneSentOneWaiting();
+      await jest.advanceTimersByTimeAsync(0);
+      limiter.stop();
+      remote.answer('/first', { status: 429, headers: new Map([['retry-after', '1']]) });
+      expect((await first).status).toBe(429);
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(remote.sent).toEqual(['/first']);
+      controller.abort();
+      expect(isRateLimitWait(await waiting.catch((e: unknown) => e))).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('an abort after the call left is the call’s own failure, not a wait', async () => {

@@ -48,6 +48,7 @@ export function createLimiter(options: {
   let pausedUntil = 0;
   let resumeTimer: NodeJS.Timeout | undefined;
   let pauses = 0;
+  let stopped = false;
 
   const pause = (ms: number) => {
     const now = Date.now();
@@ -105,7 +106,8 @@ export function createLimiter(options: {
                 "the call waited too long for its turn under the remote's rate limit and was not sent"
               );
         }
-        if (res.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return res;
+        // Once stopped, a late 429 goes to its caller: pausing would set a timer that starts the queue again.
+        if (res.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES || stopped) return res;
         pause(Math.max(100, parseRetryAfter(res.headers.get('retry-after')) ?? 1000));
       }
     };
@@ -122,6 +124,7 @@ export function createLimiter(options: {
     // Paused, not cleared: clear() drops the waiting calls' abort listeners, and their promises
     // would never settle; each now ends at its own timeout as a wait, unsent.
     stop: () => {
+      stopped = true;
       clearTimeout(resumeTimer);
       queue.pause();
     },
