@@ -77,11 +77,17 @@ const EDITED = 40;
     const [a, b] = apps;
     const { documentIds } = await a.call('seedPlaces', { count: SEEDED, prefix: 'Replica' });
     await a.call('resync');
+    // b reads the job as it starts: its copy must never stand for the job, nor be written back.
+    expect((await b.call('status')).resync?.state).toBe('running');
     const done = async () => (await a.call('status')).resync?.state === 'done';
     for (let end = Date.now() + 180_000; !(await done());) {
       if (Date.now() > end) throw new Error('the resync did not finish');
       await new Promise((r) => setTimeout(r, 200));
     }
+    // Past a few of b's 500 ms ticks: both see the end.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await a.call('status')).resync?.state).toBe('done');
+    expect((await b.call('status')).resync?.state).toBe('done');
     await Promise.all([
       a.call('idle', { timeoutMs: 120_000 }),
       b.call('idle', { timeoutMs: 120_000 }),

@@ -13,7 +13,6 @@ import { refreshPlannerStatistics } from '../shared/dialect';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import type { OutboxRow } from '../outbox';
 import { PRIORITY } from '../outbox';
-import type { PushResult } from '../push';
 import type { RowEnd } from '../worker';
 import type { DryRunPlan, ResyncProgress } from '../shared/types';
 import { extend } from '../../utils/objects';
@@ -34,6 +33,11 @@ export function createResync(strapi: Core.Strapi) {
   const wake = () => getService('worker', { strapi }).wake();
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let job: StoredJob | null = null;
+  /**
+   * This instance lists the job (it started or resumed it). Another instance's copy is only read:
+   * written back, its stale cursor and state would overwrite the lister's, even its end.
+   */
+  let owned = false;
   let running: Promise<void> | null = null;
   /** set by stop(): the listing ends at the next page and resumes from its cursor at the next boot */
   let stopping = false;
@@ -60,6 +64,13 @@ export function createResync(strapi: Core.Strapi) {
 
   const load = async (): Promise<StoredJob | null> =>
     ((await store().get({ key: STORE_KEY })) as StoredJob) ?? null;
+
+  /** The job as stored, unless this instance lists it (its own copy is newer). */
+  const reload = async () => {
+    if (owned && job?.state === 'running') return;
+    owned = false;
+    job = (await load()) ?? job;
+  };
 
   const queued = (mapping: Mapping) => ({
     resource: mapping.resource,
@@ -122,9 +133,10 @@ export function createResync(strapi: Core.Strapi) {
       job.state = 'done';
       job.finishedAt = new Date().toISOString();
       job.etaMs = 0;
-      persist = true;
+      // Its end is written by whoever sees it: the lister may be gone (a CLI run that ended).
+      return save();
     }
-    if (persist) await save();
+    if (persist && owned) await save();
   };
 
   const run = () => {
@@ -148,7 +160,7 @@ export function createResync(strapi: Core.Strapi) {
   return {
     async start(): Promise<ResyncProgress> {
       // Another instance (a server, the CLI) may have started one since this one last looked.
-      if (!job || job.state !== 'running') job = (await load()) ?? job;
+      await reload();
       if (job?.state === 'running') {
         // Its listing is over and its rows have all left the outbox, whoever listed and pushed
         // them: it is done (the instance that listed it may be gone, as the CLI is), not joined.
@@ -171,19 +183,21 @@ export function createResync(strapi: Core.Strapi) {
         cursor: { mapping: 0, phase: 'entries', after: 0 },
       };
       window.length = 0;
+      owned = true;
       await save();
       run();
       return job;
     },
 
-    /** After a restart: finish listing what the previous run had not listed yet. */
+    /** After a restart: finish listing what the previous run had not listed yet, and count its rows. */
     async resume() {
       job = await load();
-      if (job?.state === 'running' && job.cursor) run();
+      owned = job?.state === 'running';
+      if (owned && job!.cursor) run();
     },
 
     /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
-    onRowDone(row: OutboxRow, _result: PushResult, end: RowEnd) {
+    onRowDone(row: OutboxRow, end: RowEnd) {
       if (!job || row.resyncJob !== job.id || job.state !== 'running') return;
       if (end === 'failed') job.failed += 1;
       else if (end === 'skipped') job.skipped += 1;
@@ -191,9 +205,9 @@ export function createResync(strapi: Core.Strapi) {
     },
 
     startTicker() {
-      // refresh() does nothing unless a job runs.
+      // Only for this instance's job: another's is refreshed as it is read, never from a stale copy.
       flushTimer = setInterval(
-        AsyncResource.bind(() => void refresh().catch(() => undefined)),
+        AsyncResource.bind(() => void (owned && refresh().catch(() => undefined))),
         500
       );
       flushTimer.unref?.();
@@ -201,7 +215,7 @@ export function createResync(strapi: Core.Strapi) {
 
     async progress(): Promise<ResyncProgress | null> {
       // A job started by another instance (a server, the CLI) is read from the database.
-      if (!job || job.state !== 'running') job = (await load()) ?? job;
+      await reload();
       if (!job) return null;
       if (job.state === 'running') await refresh(false);
       const { cursor: _cursor, ...rest } = job;
@@ -253,7 +267,7 @@ export function createResync(strapi: Core.Strapi) {
       stopping = true;
       await running?.catch(() => undefined);
       clearInterval(flushTimer);
-      if (job && dirty) await save().catch(() => undefined);
+      if (job && dirty && owned) await save().catch(() => undefined);
     },
     running: () => running,
   };

@@ -42,7 +42,7 @@ export function createWorker(strapi: Core.Strapi) {
   /** The row leaves the outbox unless its entry changed meanwhile: the resync counts it, an alert says a failure. */
   const finish = async (row: OutboxRow, result: PushResult) => {
     if (!(await outbox().complete(row))) return;
-    getService('resync', { strapi }).onRowDone(row, result, END[result.kind]);
+    getService('resync', { strapi }).onRowDone(row, END[result.kind]);
     // Refused credentials fail every entry: one alert of their own says so.
     if (result.kind === 'failed' && result.httpStatus !== 401)
       getService('alerts', { strapi }).failed(row, result.reason);
