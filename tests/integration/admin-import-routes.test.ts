@@ -57,6 +57,14 @@ test('a body is { locale?, publish?, into? } and nothing else', async () => {
   expect(unmapped.body.error.message).toBe(
     `into.pinpoint: "api::tour.tour" has no active mapping of this resource; choose one of ${PLACE}`
   );
+  // A locale this Strapi does not have: refused before anything runs, dry run or job.
+  for (const path of ['/import/dry-run', '/import']) {
+    const missing = await api('POST', path, admin, { locale: 'de' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe(
+      `locale must be one of this Strapi's locales (en), got "de"`
+    );
+  }
   expect((await api('GET', '/import', admin)).body).toEqual({ job: null });
 });
 

@@ -11,8 +11,6 @@ import type { StrapiSchemaLookup } from '../mapping/types';
 import { planFields, type FieldPlan, type InverseLookups } from './inverse';
 import { createImportItems } from './items';
 
-export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** A documentId like Strapi's own: 24 characters of [a-z0-9], a letter first. */
 export const newDocumentId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -36,8 +34,17 @@ export function createImportContext(strapi: Core.Strapi) {
     return plan;
   };
 
-  const defaultLocale = async (): Promise<string> =>
-    strapi.plugin('i18n').service('locales').getDefaultLocale();
+  /** The locale asked for, or Strapi's default one; refused unless Strapi has it. */
+  const localeFor = async (asked: unknown): Promise<string> => {
+    const i18n = strapi.plugin('i18n').service('locales');
+    if (asked === undefined || asked === null) return i18n.getDefaultLocale();
+    const codes = ((await i18n.find()) as Array<{ code: string }>).map((l) => l.code);
+    if (typeof asked !== 'string' || !codes.includes(asked))
+      throw new errors.ValidationError(
+        `locale must be one of this Strapi's locales (${codes.join(', ')}), got ${JSON.stringify(asked)}`
+      );
+    return asked;
+  };
 
   /** `unread`: the pinpoint of an event the links did not find (job: none; dry run: not read). */
   const lookups = (unread: null | undefined): InverseLookups => ({
@@ -55,7 +62,7 @@ export function createImportContext(strapi: Core.Strapi) {
     localeOf,
     hasDraftAndPublish,
     planOf,
-    defaultLocale,
+    localeFor,
     lookups,
   };
 }

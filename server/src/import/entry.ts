@@ -7,7 +7,8 @@ import { documentsOf, contentTypeUid } from '../sync/shared/strapi';
 import { sameKey } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
 import { getService } from '../utils';
-import { messageOf, newDocumentId, type ImportContext } from './context';
+import { failureOf } from '../sync/shared/db-error';
+import { newDocumentId, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 import type { ItemStatus } from './items';
 import { dropUnkept, importMedia } from './media';
@@ -20,7 +21,7 @@ const strapiReason = (err: unknown) => {
     ?.details?.errors;
   return details?.length
     ? details.map((d) => `${(d.path ?? []).join('.')}: ${d.message}`).join('; ')
-    : messageOf(err);
+    : failureOf(err);
 };
 
 /**
@@ -88,7 +89,7 @@ export function createEntryImporter(ctx: ImportContext) {
         try {
           files[m.url] = await importMedia(strapi, m.url, m.field === 'image', itemId);
         } catch (err) {
-          warnings.push(`${m.field}: ${messageOf(err)}`);
+          warnings.push(`${m.field}: ${failureOf(err)}`);
           continue;
         }
         stored.add(m.url);
@@ -109,7 +110,7 @@ export function createEntryImporter(ctx: ImportContext) {
     try {
       return { data: mapping.inverse ? await mapping.inverse(data, row.fields) : data, warnings };
     } catch (err) {
-      throw new Error(`the mapping's inverse failed: ${messageOf(err)}`);
+      throw new Error(`the mapping's inverse failed: ${failureOf(err)}`);
     }
   };
 
@@ -272,7 +273,7 @@ export function createEntryImporter(ctx: ImportContext) {
       await record('done', notes.join('; ') || null, key);
     } catch (err) {
       strapi.log.warn(
-        `[location-content] import of ${resource} ${row.remoteId}: ${messageOf(err)}`
+        `[location-content] import of ${resource} ${row.remoteId}: ${failureOf(err)}`
       );
       // A state that links no entry would keep the object from the next import.
       if (!(await exists(key).catch(() => true))) {
@@ -280,7 +281,7 @@ export function createEntryImporter(ctx: ImportContext) {
         if (state?.documentId === key.documentId && state.status === 'imported')
           await states().remove(key);
       }
-      await fail(messageOf(err));
+      await fail(failureOf(err));
     }
   };
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { errors } from '@strapi/utils';
 import { RESOURCES, type ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
-import { createLease, newLeaseOwner } from '../sync/shared/lease';
+import { createLease } from '../sync/shared/lease';
 import { getService } from '../utils';
 import type {
   ImportCounts,
@@ -10,7 +9,8 @@ import type {
   ImportOptions,
   ImportProgress,
 } from '../../../shared/contracts/import';
-import { messageOf, resolveTargets, type ImportContext } from './context';
+import { failureOf } from '../sync/shared/db-error';
+import { resolveTargets, type ImportContext } from './context';
 import { createEntryImporter } from './entry';
 import { createEventLinks } from './links';
 
@@ -21,7 +21,10 @@ const PAGE = 50;
  * a killed instance's job is taken over seconds after, and a live one is never overtaken.
  */
 const HOLD_MS = 6_000;
-const overtaken = () => new Error('another Strapi instance runs the import');
+class Overtaken extends Error {
+  message = 'another Strapi instance runs the import';
+}
+const overtaken = () => new Overtaken();
 
 /** The job as kept in Strapi's core store: where it is, so that it resumes there. */
 export interface StoredJob extends Pick<
@@ -50,7 +53,7 @@ const zero = (): ImportCounts => ({ total: 0, done: 0, failed: 0, skipped: 0 });
  */
 export function createImportJob(ctx: ImportContext) {
   const { strapi, items } = ctx;
-  const lease = createLease(strapi, 'import', newLeaseOwner());
+  const lease = createLease(strapi, 'import');
   const inventory = () => getService('inventory', { strapi });
   const mappings = () => getService('mappings', { strapi }).active();
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
@@ -164,9 +167,9 @@ export function createImportJob(ctx: ImportContext) {
   const launch = (job: StoredJob, held = false) => {
     running ??= run(job, held)
       .catch(async (err) => {
-        if (stopping || /another Strapi instance/.test(messageOf(err))) return;
+        if (stopping || err instanceof Overtaken) return;
         job.state = 'failed';
-        job.error = messageOf(err);
+        job.error = failureOf(err);
         await save(job).catch(() => undefined);
         strapi.log.warn(
           `[location-content] the import stopped: ${job.error}. Starting it again resumes it.`
@@ -184,11 +187,7 @@ export function createImportJob(ctx: ImportContext) {
       launch(stored);
       return progressOf(stored);
     }
-    const locale = options.locale ?? (await ctx.defaultLocale());
-    if (typeof locale !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*$/.test(locale))
-      throw new errors.ValidationError(
-        `locale must be a locale code such as 'en', got ${JSON.stringify(locale)}`
-      );
+    const locale = await ctx.localeFor(options.locale);
     // Refused before anything is recorded: a choice no active mapping backs is the caller's error.
     resolveTargets(mappings(), options.into);
     // A failed job resumes where it stopped, with the options it was started with.

@@ -3,7 +3,8 @@ import type { Mapping } from '../config/types';
 import { RESOURCES, type ResourceKind } from '../remote/types';
 import type { ImportOptions, ImportPlan, ImportPlanGroup } from '../../../shared/contracts/import';
 import { getService } from '../utils';
-import { candidatesOf, messageOf, resolveTargets, type ImportContext } from './context';
+import { failureOf } from '../sync/shared/db-error';
+import { candidatesOf, resolveTargets, type ImportContext } from './context';
 import { invert, put, type Inverted } from './inverse';
 
 /**
@@ -29,7 +30,7 @@ async function sampleOf(
   try {
     return await mapping.inverse(data, remote);
   } catch (err) {
-    inv.problems.push(`the mapping's inverse failed: ${messageOf(err)}`);
+    inv.problems.push(`the mapping's inverse failed: ${failureOf(err)}`);
     return data;
   }
 }
@@ -108,7 +109,7 @@ export function createImportPlanner(ctx: ImportContext) {
     }
     return {
       inventoryCompleteAt: new Date(completeAt).toISOString(),
-      locale: options.locale ?? (await ctx.defaultLocale()),
+      locale: await ctx.localeFor(options.locale),
       into: Object.fromEntries(
         RESOURCES.map((r) => [r, targets[r]?.contentType ?? null])
       ) as ImportPlan['into'],
