@@ -4,7 +4,7 @@ import type { DriftGroup, ScheduledRun } from '../../../../shared/contracts/drif
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
 import { failureOf } from '../shared/db-error';
-import { createLease, newLeaseOwner } from '../shared/lease';
+import { createLease } from '../shared/lease';
 
 const RECONCILE_JOB = 'location-content-reconcile';
 
@@ -20,7 +20,7 @@ const GROUPS_BY_REPAIR: Record<ReconcileConfig['repair'], DriftGroup[]> = {
  * lease row to that time runs it (one UPDATE whose WHERE only the first can match).
  */
 export function createReconcileSchedule(strapi: Core.Strapi) {
-  const lease = createLease(strapi, 'reconcile', newLeaseOwner());
+  const lease = createLease(strapi, 'reconcile');
   const drift = () => getService('drift', { strapi });
   const config = () => pluginConfig(strapi).reconcile;
   let registered = false;

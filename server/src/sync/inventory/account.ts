@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
 import { getService } from '../../utils';
 import { pluginConfig } from '../shared/config';
-import { createLease, newLeaseOwner } from '../shared/lease';
+import { createLease } from '../shared/lease';
 import { failureOf } from '../shared/db-error';
 import type { InventoryWalk } from './walk';
 
@@ -24,7 +24,7 @@ const HOLD_MS = 30 * 60_000;
 export function createAccountWatch(strapi: Core.Strapi, walk: InventoryWalk) {
   const settings = () => getService('settings', { strapi });
   // One instance walks when several share the database.
-  const lease = createLease(strapi, 'inventory', newLeaseOwner());
+  const lease = createLease(strapi, 'inventory');
   let checking: Promise<void> | undefined;
 
   /** Drops another account's inventory; true when the current account is known. */

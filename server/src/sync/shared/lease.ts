@@ -11,7 +11,7 @@ export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().
  * A job that one instance only may run when several share the database: a named row of the
  * lease table, claimed by one UPDATE whose WHERE only the first instance can match.
  */
-export function createLease(strapi: Core.Strapi, name: string, owner: string) {
+export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseOwner()) {
   const info = () => tableInfo(strapi, LEASE_UID);
   const col = (attr: string) => info().col(attr);
   const row = () => strapi.db.connection(info().table).where(col('name'), name);
