@@ -1,7 +1,7 @@
 import type { Core, Schema, UID } from '@strapi/strapi';
 import { keyString } from '../sync/shared/keys';
 import type { EntryKey } from '../sync/shared/types';
-import { isLocalized } from '../utils';
+import { isLocalizedModel } from '../mapping/populate';
 
 /** Attribute types a title can be read from. */
 const TITLE_TYPES =
@@ -35,7 +35,7 @@ export async function withLabels<T extends EntryKey>(
   for (const [uid, ids] of byType) {
     const field = await mainField(strapi, uid);
     if (!field) continue;
-    const localized = isLocalized(strapi.contentTypes[uid as UID.ContentType]);
+    const localized = isLocalizedModel(strapi.contentTypes[uid as UID.ContentType]);
     const rows: Array<{ documentId: string; locale?: string | null; [field: string]: unknown }> =
       await strapi.db.query(uid as UID.Schema).findMany({
         select: ['documentId', field, ...(localized ? ['locale'] : [])],

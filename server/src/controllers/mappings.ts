@@ -1,6 +1,7 @@
 import type { Core, UID } from '@strapi/strapi';
 import type { ListMappings, MappingView } from '../../../shared/contracts/mappings';
-import { getService, isLocalized, type Context } from '../utils';
+import { isLocalizedModel } from '../mapping/populate';
+import { getService, type Context } from '../utils';
 
 /** The mappings of config/plugins as the admin shows them: read-only, with each problem. */
 export function mappingsForAdmin(strapi: Core.Strapi): MappingView[] {
@@ -12,7 +13,7 @@ export function mappingsForAdmin(strapi: Core.Strapi): MappingView[] {
         ...view,
         displayName: model?.info?.displayName ?? view.contentType,
         kind: model?.kind ?? null,
-        localized: isLocalized(model),
+        localized: isLocalizedModel(model),
         draftAndPublish: Boolean(model?.options?.draftAndPublish),
       };
     });

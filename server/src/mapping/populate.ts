@@ -1,7 +1,7 @@
 import { normalizeSource, pathTo, tryResolvePath } from './paths';
 import { datesSpecOf } from './dates';
 import { tagKeyFor } from './tags';
-import type { Mapping, StrapiSchemaLookup } from './types';
+import type { Mapping, SchemaModel, StrapiSchemaLookup } from './types';
 
 /** Every path a mapping reads (dates and tag keys spelled out) that fits the schema. */
 function* resolvedPaths(mapping: Mapping, getModel: StrapiSchemaLookup) {
@@ -37,9 +37,13 @@ interface PopNode {
   children: Map<string, PopNode>;
 }
 
+/** Whether i18n localizes a content type (Strapi types the plugins' options as unknown records). */
+export const isLocalizedModel = (model: { pluginOptions?: object } | undefined): boolean =>
+  (model?.pluginOptions as SchemaModel['pluginOptions'])?.i18n?.localized === true;
+
 // Strapi 5 has a `locale` attribute on every content type, but refuses it in `fields` unless the type is localized.
 export const isLocalized = (uid: string | undefined, getModel: StrapiSchemaLookup): boolean =>
-  !!uid && getModel(uid)?.pluginOptions?.i18n?.localized === true;
+  !!uid && isLocalizedModel(getModel(uid));
 
 function render(children: Map<string, PopNode>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-import type { Core, Schema } from '@strapi/strapi';
+import type { Core } from '@strapi/strapi';
 import type { SyncService } from '../../../shared/contracts/sync';
 import { PLUGIN_ID } from '../permissions';
 import type services from '../services';
@@ -20,7 +20,3 @@ export const getService = <K extends keyof Services>(
 
 /** The request context a controller gets: Koa's, with Strapi's additions (body parser, responses). */
 export type Context = Parameters<Core.ControllerHandler>[0];
-
-/** Whether i18n localizes a content type (Strapi types the plugins' options as unknown records). */
-export const isLocalized = (model: Schema.ContentType | undefined): boolean =>
-  Boolean((model?.pluginOptions?.i18n as { localized?: boolean } | undefined)?.localized);

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { EnqueueItem } from '.';
 import type { ResourceKind } from '../../remote/types';
 import type { SchemaModel } from '../../mapping/types';
+import { isLocalizedModel } from '../../mapping/populate';
 import { reasonOf } from '../shared/db-error';
 import { modelOf } from '../shared/strapi';
 
@@ -64,7 +65,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
   const namesOneLocale = (locale: unknown) => typeof locale === 'string' && locale !== '*';
   /** A localized change whose locales must be looked up (default locale, every locale). */
   const needsLookup = (model: SchemaModel | undefined, params: WriteParams) =>
-    Boolean(model?.pluginOptions?.i18n?.localized) && !namesOneLocale(params.locale);
+    isLocalizedModel(model) && !namesOneLocale(params.locale);
 
   /** The intents of a change: at once when nothing has to be looked up (the usual case), else a promise. */
   const intentsOf = (
@@ -89,7 +90,7 @@ export function createDocumentMiddleware(deps: MiddlewareDeps) {
         settle,
       }));
     const { locale } = params;
-    if (!model?.pluginOptions?.i18n?.localized) return intentsFor(['']);
+    if (!isLocalizedModel(model)) return intentsFor(['']);
     if (namesOneLocale(locale)) return intentsFor([locale as string]);
     if (!locale) {
       const locales = strapi.plugin('i18n').service('locales');

@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import type { Mapping } from '../../config/types';
 import { populateFor, type MappingContext } from '../../mapping';
 import type { MediaFileObject } from '../../mapping/types';
+import { isLocalizedModel } from '../../mapping/populate';
 import { createBatcher, groupBy } from '../shared/batcher';
 import { keyString, toKey } from '../shared/keys';
 import { documentsOf, modelOf as modelIn, type Row } from '../shared/strapi';
@@ -47,7 +48,7 @@ export function createPayloadSource(strapi: Core.Strapi) {
   };
 
   const modelOf = (uid: string) => modelIn(strapi, uid);
-  const isLocalized = (uid: string) => Boolean(modelOf(uid)?.pluginOptions?.i18n?.localized);
+  const isLocalized = (uid: string) => isLocalizedModel(modelOf(uid));
   const hasDraftAndPublish = (uid: string) => Boolean(modelOf(uid)?.options?.draftAndPublish);
 
   // Entries asked for at the same moment are read together: one populated query per content type

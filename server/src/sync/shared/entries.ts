@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { SchemaModel } from '../../mapping/types';
+import { isLocalizedModel } from '../../mapping/populate';
 import type { StateRecord, StateStore } from '../state';
 import { modelOf } from './strapi';
 import type { EntryKey } from './types';
@@ -21,7 +22,7 @@ export async function* onlineKeyPages(
   after = 0
 ): AsyncGenerator<{ after: number; keys: EntryKey[] }> {
   const model = modelOf(strapi, uid);
-  const localized = Boolean(model?.pluginOptions?.i18n?.localized);
+  const localized = isLocalizedModel(model);
   const online = onlineWhere(model);
   for (;;) {
     const rows: Array<{ id: number; documentId: string; locale?: string | null }> = await strapi.db
