@@ -21,7 +21,7 @@ export interface PublicSettings {
 /** What the settings form may send: every field optional; an empty secret means "keep the saved one". */
 export type SettingsInput = Partial<Record<CredentialField, string>>;
 
-export type ConnectionFailure = RemoteErrorCode | 'incomplete' | 'invalid' | 'unexpected';
+export type ConnectionFailure = RemoteErrorCode | 'incomplete' | 'invalid';
 
 export interface ConnectionTestResult {
   ok: boolean;
