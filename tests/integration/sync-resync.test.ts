@@ -221,6 +221,31 @@ test('idle() waits for pending and in-flight work only', async () => {
   await app.sync().idle({ timeoutMs: 2000 });
 });
 
+test('a resync whose lister stopped mid-listing (a CLI run cut short) is listed to its end by the next start', async () => {
+  const last = (await app.sync().status()).resync!;
+  expect(last.state).toBe('done');
+  // As a stopped CLI run leaves it: stored as running, its cursor at the start, nobody listing.
+  const stale = {
+    ...last,
+    id: 'cut-short',
+    state: 'running',
+    finishedAt: null,
+    total: 0,
+    done: 0,
+    failed: 0,
+    skipped: 0,
+    cursor: { mapping: 0, phase: 'entries', after: 0 },
+  };
+  await app.strapi.store({ type: 'plugin', name: 'location-content' }).set({
+    key: 'resync-job',
+    value: stale,
+  });
+  expect((await app.sync().resync()).id).toBe('cut-short');
+  const done = await resyncDone();
+  expect(done).toMatchObject({ id: 'cut-short', total: last.total });
+  expect(done.done + done.failed + done.skipped).toBe(last.total);
+});
+
 test('a resync lists more entries than fit in one page (500), one outbox row each', async () => {
   const { strapi, emulator } = app;
   // Straight into the database: 510 icons the plugin has never seen.

@@ -9,6 +9,7 @@ import type { Mapping } from '../../config/types';
 import { PLUGIN_ID } from '../../permissions';
 import { mapEntry, payloadHash } from '../../mapping';
 import { failureOf } from '../shared/db-error';
+import { createLease } from '../shared/lease';
 import { refreshPlannerStatistics } from '../shared/dialect';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import type { OutboxRow } from '../outbox';
@@ -20,6 +21,8 @@ import { keyString, toKey } from '../shared/keys';
 import { getService } from '../../utils';
 
 const STORE_KEY = 'resync-job';
+/** Held while an instance lists: a lister that stopped mid-listing (a CLI run cut short) lets it go in seconds. */
+const HOLD_MS = 6_000;
 
 interface StoredJob extends ResyncProgress {
   /** where enumeration stands, so a restart resumes instead of starting over */
@@ -39,8 +42,11 @@ export function createResync(strapi: Core.Strapi) {
    */
   let owned = false;
   let running: Promise<void> | null = null;
+  const lease = createLease(strapi, 'resync');
   /** set by stop(): the listing ends at the next page and resumes from its cursor at the next boot */
   let stopping = false;
+  /** set when another instance took the listing over (this one's renewals failed for HOLD_MS) */
+  let lost = false;
   let dirty = false;
   let flushTimer: NodeJS.Timeout | undefined;
   const window: Array<{ at: number; done: number }> = [];
@@ -86,7 +92,7 @@ export function createResync(strapi: Core.Strapi) {
       if (job.cursor.phase === 'entries') {
         const pages = onlineKeyPages(strapi, mapping.contentType, {}, job.cursor.after);
         for await (const page of pages) {
-          if (stopping) return;
+          if (stopping || lost) return;
           await outbox().enqueue(page.keys.map((k) => extend(k, queued(mapping))));
           job.total += page.keys.length;
           job.cursor.after = page.after;
@@ -99,7 +105,7 @@ export function createResync(strapi: Core.Strapi) {
       // the last state listed, so no state is counted twice.
       const after = job.cursor.phase === 'states' ? job.cursor.after : 0;
       for await (const gone of goneStatePages(strapi, states(), mapping.contentType, after)) {
-        if (stopping) return;
+        if (stopping || lost) return;
         if (gone.length) {
           await outbox().enqueue(gone.map((s) => extend(toKey(s), queued(mapping))));
           job.total += gone.length;
@@ -140,6 +146,16 @@ export function createResync(strapi: Core.Strapi) {
   };
 
   const run = () => {
+    lost = false;
+    // Renewed apart from the listing, so that a slow page cannot outlast the hold.
+    let beat: Promise<unknown> = Promise.resolve();
+    const heartbeat = setInterval(() => {
+      beat = lease.hold(HOLD_MS).then(
+        (held) => (lost ||= !held),
+        () => undefined
+      );
+    }, HOLD_MS / 3);
+    heartbeat.unref?.();
     const go = async () => {
       try {
         // Entries imported since the boot change the best plan of their reads. Here, not in
@@ -154,7 +170,24 @@ export function createResync(strapi: Core.Strapi) {
         }
       }
     };
-    running = AsyncResource.bind(go)().finally(() => (running = null));
+    running = AsyncResource.bind(go)().finally(async () => {
+      clearInterval(heartbeat);
+      // A renewal still on its way would take the lease back after the release.
+      await beat;
+      await lease.release().catch(() => undefined);
+      if (lost) owned = false;
+      running = null;
+    });
+  };
+
+  /** Lists the rest of the stored job here unless a live instance lists it; true when this one does. */
+  const takeOver = async () => {
+    if (!job?.cursor || running) return false;
+    await lease.ensure();
+    if (!(await lease.hold(HOLD_MS))) return false;
+    owned = true;
+    run();
+    return true;
   };
 
   return {
@@ -165,7 +198,11 @@ export function createResync(strapi: Core.Strapi) {
         // Its listing is over and its rows have all left the outbox, whoever listed and pushed
         // them: it is done (the instance that listed it may be gone, as the CLI is), not joined.
         await refresh();
-        if (job.state === 'running') return job;
+        if (job.state === 'running') {
+          // Its lister may have stopped mid-listing (a CLI run cut short): this instance goes on.
+          await takeOver();
+          return job;
+        }
       }
       job = {
         id: randomUUID(),
@@ -185,15 +222,15 @@ export function createResync(strapi: Core.Strapi) {
       window.length = 0;
       owned = true;
       await save();
-      run();
+      await takeOver();
       return job;
     },
 
     /** After a restart: finish listing what the previous run had not listed yet, and count its rows. */
     async resume() {
       job = await load();
-      owned = job?.state === 'running';
-      if (owned && job!.cursor) run();
+      // Listed to its end: its rows are counted here as they leave. Still listing: by its lister.
+      owned = job?.state === 'running' && (job.cursor === null || (await takeOver()));
     },
 
     /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
