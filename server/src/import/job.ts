@@ -98,24 +98,14 @@ export function createImportJob(ctx: ImportContext) {
   /** `held`: the caller has just taken the lease (a resume), which is not taken a second time. */
   const run = async (job: StoredJob, held: boolean) => {
     if (!held && !(await lease.hold(HOLD_MS))) throw overtaken();
-    // Renewed apart from the work, and only there: a page of slow downloads must not outlast the hold.
-    let lost = false;
-    let beat: Promise<unknown> = Promise.resolve();
-    const heartbeat = setInterval(() => {
-      beat = lease.hold(HOLD_MS).then(
-        (held) => (lost ||= !held),
-        () => undefined
-      );
-    }, HOLD_MS / 3);
-    heartbeat.unref?.();
+    // Renewed apart from the work: a page of slow downloads must not outlast the hold.
+    const kept = lease.keep(HOLD_MS);
     try {
       await steps(job, () => {
-        if (lost) throw overtaken();
+        if (kept.lost()) throw overtaken();
       });
     } finally {
-      clearInterval(heartbeat);
-      // A renewal still on its way would take the lease back after the release.
-      await beat;
+      await kept.end();
     }
   };
 

@@ -45,8 +45,8 @@ export function createResync(strapi: Core.Strapi) {
   const lease = createLease(strapi, 'resync');
   /** set by stop(): the listing ends at the next page and resumes from its cursor at the next boot */
   let stopping = false;
-  /** set when another instance took the listing over (this one's renewals failed for HOLD_MS) */
-  let lost = false;
+  /** True once another instance took the listing over (this one's renewals failed for HOLD_MS). */
+  let lost = () => false;
   let dirty = false;
   let flushTimer: NodeJS.Timeout | undefined;
   const window: Array<{ at: number; done: number }> = [];
@@ -92,7 +92,7 @@ export function createResync(strapi: Core.Strapi) {
       if (job.cursor.phase === 'entries') {
         const pages = onlineKeyPages(strapi, mapping.contentType, {}, job.cursor.after);
         for await (const page of pages) {
-          if (stopping || lost) return;
+          if (stopping || lost()) return;
           await outbox().enqueue(page.keys.map((k) => extend(k, queued(mapping))));
           job.total += page.keys.length;
           job.cursor.after = page.after;
@@ -105,7 +105,7 @@ export function createResync(strapi: Core.Strapi) {
       // the last state listed, so no state is counted twice.
       const after = job.cursor.phase === 'states' ? job.cursor.after : 0;
       for await (const gone of goneStatePages(strapi, states(), mapping.contentType, after)) {
-        if (stopping || lost) return;
+        if (stopping || lost()) return;
         if (gone.length) {
           await outbox().enqueue(gone.map((s) => extend(toKey(s), queued(mapping))));
           job.total += gone.length;
@@ -146,16 +146,8 @@ export function createResync(strapi: Core.Strapi) {
   };
 
   const run = () => {
-    lost = false;
-    // Renewed apart from the listing, so that a slow page cannot outlast the hold.
-    let beat: Promise<unknown> = Promise.resolve();
-    const heartbeat = setInterval(() => {
-      beat = lease.hold(HOLD_MS).then(
-        (held) => (lost ||= !held),
-        () => undefined
-      );
-    }, HOLD_MS / 3);
-    heartbeat.unref?.();
+    const kept = lease.keep(HOLD_MS);
+    lost = kept.lost;
     const go = async () => {
       try {
         // Entries imported since the boot change the best plan of their reads. Here, not in
@@ -171,11 +163,9 @@ export function createResync(strapi: Core.Strapi) {
       }
     };
     running = AsyncResource.bind(go)().finally(async () => {
-      clearInterval(heartbeat);
-      // A renewal still on its way would take the lease back after the release.
-      await beat;
+      await kept.end();
       await lease.release().catch(() => undefined);
-      if (lost) owned = false;
+      if (lost()) owned = false;
       running = null;
     });
   };

@@ -24,6 +24,18 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
     return Number(n) === 1;
   };
 
+  /**
+   * Holds the job for `ms` unless another instance holds it now. A holder that dies lets it go
+   * when the time runs out; this owner may take it again at any time.
+   */
+  const hold = (ms: number) => {
+    const now = Date.now();
+    return take(
+      (q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', now).orWhere(col('owner'), owner),
+      now + ms
+    );
+  };
+
   return {
     owner,
     ensure: async () => {
@@ -38,16 +50,29 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
     /** True for the one instance that moves the row to `slot` first (a run of a schedule, in ms). */
     claimSlot: (slot: number) =>
       take((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot),
+    hold,
     /**
-     * Holds the job for `ms` unless another instance holds it now. A holder that dies lets it go
-     * when the time runs out; this owner may take it again at any time.
+     * Renews a hold every ms/3 while a job runs, apart from its work, so that a slow step cannot
+     * outlast it. `lost()`: a renewal found another instance holding it. `end()` stops once no
+     * renewal is on its way: one would take the job back after a release.
      */
-    hold: (ms: number) => {
-      const now = Date.now();
-      return take(
-        (q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', now).orWhere(col('owner'), owner),
-        now + ms
-      );
+    keep: (ms: number) => {
+      let lost = false;
+      let beat: Promise<unknown> = Promise.resolve();
+      const timer = setInterval(() => {
+        beat = hold(ms).then(
+          (held) => (lost ||= !held),
+          () => undefined
+        );
+      }, ms / 3);
+      timer.unref?.();
+      return {
+        lost: () => lost,
+        end: async () => {
+          clearInterval(timer);
+          await beat;
+        },
+      };
     },
     /** When the present hold runs out, in ms since the epoch (0 when nobody holds it). */
     heldUntil: async () => {
