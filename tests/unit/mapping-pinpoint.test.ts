@@ -286,6 +286,17 @@ describe('pinpoint (model A: places with component geo, blocks body, relations)'
       locale: null,
       role: 'category',
     });
+    // One entry of a non-localized type read in two locales is one entry, not two.
+    const twice = await upsert(
+      placeMapping,
+      place({
+        icon: [
+          { documentId: 'i1', locale: 'en' },
+          { documentId: 'i1', locale: 'fr' },
+        ],
+      })
+    );
+    expect(twice.refs.filter((r) => r.role === 'category')).toHaveLength(1);
   });
 });
 

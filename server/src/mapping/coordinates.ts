@@ -9,7 +9,7 @@ export interface Position {
 
 export const LAT_KEYS = ['lat', 'latitude'];
 export const LNG_KEYS = ['lng', 'lon', 'long', 'longitude'];
-const ALT_KEYS = ['alt', 'altitude', 'elevation'];
+export const ALT_KEYS = ['alt', 'altitude', 'elevation'];
 
 const LIMIT = { latitude: 90, longitude: 180 };
 

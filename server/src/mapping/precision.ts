@@ -1,4 +1,4 @@
-import { LAT_KEYS, LNG_KEYS } from './coordinates';
+import { ALT_KEYS, LAT_KEYS, LNG_KEYS } from './coordinates';
 import { normalizeSource, tryResolvePath } from './paths';
 import type { Mapping, StrapiSchemaLookup } from './types';
 
@@ -10,7 +10,8 @@ export interface DecimalSource {
 }
 
 const NUMBER_FIELDS = ['latitude', 'longitude', 'altitude'] as const;
-const IN_COORDINATES = new Set([...LAT_KEYS, ...LNG_KEYS, 'alt', 'altitude']);
+// The keys parseCoordinates reads: an `elevation` decimal is rounded as an `alt` one would be.
+const IN_COORDINATES = new Set([...LAT_KEYS, ...LNG_KEYS, ...ALT_KEYS]);
 
 /** Where a pinpoint mapping reads its position from `decimal` attributes (paths that do not resolve are validate.ts's business). */
 export function decimalSourcesOf(mapping: Mapping, getModel: StrapiSchemaLookup): DecimalSource[] {

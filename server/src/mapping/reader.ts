@@ -193,10 +193,9 @@ export class EntryReader {
         throw fail(
           `expected a related entry with a documentId at '${source.path}', got ${show(item)} (is the relation populated?)`
         );
-      const locale = typeof rel.locale === 'string' ? rel.locale : null;
+      const locale = localized && typeof rel.locale === 'string' ? rel.locale : null;
       const key = `${documentId}\u0000${locale ?? ''}`;
-      if (!refs.has(key))
-        refs.set(key, { contentType: target, documentId, locale: localized ? locale : null });
+      if (!refs.has(key)) refs.set(key, { contentType: target, documentId, locale });
     }
     if (single && refs.size > 1)
       throw fail(`'${source.path}' gives ${refs.size} related entries, one is needed`);
