@@ -36,17 +36,24 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
     );
   };
 
+  let ensured: Promise<void> | undefined;
+
   return {
     owner,
-    ensure: async () => {
-      const { table } = info();
-      await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
-      await strapi.db
-        .connection(table)
-        .insert(newRow(col, new Date(), { [col('name')]: name, [col('slot')]: 0 }))
-        .onConflict([col('name')])
-        .ignore();
-    },
+    /** Makes the job's row (and the table's index) once per instance, not at each start of a job. */
+    ensure: () =>
+      (ensured ??= (async () => {
+        const { table } = info();
+        await ensureIndex(strapi, table, 'name_uq', [col('name')], { unique: true });
+        await strapi.db
+          .connection(table)
+          .insert(newRow(col, new Date(), { [col('name')]: name, [col('slot')]: 0 }))
+          .onConflict([col('name')])
+          .ignore();
+      })().catch((err) => {
+        ensured = undefined;
+        throw err;
+      })),
     /** True for the one instance that moves the row to `slot` first (a run of a schedule, in ms). */
     claimSlot: (slot: number) =>
       take((q) => q.whereNull(col('slot')).orWhere(col('slot'), '<', slot), slot),
