@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RESOURCES, type ResourceKind } from '../remote/types';
 import { PLUGIN_ID } from '../permissions';
-import { createLease } from '../sync/shared/lease';
+import { createLease, KEPT_MS } from '../sync/shared/lease';
 import { getService } from '../utils';
 import type {
   ImportCounts,
@@ -16,11 +16,6 @@ import { createEventLinks } from './links';
 
 const STORE_KEY = 'import';
 const PAGE = 50;
-/**
- * How long the job is held against other instances. A heartbeat renews it three times a hold, so
- * a killed instance's job is taken over seconds after, and a live one is never overtaken.
- */
-const HOLD_MS = 6_000;
 class Overtaken extends Error {
   message = 'another Strapi instance runs the import';
 }
@@ -97,9 +92,9 @@ export function createImportJob(ctx: ImportContext) {
 
   /** `held`: the caller has just taken the lease (a resume), which is not taken a second time. */
   const run = async (job: StoredJob, held: boolean) => {
-    if (!held && !(await lease.hold(HOLD_MS))) throw overtaken();
+    if (!held && !(await lease.hold(KEPT_MS))) throw overtaken();
     // Renewed apart from the work: a page of slow downloads must not outlast the hold.
-    const kept = lease.keep(HOLD_MS);
+    const kept = lease.keep(KEPT_MS);
     try {
       await steps(job, () => {
         if (kept.lost()) throw overtaken();
@@ -211,10 +206,10 @@ export function createImportJob(ctx: ImportContext) {
     const tryResume = async () => {
       const stored = await load();
       if (stored?.state !== 'running' || running || stopping) return;
-      if (await lease.hold(HOLD_MS)) launch(stored, true);
+      if (await lease.hold(KEPT_MS)) launch(stored, true);
       else {
         // Tried again when the holder's time runs out: at once after a kill, later while it lives.
-        const wait = Math.min(Math.max((await lease.heldUntil()) - Date.now(), 0), HOLD_MS) + 100;
+        const wait = Math.min(Math.max((await lease.heldUntil()) - Date.now(), 0), KEPT_MS) + 100;
         retry = setTimeout(() => void tryResume().catch(() => undefined), wait);
         retry.unref?.();
       }

@@ -4,6 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ensureIndex, LEASE_UID, newRow, tableInfo } from './tables';
 
+/**
+ * The hold of a job that `keep()` renews three times a hold: a killed holder's job is taken over
+ * seconds after, and a live one is never overtaken.
+ */
+export const KEPT_MS = 6_000;
+
 /** Who holds a lease: one per Strapi instance (two apps in one process are two owners). */
 export const newLeaseOwner = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
