@@ -190,4 +190,53 @@ const EDITED = 40;
       `two workers, one outbox: ${posts.length} POSTs (${byClient.a} from a, ${byClient.b} from b), ${editPuts} PUTs for ${4 * EDITED} edits+publishes of ${EDITED} shared entries`
     );
   });
+
+  test('a resync listed on one instance and pushed by the other counts the rows the other skipped', async () => {
+    const [a, b] = apps;
+    const total = SEEDED + 2 * EDITED;
+    const pushes = (on: boolean) =>
+      a.run(async (strapi, enabled: boolean) => {
+        strapi.config.set('plugin::location-content.syncEnabled', enabled);
+        return null;
+      }, on);
+    // How many of the job's rows b ends: all of them, a pushing none.
+    await b.run(async (strapi) => {
+      const resync = strapi.plugin('location-content').service('resync');
+      const onRowDone = resync.onRowDone;
+      const seen = ((globalThis as Record<string, unknown>).rowsEnded = { n: 0 });
+      resync.onRowDone = (...args: unknown[]) => {
+        seen.n += 1;
+        return onRowDone(...args);
+      };
+      return null;
+    });
+    await pushes(false);
+    try {
+      // Nothing changed since the last test: every entry is skipped, on b.
+      const job = await a.call<{ id: string }>('resync');
+      const counted = async () => {
+        const [ofA, ofB] = [(await a.call('status')).resync, (await b.call('status')).resync];
+        return ofA?.state === 'done' && ofA.skipped === total && ofB?.skipped === total;
+      };
+      // b's last rows may be tallied just after a sees the end: within one of b's 500 ms ticks.
+      for (let end = Date.now() + 120_000; !(await counted());) {
+        if (Date.now() > end)
+          throw new Error(`counts: ${JSON.stringify((await a.call('status')).resync)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      for (const app of [a, b])
+        expect((await app.call('status')).resync).toMatchObject({
+          id: job.id,
+          state: 'done',
+          total,
+          done: 0,
+          failed: 0,
+          skipped: total,
+        });
+      const ended = await b.run(async () => (globalThis as { rowsEnded: { n: number } }).rowsEnded);
+      expect(ended.n).toBe(total);
+    } finally {
+      await pushes(true);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import type { Mapping } from '../../config/types';
 import { PLUGIN_ID } from '../../permissions';
 import { mapEntry, payloadHash } from '../../mapping';
 import { failureOf } from '../shared/db-error';
-import { createLease } from '../shared/lease';
+import { createLease, KEPT_MS } from '../shared/lease';
 import { refreshPlannerStatistics } from '../shared/dialect';
 import { goneStatePages, onlineKeyPages } from '../shared/entries';
 import type { OutboxRow } from '../outbox';
@@ -21,8 +21,13 @@ import { keyString, toKey } from '../shared/keys';
 import { getService } from '../../utils';
 
 const STORE_KEY = 'resync-job';
-/** Held while an instance lists: a lister that stopped mid-listing (a CLI run cut short) lets it go in seconds. */
-const HOLD_MS = 6_000;
+
+/**
+ * Each instance's failed and skipped rows of a job, under a key of its own: only the instance that
+ * pushed a row knows how it ended, and one shared counter would lose the increments that cross.
+ */
+const TALLY_KEY = 'resync-tally:';
+type Tally = { job: string; failed: number; skipped: number };
 
 interface StoredJob extends ResyncProgress {
   /** where enumeration stands, so a restart resumes instead of starting over */
@@ -42,12 +47,12 @@ export function createResync(strapi: Core.Strapi) {
    */
   let owned = false;
   let running: Promise<void> | null = null;
+  /** Held while an instance lists: one that stopped mid-listing (a CLI run cut short) lets it go within KEPT_MS. */
   const lease = createLease(strapi, 'resync');
   /** set by stop(): the listing ends at the next page and resumes from its cursor at the next boot */
   let stopping = false;
-  /** True once another instance took the listing over (this one's renewals failed for HOLD_MS). */
+  /** True once another instance took the listing over (this one's renewals failed for KEPT_MS). */
   let lost = () => false;
-  let dirty = false;
   let flushTimer: NodeJS.Timeout | undefined;
   const window: Array<{ at: number; done: number }> = [];
 
@@ -56,10 +61,40 @@ export function createResync(strapi: Core.Strapi) {
       (a, b) => PRIORITY[a.resource] - PRIORITY[b.resource]
     );
 
+  const tallyRows = () => strapi.db.query('strapi::core-store');
+  const TALLY_PREFIX = `plugin_${PLUGIN_ID}_${TALLY_KEY}`;
+  let mine: Tally = { job: '', failed: 0, skipped: 0 };
+  let tallyWritten = JSON.stringify(mine);
+  const writeTally = async () => {
+    const text = JSON.stringify(mine);
+    if (text === tallyWritten) return;
+    await store().set({ key: TALLY_KEY + lease.owner, value: { ...mine } });
+    tallyWritten = text;
+  };
+  /**
+   * The job's failed and skipped rows, on every instance that pushed some (this one's written
+   * first); null while none is tallied (the job's own figures stand: one stored by an earlier version).
+   */
+  const tallied = async (id: string) => {
+    await writeTally();
+    const rows = await tallyRows().findMany({
+      select: ['value'],
+      where: { key: { $startsWith: TALLY_PREFIX } },
+    });
+    let sum: { failed: number; skipped: number } | null = null;
+    for (const { value } of rows as Array<{ value: string }>) {
+      const t = JSON.parse(value) as Tally;
+      if (t.job !== id) continue;
+      sum ??= { failed: 0, skipped: 0 };
+      sum.failed += t.failed;
+      sum.skipped += t.skipped;
+    }
+    return sum;
+  };
+
   let saved = '';
   /** Writes the job when it changed since the last write (status polls must not cost a write each). */
   const save = async () => {
-    dirty = false;
     if (!job) return;
     const { rate: _rate, etaMs: _eta, ...durable } = job;
     const text = JSON.stringify(durable);
@@ -123,10 +158,18 @@ export function createResync(strapi: Core.Strapi) {
 
   /** Recomputes the counters; written only by the ticker and when the job ends (`persist`). */
   const refresh = async (persist = true) => {
-    if (!job || job.state !== 'running') return;
+    if (!job) return;
+    const { id, state } = job;
+    // Read even once the job is over: another instance's last rows may be tallied after its end.
+    const tally = await tallied(id);
+    if (job?.id !== id) return;
+    if (tally) Object.assign(job, tally);
+    const { failed, skipped } = job;
+    if (state === 'done') job.done = Math.max(0, job.total - failed - skipped);
+    if (state !== 'running') return;
     const remaining = await outbox().countForJob(job.id);
-    // Failed and skipped rows are counted as they end; every other row that left the outbox was pushed.
-    job.done = Math.max(0, job.total - remaining - job.failed - job.skipped);
+    // Every row that left the outbox and was not tallied failed or skipped was pushed.
+    job.done = Math.max(0, job.total - remaining - failed - skipped);
     const finished = job.done + job.failed + job.skipped;
     const t = Date.now();
     window.push({ at: t, done: finished });
@@ -146,7 +189,7 @@ export function createResync(strapi: Core.Strapi) {
   };
 
   const run = () => {
-    const kept = lease.keep(HOLD_MS);
+    const kept = lease.keep(KEPT_MS);
     lost = kept.lost;
     const go = async () => {
       try {
@@ -174,7 +217,7 @@ export function createResync(strapi: Core.Strapi) {
   const takeOver = async () => {
     if (!job?.cursor || running) return false;
     await lease.ensure();
-    if (!(await lease.hold(HOLD_MS))) return false;
+    if (!(await lease.hold(KEPT_MS))) return false;
     owned = true;
     run();
     return true;
@@ -211,6 +254,9 @@ export function createResync(strapi: Core.Strapi) {
       };
       window.length = 0;
       owned = true;
+      // The tallies of earlier jobs: this one's rows start new ones.
+      await tallyRows().deleteMany({ where: { key: { $startsWith: TALLY_PREFIX } } });
+      tallyWritten = JSON.stringify(mine);
       await save();
       await takeOver();
       return job;
@@ -223,18 +269,21 @@ export function createResync(strapi: Core.Strapi) {
       owned = job?.state === 'running' && (job.cursor === null || (await takeOver()));
     },
 
-    /** Called once per row, when it leaves the outbox (a row that ran twice because its entry changed counts once). */
+    /**
+     * Called once per row, when it leaves the outbox (a row that ran twice because its entry
+     * changed counts once), on whichever instance pushed it, which may not know the job yet.
+     */
     onRowDone(row: OutboxRow, end: RowEnd) {
-      if (!job || row.resyncJob !== job.id || job.state !== 'running') return;
-      if (end === 'failed') job.failed += 1;
-      else if (end === 'skipped') job.skipped += 1;
-      dirty = true;
+      if (!row.resyncJob || end === 'done') return;
+      if (mine.job !== row.resyncJob) mine = { job: row.resyncJob, failed: 0, skipped: 0 };
+      mine[end] += 1;
     },
 
     startTicker() {
-      // Only for this instance's job: another's is refreshed as it is read, never from a stale copy.
+      // The job is refreshed only by its lister (another's copy is refreshed as it is read); every
+      // instance writes its tally.
       flushTimer = setInterval(
-        AsyncResource.bind(() => void (owned && refresh().catch(() => undefined))),
+        AsyncResource.bind(() => void (owned ? refresh() : writeTally()).catch(() => undefined)),
         500
       );
       flushTimer.unref?.();
@@ -244,7 +293,7 @@ export function createResync(strapi: Core.Strapi) {
       // A job started by another instance (a server, the CLI) is read from the database.
       await reload();
       if (!job) return null;
-      if (job.state === 'running') await refresh(false);
+      await refresh(false);
       const { cursor: _cursor, ...rest } = job;
       return rest;
     },
@@ -294,7 +343,8 @@ export function createResync(strapi: Core.Strapi) {
       stopping = true;
       await running?.catch(() => undefined);
       clearInterval(flushTimer);
-      if (job && dirty && owned) await save().catch(() => undefined);
+      await writeTally().catch(() => undefined);
+      if (job && owned) await save().catch(() => undefined);
     },
     running: () => running,
   };
