@@ -8,14 +8,14 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { PlaygroundConfig } from '../helpers/app-dir';
 import { startApp, stopApp, type TestApp } from '../helpers/strapi';
 import { createPlace } from '../helpers/content';
 import { appWithBuiltAdmin } from './admin-build';
 import { ensureSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
-import { saveShot, SHOTS } from './screenshots';
+import { reportFailures, saveShot, SHOTS } from './screenshots';
 
 // jest 30 ignores testTimeout inside a project entry; the admin build alone may take over a minute.
 jest.setTimeout(300_000);
@@ -70,6 +70,7 @@ const PLACES = [
 let app: TestApp;
 let context: BrowserContext;
 let page: Page;
+reportFailures(() => page);
 let browser: Browser;
 let brokenId: string;
 
@@ -83,6 +84,18 @@ const shot = (name: string) => saveShot(page, name);
 const settle = async () => {
   await page.screenshot();
   await page.screenshot();
+};
+
+/** Waits for what a plugin draws on a page just opened, drawing a frame now and then (see settle). */
+const drawn = async (locator: Locator) => {
+  for (const end = Date.now() + WAIT; ;) {
+    try {
+      return await locator.waitFor({ timeout: 5_000 });
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await page.screenshot();
+    }
+  }
 };
 
 /** Toasts fade by themselves; screenshots wait for them to be gone. */
@@ -406,10 +419,7 @@ test('read-only permissions: the dashboard and the panel without their buttons, 
   await shot('settings-read-only');
 
   await page.goto(entryUrl());
-  await page
-    .getByTestId('location-content-panel')
-    .getByText(/Synced|Failed|Not pushed yet/)
-    .waitFor();
+  await drawn(page.getByTestId('location-content-panel').getByText(/Synced|Failed|Not pushed yet/));
   await page.getByRole('button', { name: 'More document actions' }).click();
   await page.getByRole('menuitem').first().waitFor();
   await settle();

@@ -13,7 +13,7 @@ import { PLACE, remoteOf, stateOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { ensureSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
+import { reportFailures, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -23,6 +23,7 @@ const WAIT = 60_000;
 
 let app: TestApp;
 let page: Page;
+reportFailures(() => page);
 let browser: Browser;
 const docs: Record<string, string> = {};
 

@@ -15,7 +15,7 @@ import { PLACE, HAPPENING, ICON } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { ensureSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
-import { saveShot, SHOTS } from './screenshots';
+import { reportFailures, saveShot, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -27,6 +27,7 @@ const STAND = 'api::stand.stand';
 
 let app: TestApp;
 let page: Page;
+reportFailures(() => page);
 let browser: Browser;
 const ids: Record<string, number> = {};
 

@@ -13,7 +13,7 @@ import { PLACE, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { ensureSuperAdmin } from '../helpers/admin-api';
 import { logIn, openBrowser, type Browser } from './browser';
-import { saveShot, SHOTS } from './screenshots';
+import { reportFailures, saveShot, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -23,6 +23,7 @@ const WAIT = 60_000;
 
 let app: TestApp;
 let page: Page;
+reportFailures(() => page);
 let browser: Browser;
 const ids: Record<string, number> = {};
 const docs: Record<string, string> = {};

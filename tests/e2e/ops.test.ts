@@ -14,7 +14,7 @@ import { createPlace } from '../helpers/content';
 import { docs, PLACE, setPluginConfig, stateOf } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
+import { reportFailures, SHOTS } from './screenshots';
 import { ensureSuperAdmin } from '../helpers/admin-api';
 
 jest.setTimeout(300_000);
@@ -25,6 +25,7 @@ const LIVEMAP = 'https://livemap.getwemap.com/#/pinpoints/{id}';
 
 let app: TestApp;
 let page: Page;
+reportFailures(() => page);
 let browser: Browser;
 let placeId: string;
 let receiver: AlertReceiver;

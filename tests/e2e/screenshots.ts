@@ -20,3 +20,27 @@ export async function saveShot(page: Page, name: string) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
 }
+
+/**
+ * After a failed test: a screenshot (`failed-<test>.png`) and, in the test's output, the page's
+ * address and text, so that a failure on CI says what the browser showed.
+ */
+export function reportFailures(page: () => Page | undefined) {
+  afterEach(async () => {
+    const scope = globalThis as { __LC_FAILED__?: string };
+    const failed = scope.__LC_FAILED__;
+    const shown = page();
+    delete scope.__LC_FAILED__;
+    if (failed === undefined || !shown) return;
+    const name = `failed-${failed.replace(/[^\w]+/g, '-').slice(0, 60)}`;
+    const text = await shown
+      .innerText('body', { timeout: 5_000 })
+      .catch((err: Error) => `(no text: ${err.message})`);
+    await shown
+      .screenshot({ path: path.join(SHOTS, `${name}.png`), timeout: 10_000 })
+      .catch(() => undefined);
+    console.error(
+      `the browser after "${failed}": ${shown.url()}\n${text.replace(/\n{2,}/g, '\n').slice(0, 3_000)}`
+    );
+  });
+}

@@ -13,7 +13,7 @@ import { removeDir, startApp, type TestApp } from '../helpers/strapi';
 import { PLACE, remoteOf, until } from '../helpers/sync';
 import { appWithBuiltAdmin } from './admin-build';
 import { logIn, openBrowser, type Browser } from './browser';
-import { SHOTS } from './screenshots';
+import { reportFailures, SHOTS } from './screenshots';
 
 jest.setTimeout(300_000);
 
@@ -27,6 +27,7 @@ let appDir: string;
 let app: TestApp | undefined;
 let browser: Browser;
 let page: Page;
+reportFailures(() => page);
 
 /** Without admin.secrets.encryptionKey, so that APP_KEYS alone seal the secret. */
 const boot = async (appKeys: string) => {

@@ -86,6 +86,12 @@ export default class StrapiEnvironment extends NodeEnvironment {
     for (const name of SHARED) (this.global as Record<string, unknown>)[name] = globalThis[name];
   }
 
+  /** A failed test's name, for the browser tests' report of the page it left (e2e/screenshots.ts). */
+  handleTestEvent(event: { name: string; test?: { name: string } }) {
+    if (event.name === 'test_fn_failure')
+      (this.global as { __LC_FAILED__?: string }).__LC_FAILED__ = event.test?.name;
+  }
+
   async teardown() {
     for (const name of Object.keys(process.env)) if (!(name in this.env)) delete process.env[name];
     Object.assign(process.env, this.env);
