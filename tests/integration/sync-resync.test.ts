@@ -246,6 +246,34 @@ test('a resync whose lister stopped mid-listing (a CLI run cut short) is listed 
   expect(done.done + done.failed + done.skipped).toBe(last.total);
 });
 
+test('a resync whose lister was killed seconds ago is listed to its end once its hold runs out', async () => {
+  const last = (await app.sync().status()).resync!;
+  expect(last.state).toBe('done');
+  // As a killed CLI run leaves it: stored as running mid-listing, its hold still good for a moment.
+  await app.strapi.store({ type: 'plugin', name: 'location-content' }).set({
+    key: 'resync-job',
+    value: {
+      ...last,
+      id: 'killed',
+      state: 'running',
+      finishedAt: null,
+      total: 0,
+      cursor: { mapping: 0, phase: 'entries', after: 0 },
+    },
+  });
+  await app.strapi.db.query('plugin::location-content.lease').updateMany({
+    where: { name: 'resync' },
+    data: { owner: 'killed-lister', slot: Date.now() + 1_500 },
+  });
+  // Started within the hold: the job is the killed one, listed by nobody yet.
+  const started = await app.sync().resync();
+  expect(started).toMatchObject({ id: 'killed', state: 'running', total: 0 });
+  // No other start: this instance takes the listing over when the hold runs out.
+  const done = await resyncDone();
+  expect(done).toMatchObject({ id: 'killed', total: last.total });
+  expect(done.done + done.failed + done.skipped).toBe(last.total);
+});
+
 test('a resync lists more entries than fit in one page (500), one outbox row each', async () => {
   const { strapi, emulator } = app;
   // Straight into the database: 510 icons the plugin has never seen.

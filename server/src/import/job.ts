@@ -209,8 +209,7 @@ export function createImportJob(ctx: ImportContext) {
       if (await lease.hold(KEPT_MS)) launch(stored, true);
       else {
         // Tried again when the holder's time runs out: at once after a kill, later while it lives.
-        const wait = Math.min(Math.max((await lease.heldUntil()) - Date.now(), 0), KEPT_MS) + 100;
-        retry = setTimeout(() => void tryResume().catch(() => undefined), wait);
+        retry = setTimeout(() => void tryResume().catch(() => undefined), await lease.retryIn());
         retry.unref?.();
       }
     };

@@ -95,8 +95,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // pushes; the rest (resumptions, catch-up, walks, cron, alerts) is the servers' (run-mode.ts).
       if (cliRun()) return inventory().start();
       void refreshPlannerStatistics(strapi);
-      // The resync a stop interrupted is loaded before the worker starts: a row of it that ends at
-      // once (skipped, unchanged) is counted against it, not taken for pushed (done).
+      // The resync a stop interrupted mid-listing is listed to its end, by one instance.
       await resync().resume();
       worker().start();
       await outbox().catchUp.start();

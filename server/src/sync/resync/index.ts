@@ -213,14 +213,28 @@ export function createResync(strapi: Core.Strapi) {
     });
   };
 
-  /** Lists the rest of the stored job here unless a live instance lists it; true when this one does. */
-  const takeOver = async () => {
-    if (!job?.cursor || running) return false;
+  let retry: NodeJS.Timeout | undefined;
+  /**
+   * Lists the rest of the stored job here unless a live instance lists it; true when this one does.
+   * Otherwise tried again when the lister's hold runs out: one killed seconds ago is taken over.
+   */
+  const takeOver = async (): Promise<boolean> => {
+    if (!job?.cursor || running || stopping) return false;
     await lease.ensure();
-    if (!(await lease.hold(KEPT_MS))) return false;
-    owned = true;
-    run();
-    return true;
+    if (await lease.hold(KEPT_MS)) {
+      owned = true;
+      run();
+      return true;
+    }
+    const wait = await lease.retryIn();
+    const again = () => reload().then(takeOver);
+    clearTimeout(retry);
+    retry = setTimeout(
+      AsyncResource.bind(() => void again().catch(() => undefined)),
+      wait
+    );
+    retry.unref?.();
+    return false;
   };
 
   return {
@@ -341,6 +355,7 @@ export function createResync(strapi: Core.Strapi) {
 
     async stop() {
       stopping = true;
+      clearTimeout(retry);
       await running?.catch(() => undefined);
       clearInterval(flushTimer);
       await writeTally().catch(() => undefined);

@@ -87,10 +87,13 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
         },
       };
     },
-    /** When the present hold runs out, in ms since the epoch (0 when nobody holds it). */
-    heldUntil: async () => {
+    /**
+     * How long to wait before trying to hold it again: until the present hold runs out (at once
+     * after a kill), `ms` at most (a live holder renews it meanwhile).
+     */
+    retryIn: async (ms = KEPT_MS) => {
       const held = (await row().first(col('slot'))) as Record<string, unknown> | undefined;
-      return Number(held?.[col('slot')] ?? 0);
+      return Math.min(Math.max(Number(held?.[col('slot')] ?? 0) - Date.now(), 0), ms) + 100;
     },
     /** Lets the job go before its time runs out (only when this owner holds it). */
     release: async () => {
