@@ -54,7 +54,6 @@ export function createImportJob(ctx: ImportContext) {
   const store = () => strapi.store({ type: 'plugin', name: PLUGIN_ID });
   let running: Promise<void> | undefined;
   let stopping = false;
-  let retry: NodeJS.Timeout | undefined;
   const importer = createEntryImporter(ctx);
   const links = createEventLinks(ctx, () => stopping);
 
@@ -207,18 +206,14 @@ export function createImportJob(ctx: ImportContext) {
       const stored = await load();
       if (stored?.state !== 'running' || running || stopping) return;
       if (await lease.hold(KEPT_MS)) launch(stored, true);
-      else {
-        // Tried again when the holder's time runs out: at once after a kill, later while it lives.
-        retry = setTimeout(() => void tryResume().catch(() => undefined), await lease.retryIn());
-        retry.unref?.();
-      }
+      else await lease.whenFree(tryResume);
     };
     await tryResume();
   };
 
   const stop = async () => {
     stopping = true;
-    clearTimeout(retry);
+    lease.stopRetrying();
     await running?.catch(() => undefined);
   };
 

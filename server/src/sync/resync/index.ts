@@ -213,7 +213,6 @@ export function createResync(strapi: Core.Strapi) {
     });
   };
 
-  let retry: NodeJS.Timeout | undefined;
   /**
    * Lists the rest of the stored job here unless a live instance lists it; true when this one does.
    * Otherwise tried again when the lister's hold runs out: one killed seconds ago is taken over.
@@ -226,14 +225,7 @@ export function createResync(strapi: Core.Strapi) {
       run();
       return true;
     }
-    const wait = await lease.retryIn();
-    const again = () => reload().then(takeOver);
-    clearTimeout(retry);
-    retry = setTimeout(
-      AsyncResource.bind(() => void again().catch(() => undefined)),
-      wait
-    );
-    retry.unref?.();
+    await lease.whenFree(AsyncResource.bind(() => reload().then(takeOver)));
     return false;
   };
 
@@ -355,7 +347,7 @@ export function createResync(strapi: Core.Strapi) {
 
     async stop() {
       stopping = true;
-      clearTimeout(retry);
+      lease.stopRetrying();
       await running?.catch(() => undefined);
       clearInterval(flushTimer);
       await writeTally().catch(() => undefined);

@@ -43,6 +43,7 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
   };
 
   let ensured: Promise<void> | undefined;
+  let retry: NodeJS.Timeout | undefined;
 
   return {
     owner,
@@ -88,13 +89,17 @@ export function createLease(strapi: Core.Strapi, name: string, owner = newLeaseO
       };
     },
     /**
-     * How long to wait before trying to hold it again: until the present hold runs out (at once
-     * after a kill), `ms` at most (a live holder renews it meanwhile).
+     * Calls `attempt` again when the present hold runs out: at once after a holder's kill, within
+     * KEPT_MS while it lives (and renews it). One such call waits at a time; `stopRetrying` drops it.
      */
-    retryIn: async (ms = KEPT_MS) => {
+    whenFree: async (attempt: () => Promise<unknown>) => {
       const held = (await row().first(col('slot'))) as Record<string, unknown> | undefined;
-      return Math.min(Math.max(Number(held?.[col('slot')] ?? 0) - Date.now(), 0), ms) + 100;
+      const wait = Math.min(Math.max(Number(held?.[col('slot')] ?? 0) - Date.now(), 0), KEPT_MS);
+      clearTimeout(retry);
+      retry = setTimeout(() => void attempt().catch(() => undefined), wait + 100);
+      retry.unref?.();
     },
+    stopRetrying: () => clearTimeout(retry),
     /** Lets the job go before its time runs out (only when this owner holds it). */
     release: async () => {
       await row()
